@@ -1,0 +1,21 @@
+package io.rdmamon.protocol.model;
+
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * One full snapshot of a host's RDMA state, as the agent reads it and sends it: every
+ * InfiniBand-class device with its ports, and the health of every source that was read.
+ *
+ * @param node            the node name the agent reports as (the {@code node} label)
+ * @param timestampMillis wall-clock time of the read, epoch milliseconds
+ * @param devices         devices sorted by name
+ * @param sources         one status per source and subject (e.g. sysfs of mlx5_0, ethtool of eth2)
+ */
+public record HostSample(String node, long timestampMillis, List<IbDevice> devices, List<SourceStatus> sources) {
+    public HostSample {
+        Objects.requireNonNull(node, "node");
+        devices = List.copyOf(devices);
+        sources = List.copyOf(sources);
+    }
+}

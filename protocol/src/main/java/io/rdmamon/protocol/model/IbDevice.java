@@ -1,0 +1,31 @@
+package io.rdmamon.protocol.model;
+
+import java.util.List;
+
+/**
+ * {@code /sys/class/infiniband/<name>/}: one RDMA device.
+ *
+ * @param name         directory name, e.g. {@code mlx5_0}, {@code erdma_0}
+ * @param nodeTypeId   node_type id (1 CA, 4 RNIC, ...); 0 when unreadable
+ * @param nodeType     node_type name ({@code CA}, {@code RNIC}, ...); null when unreadable
+ * @param nodeGuid     node_guid, {@code xxxx:xxxx:xxxx:xxxx}; null when absent
+ * @param sysImageGuid sys_image_guid; null when absent
+ * @param fwVersion    fw_ver; null when absent
+ * @param hcaType      hca_type (mlx only, e.g. {@code MT4123}); null when absent
+ * @param boardId      board_id (mlx only, the PSID); null when absent
+ * @param ports        ports sorted by number
+ */
+public record IbDevice(
+        String name,
+        int nodeTypeId,
+        String nodeType,
+        String nodeGuid,
+        String sysImageGuid,
+        String fwVersion,
+        String hcaType,
+        String boardId,
+        List<IbPort> ports) {
+    public IbDevice {
+        ports = List.copyOf(ports);
+    }
+}

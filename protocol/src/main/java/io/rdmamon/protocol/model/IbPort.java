@@ -1,0 +1,52 @@
+package io.rdmamon.protocol.model;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * {@code /sys/class/infiniband/<dev>/ports/<port>/} plus what other sources know about the
+ * same port (its netdev's ethtool statistics, libibverbs port attributes).
+ *
+ * <p>Absent is not zero: a counter file that does not exist or cannot be read is missing from
+ * the maps, and an optional value that cannot be read is null.
+ *
+ * @param port               port number (1-based)
+ * @param stateId            {@code state} id (4 = ACTIVE); -1 when unreadable
+ * @param state              {@code state} name; null when unreadable
+ * @param physStateId        {@code phys_state} id (5 = LinkUp); -1 when unreadable
+ * @param physState          {@code phys_state} name; null when unreadable
+ * @param rate               {@code rate} text as the kernel prints it, e.g. {@code 100 Gb/sec (4X EDR)}
+ * @param rateBytesPerSecond {@code rate} in bytes per second (Gb/s × 125,000,000); null when unreadable
+ * @param linkLayer          {@code link_layer}: InfiniBand, Ethernet, Unknown; null when unreadable
+ * @param lid                {@code lid} as printed ({@code 0x0} on RoCE); null when absent
+ * @param netdev             the Ethernet netdev of this port (RoCE, eRDMA); null when none is found
+ * @param counters           {@code counters/<name>} values by file name, in counter units except
+ *                           {@code port_rcv_data}/{@code port_xmit_data}, which are already in bytes
+ *                           (the kernel prints octets / 4)
+ * @param hwCounters         {@code hw_counters/<name>} values by file name, without {@code lifespan}
+ * @param gids               non-empty GID table entries sorted by index
+ * @param ethtool            statistics of {@link #netdev}; null when there is no netdev or it could not be read
+ * @param verbs              libibverbs port attributes; null when verbs are unavailable
+ */
+public record IbPort(
+        int port,
+        int stateId,
+        String state,
+        int physStateId,
+        String physState,
+        String rate,
+        Long rateBytesPerSecond,
+        String linkLayer,
+        String lid,
+        String netdev,
+        Map<String, Long> counters,
+        Map<String, Long> hwCounters,
+        List<GidEntry> gids,
+        EthtoolStats ethtool,
+        VerbsPortAttributes verbs) {
+    public IbPort {
+        counters = Maps.copyOrdered(counters);
+        hwCounters = Maps.copyOrdered(hwCounters);
+        gids = List.copyOf(gids);
+    }
+}
