@@ -1,23 +1,65 @@
 package io.rdmamon.agent.host;
 
+import io.rdmamon.agent.ethtool.CapturedEthtoolStatsSource;
+import io.rdmamon.agent.ethtool.EthtoolStatsParser;
+import io.rdmamon.agent.ethtool.EthtoolStatsSource;
+import io.rdmamon.agent.ethtool.IoctlEthtoolStatsSource;
+import io.rdmamon.agent.sysfs.DeviceReading;
+import io.rdmamon.agent.sysfs.IbPorts;
+import io.rdmamon.agent.sysfs.InfiniBandClassReader;
+import io.rdmamon.agent.sysfs.SmallFileReader;
+import io.rdmamon.agent.sysfs.SysfsFiles;
+import io.rdmamon.agent.verbs.VerbsPortReader;
+import io.rdmamon.nativeio.verbs.VerbsException;
 import io.rdmamon.protocol.model.EthtoolStats;
 import io.rdmamon.protocol.model.HostSample;
+import io.rdmamon.protocol.model.IbDevice;
+import io.rdmamon.protocol.model.IbPort;
+import io.rdmamon.protocol.model.SourceStatus;
+import io.rdmamon.protocol.model.VerbsPortAttributes;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
 
 /**
  * Reads everything rdmamon knows about a host below a host root (DESIGN.md §2): the
  * InfiniBand class in sysfs, the ethtool statistics of each port's netdev, libibverbs.
  *
- * <p>CONTRACT STUB: the signatures are fixed; the readers work fills in the bodies.
+ * <p>All methods block on file and ioctl I/O: call them from a worker thread, never an event loop.
+ * A reader is immutable; the {@code with...} methods return changed copies.
  */
 public final class HostReader {
-    private final Path hostRoot;
+    static final String SOURCE_SYSFS = "sysfs";
+    static final String SOURCE_ETHTOOL = "ethtool";
+    static final String SOURCE_VERBS = "verbs";
 
-    private HostReader(Path hostRoot) {
+    private final Path hostRoot;
+    private final InfiniBandClassReader sysfs;
+    private final EthtoolStatsSource ethtool;
+    /** Null when verbs are not used (any root but {@code /}). */
+    private final VerbsPortReader verbs;
+    private final Pattern deviceInclude;
+    private final Pattern deviceExclude;
+    private final Clock clock;
+
+    private HostReader(Path hostRoot, InfiniBandClassReader sysfs, EthtoolStatsSource ethtool, VerbsPortReader verbs,
+                       Pattern deviceInclude, Pattern deviceExclude, Clock clock) {
         this.hostRoot = hostRoot;
+        this.sysfs = sysfs;
+        this.ethtool = ethtool;
+        this.verbs = verbs;
+        this.deviceInclude = deviceInclude;
+        this.deviceExclude = deviceExclude;
+        this.clock = clock;
     }
 
     /**
@@ -28,29 +70,112 @@ public final class HostReader {
      * @throws HostRootException when the root does not exist or is not a directory (message names it)
      */
     public static HostReader forRoot(Path hostRoot) throws HostRootException {
-        throw new UnsupportedOperationException("not implemented yet");
+        Path root = validRoot(hostRoot);
+        if (root.getParent() == null) {
+            return forRoot(root, IoctlEthtoolStatsSource.loadNative(), VerbsPortReader.loadNative());
+        }
+        return forRoot(root, new CapturedEthtoolStatsSource(root), null);
+    }
+
+    /**
+     * A reader for {@code hostRoot} with the given sources (tests, the simulator, captures replayed
+     * with another ethtool source).
+     *
+     * @param verbs null to not use verbs at all (no verbs field, no verbs status)
+     */
+    public static HostReader forRoot(Path hostRoot, EthtoolStatsSource ethtool, VerbsPortReader verbs)
+            throws HostRootException {
+        return withFiles(hostRoot, SmallFileReader.SYSFS, ethtool, verbs);
+    }
+
+    /** As {@link #forRoot(Path, EthtoolStatsSource, VerbsPortReader)}, reading sysfs files through {@code files}. */
+    static HostReader withFiles(Path hostRoot, SmallFileReader files, EthtoolStatsSource ethtool, VerbsPortReader verbs)
+            throws HostRootException {
+        Path root = validRoot(hostRoot);
+        return new HostReader(root, new InfiniBandClassReader(root, files), ethtool, verbs, null, null,
+                Clock.systemUTC());
+    }
+
+    /**
+     * Only devices whose whole name matches {@code include} (null: all) and not {@code exclude}
+     * (null: none), like node_exporter's {@code --collector.infiniband.device-include/-exclude}
+     * but anchored, so {@code mlx5_1} does not also select {@code mlx5_10}.
+     */
+    public HostReader withDeviceFilter(Pattern include, Pattern exclude) {
+        return new HostReader(hostRoot, sysfs, ethtool, verbs, include, exclude, clock);
+    }
+
+    /** The clock that stamps samples. */
+    public HostReader withClock(Clock clock) {
+        return new HostReader(hostRoot, sysfs, ethtool, verbs, deviceInclude, deviceExclude, clock);
     }
 
     public Path hostRoot() {
         return hostRoot;
     }
 
-    /** Names of the devices under {@code sys/class/infiniband}, sorted; empty when the class is absent. */
+    /**
+     * Names of the devices under {@code sys/class/infiniband} that pass the device filter, sorted;
+     * empty when the class is absent.
+     *
+     * @throws UncheckedIOException naming the directory when it exists but cannot be listed
+     */
     public List<String> deviceNames() {
-        throw new UnsupportedOperationException("not implemented yet");
+        try {
+            return filtered(sysfs.deviceNames());
+        } catch (IOException e) {
+            throw new UncheckedIOException(relative(sysfs.classDir()) + ": " + SysfsFiles.describe(e), e);
+        }
     }
 
-    /** Names of the netdevs under {@code sys/class/net}, sorted. */
+    /**
+     * Names of the netdevs under {@code sys/class/net}, sorted; empty when it is absent.
+     *
+     * @throws UncheckedIOException naming the directory when it exists but cannot be listed
+     */
     public List<String> netdevNames() {
-        throw new UnsupportedOperationException("not implemented yet");
+        Path netClass = hostRoot.resolve("sys/class/net");
+        if (!Files.isDirectory(netClass)) {
+            return List.of();
+        }
+        try (Stream<Path> entries = Files.list(netClass)) {
+            return entries.map(p -> p.getFileName().toString()).sorted().toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException(relative(netClass) + ": " + SysfsFiles.describe(e), e);
+        }
     }
 
     /**
      * One full snapshot. Never throws for a device or file problem: each becomes a failed
      * {@link io.rdmamon.protocol.model.SourceStatus} naming the file, and the rest is still read.
+     * Statuses: one {@code sysfs} per device, one {@code ethtool} per netdev read, one {@code verbs}
+     * per device when verbs are used.
      */
     public HostSample read(String node) {
-        throw new UnsupportedOperationException("not implemented yet");
+        long timestamp = clock.millis();
+        List<IbDevice> devices = new ArrayList<>();
+        List<SourceStatus> sources = new ArrayList<>();
+        List<String> names;
+        try {
+            names = filtered(sysfs.deviceNames());
+        } catch (IOException e) {
+            sources.add(SourceStatus.failed(SOURCE_SYSFS, relative(sysfs.classDir()),
+                    relative(sysfs.classDir()) + ": " + SysfsFiles.describe(e)));
+            return new HostSample(node, timestamp, devices, sources);
+        }
+        String verbsUnavailable = verbs == null ? null : verbs.unavailableReason();
+        Map<String, EthtoolStats> ethtoolByNetdev = new HashMap<>();
+        for (String name : names) {
+            DeviceReading reading = sysfs.readDevice(name);
+            sources.add(reading.problems().isEmpty()
+                    ? SourceStatus.ok(SOURCE_SYSFS, name)
+                    : SourceStatus.failed(SOURCE_SYSFS, name, String.join("; ", reading.problems())));
+            if (reading.device() == null) {
+                continue;
+            }
+            devices.add(withOtherSources(reading.device(), verbsUnavailable, ethtoolByNetdev, sources));
+        }
+        return new HostSample(node, timestamp, devices, sources);
     }
 
     /**
@@ -59,6 +184,69 @@ public final class HostReader {
      * @throws IOException naming the interface when it does not exist or cannot be read
      */
     public EthtoolStats readNetdev(String ifname) throws IOException {
-        throw new UnsupportedOperationException("not implemented yet");
+        return EthtoolStatsParser.toStats(ifname, ethtool.statistics(ifname));
+    }
+
+    private IbDevice withOtherSources(IbDevice device, String verbsUnavailable,
+                                      Map<String, EthtoolStats> ethtoolByNetdev, List<SourceStatus> sources) {
+        List<String> verbsProblems = new ArrayList<>();
+        List<IbPort> ports = new ArrayList<>();
+        for (IbPort port : device.ports()) {
+            EthtoolStats stats = port.netdev() == null ? null
+                    : ethtoolByNetdev.computeIfAbsent(port.netdev(), netdev -> readEthtool(netdev, sources));
+            VerbsPortAttributes attributes = null;
+            if (verbs != null && verbsUnavailable == null) {
+                try {
+                    attributes = verbs.queryPort(device.name(), port.port());
+                } catch (VerbsException e) {
+                    verbsProblems.add("ibv_query_port(" + device.name() + ", " + port.port() + "): " + e.getMessage());
+                }
+            }
+            ports.add(IbPorts.with(port, port.netdev(), stats, attributes));
+        }
+        if (verbs != null) {
+            sources.add(verbsUnavailable != null ? SourceStatus.failed(SOURCE_VERBS, device.name(), verbsUnavailable)
+                    : verbsProblems.isEmpty() ? SourceStatus.ok(SOURCE_VERBS, device.name())
+                    : SourceStatus.failed(SOURCE_VERBS, device.name(), String.join("; ", verbsProblems)));
+        }
+        return new IbDevice(device.name(), device.nodeTypeId(), device.nodeType(), device.nodeGuid(),
+                device.sysImageGuid(), device.fwVersion(), device.hcaType(), device.boardId(), ports);
+    }
+
+    /** Null (and a failed status) when the statistics cannot be read; the port is still reported. */
+    private EthtoolStats readEthtool(String netdev, List<SourceStatus> sources) {
+        try {
+            EthtoolStats stats = EthtoolStatsParser.toStats(netdev, ethtool.statistics(netdev));
+            sources.add(SourceStatus.ok(SOURCE_ETHTOOL, netdev));
+            return stats;
+        } catch (IOException e) {
+            sources.add(SourceStatus.failed(SOURCE_ETHTOOL, netdev, e.getMessage()));
+            return null;
+        }
+    }
+
+    private List<String> filtered(List<String> names) {
+        return names.stream()
+                .filter(n -> deviceInclude == null || deviceInclude.matcher(n).matches())
+                .filter(n -> deviceExclude == null || !deviceExclude.matcher(n).matches())
+                .toList();
+    }
+
+    private String relative(Path path) {
+        return path.startsWith(hostRoot) ? hostRoot.relativize(path).toString() : path.toString();
+    }
+
+    private static Path validRoot(Path hostRoot) throws HostRootException {
+        if (hostRoot == null) {
+            throw new HostRootException("host root not given");
+        }
+        Path root = hostRoot.toAbsolutePath().normalize();
+        if (!Files.exists(root)) {
+            throw new HostRootException("host root " + hostRoot + " does not exist");
+        }
+        if (!Files.isDirectory(root)) {
+            throw new HostRootException("host root " + hostRoot + " is not a directory");
+        }
+        return root;
     }
 }

@@ -1,0 +1,48 @@
+package io.rdmamon.agent.ethtool;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+
+/**
+ * {@code <root>/ethtool/<if>/statistics}: the exact text of {@code ethtool -S <if>}, used instead of
+ * the ioctl when the host root is not {@code /} (fixtures, captures, the simulator; DESIGN.md §2).
+ */
+public final class CapturedEthtoolStatsSource implements EthtoolStatsSource {
+    /** A capture of a NIC with every channel's counters is a few hundred KiB; more is not a capture. */
+    private static final long MAX_CAPTURE_BYTES = 4L * 1024 * 1024;
+
+    private final Path hostRoot;
+
+    public CapturedEthtoolStatsSource(Path hostRoot) {
+        this.hostRoot = hostRoot;
+    }
+
+    public Path statisticsFile(String ifname) {
+        return hostRoot.resolve("ethtool").resolve(ifname).resolve("statistics");
+    }
+
+    @Override
+    public LinkedHashMap<String, Long> statistics(String ifname) throws IOException {
+        InterfaceNames.requireValid(ifname);
+        Path file = statisticsFile(ifname);
+        String relative = hostRoot.relativize(file).toString();
+        String text;
+        try {
+            if (Files.size(file) > MAX_CAPTURE_BYTES) {
+                throw new IOException(relative + ": larger than " + MAX_CAPTURE_BYTES + " bytes, not an ethtool -S capture");
+            }
+            text = Files.readString(file, StandardCharsets.UTF_8);
+        } catch (NoSuchFileException e) {
+            throw new IOException(relative + ": no such file (no ethtool -S capture for " + ifname + ")", e);
+        }
+        try {
+            return EthtoolStatsParser.parseText(text);
+        } catch (IllegalArgumentException e) {
+            throw new IOException(relative + ": " + e.getMessage(), e);
+        }
+    }
+}

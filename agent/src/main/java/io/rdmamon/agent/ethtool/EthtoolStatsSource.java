@@ -1,0 +1,27 @@
+package io.rdmamon.agent.ethtool;
+
+import java.io.IOException;
+import java.util.LinkedHashMap;
+
+/**
+ * Where a netdev's {@code ethtool -S} statistics come from: the SIOCETHTOOL ioctl on a real host
+ * ({@link IoctlEthtoolStatsSource}) or a captured text under a host root ({@link CapturedEthtoolStatsSource}).
+ */
+@FunctionalInterface
+public interface EthtoolStatsSource {
+
+    /**
+     * Every statistic of {@code ifname}, name → value in the driver's order; values are u64 in a long
+     * with unsigned semantics.
+     *
+     * @throws IOException naming the interface (and the file or errno) when the statistics cannot be had
+     */
+    LinkedHashMap<String, Long> statistics(String ifname) throws IOException;
+
+    /** A source that always fails with {@code reason}: when the real one could not even be set up. */
+    static EthtoolStatsSource unavailable(String reason) {
+        return ifname -> {
+            throw new IOException(ifname + ": " + reason);
+        };
+    }
+}

@@ -1,0 +1,268 @@
+package io.rdmamon.agent.sysfs;
+
+import io.rdmamon.agent.sysfs.SysfsFiles.Failure;
+import io.rdmamon.protocol.model.GidEntry;
+import io.rdmamon.protocol.model.IbDevice;
+import io.rdmamon.protocol.model.IbPort;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Function;
+import java.util.stream.Stream;
+
+/**
+ * Reads {@code <root>/sys/class/infiniband} (kernel layout in rdma-facts.md §1; ABI in
+ * Documentation/ABI/stable/sysfs-class-infiniband). Reading is kept apart from parsing: this class
+ * walks directories and reads files, {@link SysfsParsers} turns text into values.
+ *
+ * <p>Never throws for a file: a file that cannot be read or parsed leaves its field absent and adds
+ * a line to the device's problems. Required attributes (present on every kernel: {@code node_type},
+ * {@code fw_ver}, the port's {@code state}, {@code phys_state}, {@code rate}, {@code link_layer})
+ * are problems when missing; optional ones ({@code hca_type}, {@code board_id}: mlx only;
+ * {@code counters/}: only drivers with {@code process_mad}) are not.
+ */
+public final class InfiniBandClassReader {
+    /** The data counters count octets divided by 4 (ABI doc: "divided by 4 (lanes)"); ×4 gives bytes. */
+    private static final long DATA_COUNTER_UNIT_BYTES = 4;
+    private static final Set<String> DATA_COUNTERS =
+            Set.of("port_rcv_data", "port_xmit_data", "port_rcv_data_64", "port_xmit_data_64");
+    /** A setting (cache time in ms), not a counter. */
+    private static final String HW_COUNTER_LIFESPAN = "lifespan";
+    private static final Set<Failure> TOLERATE_NONE = EnumSet.noneOf(Failure.class);
+    private static final Set<Failure> TOLERATE_ABSENT = EnumSet.of(Failure.ABSENT);
+    private static final Set<Failure> TOLERATE_NO_VALUE = EnumSet.of(Failure.ABSENT, Failure.NO_VALUE);
+
+    private final Path hostRoot;
+    private final Path classDir;
+    private final SmallFileReader files;
+    private final NetdevResolver netdevResolver;
+
+    public InfiniBandClassReader(Path hostRoot, SmallFileReader files) {
+        this.hostRoot = hostRoot;
+        this.classDir = hostRoot.resolve("sys/class/infiniband");
+        this.files = files;
+        this.netdevResolver = new NetdevResolver(hostRoot.resolve("sys/class/net"), this::read);
+    }
+
+    public Path classDir() {
+        return classDir;
+    }
+
+    /** Device names, sorted; empty when the class directory is absent (no RDMA support). */
+    public List<String> deviceNames() throws IOException {
+        if (!Files.exists(classDir)) {
+            return List.of();
+        }
+        return DirectoryListing.names(classDir);
+    }
+
+    /** One device with its ports; never throws (see the class comment). */
+    public DeviceReading readDevice(String name) {
+        Path dir = classDir.resolve(name);
+        ReadProblems problems = new ReadProblems(hostRoot);
+        if (!Files.isDirectory(dir)) {
+            return vanished(name, dir);
+        }
+        IdName nodeType = parse(dir.resolve("node_type"), read(dir.resolve("node_type"), problems, TOLERATE_NONE),
+                SysfsParsers::parseIdName, problems);
+        String nodeGuid = read(dir.resolve("node_guid"), problems, TOLERATE_ABSENT);
+        String sysImageGuid = read(dir.resolve("sys_image_guid"), problems, TOLERATE_ABSENT);
+        String fwVersion = read(dir.resolve("fw_ver"), problems, TOLERATE_NONE);
+        String hcaType = read(dir.resolve("hca_type"), problems, TOLERATE_ABSENT);
+        String boardId = read(dir.resolve("board_id"), problems, TOLERATE_ABSENT);
+
+        List<IbPort> ports = readPorts(dir, problems);
+        Map<Integer, String> netdevs = netdevResolver.resolve(dir, nodeGuid, ports, problems);
+        List<IbPort> withNetdevs = ports.stream()
+                .map(p -> IbPorts.with(p, netdevs.get(p.port()), p.ethtool(), p.verbs()))
+                .toList();
+
+        // A device removed between the listing and the last read leaves ENOENT everywhere; one clear
+        // line says more than a dozen missing files, and half a device must not look like a real one.
+        if (!Files.isDirectory(dir)) {
+            return vanished(name, dir);
+        }
+        IbDevice device = new IbDevice(name,
+                nodeType == null ? 0 : nodeType.id(), nodeType == null ? null : nodeType.name(),
+                emptyToNull(nodeGuid), emptyToNull(sysImageGuid), emptyToNull(fwVersion),
+                emptyToNull(hcaType), emptyToNull(boardId), withNetdevs);
+        return new DeviceReading(name, device, problems.messages());
+    }
+
+    private DeviceReading vanished(String name, Path dir) {
+        ReadProblems problems = new ReadProblems(hostRoot);
+        problems.add(dir, "device vanished during read");
+        return new DeviceReading(name, null, problems.messages());
+    }
+
+    private List<IbPort> readPorts(Path deviceDir, ReadProblems problems) {
+        Path portsDir = deviceDir.resolve("ports");
+        List<IbPort> ports = new ArrayList<>();
+        for (String entry : list(portsDir, problems, true)) {
+            int number;
+            try {
+                number = Integer.parseInt(entry);
+            } catch (NumberFormatException e) {
+                problems.add(portsDir.resolve(entry), "not a port number");
+                continue;
+            }
+            ports.add(readPort(portsDir.resolve(entry), number, problems));
+        }
+        ports.sort(Comparator.comparingInt(IbPort::port));
+        return ports;
+    }
+
+    private IbPort readPort(Path dir, int number, ReadProblems problems) {
+        IdName state = parse(dir.resolve("state"), read(dir.resolve("state"), problems, TOLERATE_NONE),
+                SysfsParsers::parseIdName, problems);
+        IdName physState = parse(dir.resolve("phys_state"), read(dir.resolve("phys_state"), problems, TOLERATE_NONE),
+                SysfsParsers::parseIdName, problems);
+        String rate = read(dir.resolve("rate"), problems, TOLERATE_NONE);
+        Long rateBytesPerSecond = parse(dir.resolve("rate"), rate, SysfsParsers::parseRateBytesPerSecond, problems);
+        String linkLayer = emptyToNull(read(dir.resolve("link_layer"), problems, TOLERATE_NONE));
+        String lid = emptyToNull(read(dir.resolve("lid"), problems, TOLERATE_ABSENT));
+
+        Map<String, Long> counters = readCounterDir(dir.resolve("counters"), Set.of(), problems);
+        // counters_ext/ (kernels before 4.5, mlx4): own file names (port_rcv_data_64, ...), no clash.
+        counters.putAll(readCounterDir(dir.resolve("counters_ext"), Set.of(), problems));
+        Map<String, Long> hwCounters = readCounterDir(dir.resolve("hw_counters"), Set.of(HW_COUNTER_LIFESPAN), problems);
+        List<GidEntry> gids = readGids(dir, problems);
+
+        return new IbPort(number,
+                state == null ? -1 : state.id(), state == null ? null : state.name(),
+                physState == null ? -1 : physState.id(), physState == null ? null : physState.name(),
+                emptyToNull(rate), rateBytesPerSecond, linkLayer, lid, null,
+                counters, hwCounters, gids, null, null);
+    }
+
+    /**
+     * Every counter file of a directory, by name (sorted: sysfs directory order carries no meaning).
+     * An absent directory is normal (eRDMA and bnxt_re have no {@code counters/}); so are counters
+     * the kernel refuses with EINVAL/EOPNOTSUPP or prints as {@code N/A (no PMA)}: absent, not zero.
+     */
+    private Map<String, Long> readCounterDir(Path dir, Set<String> skipped, ReadProblems problems) {
+        Map<String, Long> values = new LinkedHashMap<>();
+        if (!Files.isDirectory(dir)) {
+            return values;
+        }
+        for (String name : list(dir, problems, false)) {
+            Path file = dir.resolve(name);
+            if (skipped.contains(name) || Files.isDirectory(file)) {
+                continue;
+            }
+            Long value = parse(file, read(file, problems, TOLERATE_NO_VALUE), SysfsParsers::parseCounter, problems);
+            if (value != null) {
+                // Wraps modulo 2^64 like the kernel's own u64 would; 2^62 octets/4 is far beyond any port's life.
+                values.put(name, DATA_COUNTERS.contains(name) ? value * DATA_COUNTER_UNIT_BYTES : value);
+            }
+        }
+        return values;
+    }
+
+    /**
+     * The non-empty entries of {@code gids/} with their {@code gid_attrs}. The kernel answers EINVAL
+     * for the attributes of an entry without a type or netdev (IB ports have no netdev): null, not a problem.
+     */
+    private List<GidEntry> readGids(Path portDir, ReadProblems problems) {
+        Path gidsDir = portDir.resolve("gids");
+        if (!Files.isDirectory(gidsDir)) {
+            return List.of();
+        }
+        List<GidEntry> gids = new ArrayList<>();
+        for (String entry : list(gidsDir, problems, false)) {
+            int index;
+            try {
+                index = Integer.parseInt(entry);
+            } catch (NumberFormatException e) {
+                problems.add(gidsDir.resolve(entry), "not a GID index");
+                continue;
+            }
+            Path file = gidsDir.resolve(entry);
+            String gid = parse(file, read(file, problems, TOLERATE_NONE), SysfsParsers::parseGid, problems);
+            if (gid == null || SysfsParsers.isEmptyGid(gid)) {
+                continue;
+            }
+            String type = emptyToNull(read(portDir.resolve("gid_attrs/types").resolve(entry), problems, TOLERATE_NO_VALUE));
+            String netdev = emptyToNull(read(portDir.resolve("gid_attrs/ndevs").resolve(entry), problems, TOLERATE_NO_VALUE));
+            gids.add(new GidEntry(index, gid, type, netdev, SysfsParsers.ipv4OfGid(gid)));
+        }
+        gids.sort(Comparator.comparingInt(GidEntry::index));
+        return gids;
+    }
+
+    /** Reads a file; a failure not in {@code tolerated} becomes a problem; any failure gives null. */
+    String read(Path file, ReadProblems problems, Set<Failure> tolerated) {
+        try {
+            return files.read(file);
+        } catch (IOException e) {
+            if (!tolerated.contains(SysfsFiles.classify(e))) {
+                problems.add(file, SysfsFiles.describe(e));
+            }
+            return null;
+        }
+    }
+
+    private static <T> T parse(Path file, String text, Function<String, T> parser, ReadProblems problems) {
+        if (text == null) {
+            return null;
+        }
+        try {
+            return parser.apply(text);
+        } catch (IllegalArgumentException e) {
+            problems.add(file, e.getMessage());
+            return null;
+        }
+    }
+
+    private List<String> list(Path dir, ReadProblems problems, boolean required) {
+        try {
+            return DirectoryListing.names(dir);
+        } catch (IOException e) {
+            if (required || SysfsFiles.classify(e) != Failure.ABSENT) {
+                problems.add(dir, SysfsFiles.describe(e));
+            }
+            return List.of();
+        }
+    }
+
+    private static String emptyToNull(String text) {
+        return text == null || text.isEmpty() ? null : text;
+    }
+
+    /** Sorted entry names of a directory. */
+    static final class DirectoryListing {
+        private DirectoryListing() {
+        }
+
+        static List<String> names(Path dir) throws IOException {
+            try (Stream<Path> entries = Files.list(dir)) {
+                String[] names = entries.map(p -> p.getFileName().toString()).toArray(String[]::new);
+                Arrays.sort(names, NATURAL_ORDER);
+                return List.of(names);
+            }
+        }
+
+        /** Numbers as numbers (port 10 after port 9, GID 10 after GID 9), then by text. */
+        private static final Comparator<String> NATURAL_ORDER = (a, b) -> {
+            boolean aNumeric = isNumber(a);
+            boolean bNumeric = isNumber(b);
+            if (aNumeric && bNumeric) {
+                return a.length() != b.length() ? Integer.compare(a.length(), b.length()) : a.compareTo(b);
+            }
+            return aNumeric != bNumeric ? (aNumeric ? -1 : 1) : a.compareTo(b);
+        };
+
+        private static boolean isNumber(String s) {
+            return !s.isEmpty() && s.chars().allMatch(Character::isDigit) && (s.length() == 1 || s.charAt(0) != '0');
+        }
+    }
+}
