@@ -1,0 +1,322 @@
+package io.rdmamon.agent.host;
+
+import io.rdmamon.agent.ethtool.CapturedEthtoolStatsSource;
+import io.rdmamon.agent.sysfs.SysfsFiles;
+import io.rdmamon.agent.verbs.VerbsPortReader;
+import io.rdmamon.nativeio.verbs.DeviceAttributes;
+import io.rdmamon.nativeio.verbs.GidEntryAttributes;
+import io.rdmamon.nativeio.verbs.PortAttributes;
+import io.rdmamon.nativeio.verbs.Verbs;
+import io.rdmamon.nativeio.verbs.VerbsAvailability;
+import io.rdmamon.nativeio.verbs.VerbsException;
+import io.rdmamon.protocol.model.HostSample;
+import io.rdmamon.protocol.model.IbDevice;
+import io.rdmamon.protocol.model.IbPort;
+import io.rdmamon.protocol.model.SourceStatus;
+import io.rdmamon.protocol.model.VerbsPortAttributes;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.List;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/** Broken copies of the fixtures: one odd device or file never blanks the node. */
+class HostReaderRobustnessTest {
+    /**
+     * Real kernel files that fail the way sysfs fails (the tests run as root, so chmod cannot deny):
+     * a kernfs attribute without a show method refuses open with EACCES even for root, and a
+     * netdev's {@code speed} answers EINVAL when the link has no speed (loopback).
+     */
+    private static final Path KERNEL_EACCES = Path.of("/sys/bus/platform/uevent");
+    private static final Path KERNEL_EINVAL = Path.of("/sys/class/net/lo/speed");
+
+    @TempDir
+    Path root;
+
+    private static final String MLX5_0 = "sys/class/infiniband/mlx5_0";
+    private static final String PORT = MLX5_0 + "/ports/1";
+
+    @Test
+    void deviceVanishingMidReadIsReportedAndTheOtherDeviceIsComplete() throws IOException {
+        Fixtures.copy("mlx5-roce", root);
+        Path mlx5_0 = root.resolve(MLX5_0);
+        HostReader reader = HostReader.withFiles(root, file -> {
+            if (file.equals(mlx5_0.resolve("fw_ver"))) {
+                deleteTree(mlx5_0); // hot-unplug between the listing and the reads
+            }
+            return SysfsFiles.readOnce(file);
+        }, new CapturedEthtoolStatsSource(root), null);
+
+        HostSample sample = reader.read("n");
+
+        assertEquals(List.of("mlx5_1"), sample.devices().stream().map(IbDevice::name).toList());
+        assertEquals(SourceStatus.failed("sysfs", "mlx5_0", MLX5_0 + ": device vanished during read"),
+                sample.sources().get(0));
+        IbPort survivor = sample.devices().get(0).ports().get(0);
+        assertEquals(4, survivor.gids().size());
+        assertNotNull(survivor.ethtool());
+    }
+
+    @Test
+    void aDanglingClassLinkIsAVanishedDevice() throws IOException {
+        Fixtures.copy("mlx5-roce", root);
+        deleteTree(root.resolve(MLX5_0));
+        Files.createSymbolicLink(root.resolve(MLX5_0), Path.of("../../devices/pci0000:00/gone/infiniband/mlx5_0"));
+
+        HostSample sample = HostReader.forRoot(root).read("n");
+
+        assertEquals(List.of("mlx5_1"), sample.devices().stream().map(IbDevice::name).toList());
+        assertEquals(SourceStatus.failed("sysfs", "mlx5_0", MLX5_0 + ": device vanished during read"),
+                sample.sources().get(0));
+    }
+
+    @Test
+    void permissionDeniedCounterIsAbsentAndNamed() throws IOException {
+        assumeTrue(failsWith(KERNEL_EACCES, AccessDeniedException.class), "needs " + KERNEL_EACCES + " to refuse reads");
+        Fixtures.copy("mlx5-roce", root);
+        replaceWithLink(root.resolve(PORT + "/counters/symbol_error"), KERNEL_EACCES);
+
+        HostSample sample = HostReader.forRoot(root).read("n");
+
+        IbPort port = sample.devices().get(0).ports().get(0);
+        assertFalse(port.counters().containsKey("symbol_error"));
+        assertEquals(2831545107L * 4, port.counters().get("port_rcv_data"));
+        assertEquals(SourceStatus.failed("sysfs", "mlx5_0", PORT + "/counters/symbol_error: permission denied"),
+                sample.sources().get(0));
+    }
+
+    @Test
+    void einvalOnGidAttributesAndCountersMeansNoValueNotFailure() throws IOException {
+        assumeTrue(SysfsFiles.classify(readFailure(KERNEL_EINVAL)) == SysfsFiles.Failure.NO_VALUE,
+                "needs " + KERNEL_EINVAL + " to answer EINVAL");
+        Fixtures.copy("mlx5-ib", root);
+        String ibPort = "sys/class/infiniband/mlx5_0/ports/1";
+        Files.createDirectories(root.resolve(ibPort + "/gid_attrs/ndevs"));
+        Files.createSymbolicLink(root.resolve(ibPort + "/gid_attrs/ndevs/0"), KERNEL_EINVAL);
+        replaceWithLink(root.resolve(ibPort + "/counters/port_xmit_wait"), KERNEL_EINVAL);
+
+        HostSample sample = HostReader.forRoot(root).read("n");
+
+        IbPort port = sample.devices().get(0).ports().get(0);
+        assertNull(port.gids().get(0).netdev());
+        assertEquals("IB/RoCE v1", port.gids().get(0).type());
+        assertFalse(port.counters().containsKey("port_xmit_wait"));
+        assertEquals(List.of(SourceStatus.ok("sysfs", "mlx5_0")), sample.sources());
+    }
+
+    @Test
+    void garbageInRequiredAndCounterFilesLeavesFieldsAbsentWithOneStatusNamingEachFile() throws IOException {
+        Fixtures.copy("mlx5-roce", root);
+        Files.writeString(root.resolve(PORT + "/state"), "banana\n");
+        Files.writeString(root.resolve(PORT + "/rate"), "fast\n");
+        Files.writeString(root.resolve(PORT + "/counters/port_xmit_packets"), "12abc\n");
+        Files.writeString(root.resolve(PORT + "/gids/2"), "fe80::1\n");
+        Files.delete(root.resolve(MLX5_0 + "/fw_ver"));
+
+        HostSample sample = HostReader.forRoot(root).read("n");
+
+        IbDevice device = sample.devices().get(0);
+        IbPort port = device.ports().get(0);
+        assertEquals(-1, port.stateId());
+        assertNull(port.state());
+        assertEquals("fast", port.rate(), "the text is kept as printed; only the parsed rate is absent");
+        assertNull(port.rateBytesPerSecond());
+        assertEquals(5, port.physStateId());
+        assertFalse(port.counters().containsKey("port_xmit_packets"));
+        assertEquals(3, port.gids().size());
+        assertNull(device.fwVersion());
+        assertEquals("ens1f0np0", port.netdev());
+        assertNotNull(port.ethtool());
+        assertEquals(SourceStatus.failed("sysfs", "mlx5_0", String.join("; ",
+                MLX5_0 + "/fw_ver: no such file",
+                PORT + "/state: expected \"<id>: <name>\", got \"banana\"",
+                PORT + "/rate: expected \"<n> Gb/sec (<width>X <speed>)\", got \"fast\"",
+                PORT + "/counters/port_xmit_packets: expected an unsigned decimal counter, got \"12abc\"",
+                PORT + "/gids/2: expected a GID of 8 groups of 4 hex digits, got \"fe80::1\"")),
+                sample.sources().get(0));
+        assertEquals(SourceStatus.ok("sysfs", "mlx5_1"), sample.sources().get(2));
+    }
+
+    @Test
+    void garbageOrMissingEthtoolCaptureFailsOnlyThatNetdev() throws IOException {
+        Fixtures.copy("mlx5-roce", root);
+        Files.writeString(root.resolve("ethtool/ens1f0np0/statistics"), "NIC statistics:\n     rx_packets: 1\n     oops\n");
+        Files.delete(root.resolve("ethtool/ens1f1np1/statistics"));
+
+        HostSample sample = HostReader.forRoot(root).read("n");
+
+        assertNull(sample.devices().get(0).ports().get(0).ethtool());
+        assertNull(sample.devices().get(1).ports().get(0).ethtool());
+        assertEquals("ens1f0np0", sample.devices().get(0).ports().get(0).netdev());
+        assertEquals(List.of(
+                SourceStatus.ok("sysfs", "mlx5_0"),
+                SourceStatus.failed("ethtool", "ens1f0np0",
+                        "ethtool/ens1f0np0/statistics: line 3: expected \"<name>: <value>\", got \"oops\""),
+                SourceStatus.ok("sysfs", "mlx5_1"),
+                SourceStatus.failed("ethtool", "ens1f1np1",
+                        "ethtool/ens1f1np1/statistics: no such file (no ethtool -S capture for ens1f1np1)")),
+                sample.sources());
+    }
+
+    @Test
+    void verbsUnavailableIsOneStatusPerDeviceAndNoAttributes() throws IOException {
+        Fixtures.copy("mlx5-roce", root);
+        Verbs unavailable = new StubVerbs(new VerbsAvailability(false,
+                "verbs unavailable: ibv_get_device_list: Function not implemented (ENOSYS)"));
+        HostSample sample = HostReader.forRoot(root, new CapturedEthtoolStatsSource(root), new VerbsPortReader(unavailable))
+                .read("n");
+
+        assertNull(sample.devices().get(0).ports().get(0).verbs());
+        assertEquals(List.of(
+                        SourceStatus.failed("verbs", "mlx5_0", "verbs unavailable: ibv_get_device_list: Function not implemented (ENOSYS)"),
+                        SourceStatus.failed("verbs", "mlx5_1", "verbs unavailable: ibv_get_device_list: Function not implemented (ENOSYS)")),
+                sample.sources().stream().filter(s -> s.source().equals("verbs")).toList());
+    }
+
+    @Test
+    void verbsAttributesFillThePortAndAFailedQueryNamesTheCall() throws IOException {
+        Fixtures.copy("mlx5-roce", root);
+        Verbs verbs = new StubVerbs(new VerbsAvailability(true, null)) {
+            @Override
+            public PortAttributes queryPort(String device, int port) throws VerbsException {
+                if (device.equals("mlx5_1")) {
+                    throw new VerbsException("ibv_open_device(mlx5_1): No such device (ENODEV)", 19);
+                }
+                return new PortAttributes(4, 5, 3, 256, 0x04010000L, 1L << 31, 0, 0, 128, 0, 0, 0, 4, 0, 0, 0,
+                        2, 32, 5, 2, 1);
+            }
+        };
+        HostSample sample = HostReader.forRoot(root, new CapturedEthtoolStatsSource(root), new VerbsPortReader(verbs))
+                .read("n");
+
+        assertEquals(new VerbsPortAttributes(4, 5, 3, 256, 0x04010000L, 0, 0, 2, 32, 5, 2),
+                sample.devices().get(0).ports().get(0).verbs());
+        assertNull(sample.devices().get(1).ports().get(0).verbs());
+        assertEquals(List.of(SourceStatus.ok("verbs", "mlx5_0"),
+                        SourceStatus.failed("verbs", "mlx5_1",
+                                "ibv_query_port(mlx5_1, 1): ibv_open_device(mlx5_1): No such device (ENODEV)")),
+                sample.sources().stream().filter(s -> s.source().equals("verbs")).toList());
+    }
+
+    @Test
+    void multiPortFunctionMapsNetdevsByDevPortThenDevIdThenOrder() throws IOException {
+        Fixtures.copy("mlx4-ib", root);
+        Path dev = root.resolve("sys/class/infiniband/mlx4_0");
+        for (int port = 1; port <= 2; port++) {
+            Files.writeString(dev.resolve("ports/" + port + "/link_layer"), "Ethernet\n");
+        }
+        Path net = dev.resolve("device/net");
+        // names sort opposite to the ports, so only dev_port can give the right answer
+        Files.createDirectories(net.resolve("eth_a"));
+        Files.createDirectories(net.resolve("eth_b"));
+        Files.writeString(net.resolve("eth_a/dev_port"), "1\n");
+        Files.writeString(net.resolve("eth_b/dev_port"), "0\n");
+        assertEquals(List.of("eth_b", "eth_a"), netdevsOf(HostReader.forRoot(root).read("n")));
+
+        Files.delete(net.resolve("eth_a/dev_port"));
+        Files.delete(net.resolve("eth_b/dev_port"));
+        Files.writeString(net.resolve("eth_a/dev_id"), "0x1\n");
+        Files.writeString(net.resolve("eth_b/dev_id"), "0x0\n");
+        assertEquals(List.of("eth_b", "eth_a"), netdevsOf(HostReader.forRoot(root).read("n")));
+
+        Files.delete(net.resolve("eth_a/dev_id"));
+        Files.delete(net.resolve("eth_b/dev_id"));
+        assertEquals(List.of("eth_a", "eth_b"), netdevsOf(HostReader.forRoot(root).read("n")));
+    }
+
+    @Test
+    void rootSlashUsesTheKernelSourcesAndAHostWithoutRdmaHasNoDevices() throws IOException {
+        assumeTrue(!Files.exists(Path.of("/sys/class/infiniband")), "this host has RDMA devices");
+        HostSample sample = HostReader.forRoot(Path.of("/")).read("n");
+        assertEquals(List.of(), sample.devices());
+        assertTrue(sample.sources().isEmpty());
+        assertTrue(HostReader.forRoot(Path.of("/")).netdevNames().contains("lo"));
+    }
+
+    @Test
+    void unlistableClassDirectoryIsOneFailedStatus() throws IOException {
+        Files.createDirectories(root.resolve("sys/class"));
+        Files.writeString(root.resolve("sys/class/infiniband"), "not a directory\n");
+        HostSample sample = HostReader.forRoot(root).read("n");
+        assertEquals(List.of(SourceStatus.failed("sysfs", "sys/class/infiniband", "sys/class/infiniband: not a directory")),
+                sample.sources());
+        assertThrows(java.io.UncheckedIOException.class, () -> HostReader.forRoot(root).deviceNames());
+    }
+
+    private static List<String> netdevsOf(HostSample sample) {
+        return sample.devices().get(0).ports().stream().map(IbPort::netdev).toList();
+    }
+
+    private static void replaceWithLink(Path file, Path target) throws IOException {
+        Files.delete(file);
+        Files.createSymbolicLink(file, target);
+    }
+
+    private static boolean failsWith(Path file, Class<? extends IOException> type) {
+        return type.isInstance(readFailure(file));
+    }
+
+    private static IOException readFailure(Path file) {
+        try {
+            SysfsFiles.readOnce(file);
+            return null;
+        } catch (IOException e) {
+            return e;
+        }
+    }
+
+    private static void deleteTree(Path dir) throws IOException {
+        try (Stream<Path> paths = Files.walk(dir)) {
+            for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
+                Files.delete(p);
+            }
+        }
+    }
+
+    /** Stand-in for libibverbs: no RDMA device exists on the build machines. */
+    private static class StubVerbs implements Verbs {
+        private final VerbsAvailability availability;
+
+        StubVerbs(VerbsAvailability availability) {
+            this.availability = availability;
+        }
+
+        @Override
+        public VerbsAvailability availability() {
+            return availability;
+        }
+
+        @Override
+        public List<String> deviceNames() {
+            return List.of("mlx5_0", "mlx5_1");
+        }
+
+        @Override
+        public DeviceAttributes queryDevice(String device) throws VerbsException {
+            throw new VerbsException("not used by the readers", 0);
+        }
+
+        @Override
+        public PortAttributes queryPort(String device, int port) throws VerbsException {
+            throw new VerbsException("not reachable when unavailable", 0);
+        }
+
+        @Override
+        public GidEntryAttributes queryGid(String device, int port, int index) throws VerbsException {
+            throw new VerbsException("not used by the readers", 0);
+        }
+    }
+}
