@@ -1,5 +1,6 @@
 package io.rdmamon.nativeio.verbs;
 
+import jnr.ffi.NativeType;
 import jnr.ffi.Runtime;
 import jnr.ffi.Struct;
 
@@ -61,6 +62,8 @@ final class VerbsAbi {
         final Unsigned16 max_pkeys = new Unsigned16();
         final Unsigned8 local_ca_ack_delay = new Unsigned8();
         final Unsigned8 phys_port_cnt = new Unsigned8();
+        /** C rounds sizeof up to the 8-byte alignment of the u64 fields (228 → 232); jnr does not. */
+        final Padding tail_padding = new Padding(NativeType.UCHAR, 4);
 
         IbvDeviceAttr(Runtime runtime) {
             super(runtime);
