@@ -1,0 +1,19 @@
+package io.rdmamon.nativeio;
+
+import jnr.ffi.Pointer;
+import jnr.ffi.annotations.Variadic;
+import jnr.ffi.types.u_int64_t;
+
+/** The libc calls the native bindings use. errno of a failed call: {@link Errno#last()}. */
+public interface LibC {
+
+    int socket(int domain, int type, int protocol);
+
+    /** {@code int ioctl(int fd, unsigned long request, ...)}: variadic after the request. */
+    @Variadic(fixedCount = 2)
+    int ioctl(int fd, @u_int64_t long request, Pointer argument);
+
+    int close(int fd);
+
+    String strerror(int errnum);
+}
