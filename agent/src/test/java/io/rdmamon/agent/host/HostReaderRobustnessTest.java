@@ -247,6 +247,14 @@ class HostReaderRobustnessTest {
     }
 
     @Test
+    void rootSlashReadsNetdevsThroughTheIoctlNotACapture() throws IOException {
+        HostReader reader = HostReader.forRoot(Path.of("/"));
+        IOException e = assertThrows(IOException.class, () -> reader.readNetdev("rdmamonnone0"));
+        assertTrue(e.getMessage().contains("rdmamonnone0"), e.getMessage());
+        assertFalse(e.getMessage().contains("statistics: no such file"), "must not look for a capture: " + e.getMessage());
+    }
+
+    @Test
     void unlistableClassDirectoryIsOneFailedStatus() throws IOException {
         Files.createDirectories(root.resolve("sys/class"));
         Files.writeString(root.resolve("sys/class/infiniband"), "not a directory\n");
