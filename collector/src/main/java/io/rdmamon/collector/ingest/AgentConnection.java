@@ -97,10 +97,11 @@ final class AgentConnection {
             case DUPLICATE -> metrics.samplesDuplicate.inc();
             case UNKNOWN_NODE -> {
                 // expired while connected (a very long silence on an open connection): register again
-                store.connect(node, decoder.hello().orElseThrow().agentVersion(),
-                        decoder.hello().orElseThrow().intervalMillis());
-                store.accept(sample);
-                metrics.samplesIngested.inc();
+                Frame.Hello hello = decoder.hello().orElseThrow();
+                if (store.connect(node, hello.agentVersion(), hello.intervalMillis())
+                        && store.accept(sample) == NodeStore.Ingest.APPLIED) {
+                    metrics.samplesIngested.inc();
+                }
             }
         }
         ws.writeBinaryMessage(Buffer.buffer(codec.encode(new Frame.Ack(seq))));
