@@ -1,0 +1,221 @@
+package io.rdmamon.agent.stream;
+
+import io.rdmamon.protocol.model.HostSample;
+import io.rdmamon.protocol.wire.Frame;
+import io.rdmamon.protocol.wire.FrameCodec;
+import io.rdmamon.protocol.wire.FrameException;
+import io.rdmamon.protocol.wire.SampleEncoder;
+import io.vertx.core.Future;
+import io.vertx.core.VerticleBase;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.http.UpgradeRejectedException;
+import io.vertx.core.http.WebSocket;
+import io.vertx.core.http.WebSocketClient;
+import io.vertx.core.http.WebSocketClientOptions;
+import io.vertx.core.http.WebSocketConnectOptions;
+import io.vertx.core.net.PemTrustOptions;
+
+import java.util.List;
+import java.util.random.RandomGenerator;
+
+/**
+ * Samples the host at a fixed interval and streams the samples to the collector.
+ *
+ * <p>Sampling never depends on the connection: every sample goes into a bounded {@link ReplayBuffer}
+ * and stays there until the collector acknowledges it, so a short outage loses nothing (a long one
+ * loses the oldest samples, counted in {@link Stats#dropped()}). On connect the agent sends a hello
+ * (with the layout) and every unacknowledged sample, oldest first. Lost connections are retried with
+ * full-jitter exponential backoff ({@link Backoff}). All state lives on this verticle's event loop;
+ * the sampler runs on a worker.
+ */
+public final class AgentStreamer extends VerticleBase {
+    private static final System.Logger LOG = System.getLogger(AgentStreamer.class.getName());
+
+    /** Counters for the agent's own metrics and for tests. */
+    public record Stats(boolean connected, int buffered, long dropped, long samplesTaken, long samplerFailures,
+                        long acknowledgedSeq, long connects) {
+    }
+
+    private final AgentStreamerOptions options;
+    private final StreamEndpoint endpoint;
+    private final FrameCodec codec = new FrameCodec();
+    private final ReplayBuffer buffer;
+    private final Backoff backoff;
+    private WebSocketClient client;
+    private WebSocket ws;
+    private SampleEncoder encoder;
+    private long sentUpTo;
+    private long lastWriteMillis;
+    private boolean sampling;
+    private boolean stopped;
+    private long reconnectTimer = -1;
+    private volatile long nextSeq;
+    private volatile long acknowledgedSeq;
+    private volatile long samplerFailures;
+    private volatile long connects;
+    private volatile boolean connected;
+
+    public AgentStreamer(AgentStreamerOptions options) {
+        this(options, RandomGenerator.getDefault());
+    }
+
+    AgentStreamer(AgentStreamerOptions options, RandomGenerator random) {
+        this.options = options;
+        this.endpoint = StreamEndpoint.from(options.collectorUrl());
+        this.buffer = new ReplayBuffer(options.bufferCapacity());
+        this.backoff = new Backoff(options.backoffBase(), options.backoffCap(), random);
+    }
+
+    public Stats stats() {
+        return new Stats(connected, buffer.size(), buffer.dropped(), nextSeq, samplerFailures, acknowledgedSeq, connects);
+    }
+
+    public StreamEndpoint endpoint() {
+        return endpoint;
+    }
+
+    @Override
+    public Future<?> start() {
+        WebSocketClientOptions clientOptions = new WebSocketClientOptions().setMaxMessageSize(codec.maxFrameBytes());
+        if (endpoint.ssl()) {
+            clientOptions.setSsl(true).setVerifyHost(true);
+            if (options.trustCaFile() != null) {
+                clientOptions.setTrustOptions(new PemTrustOptions().addCertPath(options.trustCaFile().toString()));
+            }
+        }
+        client = vertx.createWebSocketClient(clientOptions);
+        vertx.setPeriodic(0, options.interval().toMillis(), id -> sample());
+        long heartbeat = options.heartbeatInterval().toMillis();
+        vertx.setPeriodic(heartbeat, heartbeat, id -> heartbeat());
+        connect();
+        return Future.succeededFuture();
+    }
+
+    @Override
+    public Future<?> stop() {
+        stopped = true;
+        Future<Void> closing = ws == null ? Future.succeededFuture() : ws.close();
+        return closing.transform(v -> client.close());
+    }
+
+    private void sample() {
+        if (sampling) {
+            return; // the previous read is still running: skip a beat rather than pile up workers
+        }
+        sampling = true;
+        vertx.executeBlocking(() -> options.sampler().get(), false).andThen(ar -> sampling = false)
+                .onSuccess(sample -> {
+                    // the configured node name is the identity; the sampler's own name is not trusted
+                    HostSample named = new HostSample(options.node(), sample.timestampMillis(), sample.devices(),
+                            sample.sources());
+                    buffer.add(++nextSeq, named);
+                    sendPending();
+                })
+                .onFailure(e -> {
+                    samplerFailures++;
+                    LOG.log(System.Logger.Level.WARNING, "sampling failed: {0}", String.valueOf(e));
+                });
+    }
+
+    private void connect() {
+        reconnectTimer = -1;
+        if (stopped) {
+            return;
+        }
+        WebSocketConnectOptions connect = new WebSocketConnectOptions().setHost(endpoint.host())
+                .setPort(endpoint.port()).setSsl(endpoint.ssl()).setURI(endpoint.path());
+        if (options.token() != null) {
+            connect.putHeader(HttpHeaders.AUTHORIZATION, "Bearer " + options.token());
+        }
+        client.connect(connect).onSuccess(this::connected).onFailure(e -> {
+            String reason = e instanceof UpgradeRejectedException rejected
+                    ? "collector answered " + rejected.getStatus() + (rejected.getStatus() == 401 ? " (token refused)" : "")
+                    : String.valueOf(e.getMessage());
+            scheduleReconnect("cannot connect to " + endpoint + ": " + reason);
+        });
+    }
+
+    private void connected(WebSocket socket) {
+        if (stopped) {
+            socket.close();
+            return;
+        }
+        ws = socket;
+        connected = true;
+        connects++;
+        encoder = new SampleEncoder(options.node(), options.agentVersion(), options.interval().toMillis());
+        sentUpTo = acknowledgedSeq;
+        LOG.log(System.Logger.Level.INFO, "streaming to {0}; {1} samples to replay", endpoint, buffer.size());
+        socket.binaryMessageHandler(message -> onMessage(socket, message));
+        socket.exceptionHandler(e -> LOG.log(System.Logger.Level.DEBUG, "stream to {0}: {1}", endpoint, e.toString()));
+        socket.closeHandler(v -> {
+            if (ws == socket) {
+                ws = null;
+                connected = false;
+                String why = socket.closeStatusCode() == null ? "connection lost"
+                        : "closed by collector (" + socket.closeStatusCode() + " " + socket.closeReason() + ")";
+                scheduleReconnect(why);
+            }
+        });
+        sendPending();
+    }
+
+    private void onMessage(WebSocket socket, Buffer message) {
+        try {
+            Frame frame = codec.decode(message.getBytes());
+            if (frame instanceof Frame.Ack ack) {
+                if (ack.seq() > acknowledgedSeq) {
+                    acknowledgedSeq = ack.seq();
+                }
+                buffer.acknowledge(ack.seq());
+                backoff.reset(); // the collector accepts our data: a later loss starts from the base window
+            }
+        } catch (FrameException e) {
+            LOG.log(System.Logger.Level.WARNING, "closing stream to {0}: bad frame from collector: {1}", endpoint,
+                    e.getMessage());
+            socket.close((short) 1002, "bad frame from collector");
+        }
+    }
+
+    private void sendPending() {
+        WebSocket socket = ws;
+        if (socket == null) {
+            return;
+        }
+        List<ReplayBuffer.Entry> pending = buffer.after(sentUpTo);
+        for (ReplayBuffer.Entry entry : pending) {
+            if (socket.writeQueueFull()) {
+                socket.drainHandler(v -> sendPending());
+                return;
+            }
+            for (Frame frame : encoder.encode(entry.sample(), entry.seq())) {
+                write(socket, frame);
+            }
+            sentUpTo = entry.seq();
+        }
+    }
+
+    private void heartbeat() {
+        WebSocket socket = ws;
+        long now = System.currentTimeMillis();
+        if (socket != null && encoder.helloSent() && now - lastWriteMillis >= options.heartbeatInterval().toMillis()) {
+            write(socket, new Frame.Heartbeat(now));
+        }
+    }
+
+    private void write(WebSocket socket, Frame frame) {
+        lastWriteMillis = System.currentTimeMillis();
+        socket.writeBinaryMessage(Buffer.buffer(codec.encode(frame)));
+    }
+
+    private void scheduleReconnect(String reason) {
+        if (stopped || reconnectTimer >= 0) {
+            return;
+        }
+        long delay = Math.max(1, backoff.nextDelayMillis());
+        LOG.log(System.Logger.Level.WARNING, "{0}; retrying in {1} ms ({2} samples buffered, {3} dropped)", reason,
+                delay, buffer.size(), buffer.dropped());
+        reconnectTimer = vertx.setTimer(delay, id -> connect());
+    }
+}

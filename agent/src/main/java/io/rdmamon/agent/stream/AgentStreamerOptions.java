@@ -1,0 +1,105 @@
+package io.rdmamon.agent.stream;
+
+import io.rdmamon.protocol.model.HostSample;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.function.Supplier;
+
+/**
+ * Settings of an {@link AgentStreamer}.
+ *
+ * @param collectorUrl      the collector's base URL (http, https, ws, wss)
+ * @param node              the node name to report as
+ * @param agentVersion      sent in the hello
+ * @param token             bearer token; null when the collector needs none
+ * @param sampler           reads one sample; called on a worker thread, may block
+ * @param interval          sampling interval
+ * @param heartbeatInterval a heartbeat is sent when nothing else was sent for this long
+ * @param bufferCapacity    unacknowledged samples kept for replay (600 = 10 min at 1 Hz)
+ * @param backoffBase       first reconnect window
+ * @param backoffCap        largest reconnect window
+ * @param trustCaFile       PEM CA certificate(s) to trust for wss; null = the JVM's default trust store
+ */
+public record AgentStreamerOptions(String collectorUrl, String node, String agentVersion, String token,
+                                   Supplier<HostSample> sampler, Duration interval, Duration heartbeatInterval,
+                                   int bufferCapacity, Duration backoffBase, Duration backoffCap, Path trustCaFile) {
+    public AgentStreamerOptions {
+        Objects.requireNonNull(collectorUrl, "collectorUrl");
+        Objects.requireNonNull(node, "node");
+        Objects.requireNonNull(agentVersion, "agentVersion");
+        Objects.requireNonNull(sampler, "sampler");
+        StreamEndpoint.from(collectorUrl);
+        if (interval.isNegative() || interval.isZero() || heartbeatInterval.isNegative() || heartbeatInterval.isZero()) {
+            throw new IllegalArgumentException("interval and heartbeat interval must be positive");
+        }
+        if (bufferCapacity <= 0) {
+            throw new IllegalArgumentException("buffer capacity must be positive: " + bufferCapacity);
+        }
+    }
+
+    /** 1 s interval, 5 s heartbeat, 600 samples, backoff 1 s .. 60 s, no token, default trust. */
+    public static AgentStreamerOptions of(String collectorUrl, String node, Supplier<HostSample> sampler) {
+        return new AgentStreamerOptions(collectorUrl, node, defaultVersion(), null, sampler, Duration.ofSeconds(1),
+                Duration.ofSeconds(5), 600, Duration.ofSeconds(1), Duration.ofSeconds(60), null);
+    }
+
+    public AgentStreamerOptions withToken(String value) {
+        return new AgentStreamerOptions(collectorUrl, node, agentVersion, value, sampler, interval, heartbeatInterval,
+                bufferCapacity, backoffBase, backoffCap, trustCaFile);
+    }
+
+    public AgentStreamerOptions withInterval(Duration value) {
+        return new AgentStreamerOptions(collectorUrl, node, agentVersion, token, sampler, value, heartbeatInterval,
+                bufferCapacity, backoffBase, backoffCap, trustCaFile);
+    }
+
+    public AgentStreamerOptions withHeartbeatInterval(Duration value) {
+        return new AgentStreamerOptions(collectorUrl, node, agentVersion, token, sampler, interval, value,
+                bufferCapacity, backoffBase, backoffCap, trustCaFile);
+    }
+
+    public AgentStreamerOptions withBufferCapacity(int value) {
+        return new AgentStreamerOptions(collectorUrl, node, agentVersion, token, sampler, interval, heartbeatInterval,
+                value, backoffBase, backoffCap, trustCaFile);
+    }
+
+    public AgentStreamerOptions withBackoff(Duration base, Duration cap) {
+        return new AgentStreamerOptions(collectorUrl, node, agentVersion, token, sampler, interval, heartbeatInterval,
+                bufferCapacity, base, cap, trustCaFile);
+    }
+
+    public AgentStreamerOptions withTrustCaFile(Path value) {
+        return new AgentStreamerOptions(collectorUrl, node, agentVersion, token, sampler, interval, heartbeatInterval,
+                bufferCapacity, backoffBase, backoffCap, value);
+    }
+
+    public AgentStreamerOptions withAgentVersion(String value) {
+        return new AgentStreamerOptions(collectorUrl, node, value, token, sampler, interval, heartbeatInterval,
+                bufferCapacity, backoffBase, backoffCap, trustCaFile);
+    }
+
+    /**
+     * The token in {@code file} ({@code --token-file}): its first line that is not blank and not a {@code #} comment.
+     *
+     * @throws IllegalArgumentException naming the file when it cannot be read or holds no token
+     */
+    public static String readTokenFile(Path file) {
+        try {
+            return Files.readAllLines(file, StandardCharsets.UTF_8).stream().map(String::strip)
+                    .filter(line -> !line.isEmpty() && !line.startsWith("#")).findFirst()
+                    .orElseThrow(() -> new IllegalArgumentException(file + ": token file holds no token"));
+        } catch (IOException e) {
+            throw new IllegalArgumentException(file + ": cannot read token file: " + e.getClass().getSimpleName());
+        }
+    }
+
+    private static String defaultVersion() {
+        String version = AgentStreamerOptions.class.getPackage().getImplementationVersion();
+        return version == null ? "dev" : version;
+    }
+}

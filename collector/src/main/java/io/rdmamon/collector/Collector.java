@@ -1,0 +1,72 @@
+package io.rdmamon.collector;
+
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import io.rdmamon.collector.auth.TokenAuthenticator;
+import io.rdmamon.collector.metrics.RdmaMetrics;
+import io.rdmamon.collector.metrics.SelfMetrics;
+import io.rdmamon.collector.store.NodeStore;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.ext.web.Router;
+
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.util.List;
+import java.util.function.Consumer;
+
+/** Entry point: {@code Collector.start(vertx, config)} deploys a collector and reports where it listens. */
+public final class Collector {
+    private Collector() {
+    }
+
+    /** A running collector. */
+    public record Running(Vertx vertx, String deploymentId, int port, NodeStore store, PrometheusRegistry registry,
+                          TokenAuthenticator auth) {
+        /** Undeploys the collector (closes the server and all agent connections). */
+        public Future<Void> close() {
+            return vertx.undeploy(deploymentId);
+        }
+    }
+
+    public static Future<Running> start(Vertx vertx, CollectorConfig config) {
+        return start(vertx, config, List.of());
+    }
+
+    /**
+     * Starts a collector; {@code extraRoutes} mount further routes (diagnoses, probes, live feed) on its
+     * router before the static dashboard. Fails with {@link ConfigException} when no token is configured
+     * and the listen address is not loopback, unless {@code insecure} is set.
+     */
+    public static Future<Running> start(Vertx vertx, CollectorConfig config, List<Consumer<Router>> extraRoutes) {
+        try {
+            checkExposure(config);
+        } catch (ConfigException e) {
+            return Future.failedFuture(e);
+        }
+        NodeStore store = new NodeStore(System::currentTimeMillis, config.staleAfterIntervals(),
+                config.expireAfter().toMillis(), config.historyPoints(), config.maxNodes());
+        PrometheusRegistry registry = new PrometheusRegistry();
+        registry.register(new RdmaMetrics(store));
+        SelfMetrics selfMetrics = new SelfMetrics(registry, store);
+        TokenAuthenticator auth = new TokenAuthenticator(config.tokens());
+        CollectorVerticle verticle = new CollectorVerticle(config, store, registry, selfMetrics, auth, extraRoutes);
+        return vertx.deployVerticle(verticle)
+                .map(id -> new Running(vertx, id, verticle.port(), store, registry, auth));
+    }
+
+    private static void checkExposure(CollectorConfig config) {
+        if (!config.tokens().isEmpty() || config.insecure()) {
+            return;
+        }
+        boolean loopback;
+        try {
+            loopback = InetAddress.getByName(config.listenHost()).isLoopbackAddress();
+        } catch (UnknownHostException e) {
+            throw new ConfigException("listen address '" + config.listenHost() + "' does not resolve");
+        }
+        if (!loopback) {
+            throw new ConfigException("refusing to listen on " + config.listenHost()
+                    + " without tokens: configure tokens or pass --insecure (RDMAMON_INSECURE=true)");
+        }
+    }
+}

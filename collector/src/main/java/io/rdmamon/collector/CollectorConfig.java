@@ -1,0 +1,309 @@
+package io.rdmamon.collector;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.rdmamon.collector.auth.Role;
+import io.rdmamon.collector.auth.TokenEntry;
+import io.rdmamon.protocol.wire.WireFormat;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Collector settings. Layers, later wins: {@link #defaults()}, a JSON file ({@link #load}), environment
+ * variables {@code RDMAMON_*}, then command-line flags ({@link #withListen}, {@link #withInsecure}).
+ * Every key is documented in docs/collector.md.
+ *
+ * @param listenHost          address to bind
+ * @param listenPort          port to bind; 0 = any free port
+ * @param insecure            allow a non-loopback address without any token
+ * @param tokens              accepted tokens with their roles
+ * @param staleAfterIntervals a node is stale (rdma_agent_up 0) after this many sampling intervals without a sample
+ * @param expireAfter         a node's series disappear after this long without any frame
+ * @param historyPoints       rate points kept per port for the dashboard
+ * @param maxNodes            nodes kept at most; hellos of further nodes are refused
+ * @param maxFrameBytes       largest agent frame accepted
+ */
+public record CollectorConfig(
+        String listenHost,
+        int listenPort,
+        boolean insecure,
+        List<TokenEntry> tokens,
+        int staleAfterIntervals,
+        Duration expireAfter,
+        int historyPoints,
+        int maxNodes,
+        int maxFrameBytes) {
+
+    public static final int DEFAULT_PORT = 9470;
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+    private static final Set<String> FILE_KEYS = Set.of("listen", "insecure", "tokens", "staleAfterIntervals",
+            "expireAfter", "historyPoints", "maxNodes", "maxFrameBytes");
+    private static final Pattern DURATION = Pattern.compile("(\\d+)(ms|s|m|h)?");
+
+    public CollectorConfig {
+        tokens = List.copyOf(tokens);
+        if (listenPort < 0 || listenPort > 65535) {
+            throw new ConfigException("listen port out of range: " + listenPort);
+        }
+        requirePositive("staleAfterIntervals", staleAfterIntervals);
+        requirePositive("historyPoints", historyPoints);
+        requirePositive("maxNodes", maxNodes);
+        requirePositive("maxFrameBytes", maxFrameBytes);
+        if (expireAfter.isNegative() || expireAfter.isZero()) {
+            throw new ConfigException("expireAfter must be positive: " + expireAfter);
+        }
+    }
+
+    /** Loopback on the default port, no tokens, 3 intervals to stale, 10 minutes to expiry, 900 points (15 min at 1 Hz). */
+    public static CollectorConfig defaults() {
+        return new CollectorConfig("127.0.0.1", DEFAULT_PORT, false, List.of(), 3, Duration.ofMinutes(10), 900,
+                10_000, WireFormat.DEFAULT_MAX_FRAME_BYTES);
+    }
+
+    /**
+     * Defaults, overlaid by {@code configFile} (when not null) and then by {@code env}.
+     *
+     * @throws ConfigException naming the file and key, or the variable, at fault
+     */
+    public static CollectorConfig load(Path configFile, Map<String, String> env) {
+        CollectorConfig config = defaults();
+        if (configFile != null) {
+            config = config.overlayFile(configFile);
+        }
+        return config.overlayEnv(env);
+    }
+
+    /** {@code --listen HOST:PORT} (IPv6 as {@code [::1]:9470}). */
+    public CollectorConfig withListen(String hostPort) {
+        return withListen(hostPort, "--listen");
+    }
+
+    /** {@code --insecure}. */
+    public CollectorConfig withInsecure(boolean value) {
+        return new CollectorConfig(listenHost, listenPort, value, tokens, staleAfterIntervals, expireAfter,
+                historyPoints, maxNodes, maxFrameBytes);
+    }
+
+    public CollectorConfig withTokens(List<TokenEntry> value) {
+        return new CollectorConfig(listenHost, listenPort, insecure, value, staleAfterIntervals, expireAfter,
+                historyPoints, maxNodes, maxFrameBytes);
+    }
+
+    public CollectorConfig withStaleness(int intervals, Duration expiry) {
+        return new CollectorConfig(listenHost, listenPort, insecure, tokens, intervals, expiry, historyPoints,
+                maxNodes, maxFrameBytes);
+    }
+
+    public CollectorConfig withLimits(int points, int nodes, int frameBytes) {
+        return new CollectorConfig(listenHost, listenPort, insecure, tokens, staleAfterIntervals, expireAfter,
+                points, nodes, frameBytes);
+    }
+
+    private CollectorConfig withListen(String hostPort, String origin) {
+        int colon = hostPort.lastIndexOf(':');
+        if (colon <= 0 || colon == hostPort.length() - 1) {
+            throw new ConfigException(origin + ": expected HOST:PORT, got '" + hostPort + "'");
+        }
+        String host = hostPort.substring(0, colon);
+        if (host.startsWith("[") && host.endsWith("]")) {
+            host = host.substring(1, host.length() - 1);
+        }
+        int port;
+        try {
+            port = Integer.parseInt(hostPort.substring(colon + 1));
+        } catch (NumberFormatException e) {
+            throw new ConfigException(origin + ": port of '" + hostPort + "' is not a number");
+        }
+        if (port < 0 || port > 65535) {
+            throw new ConfigException(origin + ": port " + port + " out of range 0..65535");
+        }
+        return new CollectorConfig(host, port, insecure, tokens, staleAfterIntervals, expireAfter, historyPoints,
+                maxNodes, maxFrameBytes);
+    }
+
+    private CollectorConfig overlayFile(Path file) {
+        JsonNode json;
+        try {
+            json = MAPPER.readTree(Files.readAllBytes(file));
+        } catch (IOException e) {
+            throw new ConfigException(file + ": cannot read config: " + e.getMessage().lines().findFirst().orElse(""), e);
+        }
+        if (json == null || !json.isObject()) {
+            throw new ConfigException(file + ": config must be a JSON object");
+        }
+        for (Iterator<String> keys = json.fieldNames(); keys.hasNext(); ) {
+            String key = keys.next();
+            if (!FILE_KEYS.contains(key)) {
+                throw new ConfigException(file + ": unknown key '" + key + "' (known: " + new java.util.TreeSet<>(FILE_KEYS) + ")");
+            }
+        }
+        CollectorConfig c = this;
+        String where = file + ": ";
+        if (json.has("listen")) {
+            c = c.withListen(text(json, "listen", where), where + "listen");
+        }
+        if (json.has("insecure")) {
+            if (!json.get("insecure").isBoolean()) {
+                throw new ConfigException(where + "insecure must be true or false");
+            }
+            c = c.withInsecure(json.get("insecure").booleanValue());
+        }
+        if (json.has("tokens")) {
+            c = c.withTokens(tokensFrom(json.get("tokens"), file));
+        }
+        int stale = json.has("staleAfterIntervals") ? integer(json, "staleAfterIntervals", where) : c.staleAfterIntervals;
+        Duration expire = json.has("expireAfter") ? duration(text(json, "expireAfter", where), where + "expireAfter") : c.expireAfter;
+        c = c.withStaleness(stale, expire);
+        return c.withLimits(
+                json.has("historyPoints") ? integer(json, "historyPoints", where) : c.historyPoints,
+                json.has("maxNodes") ? integer(json, "maxNodes", where) : c.maxNodes,
+                json.has("maxFrameBytes") ? integer(json, "maxFrameBytes", where) : c.maxFrameBytes);
+    }
+
+    private static List<TokenEntry> tokensFrom(JsonNode array, Path file) {
+        if (!array.isArray()) {
+            throw new ConfigException(file + ": tokens must be an array of {role, token | tokenFile, node?}");
+        }
+        List<TokenEntry> result = new ArrayList<>();
+        for (int i = 0; i < array.size(); i++) {
+            JsonNode entry = array.get(i);
+            String where = file + ": tokens[" + i + "]";
+            if (!entry.isObject() || !entry.has("role") || entry.has("token") == entry.has("tokenFile")) {
+                throw new ConfigException(where + ": needs a role and exactly one of token, tokenFile");
+            }
+            Role role;
+            try {
+                role = Role.parse(entry.get("role").asText());
+            } catch (IllegalArgumentException e) {
+                throw new ConfigException(where + ": " + e.getMessage());
+            }
+            String node = entry.hasNonNull("node") ? entry.get("node").asText() : null;
+            if (entry.has("token")) {
+                result.add(new TokenEntry(role, text(entry, "token", where + "."), node));
+            } else {
+                Path tokenFile = file.toAbsolutePath().getParent().resolve(text(entry, "tokenFile", where + "."));
+                result.addAll(readTokenFile(tokenFile, role));
+            }
+        }
+        return result;
+    }
+
+    /**
+     * Tokens of {@code role} in {@code file}: one per line, optionally followed by the node name it is bound to;
+     * blank lines and {@code #} comments are skipped.
+     */
+    public static List<TokenEntry> readTokenFile(Path file, Role role) {
+        List<String> lines;
+        try {
+            lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new ConfigException(file + ": cannot read token file: " + e.getClass().getSimpleName(), e);
+        }
+        List<TokenEntry> result = new ArrayList<>();
+        for (String line : lines) {
+            String trimmed = line.strip();
+            if (trimmed.isEmpty() || trimmed.startsWith("#")) {
+                continue;
+            }
+            String[] parts = trimmed.split("\\s+");
+            if (parts.length > 2) {
+                throw new ConfigException(file + ": a token line holds a token and at most a node name");
+            }
+            result.add(new TokenEntry(role, parts[0], parts.length == 2 ? parts[1] : null));
+        }
+        if (result.isEmpty()) {
+            throw new ConfigException(file + ": token file holds no token");
+        }
+        return result;
+    }
+
+    private CollectorConfig overlayEnv(Map<String, String> env) {
+        CollectorConfig c = this;
+        String listen = env.get("RDMAMON_LISTEN");
+        if (listen != null) {
+            c = c.withListen(listen, "RDMAMON_LISTEN");
+        }
+        String insecureEnv = env.get("RDMAMON_INSECURE");
+        if (insecureEnv != null) {
+            if (!insecureEnv.equalsIgnoreCase("true") && !insecureEnv.equalsIgnoreCase("false")) {
+                throw new ConfigException("RDMAMON_INSECURE must be true or false, got '" + insecureEnv + "'");
+            }
+            c = c.withInsecure(Boolean.parseBoolean(insecureEnv));
+        }
+        List<TokenEntry> tokens = new ArrayList<>(c.tokens);
+        for (Role role : Role.values()) {
+            String variable = "RDMAMON_" + role.name() + "_TOKEN_FILE";
+            if (env.containsKey(variable)) {
+                tokens.addAll(readTokenFile(Path.of(env.get(variable)), role));
+            }
+        }
+        c = c.withTokens(tokens);
+        c = c.withStaleness(envInt(env, "RDMAMON_STALE_AFTER_INTERVALS", c.staleAfterIntervals),
+                env.containsKey("RDMAMON_EXPIRE_AFTER")
+                        ? duration(env.get("RDMAMON_EXPIRE_AFTER"), "RDMAMON_EXPIRE_AFTER") : c.expireAfter);
+        return c.withLimits(envInt(env, "RDMAMON_HISTORY_POINTS", c.historyPoints),
+                envInt(env, "RDMAMON_MAX_NODES", c.maxNodes), envInt(env, "RDMAMON_MAX_FRAME_BYTES", c.maxFrameBytes));
+    }
+
+    /** {@code 500ms}, {@code 30s}, {@code 10m}, {@code 1h}; a bare number is seconds. */
+    public static Duration duration(String text, String origin) {
+        Matcher m = DURATION.matcher(text.trim().toLowerCase(Locale.ROOT));
+        if (!m.matches()) {
+            throw new ConfigException(origin + ": expected a duration like 500ms, 30s, 10m, 1h; got '" + text + "'");
+        }
+        long amount = Long.parseLong(m.group(1));
+        String unit = m.group(2) == null ? "s" : m.group(2);
+        return switch (unit) {
+            case "ms" -> Duration.ofMillis(amount);
+            case "m" -> Duration.ofMinutes(amount);
+            case "h" -> Duration.ofHours(amount);
+            default -> Duration.ofSeconds(amount);
+        };
+    }
+
+    private static String text(JsonNode json, String key, String where) {
+        JsonNode node = json.get(key);
+        if (node == null || !node.isTextual()) {
+            throw new ConfigException(where + key + " must be a string");
+        }
+        return node.textValue();
+    }
+
+    private static int integer(JsonNode json, String key, String where) {
+        JsonNode node = json.get(key);
+        if (!node.isInt()) {
+            throw new ConfigException(where + key + " must be an integer");
+        }
+        return node.intValue();
+    }
+
+    private static int envInt(Map<String, String> env, String variable, int fallback) {
+        String value = env.get(variable);
+        if (value == null) {
+            return fallback;
+        }
+        try {
+            return Integer.parseInt(value.trim());
+        } catch (NumberFormatException e) {
+            throw new ConfigException(variable + " must be an integer, got '" + value + "'");
+        }
+    }
+
+    private static void requirePositive(String key, int value) {
+        if (value <= 0) {
+            throw new ConfigException(key + " must be positive: " + value);
+        }
+    }
+}

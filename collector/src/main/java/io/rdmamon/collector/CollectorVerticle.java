@@ -1,0 +1,106 @@
+package io.rdmamon.collector;
+
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import io.rdmamon.collector.auth.TokenAuthenticator;
+import io.rdmamon.collector.http.MetricsHandler;
+import io.rdmamon.collector.http.NodesApi;
+import io.rdmamon.collector.ingest.AgentIngest;
+import io.rdmamon.collector.metrics.SelfMetrics;
+import io.rdmamon.collector.store.NodeStore;
+import io.rdmamon.protocol.wire.FrameCodec;
+import io.rdmamon.protocol.wire.WireFormat;
+import io.vertx.core.Future;
+import io.vertx.core.VerticleBase;
+import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.http.HttpServer;
+import io.vertx.core.http.HttpServerOptions;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.handler.StaticHandler;
+
+import java.util.List;
+import java.util.function.Consumer;
+
+/**
+ * The collector's HTTP server: agent ingest (WebSocket), {@code /metrics}, the REST API, health,
+ * and the dashboard's static files. One instance; everything runs on its event loop.
+ */
+public final class CollectorVerticle extends VerticleBase {
+    private static final System.Logger LOG = System.getLogger(CollectorVerticle.class.getName());
+    private final CollectorConfig config;
+    private final NodeStore store;
+    private final PrometheusRegistry registry;
+    private final SelfMetrics selfMetrics;
+    private final TokenAuthenticator auth;
+    private final List<Consumer<Router>> extraRoutes;
+    private volatile boolean ready;
+    private volatile int port;
+    private HttpServer server;
+
+    CollectorVerticle(CollectorConfig config, NodeStore store, PrometheusRegistry registry, SelfMetrics selfMetrics,
+                      TokenAuthenticator auth, List<Consumer<Router>> extraRoutes) {
+        this.config = config;
+        this.store = store;
+        this.registry = registry;
+        this.selfMetrics = selfMetrics;
+        this.auth = auth;
+        this.extraRoutes = List.copyOf(extraRoutes);
+    }
+
+    @Override
+    public Future<?> start() {
+        Router router = Router.router(vertx);
+        NodesApi nodes = new NodesApi(store);
+        router.get(WireFormat.STREAM_PATH).handler(new AgentIngest(auth, new FrameCodec(config.maxFrameBytes()),
+                store, selfMetrics));
+        router.get("/healthz").handler(ctx -> json(ctx.response(), 200, new JsonObject().put("status", "ok")));
+        router.get("/readyz").handler(ctx -> json(ctx.response(), ready ? 200 : 503,
+                new JsonObject().put("status", ready ? "ready" : "starting")));
+        router.get("/metrics").handler(auth.requireRead()).handler(new MetricsHandler(registry));
+        router.route("/api/*").handler(auth.requireRead());
+        router.get("/api/nodes").handler(nodes::list);
+        router.get("/api/nodes/:node").handler(nodes::detail);
+        router.get("/api/nodes/:node/history").handler(nodes::history);
+        extraRoutes.forEach(mount -> mount.accept(router));
+        router.route("/*").handler(StaticHandler.create("webroot"));
+        router.errorHandler(404, ctx -> json(ctx.response(), 404,
+                new JsonObject().put("error", "no such resource: " + ctx.request().path())));
+        router.errorHandler(500, ctx -> json(ctx.response(), 500,
+                new JsonObject().put("error", String.valueOf(ctx.failure()))));
+
+        // the WebSocket layer must let a frame up to the codec's limit through so that the codec can
+        // name the reason; anything far beyond is cut by Vert.x itself
+        HttpServerOptions options = new HttpServerOptions()
+                .setMaxWebSocketMessageSize(config.maxFrameBytes() + 64 * 1024);
+        server = vertx.createHttpServer(options).requestHandler(router);
+        long sweepMillis = Math.max(100, Math.min(1000, config.expireAfter().toMillis() / 2));
+        return server.listen(config.listenPort(), config.listenHost()).map(s -> {
+            port = s.actualPort();
+            ready = true;
+            vertx.setPeriodic(sweepMillis, id -> expire());
+            LOG.log(System.Logger.Level.INFO, "collector listening on {0}:{1}", config.listenHost(), String.valueOf(port));
+            return s;
+        });
+    }
+
+    private void expire() {
+        for (String node : store.expire()) {
+            selfMetrics.nodesExpired.inc();
+            LOG.log(System.Logger.Level.INFO, "node {0} expired: no frame for {1}", node, config.expireAfter());
+        }
+    }
+
+    @Override
+    public Future<?> stop() {
+        ready = false;
+        return server == null ? Future.succeededFuture() : server.close();
+    }
+
+    int port() {
+        return port;
+    }
+
+    private static void json(io.vertx.core.http.HttpServerResponse response, int status, JsonObject body) {
+        response.setStatusCode(status).putHeader(HttpHeaders.CONTENT_TYPE, "application/json").end(body.encode());
+    }
+}

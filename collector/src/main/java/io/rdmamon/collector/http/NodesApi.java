@@ -1,0 +1,235 @@
+package io.rdmamon.collector.http;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.rdmamon.collector.store.NodeStore;
+import io.rdmamon.collector.store.NodeView;
+import io.rdmamon.collector.store.PortRates;
+import io.rdmamon.collector.store.RatePoint;
+import io.rdmamon.protocol.model.EthtoolStats;
+import io.rdmamon.protocol.model.GidEntry;
+import io.rdmamon.protocol.model.HostSample;
+import io.rdmamon.protocol.model.IbDevice;
+import io.rdmamon.protocol.model.IbPort;
+import io.rdmamon.protocol.model.PriorityCounters;
+import io.rdmamon.protocol.model.SourceStatus;
+import io.rdmamon.protocol.model.VerbsPortAttributes;
+import io.rdmamon.protocol.rates.CounterGroup;
+import io.rdmamon.protocol.rates.CounterRate;
+import io.vertx.core.http.HttpHeaders;
+import io.vertx.ext.web.RoutingContext;
+
+import java.math.BigInteger;
+import java.util.Locale;
+import java.util.Map;
+
+/** {@code /api/nodes}, {@code /api/nodes/{node}}, {@code /api/nodes/{node}/history}: JSON views of the {@link NodeStore}. */
+public final class NodesApi {
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+    private final NodeStore store;
+
+    public NodesApi(NodeStore store) {
+        this.store = store;
+    }
+
+    public void list(RoutingContext ctx) {
+        ObjectNode body = MAPPER.createObjectNode();
+        ArrayNode nodes = body.putArray("nodes");
+        for (NodeView view : store.nodes()) {
+            ObjectNode node = summary(nodes.addObject(), view);
+            HostSample last = view.lastSample();
+            ArrayNode ports = node.putArray("ports");
+            if (last != null) {
+                node.put("deviceCount", last.devices().size());
+                node.put("portCount", NodeStore.portsByKey(last).size());
+                for (IbDevice device : last.devices()) {
+                    for (IbPort port : device.ports()) {
+                        ObjectNode p = ports.addObject().put("device", device.name()).put("port", port.port())
+                                .put("state", port.state()).put("linkLayer", port.linkLayer());
+                        headline(p, view, device, port);
+                    }
+                }
+            }
+        }
+        json(ctx, 200, body);
+    }
+
+    public void detail(RoutingContext ctx) {
+        String name = ctx.pathParam("node");
+        store.node(name).ifPresentOrElse(view -> json(ctx, 200, detail(view)), () -> notFound(ctx, name));
+    }
+
+    public void history(RoutingContext ctx) {
+        String name = ctx.pathParam("node");
+        store.history(name).ifPresentOrElse(history -> {
+            ObjectNode body = MAPPER.createObjectNode().put("node", name);
+            ArrayNode ports = body.putArray("ports");
+            history.forEach((key, points) -> {
+                int slash = key.lastIndexOf('/');
+                ObjectNode port = ports.addObject().put("device", key.substring(0, slash))
+                        .put("port", Integer.parseInt(key.substring(slash + 1)));
+                ArrayNode array = port.putArray("points");
+                for (RatePoint point : points) {
+                    array.addObject().put("timestampMillis", point.timestampMillis())
+                            .put("rxBytesPerSecond", point.rxBytesPerSecond())
+                            .put("txBytesPerSecond", point.txBytesPerSecond())
+                            .put("rxPacketsPerSecond", point.rxPacketsPerSecond())
+                            .put("txPacketsPerSecond", point.txPacketsPerSecond());
+                }
+            });
+            json(ctx, 200, body);
+        }, () -> notFound(ctx, name));
+    }
+
+    private static ObjectNode summary(ObjectNode node, NodeView view) {
+        node.put("node", view.node()).put("up", view.up()).put("stale", view.stale())
+                .put("connected", view.connections() > 0).put("agentVersion", view.agentVersion())
+                .put("intervalMillis", view.intervalMillis()).put("lastSeenMillis", view.lastSeenMillis());
+        if (view.lastSample() != null) {
+            node.put("lastSampleTimestampMillis", view.lastSample().timestampMillis());
+        } else {
+            node.putNull("lastSampleTimestampMillis");
+        }
+        return node;
+    }
+
+    private static ObjectNode detail(NodeView view) {
+        ObjectNode body = summary(MAPPER.createObjectNode(), view);
+        ArrayNode sources = body.putArray("sources");
+        ArrayNode devices = body.putArray("devices");
+        HostSample last = view.lastSample();
+        if (last == null) {
+            return body;
+        }
+        for (SourceStatus s : last.sources()) {
+            sources.addObject().put("source", s.source()).put("subject", s.subject()).put("success", s.success())
+                    .put("error", s.error());
+        }
+        for (IbDevice device : last.devices()) {
+            ObjectNode d = devices.addObject().put("name", device.name()).put("nodeTypeId", device.nodeTypeId())
+                    .put("nodeType", device.nodeType()).put("nodeGuid", device.nodeGuid())
+                    .put("sysImageGuid", device.sysImageGuid()).put("fwVersion", device.fwVersion())
+                    .put("hcaType", device.hcaType()).put("boardId", device.boardId());
+            ArrayNode ports = d.putArray("ports");
+            for (IbPort port : device.ports()) {
+                port(ports.addObject(), view, device, port);
+            }
+        }
+        return body;
+    }
+
+    private static void port(ObjectNode p, NodeView view, IbDevice device, IbPort port) {
+        p.put("port", port.port()).put("stateId", port.stateId()).put("state", port.state())
+                .put("physStateId", port.physStateId()).put("physState", port.physState()).put("rate", port.rate())
+                .put("rateBytesPerSecond", port.rateBytesPerSecond()).put("linkLayer", port.linkLayer())
+                .put("lid", port.lid()).put("netdev", port.netdev());
+        headline(p.putObject("rates"), view, device, port);
+        IbPort previous = previousPort(view, device, port);
+        long elapsed = elapsed(view);
+        counters(p.putObject("counters"), port.counters(), previous, port, elapsed, CounterGroup.PORT_COUNTERS);
+        counters(p.putObject("hwCounters"), port.hwCounters(), previous, port, elapsed, CounterGroup.HW_COUNTERS);
+        ArrayNode gids = p.putArray("gids");
+        for (GidEntry g : port.gids()) {
+            gids.addObject().put("index", g.index()).put("gid", g.gid()).put("type", g.type())
+                    .put("netdev", g.netdev()).put("ipv4", g.ipv4()).put("roceV2", g.isRoceV2());
+        }
+        EthtoolStats e = port.ethtool();
+        if (e == null) {
+            p.putNull("ethtool");
+        } else {
+            ObjectNode ethtool = p.putObject("ethtool").put("netdev", e.netdev());
+            e.pfcEnabledPriorities().forEach(ethtool.putArray("pfcEnabledPriorities")::add);
+            ArrayNode priorities = ethtool.putArray("priorities");
+            for (PriorityCounters pc : e.priorities()) {
+                ObjectNode prio = priorities.addObject().put("priority", pc.priority());
+                putUnsigned(prio, "rxBytes", pc.rxBytes());
+                putUnsigned(prio, "rxPackets", pc.rxPackets());
+                putUnsigned(prio, "rxDiscards", pc.rxDiscards());
+                putUnsigned(prio, "txBytes", pc.txBytes());
+                putUnsigned(prio, "txPackets", pc.txPackets());
+                putUnsigned(prio, "rxPauseFrames", pc.rxPauseFrames());
+                putUnsigned(prio, "rxPauseDurationMicros", pc.rxPauseDurationMicros());
+                putUnsigned(prio, "txPauseFrames", pc.txPauseFrames());
+                putUnsigned(prio, "txPauseDurationMicros", pc.txPauseDurationMicros());
+                putUnsigned(prio, "rxPauseTransitions", pc.rxPauseTransitions());
+            }
+            ObjectNode vport = ethtool.putObject("vportRdma");
+            e.vportRdma().forEach((name, value) -> putUnsigned(vport, name, value));
+            putUnsigned(ethtool, "pauseStormWarningEvents", e.pauseStormWarningEvents());
+            putUnsigned(ethtool, "pauseStormErrorEvents", e.pauseStormErrorEvents());
+            counters(ethtool.putObject("statistics"), e.raw(), previous, port, elapsed, CounterGroup.ETHTOOL);
+        }
+        VerbsPortAttributes v = port.verbs();
+        if (v == null) {
+            p.putNull("verbs");
+        } else {
+            p.set("verbs", MAPPER.valueToTree(v));
+        }
+    }
+
+    private static void counters(ObjectNode target, Map<String, Long> values, IbPort previous, IbPort current,
+                                 long elapsed, CounterGroup group) {
+        values.forEach((name, value) -> {
+            if (value == null) {
+                return;
+            }
+            ObjectNode counter = target.putObject(name);
+            putUnsigned(counter, "value", value);
+            CounterRate rate = PortRates.rate(previous, current, elapsed, group, name);
+            if (rate != null) {
+                if (rate.hasRate()) {
+                    counter.put("perSecond", rate.perSecond());
+                }
+                if (rate.status() != CounterRate.Status.OK) {
+                    counter.put("rateStatus", rate.status().name().toLowerCase(Locale.ROOT));
+                }
+            }
+        });
+    }
+
+    private static void headline(ObjectNode target, NodeView view, IbDevice device, IbPort port) {
+        RatePoint point = PortRates.headline(previousPort(view, device, port), port, elapsed(view), 0);
+        target.put("rxBytesPerSecond", point.rxBytesPerSecond()).put("txBytesPerSecond", point.txBytesPerSecond())
+                .put("rxPacketsPerSecond", point.rxPacketsPerSecond())
+                .put("txPacketsPerSecond", point.txPacketsPerSecond());
+    }
+
+    private static IbPort previousPort(NodeView view, IbDevice device, IbPort port) {
+        return view.previousSample() == null ? null
+                : NodeStore.portsByKey(view.previousSample()).get(device.name() + "/" + port.port());
+    }
+
+    private static long elapsed(NodeView view) {
+        return view.previousSample() == null ? 0
+                : view.lastSample().timestampMillis() - view.previousSample().timestampMillis();
+    }
+
+    private static void putUnsigned(ObjectNode target, String field, Long value) {
+        if (value == null) {
+            target.putNull(field);
+        } else if (value < 0) {
+            target.put(field, new BigInteger(Long.toUnsignedString(value)));
+        } else {
+            target.put(field, value);
+        }
+    }
+
+    private static void notFound(RoutingContext ctx, String node) {
+        json(ctx, 404, MAPPER.createObjectNode().put("error", "unknown node '" + node + "'"));
+    }
+
+    static void json(RoutingContext ctx, int status, ObjectNode body) {
+        try {
+            ctx.response().setStatusCode(status).putHeader(HttpHeaders.CONTENT_TYPE, "application/json")
+                    .end(MAPPER.writeValueAsString(body));
+        } catch (JsonProcessingException e) {
+            ctx.fail(e);
+        }
+    }
+
+    static void error(RoutingContext ctx, int status, String message) {
+        json(ctx, status, MAPPER.createObjectNode().put("error", message));
+    }
+}

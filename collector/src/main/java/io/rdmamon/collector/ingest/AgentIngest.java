@@ -1,0 +1,53 @@
+package io.rdmamon.collector.ingest;
+
+import io.rdmamon.collector.auth.Role;
+import io.rdmamon.collector.auth.TokenAuthenticator;
+import io.rdmamon.collector.auth.TokenEntry;
+import io.rdmamon.collector.metrics.SelfMetrics;
+import io.rdmamon.collector.store.NodeStore;
+import io.rdmamon.protocol.wire.FrameCodec;
+import io.vertx.core.Handler;
+import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.RoutingContext;
+
+import java.util.EnumSet;
+import java.util.Optional;
+
+/**
+ * The ingest route ({@code GET /api/agent/stream}, WebSocket upgrade). The agent's token is checked
+ * on the upgrade request; an unknown token gets 401 and no WebSocket.
+ */
+public final class AgentIngest implements Handler<RoutingContext> {
+    private static final System.Logger LOG = System.getLogger(AgentIngest.class.getName());
+    private final TokenAuthenticator auth;
+    private final FrameCodec codec;
+    private final NodeStore store;
+    private final SelfMetrics metrics;
+
+    public AgentIngest(TokenAuthenticator auth, FrameCodec codec, NodeStore store, SelfMetrics metrics) {
+        this.auth = auth;
+        this.codec = codec;
+        this.store = store;
+        this.metrics = metrics;
+    }
+
+    @Override
+    public void handle(RoutingContext ctx) {
+        Optional<TokenEntry> token = auth.authenticate(ctx.request().getHeader(HttpHeaders.AUTHORIZATION),
+                EnumSet.of(Role.AGENT));
+        if (auth.required(Role.AGENT) && token.isEmpty()) {
+            metrics.authFailures.inc();
+            LOG.log(System.Logger.Level.WARNING, "refused agent stream from {0}: missing or unknown token",
+                    ctx.request().remoteAddress());
+            ctx.response().setStatusCode(401).putHeader("WWW-Authenticate", "Bearer")
+                    .putHeader(HttpHeaders.CONTENT_TYPE, "application/json")
+                    .end(new JsonObject().put("error", "missing or unknown agent token").encode());
+            return;
+        }
+        ctx.request().toWebSocket()
+                .onSuccess(ws -> new AgentConnection(ws, token.orElse(null), codec, store, metrics).start())
+                .onFailure(e -> LOG.log(System.Logger.Level.WARNING, "WebSocket upgrade from {0} failed: {1}",
+                        ctx.request().remoteAddress(), e.getMessage()));
+    }
+}

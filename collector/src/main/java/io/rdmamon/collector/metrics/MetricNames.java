@@ -1,0 +1,53 @@
+package io.rdmamon.collector.metrics;
+
+import io.prometheus.metrics.model.snapshots.PrometheusNaming;
+
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Names of the per-counter families (DESIGN.md §5). Names are given without {@code _total}: the
+ * exposition adds it to counters.
+ */
+public final class MetricNames {
+    private static final Map<String, String> PORT_SPECIAL = Map.of(
+            "port_rcv_data", "rdma_port_data_received_bytes",
+            "port_xmit_data", "rdma_port_data_transmitted_bytes",
+            "port_rcv_packets", "rdma_port_packets_received",
+            "port_xmit_packets", "rdma_port_packets_transmitted");
+
+    private MetricNames() {
+    }
+
+    /**
+     * {@code counters/<file>}: the four data/packet counters by their node_exporter-style names,
+     * every other file as {@code rdma_port_<file without port_>} (e.g. port_xmit_wait → rdma_port_xmit_wait,
+     * VL15_dropped → rdma_port_vl15_dropped).
+     */
+    public static String portCounter(String file) {
+        String special = PORT_SPECIAL.get(file);
+        if (special != null) {
+            return special;
+        }
+        String name = file.startsWith("port_") ? file.substring("port_".length()) : file;
+        return "rdma_port_" + sanitize(name);
+    }
+
+    /** {@code hw_counters/<file>} as {@code rdma_hw_<file>}. */
+    public static String hwCounter(String file) {
+        return "rdma_hw_" + sanitize(file);
+    }
+
+    /**
+     * Lower case (the kernel's file names are lower case but for VL15_dropped), anything outside
+     * {@code [a-z0-9_]} as {@code _}, a trailing {@code _total} dropped (the exposition adds it), and
+     * {@code _value} appended when the result would end in a suffix Prometheus reserves.
+     */
+    static String sanitize(String file) {
+        String name = file.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9_]+", "_");
+        if (name.endsWith("_total")) {
+            name = name.substring(0, name.length() - "_total".length());
+        }
+        return PrometheusNaming.isValidMetricName("rdma_" + name) ? name : name + "_value";
+    }
+}

@@ -1,0 +1,41 @@
+package io.rdmamon.collector.metrics;
+
+import io.prometheus.metrics.core.metrics.Counter;
+import io.prometheus.metrics.core.metrics.GaugeWithCallback;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import io.rdmamon.collector.store.NodeStore;
+import io.rdmamon.collector.store.NodeView;
+
+/** {@code rdmamon_collector_*}: how the collector itself is doing. */
+public final class SelfMetrics {
+    public final Counter framesReceived;
+    public final Counter framesRejected;
+    public final Counter samplesIngested;
+    public final Counter samplesDuplicate;
+    public final Counter authFailures;
+    public final Counter nodesExpired;
+
+    public SelfMetrics(PrometheusRegistry registry, NodeStore store) {
+        framesReceived = Counter.builder().name("rdmamon_collector_frames_received")
+                .help("Agent frames received").register(registry);
+        framesRejected = Counter.builder().name("rdmamon_collector_frames_rejected")
+                .help("Agent frames refused (oversized, truncated, wrong version, out of order); each closes its connection")
+                .register(registry);
+        samplesIngested = Counter.builder().name("rdmamon_collector_samples_ingested")
+                .help("Samples stored").register(registry);
+        samplesDuplicate = Counter.builder().name("rdmamon_collector_samples_duplicate")
+                .help("Replayed samples that were already stored").register(registry);
+        authFailures = Counter.builder().name("rdmamon_collector_auth_failures")
+                .help("Agent connections refused for a missing or unknown token").register(registry);
+        nodesExpired = Counter.builder().name("rdmamon_collector_nodes_expired")
+                .help("Nodes dropped after the expiry time without frames").register(registry);
+        GaugeWithCallback.builder().name("rdmamon_collector_connected_agents")
+                .help("Open agent connections").callback(cb -> cb.call(store.connections())).register(registry);
+        GaugeWithCallback.builder().name("rdmamon_collector_nodes").help("Nodes held, by liveness")
+                .labelNames("state").callback(cb -> {
+                    long up = store.nodes().stream().filter(NodeView::up).count();
+                    cb.call(up, "up");
+                    cb.call(store.nodes().size() - up, "stale");
+                }).register(registry);
+    }
+}

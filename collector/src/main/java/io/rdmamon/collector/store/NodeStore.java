@@ -1,0 +1,186 @@
+package io.rdmamon.collector.store;
+
+import io.rdmamon.protocol.model.HostSample;
+import io.rdmamon.protocol.model.IbDevice;
+import io.rdmamon.protocol.model.IbPort;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.function.LongSupplier;
+
+/**
+ * What the collector knows about every node: the last two samples (for rates), a bounded history
+ * of headline rates per port, liveness. Bounded: at most {@code maxNodes} nodes, at most
+ * {@code historyPoints} points per port. Thread-safe (ingest runs on the event loop, tests and
+ * scrapes may read from elsewhere).
+ */
+public final class NodeStore {
+    /** Outcome of offering a sample. */
+    public enum Ingest {
+        /** Newer than anything held: stored. */
+        APPLIED,
+        /** Not newer than the last sample (a replay after reconnect that was already received): ignored. */
+        DUPLICATE,
+        /** No hello was registered for the node. */
+        UNKNOWN_NODE
+    }
+
+    private final LongSupplier clock;
+    private final int staleAfterIntervals;
+    private final long expireAfterMillis;
+    private final int historyPoints;
+    private final int maxNodes;
+    private final Map<String, Node> nodes = new HashMap<>();
+
+    private static final class Node {
+        String agentVersion;
+        long intervalMillis;
+        int connections;
+        long lastSeenMillis;
+        long lastSampleMillis;
+        HostSample last;
+        HostSample previous;
+        final Map<String, ArrayDeque<RatePoint>> history = new LinkedHashMap<>();
+    }
+
+    public NodeStore(LongSupplier clock, int staleAfterIntervals, long expireAfterMillis, int historyPoints, int maxNodes) {
+        this.clock = clock;
+        this.staleAfterIntervals = staleAfterIntervals;
+        this.expireAfterMillis = expireAfterMillis;
+        this.historyPoints = historyPoints;
+        this.maxNodes = maxNodes;
+    }
+
+    /**
+     * A connection announced {@code node}. Returns false (and changes nothing) when the node is new and
+     * the store already holds {@code maxNodes} nodes.
+     */
+    public synchronized boolean connect(String node, String agentVersion, long intervalMillis) {
+        Node state = nodes.get(node);
+        if (state == null) {
+            if (nodes.size() >= maxNodes) {
+                return false;
+            }
+            state = new Node();
+            nodes.put(node, state);
+        }
+        state.agentVersion = agentVersion;
+        state.intervalMillis = intervalMillis;
+        state.connections++;
+        state.lastSeenMillis = clock.getAsLong();
+        return true;
+    }
+
+    /** A connection of {@code node} closed. */
+    public synchronized void disconnect(String node) {
+        Node state = nodes.get(node);
+        if (state != null && state.connections > 0) {
+            state.connections--;
+        }
+    }
+
+    /** A heartbeat (or any frame) arrived from {@code node}. */
+    public synchronized void touch(String node) {
+        Node state = nodes.get(node);
+        if (state != null) {
+            state.lastSeenMillis = clock.getAsLong();
+        }
+    }
+
+    /** Offers a sample of a connected node. */
+    public synchronized Ingest accept(HostSample sample) {
+        Node state = nodes.get(sample.node());
+        if (state == null) {
+            return Ingest.UNKNOWN_NODE;
+        }
+        long now = clock.getAsLong();
+        state.lastSeenMillis = now;
+        if (state.last != null && sample.timestampMillis() <= state.last.timestampMillis()) {
+            return Ingest.DUPLICATE;
+        }
+        appendHistory(state, sample);
+        state.previous = state.last;
+        state.last = sample;
+        state.lastSampleMillis = now;
+        return Ingest.APPLIED;
+    }
+
+    private void appendHistory(Node state, HostSample sample) {
+        Map<String, IbPort> before = state.last == null ? Map.of() : portsByKey(state.last);
+        long elapsed = state.last == null ? 0 : sample.timestampMillis() - state.last.timestampMillis();
+        Map<String, IbPort> current = portsByKey(sample);
+        state.history.keySet().retainAll(current.keySet());
+        current.forEach((key, port) -> {
+            ArrayDeque<RatePoint> ring = state.history.computeIfAbsent(key, k -> new ArrayDeque<>());
+            if (ring.size() == historyPoints) {
+                ring.removeFirst();
+            }
+            ring.addLast(PortRates.headline(before.get(key), port, elapsed, sample.timestampMillis()));
+        });
+    }
+
+    /** {@code device/port} → port, in sample order. */
+    public static Map<String, IbPort> portsByKey(HostSample sample) {
+        Map<String, IbPort> ports = new LinkedHashMap<>();
+        for (IbDevice device : sample.devices()) {
+            for (IbPort port : device.ports()) {
+                ports.put(device.name() + "/" + port.port(), port);
+            }
+        }
+        return ports;
+    }
+
+    /** Removes nodes silent for longer than the expiry; returns their names. */
+    public synchronized List<String> expire() {
+        long now = clock.getAsLong();
+        List<String> expired = new ArrayList<>();
+        nodes.entrySet().removeIf(e -> {
+            boolean gone = now - e.getValue().lastSeenMillis > expireAfterMillis;
+            if (gone) {
+                expired.add(e.getKey());
+            }
+            return gone;
+        });
+        return expired;
+    }
+
+    /** Every node, sorted by name. */
+    public synchronized List<NodeView> nodes() {
+        long now = clock.getAsLong();
+        return new TreeMap<>(nodes).entrySet().stream().map(e -> view(e.getKey(), e.getValue(), now)).toList();
+    }
+
+    public synchronized Optional<NodeView> node(String name) {
+        Node state = nodes.get(name);
+        return state == null ? Optional.empty() : Optional.of(view(name, state, clock.getAsLong()));
+    }
+
+    /** Rate history of every port of {@code name} ({@code device/port} → points, oldest first). */
+    public synchronized Optional<Map<String, List<RatePoint>>> history(String name) {
+        Node state = nodes.get(name);
+        if (state == null) {
+            return Optional.empty();
+        }
+        Map<String, List<RatePoint>> copy = new LinkedHashMap<>();
+        state.history.forEach((key, ring) -> copy.put(key, List.copyOf(ring)));
+        return Optional.of(copy);
+    }
+
+    /** Open agent connections over all nodes. */
+    public synchronized int connections() {
+        return nodes.values().stream().mapToInt(n -> n.connections).sum();
+    }
+
+    private NodeView view(String name, Node state, long now) {
+        boolean up = state.last != null
+                && now - state.lastSampleMillis <= staleAfterIntervals * Math.max(1, state.intervalMillis);
+        return new NodeView(name, state.agentVersion, state.intervalMillis, up, state.connections,
+                state.lastSeenMillis, state.lastSampleMillis, state.last, state.previous);
+    }
+}

@@ -1,0 +1,72 @@
+package io.rdmamon.collector;
+
+import io.rdmamon.collector.auth.Role;
+import io.rdmamon.collector.auth.TokenEntry;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class CollectorConfigTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void fileThenEnvironmentThenFlags() throws IOException {
+        Files.writeString(dir.resolve("agents.txt"), "# fleet\nshared-token\nper-node-token gpu-07\n");
+        Path file = Files.writeString(dir.resolve("collector.json"), """
+                {"listen": "0.0.0.0:9000", "tokens": [{"role": "agent", "tokenFile": "agents.txt"},
+                 {"role": "viewer", "token": "grafana"}], "expireAfter": "2m", "historyPoints": 60}""");
+        Path operator = Files.writeString(dir.resolve("op.token"), "op-secret\n");
+        CollectorConfig config = CollectorConfig.load(file, Map.of("RDMAMON_EXPIRE_AFTER", "90s",
+                        "RDMAMON_OPERATOR_TOKEN_FILE", operator.toString()))
+                .withListen("[::1]:0");
+        assertEquals("::1", config.listenHost());
+        assertEquals(0, config.listenPort());
+        assertEquals(Duration.ofSeconds(90), config.expireAfter());
+        assertEquals(60, config.historyPoints());
+        assertEquals(3, config.staleAfterIntervals());
+        assertEquals(List.of(new TokenEntry(Role.AGENT, "shared-token", null),
+                new TokenEntry(Role.AGENT, "per-node-token", "gpu-07"), new TokenEntry(Role.VIEWER, "grafana", null),
+                new TokenEntry(Role.OPERATOR, "op-secret", null)), config.tokens());
+        assertTrue(!config.tokens().toString().contains("secret"), "tokens must not show in toString");
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+            "{\"listen\": \"nohost\"}                    | collector.json: listen: expected HOST:PORT, got 'nohost'",
+            "{\"lissten\": \"a:1\"}                      | collector.json: unknown key 'lissten'",
+            "{\"expireAfter\": \"soon\"}                 | collector.json: expireAfter: expected a duration",
+            "{\"maxNodes\": \"many\"}                    | collector.json: maxNodes must be an integer",
+            "{\"tokens\": [{\"role\": \"admin\", \"token\": \"x\"}] } | collector.json: tokens[0]: unknown role 'admin'",
+            "{\"tokens\": [{\"role\": \"agent\"}] }      | collector.json: tokens[0]: needs a role and exactly one of token, tokenFile",
+            "{\"listen\": 5                              | collector.json: cannot read config"})
+    void badFilesAreNamed(String content, String message) throws IOException {
+        Path file = Files.writeString(dir.resolve("collector.json"), content);
+        ConfigException e = assertThrows(ConfigException.class, () -> CollectorConfig.load(file, Map.of()));
+        assertTrue(e.getMessage().startsWith(file.getParent().resolve(message.substring(0, message.indexOf(':'))).toString())
+                && e.getMessage().contains(message.substring(message.indexOf(':') + 2)), e.getMessage());
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+            "RDMAMON_LISTEN             | 1.2.3.4:http | RDMAMON_LISTEN: port of '1.2.3.4:http' is not a number",
+            "RDMAMON_INSECURE           | yes          | RDMAMON_INSECURE must be true or false, got 'yes'",
+            "RDMAMON_MAX_NODES          | lots         | RDMAMON_MAX_NODES must be an integer, got 'lots'",
+            "RDMAMON_AGENT_TOKEN_FILE   | /nonexistent/agent.token | /nonexistent/agent.token: cannot read token file"})
+    void badEnvironmentIsNamed(String variable, String value, String message) {
+        ConfigException e = assertThrows(ConfigException.class, () -> CollectorConfig.load(null, Map.of(variable, value)));
+        assertTrue(e.getMessage().startsWith(message), e.getMessage());
+    }
+}

@@ -1,0 +1,231 @@
+package io.rdmamon.collector;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.rdmamon.collector.auth.Role;
+import io.rdmamon.collector.auth.TokenEntry;
+import io.rdmamon.protocol.wire.Frame;
+import io.rdmamon.protocol.wire.FrameCodec;
+import io.rdmamon.protocol.wire.SampleEncoder;
+import io.rdmamon.protocol.wire.WireFormat;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.UpgradeRejectedException;
+import io.vertx.core.http.WebSocket;
+import io.vertx.core.http.WebSocketClient;
+import io.vertx.core.http.WebSocketConnectOptions;
+import io.vertx.ext.web.client.HttpResponse;
+import io.vertx.ext.web.client.WebClient;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.BooleanSupplier;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/** The collector over loopback: ingest, REST, /metrics, faults (malformed frame, unknown token), staleness. */
+class CollectorEndToEndTest {
+    private static final String AGENT_TOKEN = "agent-secret-1";
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private final FrameCodec codec = new FrameCodec();
+    private Vertx vertx;
+    private Collector.Running collector;
+    private WebClient http;
+    private WebSocketClient wsClient;
+
+    @BeforeEach
+    void start() throws Exception {
+        vertx = Vertx.vertx();
+        CollectorConfig config = CollectorConfig.defaults().withListen("127.0.0.1:0")
+                .withTokens(List.of(new TokenEntry(Role.AGENT, AGENT_TOKEN, null)))
+                .withStaleness(2, Duration.ofMillis(1500));
+        collector = await(Collector.start(vertx, config));
+        http = WebClient.create(vertx);
+        wsClient = vertx.createWebSocketClient();
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        await(vertx.close());
+    }
+
+    /** A hand-driven agent connection that records what the collector sends back. */
+    private final class RawAgent {
+        final WebSocket ws;
+        final LinkedBlockingQueue<Frame> received = new LinkedBlockingQueue<>();
+        volatile Short closeCode;
+        volatile String closeReason;
+        SampleEncoder encoder;
+
+        RawAgent(String token) throws Exception {
+            WebSocketConnectOptions options = new WebSocketConnectOptions().setHost("127.0.0.1")
+                    .setPort(collector.port()).setURI(WireFormat.STREAM_PATH);
+            if (token != null) {
+                options.putHeader("Authorization", "Bearer " + token);
+            }
+            ws = await(wsClient.connect(options));
+            ws.binaryMessageHandler(b -> {
+                try {
+                    received.add(codec.decode(b.getBytes()));
+                } catch (Exception e) {
+                    throw new AssertionError(e);
+                }
+            });
+            ws.closeHandler(v -> {
+                closeReason = ws.closeReason();
+                closeCode = ws.closeStatusCode();
+            });
+        }
+
+        /** Sends a sample and waits for its ack. */
+        void send(String node, long ts, long step, long seq, long intervalMillis) throws Exception {
+            if (encoder == null) {
+                encoder = new SampleEncoder(node, "test", intervalMillis);
+            }
+            for (Frame frame : encoder.encode(FixtureSamples.host(node, ts, step), seq)) {
+                await(ws.writeBinaryMessage(Buffer.buffer(codec.encode(frame))));
+            }
+            assertEquals(new Frame.Ack(seq), received.poll(5, TimeUnit.SECONDS));
+        }
+    }
+
+    @Test
+    void ingestedSamplesShowInRestAndMetrics() throws Exception {
+        RawAgent agent = new RawAgent(AGENT_TOKEN);
+        agent.send("gpu-01", 1_000_000L, 1, 1, 60_000);
+        agent.send("gpu-01", 1_002_000L, 3, 2, 60_000);
+
+        JsonNode list = JSON.readTree(get("/api/nodes", null).bodyAsString());
+        JsonNode node = list.get("nodes").get(0);
+        assertEquals("gpu-01", node.get("node").asText());
+        assertTrue(node.get("up").asBoolean() && node.get("connected").asBoolean());
+        assertEquals(3, node.get("portCount").asInt());
+
+        JsonNode detail = JSON.readTree(get("/api/nodes/gpu-01", null).bodyAsString());
+        JsonNode roce = detail.get("devices").get(1).get("ports").get(0);
+        // port_rcv_data went 4e6 → 12e6 bytes in 2 s
+        assertEquals(4_000_000.0, roce.get("counters").get("port_rcv_data").get("perSecond").asDouble());
+        assertEquals(4_000_000.0, roce.get("rates").get("rxBytesPerSecond").asDouble());
+        assertEquals("18446744073709551614", roce.get("hwCounters").get("rp_cnp_handled").get("value").asText());
+        assertEquals("192.168.1.2", roce.get("gids").get(1).get("ipv4").asText());
+        assertEquals(3, roce.get("ethtool").get("pfcEnabledPriorities").get(0).asInt());
+        JsonNode erdma = detail.get("devices").get(0).get("ports").get(0);
+        assertEquals(5_000.0, erdma.get("rates").get("txBytesPerSecond").asDouble());
+        assertEquals("Operation not supported", detail.get("sources").get(3).get("error").asText().replaceAll(".*: ", ""));
+
+        HttpResponse<Buffer> missing = get("/api/nodes/nope", null);
+        assertEquals(404, missing.statusCode());
+        assertEquals("unknown node 'nope'", JSON.readTree(missing.bodyAsString()).get("error").asText());
+
+        HttpResponse<Buffer> metrics = get("/metrics", null);
+        String text = metrics.bodyAsString();
+        assertTrue(metrics.getHeader("Content-Type").startsWith("text/plain; version=0.0.4"));
+        assertTrue(text.contains("rdma_port_data_received_bytes_total{device=\"mlx5_0\",node=\"gpu-01\",port=\"1\"} 1.2E7"), text);
+        assertTrue(text.contains("rdmamon_collector_samples_ingested_total 2.0"), text);
+        assertTrue(text.contains("rdmamon_collector_connected_agents 1.0"), text);
+        if (Files.isExecutable(Path.of("/usr/bin/promtool"))) {
+            assertEquals("", PromtoolCheck.check(text));
+        }
+        HttpResponse<Buffer> openMetrics = get("/metrics", "application/openmetrics-text; version=1.0.0");
+        assertTrue(openMetrics.getHeader("Content-Type").startsWith("application/openmetrics-text"));
+        assertTrue(openMetrics.bodyAsString().endsWith("# EOF\n"));
+        assertEquals(200, get("/healthz", null).statusCode());
+        assertEquals(200, get("/readyz", null).statusCode());
+    }
+
+    @Test
+    void malformedFrameClosesOnlyThatConnection() throws Exception {
+        RawAgent good = new RawAgent(AGENT_TOKEN);
+        good.send("good", 1_000L, 1, 1, 60_000);
+        RawAgent bad = new RawAgent(AGENT_TOKEN);
+        await(bad.ws.writeBinaryMessage(Buffer.buffer("{\"v\":1,\"type\":\"hel")));
+        waitFor(() -> bad.closeCode != null, "bad connection closed");
+        assertEquals((short) 1002, bad.closeCode);
+        assertTrue(bad.closeReason.startsWith("truncated frame"), bad.closeReason);
+
+        RawAgent wrongVersion = new RawAgent(AGENT_TOKEN);
+        await(wrongVersion.ws.writeBinaryMessage(Buffer.buffer("{\"v\":9,\"type\":\"heartbeat\",\"ts\":1}")));
+        waitFor(() -> wrongVersion.closeCode != null, "wrong-version connection closed");
+        assertEquals("unsupported protocol version 9 (supported: 1)", wrongVersion.closeReason);
+
+        good.send("good", 2_000L, 2, 2, 60_000); // still streaming, acked
+        assertEquals(2_000L, collector.store().node("good").orElseThrow().lastSample().timestampMillis());
+        assertTrue(get("/metrics", null).bodyAsString().contains("rdmamon_collector_frames_rejected_total 2.0"));
+    }
+
+    @Test
+    void unknownTokenIsRefusedAndTheNodeNeverAppears() throws Exception {
+        for (String token : new String[] {"wrong-token", null}) {
+            ExecutionException e = org.junit.jupiter.api.Assertions.assertThrows(ExecutionException.class,
+                    () -> new RawAgent(token));
+            UpgradeRejectedException rejected = assertInstanceOf(UpgradeRejectedException.class, e.getCause());
+            assertEquals(401, rejected.getStatus());
+        }
+        assertEquals("{\"nodes\":[]}", get("/api/nodes", null).bodyAsString());
+        assertTrue(get("/metrics", null).bodyAsString().contains("rdmamon_collector_auth_failures_total 2.0"));
+    }
+
+    @Test
+    void silentNodeGoesStaleThenExpires() throws Exception {
+        RawAgent agent = new RawAgent(AGENT_TOKEN);
+        agent.send("quiet", 1_000L, 1, 1, 100); // 100 ms interval, stale after 2 intervals, expiry 1.5 s
+        assertTrue(collector.store().node("quiet").orElseThrow().up());
+        waitFor(() -> !collector.store().node("quiet").orElseThrow().up(), "node stale");
+        assertTrue(get("/metrics", null).bodyAsString().contains("rdma_agent_up{node=\"quiet\"} 0.0"));
+        assertTrue(get("/metrics", null).bodyAsString().contains("rdma_port_state_id{device=\"mlx5_0\",node=\"quiet\""));
+        waitFor(() -> collector.store().node("quiet").isEmpty(), "node expired");
+        String metrics = get("/metrics", null).bodyAsString();
+        assertFalse(metrics.contains("node=\"quiet\""), metrics);
+        assertEquals(404, get("/api/nodes/quiet", null).statusCode());
+    }
+
+    @Test
+    void refusesNonLoopbackWithoutTokensUnlessInsecure() throws Exception {
+        CollectorConfig open = CollectorConfig.defaults().withListen("0.0.0.0:0");
+        ExecutionException e = org.junit.jupiter.api.Assertions.assertThrows(ExecutionException.class,
+                () -> await(Collector.start(vertx, open)));
+        assertInstanceOf(ConfigException.class, e.getCause());
+        assertTrue(e.getCause().getMessage().contains("refusing to listen on 0.0.0.0 without tokens"));
+        Collector.Running insecure = await(Collector.start(vertx, open.withInsecure(true)));
+        assertNotNull(insecure);
+        await(insecure.close());
+    }
+
+    private HttpResponse<Buffer> get(String path, String accept) throws Exception {
+        var request = http.request(HttpMethod.GET, collector.port(), "127.0.0.1", path);
+        if (accept != null) {
+            request.putHeader("Accept", accept);
+        }
+        return await(request.send());
+    }
+
+    static <T> T await(Future<T> future) throws ExecutionException, InterruptedException, TimeoutException {
+        return future.toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+    }
+
+    static void waitFor(BooleanSupplier condition, String what) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("timed out waiting for: " + what);
+            }
+            Thread.sleep(20);
+        }
+    }
+}

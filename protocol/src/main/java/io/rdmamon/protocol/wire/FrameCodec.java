@@ -1,0 +1,388 @@
+package io.rdmamon.protocol.wire;
+
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.io.JsonEOFException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.rdmamon.protocol.model.GidEntry;
+import io.rdmamon.protocol.model.SourceStatus;
+import io.rdmamon.protocol.model.VerbsPortAttributes;
+import io.rdmamon.protocol.wire.HostLayout.DeviceLayout;
+import io.rdmamon.protocol.wire.HostLayout.EthtoolLayout;
+import io.rdmamon.protocol.wire.HostLayout.PortLayout;
+
+import java.io.IOException;
+import java.math.BigInteger;
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.List;
+import java.util.TreeSet;
+
+/**
+ * JSON encoding of {@link Frame}s. Every frame is an object with {@code "v"} (protocol version)
+ * and {@code "type"} ({@code hello}, {@code layout}, {@code values}, {@code heartbeat}, {@code ack}).
+ * Counter values are written as unsigned decimal numbers (a u64 above {@code Long.MAX_VALUE}
+ * appears as such on the wire, not as a negative number). Decoding is strict: oversized,
+ * truncated, wrong-version, unknown-type and ill-typed frames are refused with a reason that
+ * names the offending field.
+ */
+public final class FrameCodec {
+    private static final BigInteger TWO_TO_64 = BigInteger.ONE.shiftLeft(64);
+    private static final ObjectMapper MAPPER = JsonMapper.builder()
+            .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
+            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+            .build();
+
+    private final int maxFrameBytes;
+
+    /** A codec refusing frames larger than {@code maxFrameBytes}. */
+    public FrameCodec(int maxFrameBytes) {
+        if (maxFrameBytes <= 0) {
+            throw new IllegalArgumentException("maxFrameBytes must be positive: " + maxFrameBytes);
+        }
+        this.maxFrameBytes = maxFrameBytes;
+    }
+
+    public FrameCodec() {
+        this(WireFormat.DEFAULT_MAX_FRAME_BYTES);
+    }
+
+    public int maxFrameBytes() {
+        return maxFrameBytes;
+    }
+
+    /** UTF-8 JSON of {@code frame}. */
+    public byte[] encode(Frame frame) {
+        ObjectNode json = MAPPER.createObjectNode();
+        json.put("v", WireFormat.PROTOCOL_VERSION);
+        if (frame instanceof Frame.Hello h) {
+            json.put("type", "hello").put("node", h.node()).put("agentVersion", h.agentVersion())
+                    .put("intervalMillis", h.intervalMillis()).put("layoutId", h.layoutId());
+            json.set("layout", layoutJson(h.layout()));
+        } else if (frame instanceof Frame.LayoutChange l) {
+            json.put("type", "layout").put("layoutId", l.layoutId());
+            json.set("layout", layoutJson(l.layout()));
+        } else if (frame instanceof Frame.Values v) {
+            json.put("type", "values").put("layoutId", v.layoutId()).put("seq", v.seq()).put("ts", v.timestampMillis());
+            ArrayNode values = json.putArray("values");
+            for (long value : v.values()) {
+                // unsigned on the wire: a u64 above Long.MAX_VALUE is written as its true decimal value
+                if (value < 0) {
+                    values.add(new BigInteger(Long.toUnsignedString(value)));
+                } else {
+                    values.add(value);
+                }
+            }
+            ArrayNode absent = json.putArray("absent");
+            v.absent().stream().forEach(absent::add);
+            ArrayNode sources = json.putArray("sources");
+            for (SourceStatus s : v.sources()) {
+                ObjectNode source = sources.addObject().put("source", s.source()).put("subject", s.subject())
+                        .put("success", s.success());
+                if (s.error() != null) {
+                    source.put("error", s.error());
+                }
+            }
+        } else if (frame instanceof Frame.Heartbeat hb) {
+            json.put("type", "heartbeat").put("ts", hb.timestampMillis());
+        } else if (frame instanceof Frame.Ack a) {
+            json.put("type", "ack").put("seq", a.seq());
+        }
+        try {
+            return MAPPER.writeValueAsBytes(json);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot serialise a JSON tree", e);
+        }
+    }
+
+    /**
+     * The frame in {@code bytes}.
+     *
+     * @throws FrameException with the reason when the frame is oversized, truncated, malformed,
+     *                        of another protocol version or of an unknown type
+     */
+    public Frame decode(byte[] bytes) throws FrameException {
+        if (bytes.length > maxFrameBytes) {
+            throw new FrameException("frame of " + bytes.length + " bytes exceeds the limit of " + maxFrameBytes + " bytes");
+        }
+        if (bytes.length == 0) {
+            throw new FrameException("empty frame");
+        }
+        JsonNode json;
+        try {
+            json = MAPPER.readTree(bytes);
+        } catch (JsonEOFException e) {
+            throw new FrameException("truncated frame: JSON ends after " + bytes.length + " bytes");
+        } catch (JsonProcessingException e) {
+            throw new FrameException("malformed frame: " + firstLine(e.getOriginalMessage()));
+        } catch (IOException e) {
+            throw new FrameException("malformed frame: " + firstLine(e.getMessage()));
+        }
+        if (json == null || !json.isObject()) {
+            throw new FrameException("malformed frame: not a JSON object");
+        }
+        Fields f = new Fields(json, "frame");
+        int version = f.integer("v");
+        if (version != WireFormat.PROTOCOL_VERSION) {
+            throw new FrameException("unsupported protocol version " + version + " (supported: "
+                    + WireFormat.PROTOCOL_VERSION + ")");
+        }
+        String type = f.string("type");
+        return switch (type) {
+            case "hello" -> new Frame.Hello(f.string("node"), f.string("agentVersion"), f.longValue("intervalMillis"),
+                    f.integer("layoutId"), layout(f.object("layout")));
+            case "layout" -> new Frame.LayoutChange(f.integer("layoutId"), layout(f.object("layout")));
+            case "values" -> values(f);
+            case "heartbeat" -> new Frame.Heartbeat(f.longValue("ts"));
+            case "ack" -> new Frame.Ack(f.longValue("seq"));
+            default -> throw new FrameException("unknown frame type '" + type + "'");
+        };
+    }
+
+    private static String firstLine(String message) {
+        String line = message == null ? "unparseable JSON" : message.lines().findFirst().orElse(message);
+        return line.length() > 200 ? line.substring(0, 200) : line;
+    }
+
+    private static ObjectNode layoutJson(HostLayout layout) {
+        ObjectNode json = MAPPER.createObjectNode();
+        ArrayNode devices = json.putArray("devices");
+        for (DeviceLayout d : layout.devices()) {
+            ObjectNode device = devices.addObject().put("name", d.name()).put("nodeTypeId", d.nodeTypeId())
+                    .put("nodeType", d.nodeType()).put("nodeGuid", d.nodeGuid()).put("sysImageGuid", d.sysImageGuid())
+                    .put("fwVersion", d.fwVersion()).put("hcaType", d.hcaType()).put("boardId", d.boardId());
+            ArrayNode ports = device.putArray("ports");
+            for (PortLayout p : d.ports()) {
+                ObjectNode port = ports.addObject().put("port", p.port()).put("stateId", p.stateId())
+                        .put("state", p.state()).put("physStateId", p.physStateId()).put("physState", p.physState())
+                        .put("rate", p.rate()).put("rateBytesPerSecond", p.rateBytesPerSecond())
+                        .put("linkLayer", p.linkLayer()).put("lid", p.lid()).put("netdev", p.netdev());
+                p.counterNames().forEach(port.putArray("counters")::add);
+                p.hwCounterNames().forEach(port.putArray("hwCounters")::add);
+                ArrayNode gids = port.putArray("gids");
+                for (GidEntry g : p.gids()) {
+                    gids.addObject().put("index", g.index()).put("gid", g.gid()).put("type", g.type())
+                            .put("netdev", g.netdev()).put("ipv4", g.ipv4());
+                }
+                if (p.ethtool() != null) {
+                    EthtoolLayout e = p.ethtool();
+                    ObjectNode ethtool = port.putObject("ethtool").put("netdev", e.netdev())
+                            .put("pauseStormWarningEvents", e.pauseStormWarningEvents())
+                            .put("pauseStormErrorEvents", e.pauseStormErrorEvents());
+                    e.rawNames().forEach(ethtool.putArray("raw")::add);
+                    e.priorities().forEach(ethtool.putArray("priorities")::add);
+                    e.pfcEnabledPriorities().forEach(ethtool.putArray("pfcEnabledPriorities")::add);
+                    e.vportRdmaNames().forEach(ethtool.putArray("vportRdma")::add);
+                }
+                if (p.verbs() != null) {
+                    VerbsPortAttributes v = p.verbs();
+                    port.putObject("verbs").put("state", v.state()).put("maxMtu", v.maxMtu())
+                            .put("activeMtu", v.activeMtu()).put("gidTableLength", v.gidTableLength())
+                            .put("portCapFlags", v.portCapFlags()).put("lid", v.lid()).put("smLid", v.smLid())
+                            .put("activeWidth", v.activeWidth()).put("activeSpeed", v.activeSpeed())
+                            .put("physState", v.physState()).put("linkLayer", v.linkLayer());
+                }
+            }
+        }
+        return json;
+    }
+
+    private static HostLayout layout(Fields layout) throws FrameException {
+        List<DeviceLayout> devices = new ArrayList<>();
+        for (Fields d : layout.objects("devices")) {
+            List<PortLayout> ports = new ArrayList<>();
+            for (Fields p : d.objects("ports")) {
+                int portNumber = p.integer("port");
+                List<GidEntry> gids = new ArrayList<>();
+                for (Fields g : p.objects("gids")) {
+                    gids.add(new GidEntry(g.integer("index"), g.string("gid"), g.optString("type"),
+                            g.optString("netdev"), g.optString("ipv4")));
+                }
+                Fields e = p.optObject("ethtool");
+                EthtoolLayout ethtool = e == null ? null : new EthtoolLayout(e.string("netdev"), e.strings("raw"),
+                        e.integers("priorities"), new TreeSet<>(e.integers("pfcEnabledPriorities")),
+                        e.strings("vportRdma"), e.bool("pauseStormWarningEvents"), e.bool("pauseStormErrorEvents"));
+                Fields v = p.optObject("verbs");
+                VerbsPortAttributes verbs = v == null ? null : new VerbsPortAttributes(v.integer("state"),
+                        v.integer("maxMtu"), v.integer("activeMtu"), v.integer("gidTableLength"),
+                        v.longValue("portCapFlags"), v.integer("lid"), v.integer("smLid"), v.integer("activeWidth"),
+                        v.integer("activeSpeed"), v.integer("physState"), v.integer("linkLayer"));
+                ports.add(new PortLayout(portNumber, p.integer("stateId"), p.optString("state"),
+                        p.integer("physStateId"), p.optString("physState"), p.optString("rate"),
+                        p.optLong("rateBytesPerSecond"), p.optString("linkLayer"), p.optString("lid"),
+                        p.optString("netdev"), p.strings("counters"), p.strings("hwCounters"), gids, ethtool, verbs));
+            }
+            devices.add(new DeviceLayout(d.string("name"), d.integer("nodeTypeId"), d.optString("nodeType"),
+                    d.optString("nodeGuid"), d.optString("sysImageGuid"), d.optString("fwVersion"),
+                    d.optString("hcaType"), d.optString("boardId"), ports));
+        }
+        return new HostLayout(devices);
+    }
+
+    private static Frame.Values values(Fields f) throws FrameException {
+        JsonNode valuesJson = f.array("values");
+        long[] values = new long[valuesJson.size()];
+        for (int i = 0; i < values.length; i++) {
+            values[i] = unsigned64(valuesJson.get(i), f.path + ".values[" + i + "]");
+        }
+        BitSet absent = new BitSet();
+        for (int slot : f.integers("absent")) {
+            if (slot < 0 || slot >= values.length) {
+                throw new FrameException(f.path + ".absent: slot " + slot + " outside 0.." + (values.length - 1));
+            }
+            absent.set(slot);
+        }
+        List<SourceStatus> sources = new ArrayList<>();
+        for (Fields s : f.objects("sources")) {
+            sources.add(new SourceStatus(s.string("source"), s.string("subject"), s.bool("success"),
+                    s.optString("error")));
+        }
+        return new Frame.Values(f.integer("layoutId"), f.longValue("seq"), f.longValue("ts"), values, absent, sources);
+    }
+
+    private static long unsigned64(JsonNode node, String path) throws FrameException {
+        if (node == null || !node.isIntegralNumber()) {
+            throw new FrameException(path + ": expected an unsigned integer, got " + describe(node));
+        }
+        BigInteger value = node.bigIntegerValue();
+        if (value.signum() < 0 || value.compareTo(TWO_TO_64) >= 0) {
+            throw new FrameException(path + ": " + value + " is outside the unsigned 64-bit range");
+        }
+        return value.longValue();
+    }
+
+    private static String describe(JsonNode node) {
+        return node == null || node.isMissingNode() ? "nothing" : node.getNodeType().toString().toLowerCase();
+    }
+
+    /** Typed access to the fields of one JSON object; every failure names the field's path. */
+    private static final class Fields {
+        private final JsonNode json;
+        private final String path;
+
+        Fields(JsonNode json, String path) {
+            this.json = json;
+            this.path = path;
+        }
+
+        private JsonNode required(String name) throws FrameException {
+            JsonNode node = json.get(name);
+            if (node == null || node.isNull()) {
+                throw new FrameException(path + "." + name + ": missing");
+            }
+            return node;
+        }
+
+        private FrameException wrongType(String name, String expected, JsonNode node) {
+            return new FrameException(path + "." + name + ": expected " + expected + ", got " + describe(node));
+        }
+
+        String string(String name) throws FrameException {
+            JsonNode node = required(name);
+            if (!node.isTextual()) {
+                throw wrongType(name, "a string", node);
+            }
+            return node.textValue();
+        }
+
+        String optString(String name) throws FrameException {
+            JsonNode node = json.get(name);
+            return node == null || node.isNull() ? null : string(name);
+        }
+
+        long longValue(String name) throws FrameException {
+            JsonNode node = required(name);
+            if (!node.isIntegralNumber() || !node.canConvertToLong()) {
+                throw wrongType(name, "a 64-bit integer", node);
+            }
+            return node.longValue();
+        }
+
+        Long optLong(String name) throws FrameException {
+            JsonNode node = json.get(name);
+            return node == null || node.isNull() ? null : longValue(name);
+        }
+
+        int integer(String name) throws FrameException {
+            JsonNode node = required(name);
+            if (!node.isIntegralNumber() || !node.canConvertToInt()) {
+                throw wrongType(name, "a 32-bit integer", node);
+            }
+            return node.intValue();
+        }
+
+        boolean bool(String name) throws FrameException {
+            JsonNode node = required(name);
+            if (!node.isBoolean()) {
+                throw wrongType(name, "true or false", node);
+            }
+            return node.booleanValue();
+        }
+
+        Fields object(String name) throws FrameException {
+            JsonNode node = required(name);
+            if (!node.isObject()) {
+                throw wrongType(name, "an object", node);
+            }
+            return new Fields(node, path + "." + name);
+        }
+
+        Fields optObject(String name) throws FrameException {
+            JsonNode node = json.get(name);
+            return node == null || node.isNull() ? null : object(name);
+        }
+
+        JsonNode array(String name) throws FrameException {
+            JsonNode node = required(name);
+            if (!node.isArray()) {
+                throw wrongType(name, "an array", node);
+            }
+            return node;
+        }
+
+        List<Fields> objects(String name) throws FrameException {
+            JsonNode array = array(name);
+            List<Fields> result = new ArrayList<>(array.size());
+            for (int i = 0; i < array.size(); i++) {
+                JsonNode element = array.get(i);
+                String elementPath = path + "." + name + "[" + i + "]";
+                if (!element.isObject()) {
+                    throw new FrameException(elementPath + ": expected an object, got " + describe(element));
+                }
+                result.add(new Fields(element, elementPath));
+            }
+            return result;
+        }
+
+        List<String> strings(String name) throws FrameException {
+            JsonNode array = array(name);
+            List<String> result = new ArrayList<>(array.size());
+            for (int i = 0; i < array.size(); i++) {
+                JsonNode element = array.get(i);
+                if (!element.isTextual()) {
+                    throw new FrameException(path + "." + name + "[" + i + "]: expected a string, got " + describe(element));
+                }
+                result.add(element.textValue());
+            }
+            return result;
+        }
+
+        List<Integer> integers(String name) throws FrameException {
+            JsonNode array = array(name);
+            List<Integer> result = new ArrayList<>(array.size());
+            for (int i = 0; i < array.size(); i++) {
+                JsonNode element = array.get(i);
+                if (!element.isIntegralNumber() || !element.canConvertToInt()) {
+                    throw new FrameException(path + "." + name + "[" + i + "]: expected an integer, got " + describe(element));
+                }
+                result.add(element.intValue());
+            }
+            return result;
+        }
+    }
+}
