@@ -101,7 +101,8 @@ final class ErdmaDevice implements SimulatedDevice {
         hw.add("rx_bytes_cnt", rxBytes);
         hw.add("rx_packets_cnt", rxPackets);
         if (limited) {
-            // What was offered above the cap is dropped, split between the bps and pps limiters.
+            // What was offered above the cap is dropped (at least 5 % of line rate: bursts overshoot the
+            // limiter within a second even when the average is under it), split between bps and pps limiters.
             double txExcessPackets = Math.max(0.05, offeredTx - tx) * lineRate / RDMA_MTU;
             double rxExcessPackets = Math.max(0.05, offeredRx - rx) * lineRate / RDMA_MTU;
             hw.add("tx_bps_limit_drop_cnt", txExcessPackets * 0.7);

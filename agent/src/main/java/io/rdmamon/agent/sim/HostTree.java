@@ -5,7 +5,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Map;
+import java.util.Set;
 import java.util.stream.Stream;
 
 /**
@@ -14,6 +16,10 @@ import java.util.stream.Stream;
  * time sees either the old or the new value, never a half-written one. The scratch directory sits
  * at the root, outside {@code sys/} and {@code ethtool/}, so readers that list counter directories
  * never see temporary names. Unchanged files are not rewritten.
+ *
+ * <p>Until {@link #publish()} the tree is private to its creator (the simulator has not returned
+ * it yet), so files are written in place: the first layout of a node is thousands of files (a
+ * RoCE port has a 255-entry GID table) and a rename each would double the cost.
  */
 final class HostTree {
     static final String SCRATCH_DIR = ".sim-tmp";
@@ -21,7 +27,9 @@ final class HostTree {
     private final Path root;
     private final Path scratch;
     private final Map<String, String> written = new HashMap<>();
+    private final Set<Path> directories = new HashSet<>();
     private long nextScratchId;
+    private boolean published;
 
     private HostTree(Path root) {
         this.root = root;
@@ -61,13 +69,22 @@ final class HostTree {
             return;
         }
         Path target = root.resolve(relative);
-        if (previous == null) {
+        if (previous == null && directories.add(target.getParent())) {
             Files.createDirectories(target.getParent());
         }
-        Path temporary = scratch.resolve(Long.toString(nextScratchId++));
-        Files.writeString(temporary, content);
-        Files.move(temporary, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        if (published) {
+            Path temporary = scratch.resolve(Long.toString(nextScratchId++));
+            Files.writeString(temporary, content);
+            Files.move(temporary, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        } else {
+            Files.writeString(target, content);
+        }
         written.put(relative, content);
+    }
+
+    /** From now on readers may be looking: every write is atomic. */
+    void publish() {
+        published = true;
     }
 
     /** Creates the directory {@code relative} below the root. */

@@ -430,7 +430,7 @@ final class Mlx5Device implements SimulatedDevice {
             txFrames = STORM_PAUSE_FRAMES_PER_SECOND * seconds;
             txMicros = seconds * 1e6 * (0.97 + 0.025 * random.nextDouble());
             ethtool.add("tx_pause_storm_warning_events", 0.5 * seconds);
-            ethtool.add("tx_pause_storm_error_events", 0.1 * seconds);
+            ethtool.add("tx_pause_storm_error_events", 0.2 * seconds);
         }
         int lossless = losslessPriority;
         ethtool.add(prio(lossless, "rx", "pause"), rxFrames);

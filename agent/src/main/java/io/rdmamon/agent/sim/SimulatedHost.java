@@ -40,6 +40,7 @@ final class SimulatedHost {
             device.writeLayout(tree);
             device.writeState(tree);
         }
+        tree.publish();
         return host;
     }
 
