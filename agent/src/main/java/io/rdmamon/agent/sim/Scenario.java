@@ -1,0 +1,65 @@
+package io.rdmamon.agent.sim;
+
+import java.util.Arrays;
+import java.util.Locale;
+import java.util.stream.Collectors;
+
+/**
+ * What the simulated fabric does wrong. Each value except {@link #MIXED} is also the fault a single
+ * node carries ({@link SimulatedNode#fault()}); {@link #HEALTHY} means none. docs/simulator.md says
+ * which diagnosis rule (DESIGN.md §6) each one should trigger.
+ */
+public enum Scenario {
+    /** Lossless priority carries the RDMA traffic, PFC and ECN behave, links are clean. */
+    HEALTHY("healthy"),
+    /** RDMA traffic on a priority without PFC while PFC is enabled on the lossless one (all RoCE nodes). */
+    WRONG_PRIORITY("wrong-priority"),
+    /** One RoCE node transmits pause frames almost continuously on the lossless priority. */
+    PFC_STORM("pfc-storm"),
+    /** DCQCN disabled on all RoCE nodes: sustained pauses, no ECN marks, no CNPs. */
+    ECN_OFF("ecn-off"),
+    /** One port of one RoCE node trained at half rate and flapping. */
+    LINK_DEGRADED("link-degraded"),
+    /** One RoCE port without a RoCE v2 IPv4 GID (its netdev has no IPv4 address). */
+    GID_MISSING("gid-missing"),
+    /** All eRDMA nodes hit their instance bandwidth / packet-rate limits and drop. */
+    ERDMA_RATELIMIT("erdma-ratelimit"),
+    /** A realistic fleet: most nodes healthy, a few (about a quarter) with one of the faults above. */
+    MIXED("mixed");
+
+    private final String cliName;
+
+    Scenario(String cliName) {
+        this.cliName = cliName;
+    }
+
+    /** The name used on the command line ({@code rdmamon demo --scenario NAME}). */
+    public String cliName() {
+        return cliName;
+    }
+
+    /**
+     * The scenario with this command-line name (case-insensitive).
+     *
+     * @throws IllegalArgumentException naming the bad value and listing the valid ones
+     */
+    public static Scenario fromCliName(String name) {
+        String wanted = name == null ? "" : name.trim().toLowerCase(Locale.ROOT);
+        for (Scenario scenario : values()) {
+            if (scenario.cliName.equals(wanted)) {
+                return scenario;
+            }
+        }
+        throw new IllegalArgumentException("unknown scenario '" + name + "'; valid scenarios: " + validNames());
+    }
+
+    /** Every command-line name, comma separated, in declaration order. */
+    public static String validNames() {
+        return Arrays.stream(values()).map(Scenario::cliName).collect(Collectors.joining(", "));
+    }
+
+    @Override
+    public String toString() {
+        return cliName;
+    }
+}

@@ -1,0 +1,98 @@
+package io.rdmamon.agent.sim;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+
+/** One simulated node: its host-root tree and its devices. */
+final class SimulatedHost {
+    private static final double SECONDS_PER_DAY = 86_400;
+    private static final int DEVICES_PER_MLX5_NODE = 2;
+    /** Locally administered MACs under well-known OUIs, so the trees look like the real vendors'. */
+    private static final long MELLANOX_OUI = 0x0c42a1L;
+    private static final long NVIDIA_IB_OUI = 0xb8cef6L;
+    private static final long ALIBABA_OUI = 0x00163eL;
+
+    private final SimulatedNode node;
+    private final HostTree tree;
+    private final List<SimulatedDevice> devices;
+
+    private SimulatedHost(SimulatedNode node, HostTree tree, List<SimulatedDevice> devices) {
+        this.node = node;
+        this.tree = tree;
+        this.devices = devices;
+    }
+
+    /**
+     * Lays out {@code plan}'s tree under {@code baseDir/<name>} with counters as after a few days
+     * of uptime (warm-up run of the same traffic model, without fault events).
+     */
+    static SimulatedHost create(Path baseDir, FleetPlan.NodePlan plan, SimulationSpec spec, SplittableRandom random)
+            throws IOException {
+        HostTree tree = HostTree.create(baseDir.resolve(plan.name()));
+        SimulatedNode node = new SimulatedNode(plan.name(), tree.root(), plan.kind(), plan.fault());
+        SimulatedHost host = new SimulatedHost(node, tree, devices(plan, spec, random));
+        double uptimeSeconds = random.nextDouble(2, 20) * SECONDS_PER_DAY;
+        for (SimulatedDevice device : host.devices) {
+            device.advance(uptimeSeconds, true);
+            device.writeLayout(tree);
+            device.writeState(tree);
+        }
+        tree.publish();
+        return host;
+    }
+
+    private static List<SimulatedDevice> devices(FleetPlan.NodePlan plan, SimulationSpec spec, SplittableRandom random) {
+        int index = plan.index();
+        List<SimulatedDevice> devices = new ArrayList<>();
+        switch (plan.kind()) {
+            case ROCE_MLX5 -> {
+                // Every fourth RoCE node is an older 100GbE ConnectX-5 host, the rest 200GbE ConnectX-6.
+                Mlx5Device.Model model = index % 4 == 0 ? Mlx5Device.Model.CONNECTX5_EX : Mlx5Device.Model.CONNECTX6;
+                for (int dev = 0; dev < DEVICES_PER_MLX5_NODE; dev++) {
+                    long mac = mac(MELLANOX_OUI, index, dev);
+                    // 10.<device>.<node high>.<node low>: file contents only, never contacted.
+                    int ipv4 = Addresses.ipv4(10, dev + 1, index >> 8, index & 0xff);
+                    devices.add(Mlx5Device.roce("mlx5_" + dev, "ens1f" + dev + "np" + dev, mac, model, ipv4,
+                            portFault(plan.fault(), dev), spec.losslessPriority(), spec.wrongPriority(), random.split()));
+                }
+            }
+            case INFINIBAND_MLX5 -> {
+                for (int dev = 0; dev < DEVICES_PER_MLX5_NODE; dev++) {
+                    int lid = 0x100 + index * DEVICES_PER_MLX5_NODE + dev;
+                    devices.add(Mlx5Device.infiniband("mlx5_" + dev, mac(NVIDIA_IB_OUI, index, dev),
+                            Mlx5Device.Model.CONNECTX7, lid, portFault(plan.fault(), dev), random.split()));
+                }
+            }
+            case ERDMA -> {
+                // Instances with a reported netdev speed show 25 Gb/s; the others virtio's unknown-speed default.
+                LinkSpeed speed = index % 2 == 0 ? LinkSpeed.SDR_1X : LinkSpeed.EDR_1X;
+                devices.add(new ErdmaDevice(mac(ALIBABA_OUI, index, 0), speed, plan.fault(), random.split()));
+            }
+        }
+        return List.copyOf(devices);
+    }
+
+    /** Faults of one port (link-degraded, gid-missing) go to the node's last device; the others to all. */
+    private static Scenario portFault(Scenario nodeFault, int device) {
+        boolean onePort = nodeFault == Scenario.LINK_DEGRADED || nodeFault == Scenario.GID_MISSING;
+        return !onePort || device == DEVICES_PER_MLX5_NODE - 1 ? nodeFault : Scenario.HEALTHY;
+    }
+
+    private static long mac(long oui, int nodeIndex, int device) {
+        return (oui << 24) | ((long) nodeIndex << 8) | device;
+    }
+
+    SimulatedNode node() {
+        return node;
+    }
+
+    void advance(double seconds) throws IOException {
+        for (SimulatedDevice device : devices) {
+            device.advance(seconds, false);
+            device.writeState(tree);
+        }
+    }
+}
