@@ -112,25 +112,9 @@ public record CollectorConfig(
     }
 
     private CollectorConfig withListen(String hostPort, String origin) {
-        int colon = hostPort.lastIndexOf(':');
-        if (colon <= 0 || colon == hostPort.length() - 1) {
-            throw new ConfigException(origin + ": expected HOST:PORT, got '" + hostPort + "'");
-        }
-        String host = hostPort.substring(0, colon);
-        if (host.startsWith("[") && host.endsWith("]")) {
-            host = host.substring(1, host.length() - 1);
-        }
-        int port;
-        try {
-            port = Integer.parseInt(hostPort.substring(colon + 1));
-        } catch (NumberFormatException e) {
-            throw new ConfigException(origin + ": port of '" + hostPort + "' is not a number");
-        }
-        if (port < 0 || port > 65535) {
-            throw new ConfigException(origin + ": port " + port + " out of range 0..65535");
-        }
-        return new CollectorConfig(host, port, insecure, tokens, staleAfterIntervals, expireAfter, historyPoints,
-                maxNodes, maxFrameBytes);
+        ListenAddress address = ListenAddress.parse(hostPort, origin);
+        return new CollectorConfig(address.host(), address.port(), insecure, tokens, staleAfterIntervals, expireAfter,
+                historyPoints, maxNodes, maxFrameBytes);
     }
 
     private CollectorConfig overlayFile(Path file) {
