@@ -125,7 +125,10 @@ class OverlayInvariantsTest {
         List<String> args = texts(container.path("args"));
         assertEquals("agent", args.get(0));
         assertEquals("$(NODE_NAME)", argument(args, "--node"));
-        assertEquals(AGENT_PORT, Integer.parseInt(argument(args, "--listen").replaceAll(".*:", "")));
+        assertEquals("127.0.0.1:" + AGENT_PORT, argument(args, "--listen"), "the agent's own /metrics is unauthenticated");
+        for (String probe : List.of("livenessProbe", "readinessProbe")) {
+            assertEquals("127.0.0.1", container.path(probe).at("/httpGet/host").asText(), probe + " must reach the loopback listener");
+        }
         String hostRoot = args.contains("--host-root") ? argument(args, "--host-root") : "/";
         assertEquals("/", hostRoot, "any other host root makes the agent read ethtool stats from files (DESIGN.md §2)");
         assertEquals("spec.nodeName", env(container, "NODE_NAME").at("/valueFrom/fieldRef/fieldPath").asText());
