@@ -41,7 +41,8 @@ public final class DevinfoFormat {
     static PortInfo info(IbPort p) {
         return new PortInfo(p.port(), p.state(), p.stateId() < 0 ? null : p.stateId(),
                 p.physState(), p.physStateId() < 0 ? null : p.physStateId(), p.rate(), p.rateBytesPerSecond(),
-                p.linkLayer(), parseLid(p.lid()), p.gids().size(), p.netdev());
+                p.linkLayer(), parseLid(p.lid()), (int) p.gids().stream().filter(ShowGidsFormat::isShown).count(),
+                p.netdev());
     }
 
     public static String text(List<IbDevice> devices) {

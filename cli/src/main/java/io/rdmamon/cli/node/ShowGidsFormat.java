@@ -5,6 +5,8 @@ import io.rdmamon.protocol.model.IbDevice;
 import io.rdmamon.protocol.model.IbPort;
 
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * {@code rdmamon gids}: the GID table in the exact layout of Mellanox's {@code show_gids}
@@ -18,6 +20,7 @@ public final class ShowGidsFormat {
     static final String HEADER = "DEV\tPORT\tINDEX\tGID\t\t\t\t\tIPv4  \t\tVER\tDEV";
     static final String RULE = "---\t----\t-----\t---\t\t\t\t\t------------  \t---\t---";
 
+    private static final Pattern VERSION = Pattern.compile("(?<![A-Za-z])[Vv].*");
     private static final String ZERO_GID = "0000:0000:0000:0000:0000:0000:0000:0000";
     /** show_gids also hides the link-local prefix with a zero interface id (a placeholder entry). */
     private static final String EMPTY_LINK_LOCAL_GID = "fe80:0000:0000:0000:0000:0000:0000:0000";
@@ -32,7 +35,7 @@ public final class ShowGidsFormat {
         for (IbDevice device : devices) {
             for (IbPort port : device.ports()) {
                 for (GidEntry gid : port.gids()) {
-                    if (gid.gid().equals(ZERO_GID) || gid.gid().equals(EMPTY_LINK_LOCAL_GID)) {
+                    if (!isShown(gid)) {
                         continue;
                     }
                     out.append(device.name()).append('\t')
@@ -51,21 +54,21 @@ public final class ShowGidsFormat {
         return out.toString();
     }
 
-    /** show_gids' {@code grep -o "[Vv].*"} of the type: {@code v1}, {@code v2}; empty when unknown. */
+    /** show_gids hides all-zero GIDs and the {@code fe80::} placeholder; so does devinfo's gid_count. */
+    static boolean isShown(GidEntry gid) {
+        return !gid.gid().equals(ZERO_GID) && !gid.gid().equals(EMPTY_LINK_LOCAL_GID);
+    }
+
+    /**
+     * show_gids' {@code grep -o "[Vv].*"} of the type ({@code v1}, {@code v2}), except that the v must
+     * start a word: grep would turn the kernel's {@code Invalid GID type} into {@code valid GID type}.
+     * Empty when unknown.
+     */
     static String version(String type) {
         if (type == null) {
             return "";
         }
-        int v = indexOfV(type);
-        return v < 0 ? "" : type.substring(v);
-    }
-
-    private static int indexOfV(String s) {
-        for (int i = 0; i < s.length(); i++) {
-            if (s.charAt(i) == 'v' || s.charAt(i) == 'V') {
-                return i;
-            }
-        }
-        return -1;
+        Matcher m = VERSION.matcher(type);
+        return m.find() ? m.group() : "";
     }
 }
