@@ -11,7 +11,7 @@ import java.nio.file.Path;
 /** {@code --host-root DIR} of every reader subcommand (DESIGN.md §2): read only below DIR. */
 public final class HostRootOption {
     @Option(names = "--host-root", paramLabel = "DIR", defaultValue = "/",
-            description = "Read the host below DIR: `/` for this host, or a captured tree"
+            description = "Read the host below DIR: / for this host, or a captured tree"
                     + " (sys/class/infiniband, sys/class/net, ethtool/<if>/statistics). Default: ${DEFAULT-VALUE}.")
     Path hostRoot;
 
