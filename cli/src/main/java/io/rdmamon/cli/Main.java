@@ -1,0 +1,59 @@
+package io.rdmamon.cli;
+
+import io.rdmamon.cli.node.DevinfoCommand;
+import io.rdmamon.cli.node.GidsCommand;
+import io.rdmamon.cli.node.PerfCommand;
+import io.rdmamon.cli.node.SampleCommand;
+import io.rdmamon.cli.node.StatCommand;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.ScopeType;
+import picocli.CommandLine.Spec;
+
+import java.util.concurrent.Callable;
+
+/**
+ * The {@code rdmamon} command (DESIGN.md §3). Exit 0 on success, 1 on runtime failure, 2 on bad
+ * usage or bad input, with a one-line reason on stderr.
+ *
+ * <p>To add a subcommand, list its class in {@code subcommands} below. It inherits
+ * {@code --help} and {@code -V/--version} ({@code scope = INHERIT}) and the exit-code mapping of
+ * {@link #commandLine()}; it should print through {@code spec.commandLine().getOut()} and signal
+ * bad input with {@link CliFailure#badInput}.
+ */
+@Command(name = "rdmamon",
+        scope = ScopeType.INHERIT,
+        mixinStandardHelpOptions = true,
+        versionProvider = VersionProvider.class,
+        description = "RDMA network monitor: node readers, agent, collector.",
+        subcommands = {
+                DevinfoCommand.class,
+                GidsCommand.class,
+                PerfCommand.class,
+                StatCommand.class,
+                SampleCommand.class,
+                CommandLine.HelpCommand.class,
+        })
+public final class Main implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    public static void main(String[] args) {
+        System.exit(commandLine().execute(args));
+    }
+
+    /** The command tree with rdmamon's exit-code mapping; tests execute this with captured streams. */
+    public static CommandLine commandLine() {
+        CommandLine cli = new CommandLine(new Main());
+        cli.setParameterExceptionHandler(ErrorHandlers::onBadUsage);
+        cli.setExecutionExceptionHandler(ErrorHandlers::onFailure);
+        return cli;
+    }
+
+    @Override
+    public Integer call() {
+        throw new ParameterException(spec.commandLine(), "missing subcommand");
+    }
+}

@@ -1,0 +1,39 @@
+package io.rdmamon.cli.node;
+
+import io.rdmamon.agent.host.HostReader;
+import io.rdmamon.agent.host.HostRootException;
+import io.rdmamon.cli.CliFailure;
+import picocli.CommandLine.Option;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/** {@code --host-root DIR} of every reader subcommand (DESIGN.md §2): read only below DIR. */
+public final class HostRootOption {
+    @Option(names = "--host-root", paramLabel = "DIR", defaultValue = "/",
+            description = "Read the host below DIR: / for this host, or a captured tree"
+                    + " (sys/class/infiniband, sys/class/net, ethtool/<if>/statistics). Default: ${DEFAULT-VALUE}.")
+    Path hostRoot;
+
+    /**
+     * A reader for the root. The root is checked here too, not only by {@link HostReader#forRoot},
+     * so that the message names the flag the user typed.
+     */
+    public HostReader open() {
+        if (!Files.exists(hostRoot)) {
+            throw CliFailure.badInput("--host-root " + hostRoot + ": no such directory");
+        }
+        if (!Files.isDirectory(hostRoot)) {
+            throw CliFailure.badInput("--host-root " + hostRoot + ": not a directory");
+        }
+        try {
+            return HostReader.forRoot(hostRoot);
+        } catch (HostRootException e) {
+            throw CliFailure.badInput("--host-root " + hostRoot + ": " + e.getMessage());
+        }
+    }
+
+    public Path path() {
+        return hostRoot;
+    }
+}

@@ -1,0 +1,163 @@
+package io.rdmamon.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIf;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The node subcommands on the agent's captured RoCE host root. Expected values are derived from
+ * the fixture files themselves, independently of the reader. Gated until the readers land.
+ */
+@EnabledIf("io.rdmamon.cli.HostReaderReady#implemented")
+class FixtureCommandsTest {
+    /** Surefire runs in the module directory (cli/); the fixture belongs to the agent module. */
+    private static final Path ROOT = Path.of("..", "agent", "src", "test", "fixtures", "mlx5-roce")
+            .toAbsolutePath().normalize();
+    private static final Path IB = ROOT.resolve("sys/class/infiniband");
+    private static final String ZERO_GID = "0000:0000:0000:0000:0000:0000:0000:0000";
+    private static final String PLACEHOLDER_GID = "fe80:0000:0000:0000:0000:0000:0000:0000";
+
+    private static CliRun run(String... args) {
+        String[] withRoot = Stream.concat(Stream.of(args), Stream.of("--host-root", ROOT.toString()))
+                .toArray(String[]::new);
+        return CliRun.of(withRoot);
+    }
+
+    private static List<String> names(Path dir) throws IOException {
+        try (Stream<Path> entries = Files.list(dir)) {
+            return entries.map(p -> p.getFileName().toString()).sorted().toList();
+        }
+    }
+
+    private static String firstDevice() throws IOException {
+        return names(IB).get(0);
+    }
+
+    @Test
+    void unknownDeviceListsTheDevicesThatExist() throws IOException {
+        for (String[] args : List.of(new String[] {"devinfo", "-d", "mlx9_0"}, new String[] {"gids", "-d", "mlx9_0"},
+                new String[] {"stat", "-d", "mlx9_0", "-l", "-c", "1"}, new String[] {"perf", "-d", "mlx9_0"})) {
+            CliRun result = run(args);
+            assertEquals(2, result.exitCode(), result::toString);
+            assertArrayEquals(new String[] {
+                    "rdmamon: unknown device 'mlx9_0' (devices: " + String.join(", ", names(IB)) + ")"},
+                    result.errLines());
+        }
+    }
+
+    @Test
+    void unknownInterfaceListsTheInterfacesThatExist() throws IOException {
+        CliRun result = run("perf", "-i", "nope0", "-c", "1");
+        assertEquals(2, result.exitCode(), result::toString);
+        assertArrayEquals(new String[] {"rdmamon: unknown interface 'nope0' (interfaces: "
+                + String.join(", ", names(ROOT.resolve("sys/class/net"))) + ")"}, result.errLines());
+    }
+
+    @Test
+    void gidsMatchTheFixtureGidFiles() throws IOException {
+        List<String> expectedRows = new ArrayList<>();
+        for (String dev : names(IB)) {
+            for (String port : names(IB.resolve(dev).resolve("ports"))) {
+                Path gids = IB.resolve(dev).resolve("ports").resolve(port).resolve("gids");
+                if (!Files.isDirectory(gids)) {
+                    continue;
+                }
+                List<Integer> indexes = names(gids).stream().map(Integer::parseInt).sorted().toList();
+                for (int index : indexes) {
+                    String gid = Files.readString(gids.resolve(String.valueOf(index))).strip();
+                    if (!gid.equals(ZERO_GID) && !gid.equals(PLACEHOLDER_GID)) {
+                        expectedRows.add(dev + "\t" + port + "\t" + index + "\t" + gid + "\t");
+                    }
+                }
+            }
+        }
+        CliRun result = run("gids");
+        assertEquals(0, result.exitCode(), result::toString);
+        List<String> lines = result.out().lines().toList();
+        assertEquals("DEV\tPORT\tINDEX\tGID\t\t\t\t\tIPv4  \t\tVER\tDEV", lines.get(0));
+        assertEquals("n_gids_found=" + expectedRows.size(), lines.get(lines.size() - 1));
+        List<String> rows = lines.subList(2, lines.size() - 1);
+        assertEquals(expectedRows.size(), rows.size(), result::toString);
+        for (int i = 0; i < rows.size(); i++) {
+            assertTrue(rows.get(i).startsWith(expectedRows.get(i)), rows.get(i) + " vs " + expectedRows.get(i));
+        }
+        assertFalse(expectedRows.isEmpty(), "the RoCE fixture should have GIDs");
+    }
+
+    @Test
+    void devinfoShowsEveryDeviceWithItsFirmware() throws IOException {
+        CliRun result = run("devinfo");
+        assertEquals(0, result.exitCode(), result::toString);
+        for (String dev : names(IB)) {
+            assertTrue(result.out().contains("hca_id:\t" + dev + "\n"), result::toString);
+            Path fw = IB.resolve(dev).resolve("fw_ver");
+            if (Files.exists(fw)) {
+                assertTrue(result.out().contains("\tfw_ver:\t\t\t\t" + Files.readString(fw).strip() + "\n"),
+                        result::toString);
+            }
+        }
+        JsonNode json = new ObjectMapper().readTree(run("devinfo", "--json").out());
+        List<String> ids = new ArrayList<>();
+        json.forEach(d -> ids.add(d.get("hcaId").asText()));
+        assertEquals(names(IB), ids);
+        CliRun one = run("devinfo", "-d", firstDevice());
+        assertEquals(1, one.out().lines().filter(l -> l.startsWith("hca_id:")).count(), one::toString);
+    }
+
+    @Test
+    void perfOnAStillFixturePrintsOnlyTheStartLines() throws IOException {
+        // fixture counters never move: no positive rate, so nothing after the start lines
+        CliRun device = run("perf", "-d", firstDevice(), "-t", "0.01", "-c", "2");
+        assertEquals(0, device.exitCode(), device::toString);
+        assertEquals("Initializing rdmamon perf...\nSampling started.\n", device.out().replace("\r\n", "\n"));
+        String netdev = names(ROOT.resolve("ethtool")).get(0);
+        CliRun netdevRun = run("perf", "-i", netdev, "-t", "0.01", "-c", "1");
+        assertEquals(0, netdevRun.exitCode(), netdevRun::toString);
+        assertEquals("Initializing rdmamon perf...\nSampling started.\n", netdevRun.out().replace("\r\n", "\n"));
+    }
+
+    @Test
+    void statLiveLinesAndSummaryOnAStillFixture() throws IOException {
+        String dev = firstDevice();
+        CliRun result = run("stat", "-d", dev, "-l", "-t", "0.01", "-c", "2");
+        assertEquals(0, result.exitCode(), result::toString);
+        List<String> lines = result.out().lines().toList();
+        assertTrue(lines.get(0).startsWith("time"), result::toString);
+        assertTrue(lines.get(1).matches("\\d\\d:\\d\\d:\\d\\d\\s+0\\s+0\\s+0\\s+0"), result::toString);
+        assertTrue(lines.get(2).matches("\\d\\d:\\d\\d:\\d\\d\\s+0\\s+0\\s+0\\s+0"), result::toString);
+        assertEquals("--- " + dev + " statistics, 2 intervals ---", lines.get(4));
+        for (int i = 6; i <= 8; i++) {
+            assertTrue(lines.get(i).matches("(max|avg|min)\\s+0\\s+0\\s+0\\s+0"), result::toString);
+        }
+        CliRun snapshot = run("stat", "-d", dev);
+        assertEquals(0, snapshot.exitCode(), snapshot::toString);
+        assertEquals(dev + " port 1:", snapshot.out().lines().findFirst().orElseThrow());
+    }
+
+    @Test
+    void sampleJsonIsTheWholeHostUnderTheGivenNodeName() throws IOException {
+        CliRun result = run("sample", "--json", "--node", "fixture-node");
+        assertEquals(0, result.exitCode(), result::toString);
+        JsonNode json = new ObjectMapper().readTree(result.out());
+        assertEquals("fixture-node", json.get("node").asText());
+        List<String> devices = new ArrayList<>();
+        json.get("devices").forEach(d -> devices.add(d.get("name").asText()));
+        assertEquals(names(IB), devices);
+        CliRun text = run("sample", "--node", "fixture-node");
+        assertEquals(0, text.exitCode(), text::toString);
+        assertTrue(text.out().startsWith("node fixture-node, read "), text::toString);
+    }
+}

@@ -1,0 +1,62 @@
+package io.rdmamon.cli.node;
+
+import io.rdmamon.protocol.model.IbDevice;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import static io.rdmamon.cli.node.Models.ordered;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+class PerfCountersTest {
+
+    @ParameterizedTest
+    @CsvSource({
+            "rx_vport_rdma_unicast_bytes, true",
+            "tx_prio3_bytes, true",
+            "rx_bytes_cnt, true",
+            "port_rcv_data, true",
+            "port_xmit_data, true",
+            "rx_1024_to_1518_bytes_phy, false",
+            "port_rcv_packets, false",
+            "np_cnp_sent, false"})
+    void byteCountersFollowMlnxPerfPlusTheDataCounters(String name, boolean bytes) {
+        assertEquals(bytes, PerfCounters.isByteCounterName(name));
+    }
+
+    @Test
+    void deviceCountersComeInSourceOrderThenTheNetdevs() {
+        PerfCounters counters = PerfCounters.ofDevice(Models.mlx5());
+        assertEquals(List.of("port_rcv_data", "port_xmit_data", "port_rcv_packets", "port_xmit_packets",
+                        "out_of_buffer", "np_cnp_sent", "rx_prio3_bytes", "tx_prio3_bytes"),
+                List.copyOf(counters.values().keySet()));
+        assertEquals(Set.of("port_rcv_data", "port_xmit_data", "rx_prio3_bytes", "tx_prio3_bytes"),
+                counters.byteCounters());
+    }
+
+    @Test
+    void multiPortDevicesKeepPortsApartAndClashesApart() {
+        IbDevice twoPorts = new IbDevice("mlx4_0", 1, "CA", null, null, "2.31.5050", "MT4099", null, List.of(
+                Models.port(1, "40 Gb/sec (4X QDR)", null, null, ordered("port_rcv_data", 8L), Map.of(), List.of(),
+                        Models.ethtool("ib0", ordered("port_rcv_data", 1L))),
+                Models.port(2, "40 Gb/sec (4X QDR)", null, null, ordered("port_rcv_data", 16L), Map.of(), List.of(),
+                        null)));
+        PerfCounters counters = PerfCounters.ofDevice(twoPorts);
+        assertEquals(ordered("1/port_rcv_data", 8L, "1/ib0:port_rcv_data", 1L, "2/port_rcv_data", 16L),
+                counters.values());
+        assertEquals(Set.of("1/port_rcv_data", "1/ib0:port_rcv_data", "2/port_rcv_data"), counters.byteCounters());
+    }
+
+    @Test
+    void netdevCountersAreTheEthtoolStatisticsInOrder() {
+        PerfCounters counters = PerfCounters.ofNetdev(Models.ethtool("eth2",
+                ordered("rx_packets", 1L, "rx_bytes", 2L, "rx_64_to_127_bytes_phy", 3L)));
+        assertEquals(List.of("rx_packets", "rx_bytes", "rx_64_to_127_bytes_phy"),
+                List.copyOf(counters.values().keySet()));
+        assertEquals(Set.of("rx_bytes"), counters.byteCounters());
+    }
+}

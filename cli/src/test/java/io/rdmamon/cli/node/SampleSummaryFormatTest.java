@@ -1,0 +1,31 @@
+package io.rdmamon.cli.node;
+
+import io.rdmamon.protocol.model.HostSample;
+import io.rdmamon.protocol.model.SourceStatus;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static io.rdmamon.cli.node.Models.ordered;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+class SampleSummaryFormatTest {
+
+    @Test
+    void summarisesDevicesPortsAndFailedSources() {
+        HostSample sample = new HostSample("gpu-07", 1_700_000_000_000L,
+                List.of(Models.mlx5(), Models.erdma(ordered("rx_bytes_cnt", 1L))),
+                List.of(SourceStatus.ok("sysfs", "mlx5_0"), SourceStatus.ok("sysfs", "erdma_0"),
+                        SourceStatus.failed("ethtool", "eth0",
+                                "ethtool/eth0/statistics: line 3: no ':' in 'garbage'")));
+        assertEquals("""
+                node gpu-07, read 2023-11-14T22:13:20Z: 2 devices, 2/3 sources ok
+                mlx5_0 port 1: ACTIVE, LinkUp, 100 Gb/sec (4X EDR), Ethernet, netdev eth2, 4 counters, \
+                2 hw counters, 5 GIDs, 2 ethtool stats, PFC on priorities [3]
+                erdma_0 port 1: ACTIVE, LinkUp, 2.5 Gb/sec (1X SDR), Ethernet, netdev eth0, 0 counters, \
+                1 hw counter, 1 GID
+                source failures:
+                  ethtool eth0: ethtool/eth0/statistics: line 3: no ':' in 'garbage'
+                """, SampleSummaryFormat.text(sample));
+    }
+}
