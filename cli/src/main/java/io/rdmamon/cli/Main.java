@@ -1,5 +1,8 @@
 package io.rdmamon.cli;
 
+import io.rdmamon.cli.daemon.AgentCommand;
+import io.rdmamon.cli.daemon.CollectorCommand;
+import io.rdmamon.cli.daemon.DemoCommand;
 import io.rdmamon.cli.node.DevinfoCommand;
 import io.rdmamon.cli.node.GidsCommand;
 import io.rdmamon.cli.node.PerfCommand;
@@ -34,6 +37,9 @@ import java.util.concurrent.Callable;
                 PerfCommand.class,
                 StatCommand.class,
                 SampleCommand.class,
+                AgentCommand.class,
+                CollectorCommand.class,
+                DemoCommand.class,
                 CommandLine.HelpCommand.class,
         })
 public final class Main implements Callable<Integer> {

@@ -73,7 +73,7 @@ public final class PerfCommand implements Callable<Integer> {
                 long now = System.nanoTime();
                 double seconds = MlnxPerfFormat.intervalSeconds(previous.values(), current.values(),
                         (now - previousNanos) / 1e9);
-                Map<String, Double> rates = CounterDeltas.perSecond(previous.values(), current.values(), seconds);
+                Map<String, Double> rates = current.ratesSince(previous, seconds);
                 MlnxPerfFormat.interval(rates, current.byteCounters()::contains).forEach(out::println);
                 out.flush();
                 previous = current;

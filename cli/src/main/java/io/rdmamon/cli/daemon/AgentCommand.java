@@ -1,0 +1,142 @@
+package io.rdmamon.cli.daemon;
+
+import io.rdmamon.agent.host.HostReader;
+import io.rdmamon.agent.stream.AgentStreamer;
+import io.rdmamon.agent.stream.AgentStreamerOptions;
+import io.rdmamon.agent.stream.StreamEndpoint;
+import io.rdmamon.cli.CliFailure;
+import io.rdmamon.cli.node.HostRootOption;
+import io.rdmamon.collector.ConfigException;
+import io.rdmamon.collector.ListenAddress;
+import io.rdmamon.collector.NodeMetricsServer;
+import io.rdmamon.protocol.model.HostSample;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Supplier;
+import java.util.regex.Pattern;
+
+@Command(name = "agent",
+        description = {"The node daemon: samples this host's RDMA counters (sysfs, ethtool, verbs) at an interval",
+                "and streams them to the collector over a WebSocket; with --listen it also serves its own /metrics."},
+        footer = {"", "Examples:",
+                "  rdmamon agent --collector https://collector:9470 --node gpu-017 --token-file /etc/rdmamon/agent.token",
+                "  rdmamon agent --listen 0.0.0.0:9471 --node gpu-017      (no collector: local /metrics only)"})
+public final class AgentCommand implements Callable<Integer> {
+    private static final Pattern NODE_NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,252}");
+    private static final Duration MIN_INTERVAL = Duration.ofMillis(100);
+
+    @Option(names = "--collector", paramLabel = "URL",
+            description = "Collector base URL (http(s)://host:port or ws(s)://host:port); the ingest path is found by the agent.")
+    String collector;
+
+    @Option(names = "--node", required = true, paramLabel = "NAME",
+            description = "Node name reported to the collector (the node label), e.g. the Kubernetes node name.")
+    String node;
+
+    @Option(names = "--interval", defaultValue = "1s", paramLabel = "DURATION", converter = DurationConverter.class,
+            description = "Sampling interval (500ms, 1s, 10s). Default: ${DEFAULT-VALUE}.")
+    Duration interval;
+
+    @Option(names = "--listen", paramLabel = "HOST:PORT",
+            description = "Also serve this node's /metrics here (same metric names as the collector's).")
+    String listen;
+
+    @Option(names = "--token-file", paramLabel = "FILE",
+            description = "File holding the bearer token sent to the collector (first non-comment line).")
+    Path tokenFile;
+
+    @Option(names = "--ca-file", paramLabel = "FILE",
+            description = "PEM CA certificate(s) to trust for a wss:// or https:// collector, instead of the JVM's.")
+    Path caFile;
+
+    @Mixin
+    HostRootOption hostRoot;
+
+    @Override
+    public Integer call() throws Exception {
+        if (collector == null && listen == null) {
+            throw CliFailure.badInput("give --collector URL, --listen HOST:PORT, or both");
+        }
+        if (!NODE_NAME.matcher(node).matches()) {
+            throw CliFailure.badInput("--node '" + node + "': use letters, digits, '.', '_' or '-' (at most 253)");
+        }
+        if (interval.compareTo(MIN_INTERVAL) < 0) {
+            throw CliFailure.badInput("--interval " + interval.toMillis() + "ms: must be at least 100ms");
+        }
+        HostReader reader = hostRoot.open();
+        NodeMetricsServer local = listen == null ? null : new NodeMetricsServer(listenAddress(), node, interval);
+        Supplier<HostSample> sampler = () -> {
+            HostSample sample = reader.read(node);
+            if (local != null) {
+                local.record(sample);
+            }
+            return sample;
+        };
+        AgentStreamerOptions streamer = collector == null ? null : streamerOptions(sampler);
+
+        Vertx vertx = Vertx.vertx();
+        List<Future<?>> deployments = new ArrayList<>();
+        if (local != null) {
+            deployments.add(vertx.deployVerticle(local));
+        }
+        if (streamer != null) {
+            deployments.add(vertx.deployVerticle(new AgentStreamer(streamer)));
+        } else {
+            // no collector: the local /metrics is the only consumer, so sample here on a worker
+            AtomicBoolean reading = new AtomicBoolean();
+            vertx.setPeriodic(0, interval.toMillis(), id -> {
+                if (reading.compareAndSet(false, true)) { // skip a beat rather than pile up slow reads
+                    vertx.executeBlocking(sampler::get, false).onComplete(done -> reading.set(false));
+                }
+            });
+        }
+        try {
+            Future.all(deployments).await();
+        } catch (Exception e) {
+            vertx.close();
+            throw CliFailure.runtime("agent failed to start: " + e.getMessage(), e);
+        }
+        System.err.printf("rdmamon agent: node %s, host root %s, every %s%s%s%n", node, hostRoot.path(),
+                interval, streamer == null ? "" : ", streaming to " + collector,
+                local == null ? "" : ", metrics at http://" + listen.replaceFirst(":\\d+$", "") + ":" + local.port() + "/metrics");
+        return RunUntilStopped.await(vertx, () -> { });
+    }
+
+    private AgentStreamerOptions streamerOptions(Supplier<HostSample> sampler) {
+        try {
+            StreamEndpoint.from(collector);
+        } catch (IllegalArgumentException e) {
+            throw CliFailure.badInput("--collector: " + e.getMessage());
+        }
+        AgentStreamerOptions options = AgentStreamerOptions.of(collector, node, sampler).withInterval(interval);
+        if (tokenFile != null) {
+            try {
+                options = options.withToken(AgentStreamerOptions.readTokenFile(tokenFile));
+            } catch (RuntimeException e) {
+                throw CliFailure.badInput("--token-file " + tokenFile + ": " + e.getMessage());
+            }
+        }
+        if (caFile != null) {
+            options = options.withTrustCaFile(caFile);
+        }
+        return options;
+    }
+
+    private ListenAddress listenAddress() {
+        try {
+            return ListenAddress.parse(listen, "--listen");
+        } catch (ConfigException e) {
+            throw CliFailure.badInput(e.getMessage());
+        }
+    }
+}

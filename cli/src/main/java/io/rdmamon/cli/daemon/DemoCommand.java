@@ -1,0 +1,169 @@
+package io.rdmamon.cli.daemon;
+
+import io.rdmamon.agent.host.HostReader;
+import io.rdmamon.agent.sim.FabricSimulator;
+import io.rdmamon.agent.sim.Scenario;
+import io.rdmamon.agent.sim.SimulatedNode;
+import io.rdmamon.agent.sim.SimulationSpec;
+import io.rdmamon.agent.stream.AgentStreamer;
+import io.rdmamon.agent.stream.AgentStreamerOptions;
+import io.rdmamon.cli.CliFailure;
+import io.rdmamon.collector.Collector;
+import io.rdmamon.collector.CollectorConfig;
+import io.rdmamon.collector.ConfigException;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+@Command(name = "demo",
+        description = {"A first look without RDMA hardware: a collector, a simulated fabric (RoCE mlx5, InfiniBand",
+                "and eRDMA nodes writing real sysfs/ethtool trees) and one agent per node streaming over",
+                "WebSockets on loopback, all through the production code paths. Ctrl-C stops it."},
+        footer = {"", "Scenarios: healthy, wrong-priority, pfc-storm, ecn-off, link-degraded, gid-missing,",
+                "erdma-ratelimit, mixed (docs/simulator.md).", "",
+                "Example:  rdmamon demo --scenario wrong-priority --nodes 8"})
+public final class DemoCommand implements Callable<Integer> {
+    private static final Path TMPFS = Path.of("/dev/shm");
+
+    @Option(names = "--listen", paramLabel = "HOST:PORT", defaultValue = "127.0.0.1:" + CollectorConfig.DEFAULT_PORT,
+            description = "Collector address. Default: ${DEFAULT-VALUE}.")
+    String listen;
+
+    @Option(names = "--nodes", paramLabel = "N", defaultValue = "6",
+            description = "Simulated nodes, 1.." + SimulationSpec.MAX_NODES + ". Default: ${DEFAULT-VALUE}.")
+    int nodes;
+
+    @Option(names = "--scenario", paramLabel = "NAME", defaultValue = "mixed",
+            description = "What the fabric does (see below). Default: ${DEFAULT-VALUE}.")
+    String scenario;
+
+    @Option(names = "--lossless-priority", paramLabel = "P", defaultValue = "3",
+            description = "Priority with PFC enabled on the simulated RoCE ports, 0..7. Default: ${DEFAULT-VALUE}.")
+    int losslessPriority;
+
+    @Option(names = "--seed", defaultValue = "1", description = "Traffic model seed. Default: ${DEFAULT-VALUE}.")
+    long seed;
+
+    @Option(names = "--interval", defaultValue = "1s", paramLabel = "DURATION", converter = DurationConverter.class,
+            description = "Sampling and simulation step. Default: ${DEFAULT-VALUE}.")
+    Duration interval;
+
+    @Override
+    public Integer call() throws Exception {
+        SimulationSpec spec = spec();
+        CollectorConfig config;
+        try {
+            config = CollectorConfig.defaults().withListen(listen);
+        } catch (ConfigException e) {
+            throw CliFailure.badInput(e.getMessage());
+        }
+        if (interval.compareTo(Duration.ofMillis(100)) < 0) {
+            throw CliFailure.badInput("--interval " + interval.toMillis() + "ms: must be at least 100ms");
+        }
+        FabricSimulator simulator;
+        try {
+            simulator = FabricSimulator.create(Files.createTempDirectory(treeParent(), "rdmamon-demo-"), spec);
+        } catch (IllegalArgumentException e) {
+            throw CliFailure.badInput(e.getMessage());
+        }
+        Vertx vertx = Vertx.vertx();
+        try {
+            Collector.Running collector = Collector.start(vertx, config).await();
+            String base = "http://" + urlHost(config.listenHost()) + ":" + collector.port();
+            tickSimulator(vertx, simulator);
+            List<Future<?>> agents = new ArrayList<>();
+            for (SimulatedNode node : simulator.nodes()) {
+                HostReader reader = HostReader.forRoot(node.hostRoot());
+                agents.add(vertx.deployVerticle(new AgentStreamer(AgentStreamerOptions
+                        .of(base, node.name(), () -> reader.read(node.name())).withInterval(interval))));
+            }
+            Future.all(agents).await();
+            printWelcome(System.out, base, simulator);
+        } catch (Exception e) {
+            vertx.close();
+            deleteTrees(simulator);
+            if (e instanceof ConfigException) {
+                throw CliFailure.badInput(e.getMessage());
+            }
+            throw CliFailure.runtime("demo failed to start on " + listen + ": " + e.getMessage(), e);
+        }
+        return RunUntilStopped.await(vertx, () -> deleteTrees(simulator));
+    }
+
+    private static void deleteTrees(FabricSimulator simulator) {
+        try {
+            simulator.deleteTrees();
+        } catch (IOException e) {
+            System.err.println("rdmamon demo: could not delete the simulated trees: " + e.getMessage());
+        }
+    }
+
+    private SimulationSpec spec() {
+        Scenario parsed;
+        try {
+            parsed = Scenario.fromCliName(scenario);
+        } catch (IllegalArgumentException e) {
+            throw CliFailure.badInput("--scenario: " + e.getMessage());
+        }
+        try {
+            return new SimulationSpec(nodes, parsed, seed, losslessPriority);
+        } catch (IllegalArgumentException e) {
+            throw CliFailure.badInput(e.getMessage());
+        }
+    }
+
+    /** The simulator rewrites thousands of small files a second: keep them in memory when tmpfs is there. */
+    private static Path treeParent() {
+        return Files.isDirectory(TMPFS) && Files.isWritable(TMPFS) ? TMPFS : Path.of(System.getProperty("java.io.tmpdir"));
+    }
+
+    /** Advances the fabric by the wall-clock time elapsed, on a worker, one step at a time. */
+    private void tickSimulator(Vertx vertx, FabricSimulator simulator) {
+        AtomicBoolean stepping = new AtomicBoolean();
+        long[] last = {System.nanoTime()};
+        vertx.setPeriodic(interval.toMillis(), id -> {
+            if (!stepping.compareAndSet(false, true)) {
+                return; // a slow disk: the next step covers the time this one skipped
+            }
+            vertx.executeBlocking(() -> {
+                long now = System.nanoTime();
+                simulator.advance(Duration.ofNanos(now - last[0]));
+                last[0] = now;
+                return null;
+            }, false).onComplete(done -> {
+                stepping.set(false);
+                if (done.failed()) {
+                    System.err.println("rdmamon demo: simulator step failed: " + done.cause().getMessage());
+                }
+            });
+        });
+    }
+
+    private void printWelcome(PrintStream out, String base, FabricSimulator simulator) {
+        out.printf("rdmamon demo: %d simulated nodes, scenario %s, lossless priority %d%n",
+                simulator.nodes().size(), scenario, losslessPriority);
+        out.printf("  dashboard  %s/%n", base);
+        out.printf("  metrics    %s/metrics%n", base);
+        out.printf("  nodes API  %s/api/nodes%n", base);
+        out.println("Ctrl-C to stop.");
+        out.flush();
+    }
+
+    private static String urlHost(String host) {
+        if (host.equals("0.0.0.0") || host.equals("::")) {
+            return "127.0.0.1";
+        }
+        return CollectorCommand.hostForUrl(host);
+    }
+}
