@@ -116,11 +116,13 @@ public final class DemoCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw CliFailure.badInput("--scenario: " + e.getMessage());
         }
-        try {
-            return new SimulationSpec(nodes, parsed, seed, losslessPriority);
-        } catch (IllegalArgumentException e) {
-            throw CliFailure.badInput(e.getMessage());
+        if (nodes < 1 || nodes > SimulationSpec.MAX_NODES) {
+            throw CliFailure.badInput("--nodes " + nodes + ": must be 1.." + SimulationSpec.MAX_NODES);
         }
+        if (losslessPriority < 0 || losslessPriority > 7) {
+            throw CliFailure.badInput("--lossless-priority " + losslessPriority + ": must be 0..7");
+        }
+        return new SimulationSpec(nodes, parsed, seed, losslessPriority);
     }
 
     /** The simulator rewrites thousands of small files a second: keep them in memory when tmpfs is there. */

@@ -145,6 +145,35 @@ class PrometheusEndToEndIT {
         assertTrue(agents.get(3).isAlive(), "the agent survives: " + agents.get(3).log());
     }
 
+    @Test
+    void anAgentWithoutCollectorServesTheSameMetricNames() throws Exception {
+        int port = PrometheusServer.freePort();
+        List<String> argv = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx96m",
+                "-jar", AgentProcess.JAR.toAbsolutePath().toString(), "agent", "--node", "fx-local",
+                "--listen", "127.0.0.1:" + port, "--host-root", FIXTURES.resolve("mlx5-roce").toAbsolutePath().toString());
+        Process agent = new ProcessBuilder(argv).redirectErrorStream(true)
+                .redirectOutput(work.resolve("agent-fx-local.log").toFile()).start();
+        try {
+            java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
+            String line = "rdma_port_data_transmitted_bytes_total{device=\"mlx5_0\",node=\"fx-local\",port=\"1\"} ";
+            long expected = 4 * fileValue(FIXTURES.resolve("mlx5-roce/sys/class/infiniband/mlx5_0/ports/1/counters/port_xmit_data"));
+            awaitTrue("the agent's own /metrics", () -> {
+                try {
+                    String body = http.send(java.net.http.HttpRequest.newBuilder(
+                                    java.net.URI.create("http://127.0.0.1:" + port + "/metrics")).build(),
+                            java.net.http.HttpResponse.BodyHandlers.ofString()).body();
+                    return body.lines().filter(l -> l.startsWith(line))
+                            .anyMatch(l -> Double.parseDouble(l.substring(line.length())) == (double) expected);
+                } catch (IOException notYet) {
+                    return false;
+                }
+            });
+        } finally {
+            agent.destroy();
+            agent.waitFor();
+        }
+    }
+
     private static double value(String selector) throws IOException, InterruptedException {
         JsonNode result = prometheus.query(selector);
         if (result.size() != 1) {

@@ -1,0 +1,42 @@
+package io.rdmamon.cli.daemon;
+
+import io.rdmamon.cli.CliRun;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Bad input to the daemon commands exits 2 with one line naming the flag, before anything starts. */
+class DaemonCommandsTest {
+
+    @ParameterizedTest
+    @ValueSource(strings = {"agent", "collector", "demo"})
+    void helpExitsZero(String subcommand) {
+        CliRun run = CliRun.of(subcommand, "--help");
+        assertEquals(0, run.exitCode(), run::toString);
+        assertTrue(run.out().startsWith("Usage: rdmamon " + subcommand), run::toString);
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+            "agent --node n1                                              | give --collector URL, --listen HOST:PORT, or both",
+            "agent --node n1 --collector ftp://x:1                         | --collector: collector URL 'ftp://x:1'",
+            "agent --node bad/name --listen 127.0.0.1:0                    | --node 'bad/name'",
+            "agent --node n1 --listen 127.0.0.1:0 --interval 10ms          | --interval 10ms: must be at least 100ms",
+            "agent --node n1 --listen nonsense                             | --listen: expected HOST:PORT, got 'nonsense'",
+            "agent --node n1 --listen 127.0.0.1:0 --host-root /nonexistent/r | --host-root /nonexistent/r: no such directory",
+            "collector --listen 127.0.0.1:70000                            | --listen: port 70000 out of range",
+            "collector --config /nonexistent/c.json                        | --config /nonexistent/c.json: no such file",
+            "collector --listen 192.0.2.10:9470                            | refusing to listen on 192.0.2.10 without tokens",
+            "demo --scenario nope                                          | --scenario: unknown scenario 'nope'",
+            "demo --nodes 0                                                | --nodes 0: must be 1..1000",
+            "demo --lossless-priority 9                                    | --lossless-priority 9: must be 0..7"})
+    void badInputExitsTwoNamingTheCulprit(String args, String expected) {
+        CliRun run = CliRun.of(args.strip().split(" +"));
+        assertEquals(2, run.exitCode(), run::toString);
+        assertTrue(run.err().startsWith("rdmamon: "), run::toString);
+        assertTrue(run.err().contains(expected), () -> "expected '" + expected + "' in: " + run);
+    }
+}
