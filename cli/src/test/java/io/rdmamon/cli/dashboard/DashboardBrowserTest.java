@@ -128,6 +128,7 @@ class DashboardBrowserTest {
     void searchNarrowsTheListAndIsKeptInTheUrl() {
         waitFor(() -> page.locator(ROWS).count() > NODES, "the port list");
         int all = page.locator(ROWS).count();
+        assertEquals(all, page.locator("#grid-canvas .vt-row:visible").count(), "spare pooled rows stay invisible");
         page.keyboard().press("/");
         assertEquals("search", page.evaluate("document.activeElement.id"), "'/' focuses the search field");
         page.keyboard().type("gpu-node-003");
