@@ -256,10 +256,10 @@ export class Detail {
       tr.firstChild.colSpan = 5;
       rows.push(tr);
     }
-    const window = this.data?.time.length ? this.data.time[this.data.time.length - 1] - this.data.time[0] : 0;
+    const span = this.data?.time.length ? this.data.time[this.data.time.length - 1] - this.data.time[0] : 0;
     document.querySelector('#rates-table').caption?.remove();
     const caption = document.querySelector('#rates-table').createCaption();
-    caption.textContent = 'window ' + fmt.duration(window * 1000) + ' · rate-limit drop rows appear on eRDMA ports';
+    caption.textContent = 'window ' + fmt.duration(span * 1000) + ' · rate-limit drop rows appear on eRDMA ports';
     tbody.replaceChildren(...rows);
   }
 

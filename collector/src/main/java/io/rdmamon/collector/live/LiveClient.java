@@ -22,8 +22,6 @@ final class LiveClient {
     private final Map<PortKey, Long> sentUpTo = new HashMap<>();
     private boolean needsFull = true;
     private long stalledSinceMillis = -1;
-    private long sent;
-    private long dropped;
 
     LiveClient(HttpServerResponse response, HttpConnection connection, List<PortKey> watched) {
         this.response = response;
@@ -54,7 +52,6 @@ final class LiveClient {
 
     /** Records a skipped tick; returns how long the client has been stalled. */
     long skipped(long nowMillis) {
-        dropped++;
         needsFull = true;
         if (stalledSinceMillis < 0) {
             stalledSinceMillis = nowMillis;
@@ -64,7 +61,6 @@ final class LiveClient {
 
     void event(String name, String json) {
         response.write(Buffer.buffer("event: " + name + "\ndata: " + json + "\n\n", StandardCharsets.UTF_8.name()));
-        sent++;
     }
 
     /** A fleet message went out: the client is in step again. */
@@ -73,14 +69,6 @@ final class LiveClient {
         if (full) {
             needsFull = false;
         }
-    }
-
-    long sent() {
-        return sent;
-    }
-
-    long dropped() {
-        return dropped;
     }
 
     void close() {
