@@ -5,6 +5,8 @@ import io.rdmamon.collector.auth.TokenAuthenticator;
 import io.rdmamon.collector.http.MetricsHandler;
 import io.rdmamon.collector.http.NodesApi;
 import io.rdmamon.collector.ingest.AgentIngest;
+import io.rdmamon.collector.live.LiveFeed;
+import io.rdmamon.collector.live.LiveFeedOptions;
 import io.rdmamon.collector.metrics.SelfMetrics;
 import io.rdmamon.collector.store.NodeStore;
 import io.rdmamon.protocol.wire.FrameCodec;
@@ -61,6 +63,7 @@ public final class CollectorVerticle extends VerticleBase {
         router.get("/api/nodes").handler(nodes::list);
         router.get("/api/nodes/:node").handler(nodes::detail);
         router.get("/api/nodes/:node/history").handler(nodes::history);
+        new LiveFeed(vertx, store, registry, LiveFeedOptions.defaults(config.historyPoints())).accept(router);
         extraRoutes.forEach(mount -> mount.accept(router));
         router.route("/*").handler(StaticHandler.create("webroot"));
         router.errorHandler(404, ctx -> json(ctx.response(), 404,

@@ -1,0 +1,205 @@
+package io.rdmamon.cli.dashboard;
+
+import com.microsoft.playwright.BrowserContext;
+import com.microsoft.playwright.BrowserType;
+import com.microsoft.playwright.ConsoleMessage;
+import com.microsoft.playwright.Locator;
+import com.microsoft.playwright.Page;
+import com.microsoft.playwright.Playwright;
+import com.microsoft.playwright.options.BoundingBox;
+import com.microsoft.playwright.options.WaitForSelectorState;
+import io.rdmamon.agent.sim.Scenario;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.BooleanSupplier;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The dashboard in real headless Chromium (the system's, never a downloaded one) against a collector
+ * fed by agent streamers reading a simulated fabric. gpu-node-001's last port flaps (link-degraded).
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class DashboardBrowserTest {
+    private static final int NODES = 6;
+    private static final Path SCREENSHOTS = Paths.get("target", "dashboard-screenshots");
+    private static final String ROWS = "#grid-canvas .vt-row:not([hidden])";
+
+    private SimulatedFleet fleet;
+    private Playwright playwright;
+    private BrowserContext browser;
+    private Page page;
+    private final List<String> consoleErrors = new CopyOnWriteArrayList<>();
+
+    @BeforeAll
+    void start(@TempDir Path temp) throws Exception {
+        fleet = new SimulatedFleet(temp.resolve("fabric"), NODES, Scenario.LINK_DEGRADED);
+        playwright = Playwright.create(new Playwright.CreateOptions()
+                .setEnv(Map.of("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")));
+        browser = playwright.chromium().launchPersistentContext(temp.resolve("chromium-profile"),
+                new BrowserType.LaunchPersistentContextOptions()
+                        .setExecutablePath(Paths.get(System.getenv().getOrDefault("RDMAMON_CHROMIUM", "/usr/bin/chromium")))
+                        .setHeadless(true)
+                        .setArgs(List.of("--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                                "--disable-component-update", "--disable-sync", "--no-first-run"))
+                        .setViewportSize(1500, 1000));
+        page = browser.newPage();
+        page.onConsoleMessage(this::console);
+        page.onPageError(error -> consoleErrors.add("page error: " + error));
+        Files.createDirectories(SCREENSHOTS);
+    }
+
+    @AfterAll
+    void stop() throws Exception {
+        if (browser != null) {
+            browser.close();
+        }
+        if (playwright != null) {
+            playwright.close();
+        }
+        if (fleet != null) {
+            fleet.close();
+        }
+    }
+
+    @BeforeEach
+    void clearConsole() {
+        consoleErrors.clear();
+    }
+
+    private void console(ConsoleMessage message) {
+        if ("error".equals(message.type())) {
+            consoleErrors.add(message.text());
+        }
+    }
+
+    @Test
+    @Order(1)
+    void overviewAsksForTheViewerTokenThenListsEveryNodeAndUpdatesItself() throws Exception {
+        HttpResponse<String> anonymous = HttpClient.newHttpClient().send(
+                HttpRequest.newBuilder(URI.create(fleet.baseUrl() + "/api/live")).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertEquals(401, anonymous.statusCode(), "the push channel needs the viewer token like the rest of /api");
+
+        page.navigate(fleet.baseUrl() + "/");
+        page.locator("#token-dialog").waitFor(new Locator.WaitForOptions().setState(WaitForSelectorState.VISIBLE));
+        page.fill("#token-input", SimulatedFleet.VIEWER_TOKEN);
+        page.click("#token-form button[type=submit]");
+
+        waitFor(() -> nodeNames().size() == NODES, "all " + NODES + " simulated nodes listed");
+        assertEquals(fleet.fabric.nodes().stream().map(n -> n.name()).sorted().toList(),
+                nodeNames().stream().sorted().toList());
+        assertTrue(page.textContent("#conn").startsWith("live"), page.textContent("#conn"));
+
+        Locator rx = page.locator(ROWS + "[data-key='gpu-node-002/mlx5_0/1'] .c-rx");
+        waitFor(() -> rx.textContent().endsWith("b/s"), "a throughput for gpu-node-002");
+        String first = rx.textContent();
+        waitFor(() -> !rx.textContent().equals(first), "the throughput to change by itself (was " + first + ")");
+        assertTrue(page.locator(ROWS + "[data-key='gpu-node-002/mlx5_0/1'] .c-share").textContent().endsWith("%"),
+                "a RoCE port shows its lossless share");
+        page.screenshot(new Page.ScreenshotOptions().setPath(SCREENSHOTS.resolve("overview.png")).setFullPage(true));
+        // Chromium logs the 401 answers that made the page ask for the token; nothing else may appear
+        assertEquals(List.of(), consoleErrors.stream().filter(e -> !e.contains("status of 401")).toList());
+    }
+
+    @Test
+    @Order(2)
+    void searchNarrowsTheListAndIsKeptInTheUrl() {
+        waitFor(() -> page.locator(ROWS).count() > NODES, "the port list");
+        int all = page.locator(ROWS).count();
+        assertEquals(all, page.locator("#grid-canvas .vt-row:visible").count(), "spare pooled rows stay invisible");
+        page.keyboard().press("/");
+        assertEquals("search", page.evaluate("document.activeElement.id"), "'/' focuses the search field");
+        page.keyboard().type("gpu-node-003");
+        waitFor(() -> page.locator(ROWS).count() < all, "fewer rows than " + all);
+        assertEquals(List.of("gpu-node-003"), nodeNames());
+        assertTrue(page.url().contains("q=gpu-node-003"), page.url());
+        assertTrue(page.textContent("#row-count").startsWith(page.locator(ROWS).count() + " of "));
+        page.fill("#search", "");
+        waitFor(() -> page.locator(ROWS).count() == all, "the full list back");
+        assertEquals(List.of(), consoleErrors);
+    }
+
+    @Test
+    @Order(3)
+    void deepLinkOpensThePortDetailWithLiveCharts() {
+        page.navigate(fleet.baseUrl() + "/#/port/gpu-node-001/mlx5_1/1");
+        page.locator(".port-head h1").waitFor();
+        assertEquals("gpu-node-001 mlx5_1/1", page.textContent(".port-head h1"));
+        waitFor(() -> page.locator("#charts canvas").count() >= 5, "the throughput, priority, PFC and ECN charts");
+        for (Locator canvas : page.locator("#charts canvas").all()) {
+            BoundingBox box = canvas.boundingBox();
+            assertTrue(box != null && box.width > 100 && box.height > 50, "chart canvas has a size: " + box);
+        }
+        List<String> titles = page.locator("#charts .u-title").allTextContents();
+        assertTrue(titles.containsAll(List.of("Throughput", "RX per priority (stacked)", "PFC pause frames",
+                "ECN / CNP", "Transport errors")), titles.toString());
+        // the flapping link of this port: within a few seconds a change is on the time axis
+        page.waitForFunction("document.querySelector('[data-chart=throughput] canvas') !== null");
+
+        page.click("#tab-counters");
+        waitFor(() -> page.locator("#counters-table tbody td").allTextContents().contains("port_xmit_data"),
+                "port_xmit_data among the counters that moved");
+        assertTrue(page.url().endsWith("/counters"), page.url());
+
+        page.click("#tab-gids");
+        waitFor(() -> page.textContent("#gid-hint").contains("NCCL_IB_GID_INDEX="), "the GID index hint");
+        assertTrue(page.textContent("#gid-hint").contains("NCCL_IB_GID_INDEX=3"), page.textContent("#gid-hint"));
+
+        page.click("#tab-charts");
+        page.waitForTimeout(1500);
+        page.screenshot(new Page.ScreenshotOptions().setPath(SCREENSHOTS.resolve("port-detail.png")).setFullPage(true));
+        assertEquals(List.of(), consoleErrors);
+    }
+
+    @Test
+    @Order(4)
+    void showsDisconnectedSinceWhileTheCollectorIsGoneAndReconnectsByItself() throws Exception {
+        page.navigate(fleet.baseUrl() + "/#/");
+        waitFor(() -> page.textContent("#conn").startsWith("live"), "live");
+        fleet.stopCollector();
+        waitFor(() -> page.textContent("#conn").startsWith("disconnected since"), "the disconnected banner");
+        page.screenshot(new Page.ScreenshotOptions().setPath(SCREENSHOTS.resolve("disconnected.png")));
+        fleet.restartCollector();
+        waitFor(() -> page.textContent("#conn").startsWith("live"), "live again after the restart");
+        waitFor(() -> nodeNames().size() == NODES, "the agents back in the list");
+        String firstConnectionError = consoleErrors.stream().filter(e -> !e.contains("ERR_CONNECTION_REFUSED")
+                && !e.contains("ERR_INCOMPLETE_CHUNKED_ENCODING") && !e.contains("ERR_EMPTY_RESPONSE")).findFirst().orElse(null);
+        assertEquals(null, firstConnectionError, "only the refused connections of the outage are logged");
+    }
+
+    private List<String> nodeNames() {
+        return page.locator(ROWS + " .c-node a").allTextContents().stream().distinct().toList();
+    }
+
+    private void waitFor(BooleanSupplier condition, String what) {
+        long deadline = System.currentTimeMillis() + 15_000;
+        while (!condition.getAsBoolean()) {
+            if (System.currentTimeMillis() > deadline) {
+                throw new AssertionError("timed out waiting for " + what + "; console errors: " + consoleErrors);
+            }
+            page.waitForTimeout(200);
+        }
+    }
+}

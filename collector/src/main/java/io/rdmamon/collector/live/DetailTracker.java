@@ -1,0 +1,106 @@
+package io.rdmamon.collector.live;
+
+import io.rdmamon.collector.store.NodeStore;
+import io.rdmamon.collector.store.NodeView;
+import io.rdmamon.collector.store.RatePoint;
+import io.rdmamon.protocol.model.HostSample;
+import io.rdmamon.protocol.model.IbPort;
+
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Full detail histories, kept only for ports a dashboard watches (and, while there is room, for ports
+ * watched recently, so that reopening one shows its past). At most {@code maxPorts} histories: the
+ * least recently used unwatched one makes room; when every history is watched, a further watch is
+ * refused. A new history is seeded with the store's headline rates, so throughput has its 15 minutes
+ * at once. Confined to the event loop.
+ */
+final class DetailTracker {
+    private final NodeStore store;
+    private final int maxPorts;
+    private final int historyPoints;
+    private final Map<PortKey, PortHistory> histories = new LinkedHashMap<>(16, 0.75f, true);
+    private final Map<PortKey, Integer> watchers = new HashMap<>();
+
+    DetailTracker(NodeStore store, int maxPorts, int historyPoints) {
+        this.store = store;
+        this.maxPorts = maxPorts;
+        this.historyPoints = historyPoints;
+    }
+
+    /** Registers a watcher of {@code key}; false when every history slot is watched by someone. */
+    boolean watch(PortKey key) {
+        if (!histories.containsKey(key)) {
+            if (histories.size() >= maxPorts && !evictUnwatched()) {
+                return false;
+            }
+            histories.put(key, seeded(key));
+        }
+        watchers.merge(key, 1, Integer::sum);
+        return true;
+    }
+
+    void unwatch(PortKey key) {
+        watchers.computeIfPresent(key, (k, n) -> n > 1 ? n - 1 : null);
+    }
+
+    Optional<PortHistory> history(PortKey key) {
+        return Optional.ofNullable(histories.get(key));
+    }
+
+    int size() {
+        return histories.size();
+    }
+
+    /** Appends a point to every history whose node has a sample newer than its newest point. */
+    void poll() {
+        Map<String, Optional<NodeView>> views = new HashMap<>();
+        Map<String, Map<String, IbPort>> lastPorts = new HashMap<>();
+        Map<String, Map<String, IbPort>> previousPorts = new HashMap<>();
+        for (Map.Entry<PortKey, PortHistory> entry : histories.entrySet()) {
+            PortKey key = entry.getKey();
+            PortHistory history = entry.getValue();
+            NodeView view = views.computeIfAbsent(key.node(), store::node).orElse(null);
+            if (view == null || view.lastSample() == null
+                    || view.lastSample().timestampMillis() <= history.lastTimestamp()) {
+                continue;
+            }
+            HostSample last = view.lastSample();
+            HostSample previous = view.previousSample();
+            IbPort current = lastPorts.computeIfAbsent(key.node(), n -> NodeStore.portsByKey(last)).get(key.devicePort());
+            if (current == null) {
+                continue; // the port vanished; its history stays until evicted
+            }
+            IbPort before = previous == null ? null
+                    : previousPorts.computeIfAbsent(key.node(), n -> NodeStore.portsByKey(previous)).get(key.devicePort());
+            long elapsed = previous == null ? 0 : last.timestampMillis() - previous.timestampMillis();
+            history.append(last.timestampMillis(), DetailSeries.point(before, current, elapsed));
+            history.moved(MovedCounter.between(before, current, elapsed));
+        }
+    }
+
+    private PortHistory seeded(PortKey key) {
+        PortHistory history = new PortHistory(historyPoints, DetailSeries.ALL.size());
+        List<RatePoint> points = store.history(key.node()).map(h -> h.get(key.devicePort())).orElse(List.of());
+        for (RatePoint point : points.subList(Math.max(0, points.size() - historyPoints), points.size())) {
+            history.append(point.timestampMillis(), DetailSeries.headlineOnly(point));
+        }
+        return history;
+    }
+
+    private boolean evictUnwatched() {
+        // access order: the first unwatched entry is the least recently used one
+        for (Iterator<PortKey> it = histories.keySet().iterator(); it.hasNext(); ) {
+            if (!watchers.containsKey(it.next())) {
+                it.remove();
+                return true;
+            }
+        }
+        return false;
+    }
+}

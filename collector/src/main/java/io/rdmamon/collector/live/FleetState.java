@@ -1,0 +1,216 @@
+package io.rdmamon.collector.live;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import io.rdmamon.collector.store.NodeStore;
+import io.rdmamon.collector.store.NodeView;
+import io.rdmamon.collector.store.PortRates;
+import io.rdmamon.collector.store.RatePoint;
+import io.rdmamon.protocol.model.EthtoolStats;
+import io.rdmamon.protocol.model.HostSample;
+import io.rdmamon.protocol.model.IbDevice;
+import io.rdmamon.protocol.model.IbPort;
+import io.rdmamon.protocol.model.SourceStatus;
+import io.rdmamon.protocol.rates.CounterGroup;
+import io.rdmamon.protocol.rates.CounterRate;
+
+import java.io.IOException;
+import java.io.StringWriter;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.LongSupplier;
+
+/**
+ * The fleet as the overview shows it, one JSON row per node, and what changed since the previous
+ * tick. A node's row is rebuilt only when it has a new sample or its liveness changed, so a tick costs
+ * in proportion to the nodes that reported. Called from one thread at a time (ticks are serialised).
+ */
+final class FleetState {
+    /** Field order of a port array in a node row (sent in the hello). */
+    static final List<String> PORT_FIELDS = List.of("device", "port", "state", "stateId", "linkLayer",
+            "rateBytesPerSecond", "netdev", "rxBytesPerSecond", "txBytesPerSecond", "rxPacketsPerSecond",
+            "txPacketsPerSecond", "losslessShare");
+    static final int MAX_FAILURES_PER_NODE = 5;
+
+    /** One tick: the delta to send to up-to-date clients and every row for a client that needs all. */
+    record Tick(long timestampMillis, String delta, List<String> rows) {
+        String full() {
+            StringBuilder json = new StringBuilder(rows.stream().mapToInt(String::length).sum() + rows.size() + 64)
+                    .append("{\"full\":true,\"ts\":").append(timestampMillis).append(",\"nodes\":[");
+            for (int i = 0; i < rows.size(); i++) {
+                json.append(i == 0 ? "" : ",").append(rows.get(i));
+            }
+            return json.append("],\"removed\":[]}").toString();
+        }
+    }
+
+    private record RowKey(long lastSampleMillis, boolean up, boolean connected, String agentVersion) {
+    }
+
+    private record Row(RowKey key, String json) {
+    }
+
+    private static final JsonFactory JSON = new JsonFactory();
+    private final NodeStore store;
+    private final LongSupplier clock;
+    private Map<String, Row> rows = new HashMap<>();
+
+    FleetState(NodeStore store, LongSupplier clock) {
+        this.store = store;
+        this.clock = clock;
+    }
+
+    Tick tick() {
+        List<NodeView> views = store.nodes();
+        Map<String, Row> next = new HashMap<>(views.size() * 2);
+        List<String> changed = new ArrayList<>();
+        List<String> all = new ArrayList<>(views.size());
+        for (NodeView view : views) {
+            RowKey key = new RowKey(view.lastSampleMillis(), view.up(), view.connections() > 0, view.agentVersion());
+            Row row = rows.get(view.node());
+            if (row == null || !row.key().equals(key)) {
+                row = new Row(key, row(view));
+                changed.add(row.json());
+            }
+            next.put(view.node(), row);
+            all.add(row.json());
+        }
+        Set<String> removed = new HashSet<>(rows.keySet());
+        removed.removeAll(next.keySet());
+        rows = next;
+        long now = clock.getAsLong();
+        return new Tick(now, delta(now, changed, removed), List.copyOf(all));
+    }
+
+    private static String delta(long now, List<String> changed, Set<String> removed) {
+        StringBuilder json = new StringBuilder(changed.stream().mapToInt(String::length).sum() + 64)
+                .append("{\"full\":false,\"ts\":").append(now).append(",\"nodes\":[");
+        for (int i = 0; i < changed.size(); i++) {
+            json.append(i == 0 ? "" : ",").append(changed.get(i));
+        }
+        json.append("],\"removed\":");
+        return json.append(write(g -> {
+            g.writeStartArray();
+            for (String name : removed) {
+                g.writeString(name);
+            }
+            g.writeEndArray();
+        })).append('}').toString();
+    }
+
+    private static String row(NodeView view) {
+        return write(g -> {
+            g.writeStartObject();
+            g.writeStringField("node", view.node());
+            g.writeBooleanField("up", view.up());
+            g.writeBooleanField("connected", view.connections() > 0);
+            g.writeStringField("agentVersion", view.agentVersion());
+            g.writeNumberField("intervalMillis", view.intervalMillis());
+            g.writeNumberField("lastSeenMillis", view.lastSeenMillis());
+            HostSample last = view.lastSample();
+            if (last == null) {
+                g.writeNullField("lastSampleTimestampMillis");
+            } else {
+                g.writeNumberField("lastSampleTimestampMillis", last.timestampMillis());
+            }
+            g.writeArrayFieldStart("failures");
+            if (last != null) {
+                int written = 0;
+                for (SourceStatus s : last.sources()) {
+                    if (!s.success() && written++ < MAX_FAILURES_PER_NODE) {
+                        g.writeStartArray();
+                        g.writeString(s.source());
+                        g.writeString(s.subject());
+                        g.writeString(s.error());
+                        g.writeEndArray();
+                    }
+                }
+            }
+            g.writeEndArray();
+            g.writeArrayFieldStart("ports");
+            if (last != null) {
+                Map<String, IbPort> previous = view.previousSample() == null ? Map.of()
+                        : NodeStore.portsByKey(view.previousSample());
+                long elapsed = view.previousSample() == null ? 0
+                        : last.timestampMillis() - view.previousSample().timestampMillis();
+                for (IbDevice device : last.devices()) {
+                    for (IbPort port : device.ports()) {
+                        port(g, device, port, previous.get(device.name() + "/" + port.port()), elapsed);
+                    }
+                }
+            }
+            g.writeEndArray();
+            g.writeEndObject();
+        });
+    }
+
+    private static void port(JsonGenerator g, IbDevice device, IbPort port, IbPort previous, long elapsed)
+            throws IOException {
+        RatePoint rates = PortRates.headline(previous, port, elapsed, 0);
+        g.writeStartArray();
+        g.writeString(device.name());
+        g.writeNumber(port.port());
+        g.writeString(port.state());
+        g.writeNumber(port.stateId());
+        g.writeString(port.linkLayer());
+        number(g, port.rateBytesPerSecond() == null ? null : port.rateBytesPerSecond().doubleValue());
+        g.writeString(port.netdev());
+        number(g, rates.rxBytesPerSecond());
+        number(g, rates.txBytesPerSecond());
+        number(g, rates.rxPacketsPerSecond());
+        number(g, rates.txPacketsPerSecond());
+        number(g, losslessShare(previous, port, elapsed));
+        g.writeEndArray();
+    }
+
+    /**
+     * Share of the transmitted per-priority bytes that went out on PFC-enabled (lossless) priorities,
+     * 0..1, over the last interval; null without ethtool priority counters or without traffic.
+     */
+    static Double losslessShare(IbPort previous, IbPort current, long elapsedMillis) {
+        EthtoolStats ethtool = current.ethtool();
+        if (ethtool == null || previous == null) {
+            return null;
+        }
+        double lossless = 0;
+        double total = 0;
+        for (int prio = 0; prio < 8; prio++) {
+            CounterRate rate = PortRates.rate(previous, current, elapsedMillis, CounterGroup.ETHTOOL,
+                    "tx_prio" + prio + "_bytes");
+            if (rate != null && rate.hasRate()) {
+                total += rate.perSecond();
+                if (ethtool.pfcEnabledPriorities().contains(prio)) {
+                    lossless += rate.perSecond();
+                }
+            }
+        }
+        return total > 0 ? lossless / total : null;
+    }
+
+    private static void number(JsonGenerator g, Double value) throws IOException {
+        if (value == null || value.isNaN()) {
+            g.writeNull();
+        } else {
+            g.writeNumber(value);
+        }
+    }
+
+    interface JsonWriter {
+        void write(JsonGenerator g) throws IOException;
+    }
+
+    static String write(JsonWriter writer) {
+        StringWriter out = new StringWriter(256);
+        try (JsonGenerator g = JSON.createGenerator(out)) {
+            writer.write(g);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return out.toString();
+    }
+}

@@ -1,0 +1,272 @@
+package io.rdmamon.collector.live;
+
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import io.rdmamon.collector.FixtureSamples;
+import io.rdmamon.collector.store.NodeStore;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpServer;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.Router;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BooleanSupplier;
+import java.util.function.Predicate;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The push channel over real loopback HTTP, fed through a real {@link NodeStore}. */
+class LiveFeedTest {
+    private Vertx vertx;
+    private NodeStore store;
+    private LiveFeed feed;
+    private int port;
+    private final List<Socket> sockets = new ArrayList<>();
+
+    @BeforeEach
+    void setUp() {
+        vertx = Vertx.vertx();
+        store = new NodeStore(System::currentTimeMillis, 3, 600_000, 900, 10_000);
+    }
+
+    @AfterEach
+    void tearDown() throws Exception {
+        for (Socket socket : sockets) {
+            socket.close();
+        }
+        await(vertx.close());
+    }
+
+    private void start(LiveFeedOptions options) throws Exception {
+        feed = new LiveFeed(vertx, store, new PrometheusRegistry(), options);
+        Router router = Router.router(vertx);
+        // mounted on an event-loop context, as the collector verticle does
+        Promise<HttpServer> listening = Promise.promise();
+        vertx.runOnContext(v -> {
+            feed.accept(router);
+            vertx.createHttpServer().requestHandler(router).listen(0, "127.0.0.1").onComplete(listening);
+        });
+        HttpServer server = await(listening.future());
+        port = server.actualPort();
+    }
+
+    private void sample(String node, long timestampMillis, long step) {
+        store.connect(node, "test", 1000);
+        store.accept(FixtureSamples.host(node, timestampMillis, step));
+    }
+
+    @Test
+    void streamsHelloFullFleetDeltasAndWatchedPortHistory() throws Exception {
+        long t0 = System.currentTimeMillis() - 10_000;
+        sample("node-a", t0, 1);
+        sample("node-a", t0 + 1000, 2);
+        sample("node-b", t0 + 1000, 1);
+        start(LiveFeedOptions.defaults(900).withTick(Duration.ofMillis(100), Duration.ofSeconds(30)));
+
+        EventReader events = EventReader.open(port, "/api/live?watch=node-a/mlx5_0/1");
+        JsonObject hello = events.next("hello", e -> true);
+        assertEquals(new JsonArray().add("node-a/mlx5_0/1"), hello.getJsonArray("watching"));
+        List<Object> fields = hello.getJsonArray("portFields").getList();
+
+        JsonObject full = events.next("fleet", e -> e.getBoolean("full"));
+        assertEquals(List.of("node-a", "node-b"), full.getJsonArray("nodes").stream()
+                .map(n -> ((JsonObject) n).getString("node")).toList());
+        JsonObject nodeA = full.getJsonArray("nodes").getJsonObject(0);
+        assertEquals(new JsonArray().add(new JsonArray().add("ethtool").add("eth0")
+                .add("ioctl SIOCETHTOOL ETHTOOL_GSTATS on eth0: Operation not supported")), nodeA.getJsonArray("failures"));
+        JsonArray roce = nodeA.getJsonArray("ports").stream().map(p -> (JsonArray) p)
+                .filter(p -> p.getString(0).equals("mlx5_0") && p.getInteger(1) == 1).findFirst().orElseThrow();
+        // FixtureSamples: port_rcv_data +4,000,000 and port_xmit_data +8,000,000 bytes per step, 1 s apart
+        assertEquals(4_000_000.0, roce.getDouble(fields.indexOf("rxBytesPerSecond")), 1e-6);
+        assertEquals(8_000_000.0, roce.getDouble(fields.indexOf("txBytesPerSecond")), 1e-6);
+        assertEquals("ACTIVE", roce.getString(fields.indexOf("state")));
+        assertEquals("eth2", roce.getString(fields.indexOf("netdev")));
+
+        JsonObject history = events.next("port", e -> e.getBoolean("reset"));
+        assertEquals("node-a/mlx5_0/1", history.getString("key"));
+        // seeded from the store's headline history: both samples, the first without a rate
+        assertEquals(List.of(t0, t0 + 1000), history.getJsonArray("timestamps").getList().stream()
+                .map(v -> ((Number) v).longValue()).toList());
+        assertEquals(4_000_000.0, history.getJsonObject("series").getJsonArray("rx_bytes").getDouble(1), 1e-6);
+
+        sample("node-a", t0 + 2000, 3);
+        JsonObject delta = events.next("fleet", e -> !e.getBoolean("full") && !e.getJsonArray("nodes").isEmpty());
+        assertEquals(List.of("node-a"), delta.getJsonArray("nodes").stream()
+                .map(n -> ((JsonObject) n).getString("node")).toList(), "only the node with a new sample is resent");
+        JsonObject point = events.next("port", e -> !e.getBoolean("reset"));
+        assertEquals(List.of(t0 + 2000), point.getJsonArray("timestamps").getList().stream()
+                .map(v -> ((Number) v).longValue()).toList());
+        JsonObject series = point.getJsonObject("series");
+        assertEquals(100.0, series.getJsonArray("np_cnp_sent").getDouble(0), 1e-3);
+        assertEquals(3_000_000.0, series.getJsonArray("rx_prio3_bytes").getDouble(0), 1e-3);
+        assertEquals(4.0, series.getJsonArray("state").getDouble(0));
+        assertFalse(series.containsKey("tx_bps_limit_drop_cnt"), "a series the port lacks is left out");
+        List<String> moved = point.getJsonArray("moved").stream().map(m -> ((JsonArray) m).getString(1)).toList();
+        assertTrue(moved.containsAll(List.of("port_rcv_data", "port_xmit_data", "np_cnp_sent", "rx_prio3_bytes")), moved.toString());
+        assertFalse(moved.contains("out_of_sequence"), "a counter that did not move is not listed");
+        JsonArray bytesCounter = point.getJsonArray("moved").stream().map(m -> (JsonArray) m)
+                .filter(m -> m.getString(1).equals("port_rcv_data")).findFirst().orElseThrow();
+        assertEquals(new JsonArray().add("port_counters").add("port_rcv_data").add(4_000_000.0).add(true), bytesCounter);
+
+        events.close();
+    }
+
+    @Test
+    void refusesAMalformedWatchNamingIt() throws Exception {
+        start(LiveFeedOptions.defaults(900));
+        HttpResponse<String> response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                URI.create("http://127.0.0.1:" + port + "/api/live?watch=node-a/mlx5_0/x")).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertEquals(400, response.statusCode());
+        assertEquals("watch 'node-a/mlx5_0/x': port is not a number", new JsonObject(response.body()).getString("error"));
+    }
+
+    @Test
+    void aWatchBeyondTheHistoryLimitIsRefusedWithAnErrorEvent() throws Exception {
+        sample("node-a", System.currentTimeMillis(), 1);
+        start(LiveFeedOptions.defaults(900).withMaxWatchedPorts(1));
+        EventReader first = EventReader.open(port, "/api/live?watch=node-a/mlx5_0/1");
+        first.next("hello", e -> true);
+        EventReader second = EventReader.open(port, "/api/live?watch=node-a/mlx5_0/2");
+        assertEquals(new JsonArray(), second.next("hello", e -> true).getJsonArray("watching"));
+        assertTrue(second.next("error", e -> true).getString("error").contains("all 1 detail histories are in use"));
+        assertEquals(1, feed.stats().watchedPorts());
+        first.close();
+        second.close();
+    }
+
+    @Test
+    void aClientThatStopsReadingIsThinnedThenDroppedWhileOthersKeepUp() throws Exception {
+        // 300 nodes reporting every 50 ms: ~200 kB of delta per 50 ms tick, far more than a stalled
+        // socket's buffers take in a few seconds
+        long base = System.currentTimeMillis();
+        AtomicLong step = new AtomicLong(1);
+        Runnable feedAll = () -> {
+            long s = step.getAndIncrement();
+            for (int n = 0; n < 300; n++) {
+                sample(String.format("node-%03d", n), base + s * 50, s);
+            }
+        };
+        feedAll.run();
+        start(LiveFeedOptions.defaults(900).withTick(Duration.ofMillis(50), Duration.ofMillis(1500))
+                .withWriteQueueMaxBytes(64 * 1024));
+        long feeder = vertx.setPeriodic(50, id -> vertx.executeBlocking(() -> {
+            feedAll.run();
+            return null;
+        }, false));
+
+        Socket stalled = new Socket();
+        sockets.add(stalled);
+        stalled.setReceiveBufferSize(4096); // before connect, so the advertised window stays small
+        stalled.connect(new InetSocketAddress("127.0.0.1", port));
+        OutputStream out = stalled.getOutputStream();
+        out.write("GET /api/live HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+        out.flush(); // and never read
+
+        EventReader reader = EventReader.open(port, "/api/live");
+        reader.next("hello", e -> true);
+        AtomicLong fleetEvents = new AtomicLong();
+        Thread drain = new Thread(() -> reader.drain("fleet", fleetEvents), "reading-client");
+        drain.setDaemon(true);
+        drain.start();
+
+        waitFor(() -> feed.stats().updatesDropped() > 0, "ticks skipped for the stalled client");
+        waitFor(() -> feed.stats().clientsEvicted() == 1, "the stalled client disconnected after the stall timeout");
+        assertEquals(1, feed.stats().clients(), "the reading client stays");
+        long before = fleetEvents.get();
+        Thread.sleep(500);
+        assertTrue(fleetEvents.get() > before, "the reading client keeps receiving: " + before + " → " + fleetEvents.get());
+        vertx.cancelTimer(feeder);
+        reader.close();
+    }
+
+    private static void waitFor(BooleanSupplier condition, String what) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("timed out waiting for " + what);
+            }
+            Thread.sleep(20);
+        }
+    }
+
+    private static <T> T await(Future<T> future) throws Exception {
+        return future.toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+    }
+
+    /** A plain socket reading the event stream (chunk-size lines are skipped: they never start with event/data). */
+    private static final class EventReader implements AutoCloseable {
+        private final Socket socket;
+        private final BufferedReader in;
+
+        private EventReader(Socket socket) throws Exception {
+            this.socket = socket;
+            this.in = new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.UTF_8));
+        }
+
+        static EventReader open(int port, String path) throws Exception {
+            Socket socket = new Socket("127.0.0.1", port);
+            socket.setSoTimeout(10_000);
+            socket.getOutputStream().write(("GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+                    .getBytes(StandardCharsets.US_ASCII));
+            EventReader reader = new EventReader(socket);
+            String status = reader.in.readLine();
+            assertEquals("HTTP/1.1 200 OK", status);
+            return reader;
+        }
+
+        /** The next event called {@code name} whose data matches. */
+        JsonObject next(String name, Predicate<JsonObject> matching) throws Exception {
+            String event = null;
+            for (String line; (line = in.readLine()) != null; ) {
+                if (line.startsWith("event: ")) {
+                    event = line.substring(7);
+                } else if (line.startsWith("data: ") && name.equals(event)) {
+                    JsonObject data = new JsonObject(line.substring(6));
+                    if (matching.test(data)) {
+                        return data;
+                    }
+                }
+            }
+            throw new AssertionError("stream ended before a '" + name + "' event");
+        }
+
+        void drain(String name, AtomicLong count) {
+            try {
+                for (String line; (line = in.readLine()) != null; ) {
+                    if (line.equals("event: " + name)) {
+                        count.incrementAndGet();
+                    }
+                }
+            } catch (Exception e) {
+                // the test closed the socket
+            }
+        }
+
+        @Override
+        public void close() throws Exception {
+            socket.close();
+        }
+    }
+}

@@ -1,0 +1,127 @@
+// Wiring: the push stream feeds the fleet model and the open port; the URL fragment says what is
+// open, so every view is a deep link (#/port/<node>/<device>/<port>[/<tab>], #/?q=…&f=…).
+
+import {Fleet} from './fleet.js';
+import {LiveStream} from './live.js';
+import {Overview} from './overview.js';
+import {Detail} from './detail.js';
+import {onAuthRequired, setToken, token} from './api.js';
+import * as fmt from './format.js';
+
+const fleet = new Fleet();
+const conn = document.getElementById('conn');
+let status = {connected: false, since: Date.now(), reason: 'connecting'};
+let lastUpdate = 0;
+
+const live = new LiveStream({
+  onEvent: (name, data) => {
+    if (name === 'hello') {
+      fleet.setFields(data.portFields);
+      detail.configure(data);
+    } else if (name === 'fleet') {
+      lastUpdate = data.ts;
+      fleet.apply(data);
+    } else if (name === 'port') {
+      detail.onPort(data);
+    } else if (name === 'error') {
+      console.warn('live feed: ' + data.error);
+    }
+  },
+  onStatus: (s) => {
+    status = s;
+    renderStatus();
+  },
+});
+
+const overview = new Overview(fleet, {
+  onQueryChange: (q, f) => {
+    const params = new URLSearchParams();
+    if (q) params.set('q', q);
+    if (f && f !== 'all') params.set('f', f);
+    const query = params.toString();
+    history.replaceState(null, '', '#/' + (query ? '?' + query : ''));
+  },
+});
+const detail = new Detail(live, fleet);
+
+function renderStatus() {
+  if (status.connected) {
+    conn.className = 'conn ok';
+    conn.textContent = 'live' + (lastUpdate ? ' · ' + fmt.clock(lastUpdate) : '');
+  } else {
+    conn.className = 'conn bad';
+    const retry = status.retryAt ? ' · retrying in ' + fmt.duration(Math.max(0, status.retryAt - Date.now())) : '';
+    conn.textContent = 'disconnected since ' + fmt.clock(status.since) + ' (' + fmt.duration(Date.now() - status.since)
+      + ')' + retry;
+    conn.title = status.reason || '';
+  }
+}
+setInterval(renderStatus, 1000);
+
+function route() {
+  const hash = location.hash.replace(/^#/, '') || '/';
+  const [path, query] = hash.split('?');
+  const parts = path.split('/').filter(Boolean).map(decodeURIComponent);
+  if (parts[0] === 'port' && parts.length >= 4) {
+    document.getElementById('overview-view').hidden = true;
+    detail.open(parts[1], parts[2], parts[3], parts[4]);
+    document.title = parts[1] + ' ' + parts[2] + '/' + parts[3] + ' · rdmamon';
+    return;
+  }
+  detail.close();
+  document.getElementById('crumbs').replaceChildren();
+  document.getElementById('overview-view').hidden = false;
+  document.title = 'rdmamon';
+  const params = new URLSearchParams(query || '');
+  overview.setQuery(params.get('q') || '', params.get('f') || 'all', false);
+  overview.render();
+}
+window.addEventListener('hashchange', route);
+
+// keyboard: "/" searches, Escape goes back to the overview
+document.addEventListener('keydown', (e) => {
+  const typing = ['INPUT', 'SELECT', 'TEXTAREA'].includes(document.activeElement?.tagName);
+  if (e.key === '/' && !typing) {
+    e.preventDefault();
+    if (!document.getElementById('overview-view').hidden) document.getElementById('search').focus();
+    else document.getElementById('counter-search').focus();
+  } else if (e.key === 'Escape' && !typing && location.hash.startsWith('#/port/')) {
+    location.hash = '#/';
+  }
+});
+
+// theme: the system's by default, a choice is remembered
+const themeButton = document.getElementById('theme-button');
+function applyTheme(theme) {
+  if (theme) document.documentElement.dataset.theme = theme;
+  else delete document.documentElement.dataset.theme;
+  const dark = theme ? theme === 'dark' : matchMedia('(prefers-color-scheme: dark)').matches;
+  themeButton.textContent = dark ? 'Light' : 'Dark';
+  themeButton.setAttribute('aria-label', 'Switch to ' + (dark ? 'light' : 'dark') + ' theme');
+  detail.restyle();
+}
+themeButton.addEventListener('click', () => {
+  const dark = document.documentElement.dataset.theme
+    ? document.documentElement.dataset.theme === 'dark' : matchMedia('(prefers-color-scheme: dark)').matches;
+  const next = dark ? 'light' : 'dark';
+  localStorage.setItem('rdmamon-theme', next);
+  applyTheme(next);
+});
+applyTheme(localStorage.getItem('rdmamon-theme'));
+
+// token: asked for when the collector answers 401
+const dialog = document.getElementById('token-dialog');
+const tokenInput = document.getElementById('token-input');
+const askToken = () => {
+  if (!dialog.open) {
+    tokenInput.value = token() || '';
+    dialog.showModal();
+  }
+};
+onAuthRequired(askToken);
+document.getElementById('token-button').addEventListener('click', askToken);
+document.getElementById('token-cancel').addEventListener('click', () => dialog.close());
+document.getElementById('token-form').addEventListener('submit', () => setToken(tokenInput.value.trim()));
+
+route();
+if (!location.hash.startsWith('#/port/')) live.watch([]);
