@@ -130,11 +130,15 @@ public final class DemoCommand implements Callable<Integer> {
         return Files.isDirectory(TMPFS) && Files.isWritable(TMPFS) ? TMPFS : Path.of(System.getProperty("java.io.tmpdir"));
     }
 
-    /** Advances the fabric by the wall-clock time elapsed, on a worker, one step at a time. */
+    /**
+     * Advances the fabric by the wall-clock time elapsed, on a worker, one step at a time. It steps
+     * four times per sampling interval: stepping at the sampling rate would alias (two samples
+     * between one step read a zero rate, the next one double).
+     */
     private void tickSimulator(Vertx vertx, FabricSimulator simulator) {
         AtomicBoolean stepping = new AtomicBoolean();
         long[] last = {System.nanoTime()};
-        vertx.setPeriodic(interval.toMillis(), id -> {
+        vertx.setPeriodic(Math.max(50, interval.toMillis() / 4), id -> {
             if (!stepping.compareAndSet(false, true)) {
                 return; // a slow disk: the next step covers the time this one skipped
             }
