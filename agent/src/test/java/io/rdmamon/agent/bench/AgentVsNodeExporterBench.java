@@ -110,14 +110,18 @@ public final class AgentVsNodeExporterBench {
 
             Thread.sleep(warmup * 1000L);
             Map<String, Window> windows = new LinkedHashMap<>();
+            Map<String, Map<String, Long>> threadsBefore = new LinkedHashMap<>();
             for (BenchChild agent : agents) {
                 windows.put(agent.name(), Window.open(agent.usage(), samples(agent)));
+                threadsBefore.put(agent.name(), ProcessUsage.threadCpuMillis(agent.pid()));
             }
             Window neWindow = Window.open(nodeExporter.usage(), scrapes.get());
             ProcessUsage driverBefore = ProcessUsage.self();
             Thread.sleep(seconds * 1000L);
+            Map<String, Map<String, Long>> threadsAfter = new LinkedHashMap<>();
             for (BenchChild agent : agents) {
                 windows.get(agent.name()).close(agent.usage(), samples(agent));
+                threadsAfter.put(agent.name(), ProcessUsage.threadCpuMillis(agent.pid()));
             }
             neWindow.close(nodeExporter.usage(), scrapes.get());
             ProcessUsage driverAfter = ProcessUsage.self();
@@ -150,6 +154,17 @@ public final class AgentVsNodeExporterBench {
             for (BenchChild agent : agents) {
                 System.out.printf("ratio %s / node_exporter CPU per sample: %.2f%n", agent.name(),
                         windows.get(agent.name()).cpuPerEvent() / neCpu);
+            }
+            for (BenchChild agent : agents) {
+                System.out.printf("%s: CPU ms per sample by thread (live threads, > 0.1):", agent.name());
+                long events = windows.get(agent.name()).events();
+                Map<String, Long> before = threadsBefore.get(agent.name());
+                threadsAfter.get(agent.name()).entrySet().stream()
+                        .map(e -> Map.entry(e.getKey(), (e.getValue() - before.getOrDefault(e.getKey(), 0L)) / (double) events))
+                        .filter(e -> e.getValue() > 0.1)
+                        .sorted(Map.Entry.<String, Double>comparingByValue().reversed())
+                        .forEach(e -> System.out.printf(" [%s] %.2f;", e.getKey(), e.getValue()));
+                System.out.println();
             }
             System.out.printf("driver (collector + scraper) CPU in the window: %d ms%n",
                     driverAfter.cpuMillis() - driverBefore.cpuMillis());

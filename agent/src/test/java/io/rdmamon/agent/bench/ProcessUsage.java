@@ -3,6 +3,9 @@ package io.rdmamon.agent.bench;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Stream;
 
 /**
  * CPU time and resident memory of a process from {@code /proc/<pid>/stat} and {@code /proc/<pid>/status}.
@@ -17,10 +20,7 @@ public record ProcessUsage(long cpuMillis, long rssKiB, long hwmKiB) {
     private static final long CLOCK_TICKS_PER_SECOND = 100;
 
     public static ProcessUsage of(long pid) throws IOException {
-        String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
-        // the command name (field 2) may contain spaces and parentheses: fields are counted after the last ')'
-        String[] fields = stat.substring(stat.lastIndexOf(')') + 2).trim().split(" ");
-        long ticks = Long.parseLong(fields[11]) + Long.parseLong(fields[12]); // utime, stime: fields 14 and 15
+        long ticks = ticks(Files.readString(Path.of("/proc", Long.toString(pid), "stat")));
         long rss = 0;
         long hwm = 0;
         for (String line : Files.readAllLines(Path.of("/proc", Long.toString(pid), "status"))) {
@@ -35,6 +35,33 @@ public record ProcessUsage(long cpuMillis, long rssKiB, long hwmKiB) {
 
     public static ProcessUsage self() throws IOException {
         return of(ProcessHandle.current().pid());
+    }
+
+    /**
+     * CPU milliseconds of the live threads of {@code pid} by thread name with digits replaced by {@code #}
+     * ({@code C2 CompilerThre#}, {@code GC Thread##}, {@code vert.x-worker-thread-#}). Exited threads are missing.
+     */
+    public static Map<String, Long> threadCpuMillis(long pid) throws IOException {
+        Map<String, Long> byName = new TreeMap<>();
+        try (Stream<Path> tasks = Files.list(Path.of("/proc", Long.toString(pid), "task"))) {
+            for (Path task : tasks.toList()) {
+                String stat;
+                try {
+                    stat = Files.readString(task.resolve("stat"));
+                } catch (IOException e) {
+                    continue; // the thread exited between the listing and the read
+                }
+                String name = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')')).replaceAll("[0-9]", "#");
+                byName.merge(name, ticks(stat) * 1000 / CLOCK_TICKS_PER_SECOND, Long::sum);
+            }
+        }
+        return byName;
+    }
+
+    private static long ticks(String stat) {
+        // the command name (field 2) may contain spaces and parentheses: fields are counted after the last ')'
+        String[] fields = stat.substring(stat.lastIndexOf(')') + 2).trim().split(" ");
+        return Long.parseLong(fields[11]) + Long.parseLong(fields[12]); // utime, stime: fields 14 and 15
     }
 
     private static long kib(String line) {
