@@ -57,7 +57,7 @@ public final class EightPortHost {
         return root;
     }
 
-    static void copyTree(Path source, Path target) throws IOException {
+    public static void copyTree(Path source, Path target) throws IOException {
         try (Stream<Path> paths = Files.walk(source)) {
             for (Path p : paths.toList()) {
                 Path dest = target.resolve(source.relativize(p).toString());
