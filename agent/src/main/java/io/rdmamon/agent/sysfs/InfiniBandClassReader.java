@@ -261,8 +261,18 @@ public final class InfiniBandClassReader {
             return aNumeric != bNumeric ? (aNumeric ? -1 : 1) : a.compareTo(b);
         };
 
+        // A plain loop: this runs O(n log n) times per sort of a 255-entry GID table on every sample,
+        // and a stream per call was the agent's hottest Java frame (docs/performance.md).
         private static boolean isNumber(String s) {
-            return !s.isEmpty() && s.chars().allMatch(Character::isDigit) && (s.length() == 1 || s.charAt(0) != '0');
+            if (s.isEmpty() || (s.length() > 1 && s.charAt(0) == '0')) {
+                return false;
+            }
+            for (int i = 0; i < s.length(); i++) {
+                if (!Character.isDigit(s.charAt(i))) {
+                    return false;
+                }
+            }
+            return true;
         }
     }
 }

@@ -1,53 +1,86 @@
 package io.rdmamon.agent.host;
 
+import io.rdmamon.agent.bench.EightPortHost;
 import io.rdmamon.protocol.model.HostSample;
 
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.stream.Stream;
 
 /**
- * Cost of one full {@link HostReader#read(String)} on an 8-port mlx5 RoCE host: 8 copies of the
- * {@code mlx5-roce} fixture's {@code mlx5_0} (one port each, 16-entry GID table, 31 hw counters,
- * 21 PMA counters, a 94-line ethtool capture) in a temp directory.
+ * Cost of one full {@link HostReader#read(String)} on 8-port mlx5 RoCE hosts, wall time and CPU time of
+ * the reading thread, on three roots:
+ * <ul>
+ *   <li>{@code fixture-16gid}: 8 copies of the {@code mlx5-roce} fixture's {@code mlx5_0} (16-entry GID
+ *       table, 31 hw counters, 21 PMA counters, a 94-line ethtool capture);</li>
+ *   <li>{@code sim-255gid}: {@link EightPortHost}, the simulator's ConnectX-6 with mlx5's real 255-entry
+ *       GID table (4 entries in use);</li>
+ *   <li>{@code sim-4gid}: the same with the unused GID entries deleted, to show what the GID table costs.</li>
+ * </ul>
  *
- * <p>Run (from the repository root, after {@code mvn -B -q -o -pl agent -am test-compile}):
- * {@code java -cp agent/target/test-classes:agent/target/classes:<deps> io.rdmamon.agent.host.HostReaderBench [iterations]};
- * see docs/performance.md. Not a test: nothing asserts timings on a shared 2-core build machine.
+ * <p>Run (from {@code agent/}, after {@code mvn -B -q -o -pl agent -am test-compile dependency:build-classpath
+ * -Dmdep.outputFile=target/cp.txt}): {@code java -cp $(cat target/cp.txt):target/test-classes:target/classes
+ * io.rdmamon.agent.host.HostReaderBench [iterations]}; see docs/performance.md. Not a test: nothing
+ * asserts timings on a shared 2-core build machine.
  */
 public final class HostReaderBench {
-    private static final int DEVICES = 8;
+    private static final int DEVICES = EightPortHost.DEVICES;
 
     private HostReaderBench() {
     }
 
     public static void main(String[] args) throws IOException {
         int iterations = args.length > 0 ? Integer.parseInt(args[0]) : 2000;
-        Path root = Files.createTempDirectory("rdmamon-bench");
+        Path work = Files.createTempDirectory("rdmamon-bench");
         try {
-            buildHost(root);
-            HostReader reader = HostReader.forRoot(root);
-            long checksum = 0;
-            for (int i = 0; i < iterations; i++) { // warm-up: JIT and the page cache
-                checksum += reader.read("bench").devices().size();
-            }
-            long[] nanos = new long[iterations];
-            for (int i = 0; i < iterations; i++) {
-                long start = System.nanoTime();
-                HostSample sample = reader.read("bench");
-                nanos[i] = System.nanoTime() - start;
-                checksum += sample.devices().size();
-            }
-            Arrays.sort(nanos);
-            System.out.printf("devices=%d iterations=%d mean=%.1f us p50=%.1f us p99=%.1f us max=%.1f us (checksum %d)%n",
-                    DEVICES, iterations, Arrays.stream(nanos).average().orElse(0) / 1e3,
-                    nanos[iterations / 2] / 1e3, nanos[(int) (iterations * 0.99)] / 1e3,
-                    nanos[iterations - 1] / 1e3, checksum);
+            Path fixture = Files.createDirectory(work.resolve("fixture"));
+            buildHost(fixture);
+            Path sim = EightPortHost.build(work);
+            measure("fixture-16gid", fixture, iterations);
+            measure("sim-255gid", sim, iterations);
+            deleteUnusedGids(sim);
+            measure("sim-4gid", sim, iterations);
         } finally {
-            deleteTree(root);
+            EightPortHost.deleteTree(work);
+        }
+    }
+
+    private static void measure(String name, Path root, int iterations) throws IOException {
+        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        HostReader reader = HostReader.forRoot(root);
+        long checksum = 0;
+        for (int i = 0; i < iterations; i++) { // warm-up: JIT and the page cache
+            checksum += reader.read("bench").devices().size();
+        }
+        long[] nanos = new long[iterations];
+        long cpuStart = threads.getCurrentThreadCpuTime();
+        for (int i = 0; i < iterations; i++) {
+            long start = System.nanoTime();
+            HostSample sample = reader.read("bench");
+            nanos[i] = System.nanoTime() - start;
+            checksum += sample.devices().size();
+        }
+        double cpuMillis = (threads.getCurrentThreadCpuTime() - cpuStart) / 1e6 / iterations;
+        Arrays.sort(nanos);
+        System.out.printf("%-14s devices=%d iterations=%d wall mean=%.2f ms p50=%.2f ms p99=%.2f ms max=%.2f ms; "
+                        + "CPU mean=%.2f ms (checksum %d)%n",
+                name, DEVICES, iterations, Arrays.stream(nanos).average().orElse(0) / 1e6,
+                nanos[iterations / 2] / 1e6, nanos[(int) (iterations * 0.99)] / 1e6,
+                nanos[iterations - 1] / 1e6, cpuMillis, checksum);
+    }
+
+    /** Deletes the all-zero (unused) GID entries of every port: what the table would cost if only used entries existed. */
+    private static void deleteUnusedGids(Path root) throws IOException {
+        try (Stream<Path> files = Files.walk(root.resolve("sys/class/infiniband"))) {
+            for (Path f : files.filter(p -> p.getParent().getFileName().toString().equals("gids")).toList()) {
+                if (Files.readString(f).startsWith("0000:0000:0000:0000:0000:0000:0000:0000")) {
+                    Files.delete(f);
+                }
+            }
         }
     }
 
@@ -59,8 +92,8 @@ public final class HostReaderBench {
             Files.delete(device.resolve("device/net/ens1f0np0"));
             for (int i = 0; i < DEVICES; i++) {
                 String ifname = "ens1f" + i + "np" + i;
-                copyTree(device, root.resolve("sys/class/infiniband/mlx5_" + i));
-                copyTree(template.resolve("sys/class/net/ens1f0np0"), root.resolve("sys/class/net/" + ifname));
+                EightPortHost.copyTree(device, root.resolve("sys/class/infiniband/mlx5_" + i));
+                EightPortHost.copyTree(template.resolve("sys/class/net/ens1f0np0"), root.resolve("sys/class/net/" + ifname));
                 Path gidNdevs = root.resolve("sys/class/infiniband/mlx5_" + i + "/ports/1/gid_attrs/ndevs");
                 try (Stream<Path> files = Files.list(gidNdevs)) {
                     for (Path f : files.toList()) {
@@ -76,28 +109,7 @@ public final class HostReaderBench {
                         .replace("ens1f0np0", ifname));
             }
         } finally {
-            deleteTree(template);
-        }
-    }
-
-    private static void copyTree(Path source, Path target) throws IOException {
-        try (Stream<Path> paths = Files.walk(source)) {
-            for (Path p : paths.toList()) {
-                Path dest = target.resolve(source.relativize(p).toString());
-                if (Files.isDirectory(p)) {
-                    Files.createDirectories(dest);
-                } else {
-                    Files.copy(p, dest);
-                }
-            }
-        }
-    }
-
-    private static void deleteTree(Path dir) throws IOException {
-        try (Stream<Path> paths = Files.walk(dir)) {
-            for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
-                Files.delete(p);
-            }
+            EightPortHost.deleteTree(template);
         }
     }
 }

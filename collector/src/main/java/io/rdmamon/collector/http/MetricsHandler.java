@@ -23,14 +23,14 @@ public final class MetricsHandler implements Handler<RoutingContext> {
     @Override
     public void handle(RoutingContext ctx) {
         ExpositionFormatWriter writer = formats.findWriter(ctx.request().getHeader(HttpHeaders.ACCEPT));
-        ByteArrayOutputStream out = new ByteArrayOutputStream(64 * 1024);
-        try {
+        // On a worker: at fleet scale (2,000 nodes, 1.6 M series) one exposition takes many seconds, and on
+        // the event loop it would stall every agent stream for that long (docs/performance.md).
+        ctx.vertx().executeBlocking(() -> {
+            ByteArrayOutputStream out = new ByteArrayOutputStream(64 * 1024);
             writer.write(out, registry.scrape());
-        } catch (IOException | RuntimeException e) {
-            NodesApi.error(ctx, 500, "cannot build the exposition: " + e.getMessage());
-            return;
-        }
-        ctx.response().putHeader(HttpHeaders.CONTENT_TYPE, writer.getContentType()).end(Buffer.buffer(out.toByteArray()));
+            return Buffer.buffer(out.toByteArray());
+        }, false).onSuccess(body -> ctx.response().putHeader(HttpHeaders.CONTENT_TYPE, writer.getContentType()).end(body))
+                .onFailure(e -> NodesApi.error(ctx, 500, "cannot build the exposition: " + e.getMessage()));
     }
 
     /** The exposition of {@code registry} in the Prometheus text format (for tests and the golden file). */

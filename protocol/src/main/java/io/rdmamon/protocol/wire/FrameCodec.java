@@ -249,6 +249,11 @@ public final class FrameCodec {
         if (node == null || !node.isIntegralNumber()) {
             throw new FrameException(path + ": expected an unsigned integer, got " + describe(node));
         }
+        // Fast path: Jackson holds values up to Long.MAX_VALUE as int/long nodes; only larger u64
+        // counters arrive as BigInteger. A BigInteger per value was the collector's hottest ingest frame.
+        if ((node.isInt() || node.isLong()) && node.longValue() >= 0) {
+            return node.longValue();
+        }
         BigInteger value = node.bigIntegerValue();
         if (value.signum() < 0 || value.compareTo(TWO_TO_64) >= 0) {
             throw new FrameException(path + ": " + value + " is outside the unsigned 64-bit range");

@@ -1,0 +1,36 @@
+package io.rdmamon.agent.bench;
+
+import io.rdmamon.agent.host.HostReader;
+import io.rdmamon.agent.stream.AgentStreamer;
+import io.rdmamon.agent.stream.AgentStreamerOptions;
+import io.vertx.core.Vertx;
+
+import java.nio.file.Path;
+import java.util.Map;
+
+/**
+ * An rdmamon agent process for {@link AgentVsNodeExporterBench}: the real {@link AgentStreamer}
+ * sampling {@link HostReader} at 1 Hz and streaming to a collector, as {@code rdmamon agent} does.
+ * Arguments: host root, collector URL, node name. Commands on stdin: {@code stats}, {@code heap}, {@code gc}.
+ */
+public final class BenchAgent {
+    private BenchAgent() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        Path root = Path.of(args[0]);
+        String node = args[2];
+        HostReader reader = HostReader.forRoot(root);
+        Vertx vertx = Vertx.vertx();
+        AgentStreamer streamer = new AgentStreamer(AgentStreamerOptions.of(args[1], node, () -> reader.read(node)));
+        vertx.deployVerticle(streamer).toCompletionStage().toCompletableFuture().get();
+        BenchControl.answer("ready");
+        BenchControl.serve(Map.of("stats", () -> {
+            AgentStreamer.Stats s = streamer.stats();
+            return "samples=" + s.samplesTaken() + " acked=" + s.acknowledgedSeq() + " connected=" + s.connected()
+                    + " failures=" + s.samplerFailures();
+        }));
+        vertx.close();
+        System.exit(0);
+    }
+}

@@ -1,0 +1,98 @@
+package io.rdmamon.agent.bench;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStreamWriter;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A process started by a benchmark: an argv list (never a shell), stderr to a log file. JVM children
+ * run a {@link BenchControl} loop and answer one-line commands on stdin with a line starting
+ * {@code bench } on stdout.
+ */
+final class BenchChild implements AutoCloseable {
+    private final String name;
+    private final Process process;
+    private final Writer commands;
+    private final BufferedReader answers;
+
+    private BenchChild(String name, Process process) {
+        this.name = name;
+        this.process = process;
+        this.commands = new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8);
+        this.answers = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+    }
+
+    /** A program whose output all goes to {@code log}. */
+    static BenchChild program(String name, List<String> argv, Path log) throws IOException {
+        Process process = new ProcessBuilder(argv).redirectErrorStream(true)
+                .redirectOutput(log.toFile()).start();
+        return new BenchChild(name, process);
+    }
+
+    /** A JVM on this JVM's class path running {@code mainClass}; stderr (logging) goes to {@code log}. */
+    static BenchChild java(String name, List<String> jvmFlags, Class<?> mainClass, List<String> args, Path log)
+            throws IOException {
+        List<String> argv = new ArrayList<>();
+        argv.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        argv.addAll(jvmFlags);
+        argv.add("-cp");
+        argv.add(System.getProperty("java.class.path"));
+        argv.add(mainClass.getName());
+        argv.addAll(args);
+        Process process = new ProcessBuilder(argv).redirectError(log.toFile()).start();
+        return new BenchChild(name, process);
+    }
+
+    String name() {
+        return name;
+    }
+
+    long pid() {
+        return process.pid();
+    }
+
+    ProcessUsage usage() throws IOException {
+        return ProcessUsage.of(process.pid());
+    }
+
+    /** Sends {@code command} and returns the answer (without the {@code bench } prefix). */
+    String ask(String command) throws IOException {
+        commands.write(command + "\n");
+        commands.flush();
+        return awaitAnswer();
+    }
+
+    /** The next answer line (e.g. the one a child prints when it is ready). */
+    String awaitAnswer() throws IOException {
+        for (String line; (line = answers.readLine()) != null; ) {
+            if (line.startsWith(BenchControl.PREFIX)) {
+                return line.substring(BenchControl.PREFIX.length());
+            }
+        }
+        throw new IOException(name + " (pid " + process.pid() + ") exited with " + waitExit() + " before answering");
+    }
+
+    private int waitExit() {
+        try {
+            return process.waitFor();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return -1;
+        }
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        process.destroy();
+        if (!process.waitFor(10, TimeUnit.SECONDS)) {
+            process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+        }
+    }
+}

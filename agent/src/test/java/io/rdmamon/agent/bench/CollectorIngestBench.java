@@ -1,0 +1,301 @@
+package io.rdmamon.agent.bench;
+
+import io.rdmamon.agent.host.HostReader;
+import io.rdmamon.protocol.model.HostSample;
+import io.rdmamon.protocol.wire.Frame;
+import io.rdmamon.protocol.wire.FrameCodec;
+import io.rdmamon.protocol.wire.HostLayout;
+import io.rdmamon.protocol.wire.SampleEncoder;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.VerticleBase;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.WebSocket;
+import io.vertx.core.http.WebSocketClient;
+import io.vertx.core.http.WebSocketClientOptions;
+import io.vertx.core.http.WebSocketConnectOptions;
+import io.rdmamon.protocol.wire.WireFormat;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Collector ingest at fleet scale: a collector process ({@link BenchCollector}) and this process as the
+ * load generator, opening one WebSocket per simulated node (default 2,000) and sending one sample per
+ * node per second over the real wire protocol (hello with the layout, then values frames, encoded by
+ * {@link SampleEncoder} and {@link FrameCodec}).
+ *
+ * <p>The samples are those of a real 8-port mlx5 host: {@link HostReader} reads {@link EightPortHost}
+ * once for the layout and starting values; every counter then grows at its own rate (its starting value
+ * spread over ten days of uptime, scaled per traffic profile). Nodes share 16 traffic profiles, so the
+ * generator encodes 16 frames per second instead of 2,000 (the collector decodes every frame anyway);
+ * sends are spread evenly over each second in 20 slots, as independent agents would be.
+ *
+ * <p>Reported: collector and generator CPU (cores, from /proc) over a window of steady ingest, samples
+ * acknowledged per second, heap after a full GC (with the growth of the per-port rate history), RSS,
+ * and {@code /metrics} latency and size over a series of scrapes.
+ *
+ * <p>Options: {@code --nodes N} (2000), {@code --warmup S} (30), {@code --seconds S} (60),
+ * {@code --scrapes N} (20), {@code --collector-flags "..."} (JVM flags of the collector, space-separated).
+ */
+public final class CollectorIngestBench {
+    private static final int PROFILES = 16;
+    private static final int SLOTS_PER_SECOND = 20;
+    private static final long UPTIME_SECONDS = 10L * 24 * 3600;
+    private static final int HISTORY_POINTS = 900; // CollectorConfig.defaults()
+    /** Set when the run is over: closed connections are expected from then on. */
+    private static volatile boolean stopping;
+
+    private CollectorIngestBench() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        int nodes = AgentVsNodeExporterBench.intOption(args, "--nodes", 2000);
+        int warmup = AgentVsNodeExporterBench.intOption(args, "--warmup", 30);
+        int seconds = AgentVsNodeExporterBench.intOption(args, "--seconds", 60);
+        int scrapes = AgentVsNodeExporterBench.intOption(args, "--scrapes", 20);
+        String flags = AgentVsNodeExporterBench.option(args, "--collector-flags", "");
+        Path work = Files.createTempDirectory("rdmamon-collector-bench");
+        HostSample template;
+        try {
+            template = HostReader.forRoot(EightPortHost.build(work)).read("template");
+        } finally {
+            EightPortHost.deleteTree(work);
+        }
+        FrameFeed feed = new FrameFeed(template);
+
+        Path log = Files.createTempFile("rdmamon-bench-collector", ".log");
+        List<String> jvmFlags = flags.isBlank() ? List.of() : List.of(flags.trim().split("\\s+"));
+        Vertx vertx = Vertx.vertx();
+        try (BenchChild collector = BenchChild.java("collector", jvmFlags, BenchCollector.class, List.of(), log)) {
+            int port = Integer.parseInt(BenchControl.fields(collector.awaitAnswer()).get("port"));
+            AtomicLong acks = new AtomicLong();
+            AtomicLong skipped = new AtomicLong();
+            int instances = 2;
+            long connectStart = System.nanoTime();
+            for (int k = 0; k < instances; k++) {
+                vertx.deployVerticle(new LoadVerticle(port, nodes, k, instances, feed, acks, skipped))
+                        .toCompletionStage().toCompletableFuture().get();
+            }
+            System.out.printf("%d connections up in %.1f s (%s)%n", nodes, (System.nanoTime() - connectStart) / 1e9,
+                    collector.ask("stats"));
+            Thread.sleep(warmup * 1000L);
+
+            long heapStart = heapAfterGc(collector);
+            long heapStartNanos = System.nanoTime();
+            ProcessUsage collectorBefore = collector.usage();
+            ProcessUsage selfBefore = ProcessUsage.self();
+            long acksBefore = acks.get();
+            long windowStart = System.nanoTime();
+            Thread.sleep(seconds * 1000L);
+            double windowSeconds = (System.nanoTime() - windowStart) / 1e9;
+            ProcessUsage collectorAfter = collector.usage();
+            ProcessUsage selfAfter = ProcessUsage.self();
+            long acked = acks.get() - acksBefore;
+
+            HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+            HttpRequest scrape = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/metrics"))
+                    .timeout(Duration.ofSeconds(120)).build();
+            double[] latencies = new double[scrapes];
+            long bytes = 0;
+            long series = 0;
+            ProcessUsage scrapeCpuBefore = collector.usage();
+            for (int i = 0; i < scrapes; i++) {
+                long start = System.nanoTime();
+                HttpResponse<byte[]> r = http.send(scrape, HttpResponse.BodyHandlers.ofByteArray());
+                latencies[i] = (System.nanoTime() - start) / 1e6;
+                if (r.statusCode() != 200) {
+                    throw new IllegalStateException("/metrics answered " + r.statusCode());
+                }
+                bytes = r.body().length;
+                if (i == 0) {
+                    series = new String(r.body(), java.nio.charset.StandardCharsets.UTF_8).lines()
+                            .filter(l -> !l.startsWith("#") && !l.isBlank()).count();
+                }
+                Thread.sleep(Math.max(0, 1000 - (long) latencies[i]));
+            }
+            ProcessUsage scrapeCpuAfter = collector.usage();
+            long heapEnd = heapAfterGc(collector);
+            double heapSeconds = (System.nanoTime() - heapStartNanos) / 1e9;
+            ProcessUsage collectorEnd = collector.usage();
+            stopping = true;
+            System.out.printf("collector (%s): %s%n", flags.isBlank() ? "default JVM flags" : flags, collector.ask("stats"));
+
+            double collectorCores = (collectorAfter.cpuMillis() - collectorBefore.cpuMillis()) / 1000.0 / windowSeconds;
+            double generatorCores = (selfAfter.cpuMillis() - selfBefore.cpuMillis()) / 1000.0 / windowSeconds;
+            double growthPerSecond = (heapEnd - heapStart) / heapSeconds;
+            double elapsedSinceConnect = (System.nanoTime() - connectStart) / 1e9;
+            double heapFullHistory = heapEnd + Math.max(0, HISTORY_POINTS - elapsedSinceConnect) * growthPerSecond;
+            Arrays.sort(latencies);
+            System.out.printf("%n%d nodes x %d ports at 1 Hz, window %.0f s after %d s warm-up%n", nodes,
+                    template.devices().size(), windowSeconds, warmup);
+            System.out.println("| measure | value |");
+            System.out.println("|---|---|");
+            System.out.printf("| samples acknowledged / s (target %d) | %.0f |%n", nodes, acked / windowSeconds);
+            System.out.printf("| sends skipped (write queue full) | %d |%n", skipped.get());
+            System.out.printf("| collector CPU, cores | %.2f |%n", collectorCores);
+            System.out.printf("| collector CPU per sample, ms | %.3f |%n", collectorCores * 1000 * windowSeconds / Math.max(1, acked));
+            System.out.printf("| load generator CPU, cores | %.2f |%n", generatorCores);
+            System.out.printf("| collector heap after full GC, MiB (after %.0f s) | %.0f |%n", elapsedSinceConnect, heapEnd / 1048576.0);
+            System.out.printf("| heap growth (rate history), MiB/s | %.2f |%n", growthPerSecond / 1048576.0);
+            System.out.printf("| heap after GC with full %d-point history (extrapolated), MiB | %.0f |%n", HISTORY_POINTS, heapFullHistory / 1048576.0);
+            System.out.printf("| collector RSS / peak RSS, MiB | %.0f / %.0f |%n", collectorEnd.rssKiB() / 1024.0, collectorEnd.hwmKiB() / 1024.0);
+            System.out.printf("| /metrics p50 / p99 / max, ms (%d scrapes) | %.0f / %.0f / %.0f |%n", scrapes,
+                    latencies[scrapes / 2], latencies[Math.min(scrapes - 1, (int) Math.ceil(scrapes * 0.99) - 1)], latencies[scrapes - 1]);
+            System.out.printf("| /metrics size, MiB / series | %.1f / %d |%n", bytes / 1048576.0, series);
+            System.out.printf("| collector CPU during the scrape phase, cores | %.2f |%n",
+                    (scrapeCpuAfter.cpuMillis() - scrapeCpuBefore.cpuMillis()) / 1000.0
+                            / (latencies.length == 0 ? 1 : Math.max(scrapes, Arrays.stream(latencies).sum() / 1000)));
+        } finally {
+            vertx.close().toCompletionStage().toCompletableFuture().get();
+            System.out.println("collector log: " + log);
+        }
+    }
+
+    private static long heapAfterGc(BenchChild collector) throws java.io.IOException {
+        return Long.parseLong(BenchControl.fields(collector.ask("gc")).get("heapUsed"));
+    }
+
+    /**
+     * The values frames of every traffic profile for the current second, encoded once per second. Every
+     * slot of a values frame is a counter (ValueSlots), so each grows at a fixed rate per profile.
+     */
+    static final class FrameFeed {
+        private final FrameCodec codec = new FrameCodec();
+        private final HostLayout layout;
+        private final Frame.Values first;
+        private final long[][] ratePerSecond = new long[PROFILES][];
+        private long tick = -1;
+        private Buffer[] frames;
+
+        FrameFeed(HostSample template) {
+            List<Frame> encoded = new SampleEncoder("template", "bench", 1000).encode(template, 1);
+            layout = ((Frame.Hello) encoded.get(0)).layout();
+            first = (Frame.Values) encoded.get(1);
+            Random random = new Random(1);
+            long[] base = first.values();
+            for (int p = 0; p < PROFILES; p++) {
+                double scale = 0.5 + random.nextDouble();
+                ratePerSecond[p] = Arrays.stream(base).map(v -> (long) (v / (double) UPTIME_SECONDS * scale)).toArray();
+            }
+        }
+
+        Buffer hello(String node) {
+            return Buffer.buffer(codec.encode(new Frame.Hello(node, "bench", 1000, 1, layout)));
+        }
+
+        /** The frame of {@code profile} for second {@code second} (1-based; it is also the seq). */
+        synchronized Buffer values(int profile, long second) {
+            if (second != tick) {
+                tick = second;
+                frames = new Buffer[PROFILES];
+                long[] base = first.values();
+                for (int p = 0; p < PROFILES; p++) {
+                    long[] values = new long[base.length];
+                    for (int i = 0; i < values.length; i++) {
+                        values[i] = base[i] + ratePerSecond[p][i] * second;
+                    }
+                    frames[p] = Buffer.buffer(codec.encode(new Frame.Values(1, second, System.currentTimeMillis(),
+                            values, first.absent(), first.sources())));
+                }
+            }
+            return frames[profile];
+        }
+    }
+
+    /** Owns nodes {@code index % instances == instance}: their connections and their send schedule. */
+    static final class LoadVerticle extends VerticleBase {
+        private final int port;
+        private final int nodes;
+        private final int instance;
+        private final int instances;
+        private final FrameFeed feed;
+        private final AtomicLong acks;
+        private final AtomicLong skipped;
+        private final List<Integer> owned = new ArrayList<>();
+        private final List<WebSocket> sockets = new ArrayList<>();
+        private long[] lastSent;
+        private long startMillis;
+        /** Held in a field: Vert.x closes a client (and its WebSockets) once it is unreachable. */
+        private WebSocketClient client;
+
+        LoadVerticle(int port, int nodes, int instance, int instances, FrameFeed feed, AtomicLong acks, AtomicLong skipped) {
+            this.port = port;
+            this.nodes = nodes;
+            this.instance = instance;
+            this.instances = instances;
+            this.feed = feed;
+            this.acks = acks;
+            this.skipped = skipped;
+        }
+
+        @Override
+        public Future<?> start() {
+            for (int i = instance; i < nodes; i += instances) {
+                owned.add(i);
+            }
+            lastSent = new long[owned.size()];
+            owned.forEach(i -> sockets.add(null));
+            client = vertx.createWebSocketClient(new WebSocketClientOptions()
+                    .setMaxConnections(nodes).setMaxMessageSize(WireFormat.DEFAULT_MAX_FRAME_BYTES));
+            Future<Void> chain = Future.succeededFuture();
+            int batch = 100;
+            for (int from = 0; from < owned.size(); from += batch) {
+                List<Integer> slice = owned.subList(from, Math.min(owned.size(), from + batch));
+                chain = chain.compose(v -> Future.all(slice.stream().map(this::connect).toList()).mapEmpty());
+            }
+            return chain.onSuccess(v -> {
+                startMillis = System.currentTimeMillis();
+                vertx.setPeriodic(1000 / SLOTS_PER_SECOND, id -> sendDue());
+            });
+        }
+
+        private Future<Void> connect(int index) {
+            String node = String.format("bench-node-%04d", index);
+            WebSocketConnectOptions options = new WebSocketConnectOptions().setHost("127.0.0.1").setPort(port)
+                    .setURI(WireFormat.STREAM_PATH);
+            return client.connect(options).map(ws -> {
+                ws.binaryMessageHandler(message -> acks.incrementAndGet());
+                ws.closeHandler(v -> {
+                    if (!stopping) {
+                        System.err.println(node + " closed by the collector: " + ws.closeStatusCode() + " " + ws.closeReason());
+                    }
+                });
+                ws.writeBinaryMessage(feed.hello(node));
+                sockets.set((index - instance) / instances, ws); // owned.get(j) == instance + j * instances
+                return null;
+            });
+        }
+
+        /** Sends second {@code t}'s frame to every owned node whose slot in the second has come. */
+        private void sendDue() {
+            long elapsed = System.currentTimeMillis() - startMillis;
+            long second = elapsed / 1000 + 1;
+            long slot = (elapsed % 1000) * SLOTS_PER_SECOND / 1000;
+            for (int j = 0; j < sockets.size(); j++) {
+                if (lastSent[j] < second && j % SLOTS_PER_SECOND <= slot) {
+                    WebSocket ws = sockets.get(j);
+                    if (ws.isClosed()) {
+                        continue;
+                    }
+                    if (ws.writeQueueFull()) {
+                        skipped.incrementAndGet();
+                    } else {
+                        ws.writeBinaryMessage(feed.values(owned.get(j) % PROFILES, second));
+                    }
+                    lastSent[j] = second;
+                }
+            }
+        }
+    }
+}
