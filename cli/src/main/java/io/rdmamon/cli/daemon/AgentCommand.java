@@ -26,8 +26,9 @@ import java.util.function.Supplier;
 import java.util.regex.Pattern;
 
 @Command(name = "agent",
-        description = {"The node daemon: samples this host's RDMA counters (sysfs, ethtool, verbs) at an interval",
-                "and streams them to the collector over a WebSocket; with --listen it also serves its own /metrics."},
+        description = {"The node daemon: streams this host's RDMA counters to the collector.",
+                "Samples sysfs, ethtool and verbs at an interval and streams them over a WebSocket;",
+                "with --listen it also serves this node's own /metrics."},
         footer = {"", "Examples:",
                 "  rdmamon agent --collector https://collector:9470 --node gpu-017 --token-file /etc/rdmamon/agent.token",
                 "  rdmamon agent --listen 0.0.0.0:9471 --node gpu-017      (no collector: local /metrics only)"})

@@ -27,9 +27,10 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 @Command(name = "demo",
-        description = {"A first look without RDMA hardware: a collector, a simulated fabric (RoCE mlx5, InfiniBand",
-                "and eRDMA nodes writing real sysfs/ethtool trees) and one agent per node streaming over",
-                "WebSockets on loopback, all through the production code paths. Ctrl-C stops it."},
+        description = {"Collector, simulated fabric and agents in one process, for a first look.",
+                "No RDMA hardware needed: simulated RoCE mlx5, InfiniBand and eRDMA nodes write real",
+                "sysfs/ethtool trees, and one agent per node streams them over WebSockets on loopback,",
+                "all through the production code paths. Ctrl-C stops it."},
         footer = {"", "Scenarios: healthy, wrong-priority, pfc-storm, ecn-off, link-degraded, gid-missing,",
                 "erdma-ratelimit, mixed (docs/simulator.md).", "",
                 "Example:  rdmamon demo --scenario wrong-priority --nodes 8"})
