@@ -1,0 +1,38 @@
+package io.rdmamon.collector.diagnosis;
+
+import io.rdmamon.protocol.model.IbDevice;
+import io.rdmamon.protocol.model.IbPort;
+
+/**
+ * Everything the per-port rules look at for one sample of one port.
+ *
+ * @param device        the port's device (node type, hca_type)
+ * @param previous      the port in the node's previous sample; null when there is none (first sample, new port)
+ * @param current       the port now
+ * @param elapsedMillis time between the two samples' timestamps
+ * @param expectedRate  the rate the port should run at; null when nothing is known
+ * @param recentFlaps   link_downed + link_error_recovery increases within the flap window, this sample's included
+ */
+public record PortInput(IbDevice device, IbPort previous, IbPort current, long elapsedMillis, ExpectedRate expectedRate,
+                        long recentFlaps) {
+
+    /**
+     * @param bytesPerSecond expected {@code rate} in bytes per second
+     * @param hcaType        the HCA model it applies to
+     * @param linkLayer      the link layer it applies to
+     * @param ports          active ports of the model in the fleet that run at it; 0 when configured
+     * @param total          active ports of the model in the fleet; 0 when configured
+     */
+    public record ExpectedRate(long bytesPerSecond, String hcaType, String linkLayer, int ports, int total) {
+        /** Where the expectation comes from, for the evidence (built only when there is something to report). */
+        public String origin() {
+            return ports == 0 ? "configured for " + hcaType
+                    : "the rate of " + ports + " of " + total + " active " + hcaType + " " + linkLayer + " ports in the fleet";
+        }
+    }
+
+    /** Whether counter rates can be computed (a previous sample of the port, taken earlier). */
+    public boolean hasRates() {
+        return previous != null && elapsedMillis > 0;
+    }
+}

@@ -1,0 +1,126 @@
+package io.rdmamon.collector.diagnosis;
+
+import java.util.Arrays;
+import java.util.stream.Collectors;
+
+/**
+ * The diagnosis rules of DESIGN.md §6. {@link #id()} is the contract string (the {@code rule} label of
+ * {@code rdma_diagnosis_active} and of the alerts, the name of the runbook page). Severities are those of
+ * grafana/rules/rdmamon-alerts.yml. {@link #runbook()} is the short version of docs/runbooks/&lt;id&gt;.md.
+ */
+public enum Rule {
+    ROCE_TRAFFIC_OUTSIDE_LOSSLESS_PRIORITY("roce_traffic_outside_lossless_priority", Severity.CRITICAL, true,
+            "RDMA runs on a priority without PFC and is dropped under congestion. Check the traffic class / DSCP "
+                    + "the applications use (NCCL_IB_TC, rdma_cm ToS) and the port's trust mode "
+                    + "(mlnx_qos -i IF --trust dscp) and DSCP-to-priority map; move RDMA onto the PFC-enabled "
+                    + "priority, or enable PFC on the priority it uses, end to end with the switch."),
+    PFC_NOT_ENABLED("pfc_not_enabled", Severity.WARNING, true,
+            "No priority has PFC, so RoCE is lossy and every drop costs a transport retry. Enable PFC on the "
+                    + "fabric's lossless priority (e.g. mlnx_qos -i IF --pfc 0,0,0,1,0,0,0,0), persistently, or let "
+                    + "DCBX configure it; a fabric that is lossy on purpose should rely on ECN instead."),
+    PFC_PAUSE_STORM("pfc_pause_storm", Severity.CRITICAL, true,
+            "A priority is paused nearly all the time, spreading head-of-line blocking through the fabric. "
+                    + "tx storm (this host pauses the switch): drain or reboot the host, check driver/firmware, "
+                    + "enable PFC storm prevention. rx storm: find the congested switch egress and make ECN/DCQCN "
+                    + "slow the senders down before PFC must stop them."),
+    ECN_NOT_ENGAGED("ecn_not_engaged", Severity.WARNING, true,
+            "The port is paused by PFC but no ECN marks or CNPs flow: DCQCN is not reacting and PFC does all "
+                    + "the work. Enable ECN marking on the switch's lossless queue (threshold below PFC XOFF) and "
+                    + "NP/RP on the NICs (/sys/class/net/IF/ecn/roce_np|roce_rp/enable/PRIO); give CNPs a "
+                    + "priority that is not dropped."),
+    CNP_IGNORED("cnp_ignored", Severity.WARNING, true,
+            "CNPs arrive but the reaction point ignores them, so senders do not slow down. Enable the RP on "
+                    + "the priority the traffic uses (/sys/class/net/IF/ecn/roce_rp/enable/PRIO) and align the "
+                    + "CNP priority across the fleet."),
+    TRANSPORT_LOSS("transport_loss", Severity.WARNING, true,
+            "Packets are lost on a fabric that should be lossless; each loss forces a go-back-N retransmission. "
+                    + "Put RDMA on the lossless priority with PFC end to end, replace cables/optics with symbol or "
+                    + "CRC errors, and check receive-side drops (rx_out_of_buffer)."),
+    LINK_DOWN("link_down", Severity.CRITICAL, false,
+            "The port is not ACTIVE. Reseat or replace the cable/optic and check the switch port; bring the "
+                    + "netdev up (ip link set IF up); on InfiniBand make sure a subnet manager sees the port."),
+    LINK_DEGRADED("link_degraded", Severity.WARNING, true,
+            "The link trained below the expected rate or keeps going down and retraining. Reseat or replace "
+                    + "the cable/transceiver, clean the optics, check the switch port's speed and FEC settings "
+                    + "and the NIC firmware (mlxconfig -d DEV q)."),
+    GID_NO_ROCEV2("gid_no_rocev2", Severity.WARNING, false,
+            "No routable RoCE v2 GID, so RoCE v2 connections (and NCCL_IB_GID_INDEX) have nothing to use. "
+                    + "Configure the IP address on the RoCE netdev and bring it up (the kernel then adds the v2 "
+                    + "GID); check the device's default RoCE mode; point applications at the v2 index."),
+    ERDMA_RATE_LIMITED("erdma_rate_limited", Severity.WARNING, true,
+            "The instance drops packets at its bandwidth or packet-rate limit. Move to an instance type with "
+                    + "more network capacity or spread the traffic; batch small operations against pps limits; "
+                    + "move bulk TCP off the same ENI."),
+    AGENT_STALE("agent_stale", Severity.WARNING, false,
+            "The node's agent stopped delivering fresh samples, or a source fails on it, so part of the node is "
+                    + "not watched. Check that the agent runs (systemctl status rdmamon-agent), its token and "
+                    + "collector URL, the network path, and dmesg for a hung device read.");
+
+    /** Where the full runbook pages are published (the alerts' runbook_url points there too). */
+    public static final String RUNBOOK_BASE_URL = "https://github.com/rdmamon/rdmamon/blob/main/";
+
+    private final String id;
+    private final Severity severity;
+    private final boolean fromRates;
+    private final String runbook;
+
+    Rule(String id, Severity severity, boolean fromRates, String runbook) {
+        this.id = id;
+        this.severity = severity;
+        this.fromRates = fromRates;
+        this.runbook = runbook;
+    }
+
+    public String id() {
+        return id;
+    }
+
+    public Severity severity() {
+        return severity;
+    }
+
+    /**
+     * True when the condition is read from counter rates and so needs two samples; such a rule is not
+     * evaluated (neither raised nor cleared) on a sample without a usable previous one.
+     */
+    public boolean fromRates() {
+        return fromRates;
+    }
+
+    /** Short text with the usual fixes. */
+    public String runbook() {
+        return runbook;
+    }
+
+    /** {@code docs/runbooks/<id>.md}, relative to the repository root. */
+    public String runbookPath() {
+        return "docs/runbooks/" + id + ".md";
+    }
+
+    public String runbookUrl() {
+        return RUNBOOK_BASE_URL + runbookPath();
+    }
+
+    /**
+     * The rule with this id.
+     *
+     * @throws IllegalArgumentException naming the value and listing the valid ids
+     */
+    public static Rule fromId(String id) {
+        for (Rule rule : values()) {
+            if (rule.id.equals(id)) {
+                return rule;
+            }
+        }
+        throw new IllegalArgumentException("unknown rule '" + id + "'; valid: " + validIds());
+    }
+
+    public static String validIds() {
+        return Arrays.stream(values()).map(Rule::id).collect(Collectors.joining(", "));
+    }
+
+    @Override
+    public String toString() {
+        return id;
+    }
+}
