@@ -2,6 +2,7 @@ package io.rdmamon.collector;
 
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.rdmamon.collector.auth.TokenAuthenticator;
+import io.rdmamon.collector.diagnosis.DiagnosisEngine;
 import io.rdmamon.collector.metrics.RdmaMetrics;
 import io.rdmamon.collector.metrics.SelfMetrics;
 import io.rdmamon.collector.store.NodeStore;
@@ -46,10 +47,12 @@ public final class Collector {
         NodeStore store = new NodeStore(System::currentTimeMillis, config.staleAfterIntervals(),
                 config.expireAfter().toMillis(), config.historyPoints(), config.maxNodes());
         PrometheusRegistry registry = new PrometheusRegistry();
-        registry.register(new RdmaMetrics(store));
+        DiagnosisEngine diagnoses = new DiagnosisEngine(config.diagnosis(), System::currentTimeMillis);
+        registry.register(new RdmaMetrics(store, () -> diagnoses.snapshot().diagnoses()));
         SelfMetrics selfMetrics = new SelfMetrics(registry, store);
         TokenAuthenticator auth = new TokenAuthenticator(config.tokens());
-        CollectorVerticle verticle = new CollectorVerticle(config, store, registry, selfMetrics, auth, extraRoutes);
+        CollectorVerticle verticle = new CollectorVerticle(config, store, diagnoses, registry, selfMetrics, auth,
+                extraRoutes);
         return vertx.deployVerticle(verticle)
                 .map(id -> new Running(vertx, id, verticle.port(), store, registry, auth));
     }

@@ -2,6 +2,8 @@ package io.rdmamon.collector;
 
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.rdmamon.collector.auth.TokenAuthenticator;
+import io.rdmamon.collector.diagnosis.DiagnosisEngine;
+import io.rdmamon.collector.http.DiagnosesApi;
 import io.rdmamon.collector.http.MetricsHandler;
 import io.rdmamon.collector.http.NodesApi;
 import io.rdmamon.collector.ingest.AgentIngest;
@@ -31,6 +33,7 @@ public final class CollectorVerticle extends VerticleBase {
     private static final System.Logger LOG = System.getLogger(CollectorVerticle.class.getName());
     private final CollectorConfig config;
     private final NodeStore store;
+    private final DiagnosisEngine diagnoses;
     private final PrometheusRegistry registry;
     private final SelfMetrics selfMetrics;
     private final TokenAuthenticator auth;
@@ -39,10 +42,11 @@ public final class CollectorVerticle extends VerticleBase {
     private volatile int port;
     private HttpServer server;
 
-    CollectorVerticle(CollectorConfig config, NodeStore store, PrometheusRegistry registry, SelfMetrics selfMetrics,
+    CollectorVerticle(CollectorConfig config, NodeStore store, DiagnosisEngine diagnoses, PrometheusRegistry registry, SelfMetrics selfMetrics,
                       TokenAuthenticator auth, List<Consumer<Router>> extraRoutes) {
         this.config = config;
         this.store = store;
+        this.diagnoses = diagnoses;
         this.registry = registry;
         this.selfMetrics = selfMetrics;
         this.auth = auth;
@@ -54,7 +58,7 @@ public final class CollectorVerticle extends VerticleBase {
         Router router = Router.router(vertx);
         NodesApi nodes = new NodesApi(store);
         router.get(WireFormat.STREAM_PATH).handler(new AgentIngest(auth, new FrameCodec(config.maxFrameBytes()),
-                store, selfMetrics));
+                store, selfMetrics, diagnoses::accept));
         router.get("/healthz").handler(ctx -> json(ctx.response(), 200, new JsonObject().put("status", "ok")));
         router.get("/readyz").handler(ctx -> json(ctx.response(), ready ? 200 : 503,
                 new JsonObject().put("status", ready ? "ready" : "starting")));
@@ -63,7 +67,8 @@ public final class CollectorVerticle extends VerticleBase {
         router.get("/api/nodes").handler(nodes::list);
         router.get("/api/nodes/:node").handler(nodes::detail);
         router.get("/api/nodes/:node/history").handler(nodes::history);
-        new LiveFeed(vertx, store, registry, LiveFeedOptions.defaults(config.historyPoints())).accept(router);
+        router.get("/api/diagnoses").handler(new DiagnosesApi(diagnoses)::list);
+        new LiveFeed(vertx, store, diagnoses, registry, LiveFeedOptions.defaults(config.historyPoints())).accept(router);
         extraRoutes.forEach(mount -> mount.accept(router));
         router.route("/*").handler(StaticHandler.create("webroot"));
         router.errorHandler(404, ctx -> json(ctx.response(), 404,
@@ -91,6 +96,7 @@ public final class CollectorVerticle extends VerticleBase {
             selfMetrics.nodesExpired.inc();
             LOG.log(System.Logger.Level.INFO, "node {0} expired: no frame for {1}", node, config.expireAfter());
         }
+        diagnoses.sweep(store.nodes()); // notices stale nodes (they send nothing) and forgets expired ones
     }
 
     @Override

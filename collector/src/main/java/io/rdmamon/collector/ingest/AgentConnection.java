@@ -13,6 +13,7 @@ import io.vertx.core.http.ServerWebSocket;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Optional;
+import java.util.function.Consumer;
 import java.util.regex.Pattern;
 
 /**
@@ -31,16 +32,19 @@ final class AgentConnection {
     private final FrameCodec codec;
     private final NodeStore store;
     private final SelfMetrics metrics;
+    private final Consumer<HostSample> applied;
     private final SampleDecoder decoder = new SampleDecoder();
     private String node;
     private boolean closing;
 
-    AgentConnection(ServerWebSocket ws, TokenEntry token, FrameCodec codec, NodeStore store, SelfMetrics metrics) {
+    AgentConnection(ServerWebSocket ws, TokenEntry token, FrameCodec codec, NodeStore store, SelfMetrics metrics,
+                    Consumer<HostSample> applied) {
         this.ws = ws;
         this.token = token;
         this.codec = codec;
         this.store = store;
         this.metrics = metrics;
+        this.applied = applied;
     }
 
     void start() {
@@ -93,7 +97,10 @@ final class AgentConnection {
 
     private void ingest(HostSample sample, long seq) {
         switch (store.accept(sample)) {
-            case APPLIED -> metrics.samplesIngested.inc();
+            case APPLIED -> {
+                metrics.samplesIngested.inc();
+                applied.accept(sample);
+            }
             case DUPLICATE -> metrics.samplesDuplicate.inc();
             case UNKNOWN_NODE -> {
                 // expired while connected (a very long silence on an open connection): register again
@@ -101,6 +108,7 @@ final class AgentConnection {
                 if (store.connect(node, hello.agentVersion(), hello.intervalMillis())
                         && store.accept(sample) == NodeStore.Ingest.APPLIED) {
                     metrics.samplesIngested.inc();
+                    applied.accept(sample);
                 }
             }
         }

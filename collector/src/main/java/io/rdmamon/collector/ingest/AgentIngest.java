@@ -5,6 +5,7 @@ import io.rdmamon.collector.auth.TokenAuthenticator;
 import io.rdmamon.collector.auth.TokenEntry;
 import io.rdmamon.collector.metrics.SelfMetrics;
 import io.rdmamon.collector.store.NodeStore;
+import io.rdmamon.protocol.model.HostSample;
 import io.rdmamon.protocol.wire.FrameCodec;
 import io.vertx.core.Handler;
 import io.vertx.core.http.HttpHeaders;
@@ -13,6 +14,7 @@ import io.vertx.ext.web.RoutingContext;
 
 import java.util.EnumSet;
 import java.util.Optional;
+import java.util.function.Consumer;
 
 /**
  * The ingest route ({@code GET /api/agent/stream}, WebSocket upgrade). The agent's token is checked
@@ -24,12 +26,16 @@ public final class AgentIngest implements Handler<RoutingContext> {
     private final FrameCodec codec;
     private final NodeStore store;
     private final SelfMetrics metrics;
+    private final Consumer<HostSample> applied;
 
-    public AgentIngest(TokenAuthenticator auth, FrameCodec codec, NodeStore store, SelfMetrics metrics) {
+    /** {@code applied} sees every sample the store applied (the diagnosis engine), on the event loop. */
+    public AgentIngest(TokenAuthenticator auth, FrameCodec codec, NodeStore store, SelfMetrics metrics,
+                       Consumer<HostSample> applied) {
         this.auth = auth;
         this.codec = codec;
         this.store = store;
         this.metrics = metrics;
+        this.applied = applied;
     }
 
     @Override
@@ -46,7 +52,7 @@ public final class AgentIngest implements Handler<RoutingContext> {
             return;
         }
         ctx.request().toWebSocket()
-                .onSuccess(ws -> new AgentConnection(ws, token.orElse(null), codec, store, metrics).start())
+                .onSuccess(ws -> new AgentConnection(ws, token.orElse(null), codec, store, metrics, applied).start())
                 .onFailure(e -> LOG.log(System.Logger.Level.WARNING, "WebSocket upgrade from {0} failed: {1}",
                         ctx.request().remoteAddress(), e.getMessage()));
     }

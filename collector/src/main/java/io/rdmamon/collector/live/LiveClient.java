@@ -21,6 +21,7 @@ final class LiveClient {
     private final List<PortKey> watched;
     private final Map<PortKey, Long> sentUpTo = new HashMap<>();
     private boolean needsFull = true;
+    private long diagnosesVersion = -1;
     private long stalledSinceMillis = -1;
 
     LiveClient(HttpServerResponse response, HttpConnection connection, List<PortKey> watched) {
@@ -31,6 +32,15 @@ final class LiveClient {
 
     List<PortKey> watched() {
         return watched;
+    }
+
+    /** The version of the diagnoses list this client has; -1 before the first. */
+    long diagnosesVersion() {
+        return diagnosesVersion;
+    }
+
+    void diagnosesSent(long version) {
+        diagnosesVersion = version;
     }
 
     boolean needsFull() {

@@ -3,6 +3,8 @@ package io.rdmamon.collector.live;
 import io.prometheus.metrics.core.metrics.Counter;
 import io.prometheus.metrics.core.metrics.GaugeWithCallback;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import io.rdmamon.collector.diagnosis.DiagnosisEngine;
+import io.rdmamon.collector.diagnosis.DiagnosisJson;
 import io.rdmamon.collector.store.NodeStore;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpHeaders;
@@ -26,7 +28,9 @@ import java.util.function.Consumer;
  * <p>Events: {@code hello} once; {@code fleet} every tick (a full snapshot first and after any skipped
  * tick, else the nodes that changed and the names removed); {@code port} for each watched port
  * ({@code ?watch=node/device/port}, repeatable) with its new detail points, the whole history first;
- * {@code error} for a watch that cannot be served. docs/dashboard.md describes the payloads.
+ * {@code error} for a watch that cannot be served; {@code diagnoses} with the active diagnoses, after the hello
+ * and whenever they change (at most once per tick, at most {@value #MAX_LIVE_DIAGNOSES} items).
+ * docs/dashboard.md and docs/diagnosis.md describe the payloads.
  *
  * <p>Backpressure: messages are built once per tick and shared by all clients; a client whose
  * connection write queue is above {@link LiveFeedOptions#writeQueueMaxBytes()} is skipped for that tick
@@ -36,6 +40,7 @@ import java.util.function.Consumer;
  */
 public final class LiveFeed implements Consumer<Router> {
     public static final String PATH = "/api/live";
+    static final int MAX_LIVE_DIAGNOSES = 2000;
     private static final System.Logger LOG = System.getLogger(LiveFeed.class.getName());
 
     /** Totals since start, for tests and diagnostics. */
@@ -45,6 +50,7 @@ public final class LiveFeed implements Consumer<Router> {
     private final Vertx vertx;
     private final LiveFeedOptions options;
     private final FleetState fleet;
+    private final DiagnosisEngine diagnoses;
     private final DetailTracker tracker;
     private final Set<LiveClient> clients = new LinkedHashSet<>();
     private final Counter messagesSent;
@@ -54,10 +60,14 @@ public final class LiveFeed implements Consumer<Router> {
     private volatile int watchedPorts;
     private FleetState.Tick lastTick;
     private String lastFull;
+    private long diagnosesVersion = -1;
+    private String diagnosesEvent;
     private boolean building;
 
-    public LiveFeed(Vertx vertx, NodeStore store, PrometheusRegistry registry, LiveFeedOptions options) {
+    public LiveFeed(Vertx vertx, NodeStore store, DiagnosisEngine diagnoses, PrometheusRegistry registry,
+                    LiveFeedOptions options) {
         this.vertx = vertx;
+        this.diagnoses = diagnoses;
         this.options = options;
         this.fleet = new FleetState(store, System::currentTimeMillis);
         this.tracker = new DetailTracker(store, options.maxWatchedPorts(), options.historyPoints());
@@ -126,6 +136,7 @@ public final class LiveFeed implements Consumer<Router> {
             write(client, "error", new JsonObject().put("watch", key.toString()).put("error", "cannot watch " + key
                     + ": all " + options.maxWatchedPorts() + " detail histories are in use").encode());
         }
+        writeDiagnoses(client);
         tracker.poll();
         if (lastTick != null) {
             deliver(client, System.currentTimeMillis());
@@ -175,6 +186,7 @@ public final class LiveFeed implements Consumer<Router> {
             }
             return;
         }
+        writeDiagnoses(client);
         boolean full = client.needsFull();
         write(client, "fleet", full ? full() : lastTick.delta());
         client.fleetSent(full);
@@ -187,6 +199,20 @@ public final class LiveFeed implements Consumer<Router> {
                     client.sentUpTo(key, slice.size() > 0 ? slice.timestamps()[slice.size() - 1] : Long.MIN_VALUE + 1);
                 }
             });
+        }
+    }
+
+    /** Sends the diagnoses when the client's copy is older than the engine's; the event is built once per change. */
+    private void writeDiagnoses(LiveClient client) {
+        DiagnosisEngine.Snapshot snapshot = diagnoses.snapshot();
+        if (snapshot.version() != diagnosesVersion) {
+            diagnosesEvent = DiagnosisJson.event(snapshot.diagnoses(), snapshot.version(), System.currentTimeMillis(),
+                    MAX_LIVE_DIAGNOSES);
+            diagnosesVersion = snapshot.version();
+        }
+        if (client.diagnosesVersion() != diagnosesVersion) {
+            write(client, "diagnoses", diagnosesEvent);
+            client.diagnosesSent(diagnosesVersion);
         }
     }
 

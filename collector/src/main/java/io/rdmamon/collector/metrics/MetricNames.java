@@ -10,6 +10,8 @@ import java.util.Map;
  * exposition adds it to counters.
  */
 public final class MetricNames {
+    /** One series per active diagnosis, value 1 (DESIGN.md §5). */
+    public static final String DIAGNOSIS_ACTIVE = "rdma_diagnosis_active";
     private static final Map<String, String> PORT_SPECIAL = Map.of(
             "port_rcv_data", "rdma_port_data_received_bytes",
             "port_xmit_data", "rdma_port_data_transmitted_bytes",

@@ -3,6 +3,7 @@ package io.rdmamon.collector.metrics;
 import io.prometheus.metrics.model.registry.MultiCollector;
 import io.prometheus.metrics.model.snapshots.Labels;
 import io.prometheus.metrics.model.snapshots.MetricSnapshots;
+import io.rdmamon.collector.diagnosis.Diagnosis;
 import io.rdmamon.collector.store.NodeStore;
 import io.rdmamon.collector.store.NodeView;
 import io.rdmamon.protocol.model.EthtoolStats;
@@ -13,8 +14,10 @@ import io.rdmamon.protocol.model.IbPort;
 import io.rdmamon.protocol.model.PriorityCounters;
 import io.rdmamon.protocol.model.SourceStatus;
 
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
 import static io.rdmamon.protocol.rates.CounterRate.unsignedToDouble;
@@ -26,9 +29,17 @@ import static io.rdmamon.protocol.rates.CounterRate.unsignedToDouble;
 public final class RdmaMetrics implements MultiCollector {
     private static final double MICROS_PER_SECOND = 1_000_000.0;
     private final NodeStore store;
+    private final Supplier<List<Diagnosis>> diagnoses;
 
+    /** The node families only (an agent's own /metrics). */
     public RdmaMetrics(NodeStore store) {
+        this(store, List::of);
+    }
+
+    /** The node families and {@code rdma_diagnosis_active} for each active diagnosis. */
+    public RdmaMetrics(NodeStore store, Supplier<List<Diagnosis>> diagnoses) {
         this.store = store;
+        this.diagnoses = diagnoses;
     }
 
     @Override
@@ -54,6 +65,12 @@ public final class RdmaMetrics implements MultiCollector {
                     port(f, Labels.of("node", node.node(), "device", device.name(), "port", Integer.toString(port.port())), port);
                 }
             }
+        }
+        for (Diagnosis d : diagnoses.get()) {
+            // node-level diagnoses (agent_stale) carry empty device and port labels
+            f.gauge(MetricNames.DIAGNOSIS_ACTIVE, "1 while the diagnosis engine holds the rule active at the place (docs/diagnosis.md)",
+                    Labels.of("rule", d.rule().id(), "severity", d.severity().id(), "node", d.node(),
+                            "device", d.nodeLevel() ? "" : d.device(), "port", d.nodeLevel() ? "" : Integer.toString(d.port())), 1);
         }
         return f.build();
     }

@@ -2,6 +2,8 @@ package io.rdmamon.collector.live;
 
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.rdmamon.collector.FixtureSamples;
+import io.rdmamon.collector.diagnosis.DiagnosisConfig;
+import io.rdmamon.collector.diagnosis.DiagnosisEngine;
 import io.rdmamon.collector.store.NodeStore;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
@@ -59,7 +61,8 @@ class LiveFeedTest {
     }
 
     private void start(LiveFeedOptions options) throws Exception {
-        feed = new LiveFeed(vertx, store, new PrometheusRegistry(), options);
+        feed = new LiveFeed(vertx, store, new DiagnosisEngine(DiagnosisConfig.defaults(), System::currentTimeMillis),
+                new PrometheusRegistry(), options);
         Router router = Router.router(vertx);
         // mounted on an event-loop context, as the collector verticle does
         Promise<HttpServer> listening = Promise.promise();

@@ -1,0 +1,47 @@
+package io.rdmamon.collector.http;
+
+import io.rdmamon.collector.diagnosis.Diagnosis;
+import io.rdmamon.collector.diagnosis.DiagnosisEngine;
+import io.rdmamon.collector.diagnosis.DiagnosisJson;
+import io.rdmamon.collector.diagnosis.Rule;
+import io.rdmamon.collector.diagnosis.Severity;
+import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.RoutingContext;
+
+import java.util.List;
+import java.util.function.Predicate;
+
+/**
+ * {@code GET /api/diagnoses[?node=&rule=&severity=]}: the active diagnoses, critical first, then the oldest.
+ * An unknown rule or severity is a 400 naming the parameter and the valid values.
+ */
+public final class DiagnosesApi {
+    private final DiagnosisEngine engine;
+
+    public DiagnosesApi(DiagnosisEngine engine) {
+        this.engine = engine;
+    }
+
+    public void list(RoutingContext ctx) {
+        String node = ctx.request().getParam("node");
+        String ruleParam = ctx.request().getParam("rule");
+        String severityParam = ctx.request().getParam("severity");
+        Rule rule;
+        Severity severity;
+        try {
+            rule = ruleParam == null ? null : Rule.fromId(ruleParam);
+            severity = severityParam == null ? null : Severity.fromId(severityParam);
+        } catch (IllegalArgumentException e) {
+            // both messages name the parameter's value and list the valid ones
+            ctx.response().setStatusCode(400).putHeader(HttpHeaders.CONTENT_TYPE, "application/json")
+                    .end(new JsonObject().put("error", e.getMessage()).encode());
+            return;
+        }
+        Predicate<Diagnosis> wanted = d -> (node == null || d.node().equals(node)) && (rule == null || d.rule() == rule)
+                && (severity == null || d.severity() == severity);
+        List<Diagnosis> selected = engine.snapshot().diagnoses().stream().filter(wanted).toList();
+        ctx.response().putHeader(HttpHeaders.CONTENT_TYPE, "application/json")
+                .end(DiagnosisJson.list(selected, System.currentTimeMillis()));
+    }
+}
