@@ -60,8 +60,8 @@ public final class PortEvaluator {
         if (roce && active) {
             gidNoRocev2(port, found);
         }
+        linkDegraded(in, active, found); // flaps come counted in the input; the rate needs no previous sample
         if (in.hasRates()) {
-            linkDegraded(in, active, found);
             if (roce) {
                 SortedSet<Integer> lossless = config.losslessPriorities().isEmpty() && port.ethtool() != null
                         ? port.ethtool().pfcEnabledPriorities() : config.losslessPriorities();
@@ -72,8 +72,6 @@ public final class PortEvaluator {
             cnpIgnored(in, found);
             transportLoss(in, roce, found);
             erdmaRateLimited(in, found);
-        } else if (active) {
-            linkDegraded(in, true, found); // the rate half needs no previous sample
         }
         return found;
     }

@@ -39,7 +39,7 @@ public enum Rule {
     LINK_DOWN("link_down", Severity.CRITICAL, false,
             "The port is not ACTIVE. Reseat or replace the cable/optic and check the switch port; bring the "
                     + "netdev up (ip link set IF up); on InfiniBand make sure a subnet manager sees the port."),
-    LINK_DEGRADED("link_degraded", Severity.WARNING, true,
+    LINK_DEGRADED("link_degraded", Severity.WARNING, false,
             "The link trained below the expected rate or keeps going down and retraining. Reseat or replace "
                     + "the cable/transceiver, clean the optics, check the switch port's speed and FEC settings "
                     + "and the NIC firmware (mlxconfig -d DEV q)."),

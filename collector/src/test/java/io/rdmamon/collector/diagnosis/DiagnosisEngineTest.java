@@ -1,0 +1,240 @@
+package io.rdmamon.collector.diagnosis;
+
+import io.rdmamon.collector.store.NodeView;
+import io.rdmamon.protocol.model.HostSample;
+import io.rdmamon.protocol.model.SourceStatus;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Collectors;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Hysteresis, fleet context and node-level rules of the engine, fed sample by sample at 1 s. */
+class DiagnosisEngineTest {
+    private final AtomicLong clock = new AtomicLong(1_700_000_000_000L);
+    private final DiagnosisEngine engine = new DiagnosisEngine(DiagnosisConfig.defaults(), clock::get);
+
+    /** One sample of {@code port} on {@code node}, one second after the last. */
+    private void feed(String node, TestPort port) {
+        clock.addAndGet(1000);
+        engine.accept(port.sample(node, clock.get(), 1));
+    }
+
+    private Set<String> active() {
+        return engine.snapshot().diagnoses().stream()
+                .map(d -> d.node() + " " + (d.nodeLevel() ? "" : d.device() + "/" + d.port() + " ") + d.rule().id())
+                .collect(Collectors.toSet());
+    }
+
+    @Test
+    void raisesAfterThreeConsecutiveSamplesSinceTheFirstOfThem() {
+        TestPort port = TestPort.roce().healthyTraffic(3);
+        feed("n1", port); // first sample: no rates yet
+        port.healthyTraffic(0).rate("eth:tx_prio3_bytes", 0).rate("eth:rx_prio3_bytes", 0);
+        feed("n1", port);
+        long firstTrue = clock.get();
+        feed("n1", port);
+        assertEquals(Set.of(), active(), "two samples are not enough");
+        feed("n1", port);
+        assertEquals(Set.of("n1 mlx5_0/1 roce_traffic_outside_lossless_priority"), active());
+        Diagnosis d = engine.snapshot().diagnoses().get(0);
+        assertEquals(firstTrue, d.sinceMillis());
+        assertEquals(Severity.CRITICAL, d.severity());
+        assertTrue(d.evidence().contains("on priority 0, which has no PFC"), d.evidence());
+    }
+
+    @Test
+    void oneSpikeSampleDoesNotRaiseForAnyRateRuleThreeDo() {
+        for (TestPort spike : List.of(TestPort.roce().healthyTraffic(0),
+                TestPort.roce().healthyTraffic(3).rate("eth:tx_prio3_pause_duration", 990_000),
+                TestPort.roce().healthyTraffic(3).rate("hw:out_of_sequence", 50),
+                TestPort.roce().healthyTraffic(3).rate("hw:rp_cnp_ignored", 50),
+                TestPort.roce().pfc().healthyTraffic(3),
+                TestPort.erdma().rate("hw:tx_bps_limit_drop_cnt", 50))) {
+            assertEquals(List.of(), withSpike(spike, 1), "one sample of " + spike.rates);
+            assertEquals(1, withSpike(spike, 3).size(), "three samples of " + spike.rates);
+        }
+    }
+
+    /** Two quiet samples, {@code samples} with the spike's rates, three quiet ones; the diagnoses left. */
+    private List<Diagnosis> withSpike(TestPort spike, int samples) {
+        DiagnosisEngine fresh = new DiagnosisEngine(DiagnosisConfig.defaults(), clock::get);
+        java.util.Map<String, Double> spikeRates = java.util.Map.copyOf(spike.rates);
+        java.util.Map<String, Double> quietRates = new java.util.HashMap<>();
+        spikeRates.keySet().forEach(key -> quietRates.put(key, 0.0));
+        for (int i = 0; i < 5 + samples; i++) {
+            spike.rates.clear();
+            spike.rates.putAll(i >= 2 && i < 2 + samples ? spikeRates : quietRates);
+            clock.addAndGet(1000);
+            fresh.accept(spike.sample("n1", clock.get(), 1));
+        }
+        spike.rates.putAll(spikeRates);
+        return fresh.snapshot().diagnoses();
+    }
+
+    @Test
+    void oneQuietSampleDoesNotClearAndTenDo() {
+        TestPort port = TestPort.roce().healthyTraffic(3).rate("hw:out_of_sequence", 40);
+        for (int i = 0; i < 5; i++) {
+            feed("n1", port);
+        }
+        assertEquals(Set.of("n1 mlx5_0/1 transport_loss"), active());
+        port.rate("hw:out_of_sequence", 0);
+        feed("n1", port);
+        port.rate("hw:out_of_sequence", 40);
+        feed("n1", port);
+        assertEquals(Set.of("n1 mlx5_0/1 transport_loss"), active(), "one quiet sample");
+        port.rate("hw:out_of_sequence", 0);
+        for (int i = 0; i < 9; i++) {
+            feed("n1", port);
+        }
+        assertEquals(Set.of("n1 mlx5_0/1 transport_loss"), active(), "nine quiet samples");
+        feed("n1", port);
+        assertEquals(Set.of(), active(), "ten quiet samples");
+    }
+
+    @Test
+    void linkDownRaisesOnTheFirstSampleByDefaultButNotWithALongerWindow() {
+        TestPort port = TestPort.ib();
+        feed("n1", port);
+        port.stateId = 1;
+        feed("n1", port);
+        assertEquals(Set.of("n1 mlx5_0/1 link_down"), active());
+
+        DiagnosisConfig d = DiagnosisConfig.defaults();
+        DiagnosisEngine strict = new DiagnosisEngine(new DiagnosisConfig(d.raiseAfterSamples(), d.clearAfterSamples(),
+                java.util.Map.of(), d.minRdmaBytesPerSecond(), d.minLosslessShare(), d.pauseStormRatio(),
+                d.ecnMinPauseFramesPerSecond(), d.cnpIgnoredPerSecond(), d.transportErrorsPerSecond(),
+                d.erdmaDropsPerSecond(), d.flapWindow(), d.minPortsForModalRate(), d.expectedRateGbps(),
+                d.losslessPriorities(), d.expectedGidIndex()), clock::get);
+        TestPort other = TestPort.ib();
+        other.stateId = 1;
+        clock.addAndGet(1000);
+        strict.accept(other.sample("n2", clock.get(), 1));
+        other.stateId = 4;
+        clock.addAndGet(1000);
+        strict.accept(other.sample("n2", clock.get(), 1));
+        assertEquals(List.of(), strict.snapshot().diagnoses(), "one DOWN sample with raiseAfterSamples 3");
+    }
+
+    @Test
+    void aPortBelowTheFleetsMostCommonRateOfItsModelIsDegraded() {
+        for (int i = 1; i <= 3; i++) {
+            feed("n" + i, TestPort.roce().healthyTraffic(3));
+        }
+        TestPort slow = TestPort.roce().healthyTraffic(3);
+        slow.rate = "100 Gb/sec (4X EDR)";
+        slow.rateBytes = 12_500_000_000L;
+        TestPort otherModel = TestPort.roce().healthyTraffic(3);
+        otherModel.hcaType = "MT4121";
+        otherModel.rate = "100 Gb/sec (4X EDR)";
+        otherModel.rateBytes = 12_500_000_000L;
+        for (int i = 0; i < 3; i++) {
+            feed("slow", slow);
+            feed("cx5", otherModel);
+        }
+        assertEquals(Set.of("slow mlx5_0/1 link_degraded"), active());
+        Diagnosis d = engine.snapshot().diagnoses().get(0);
+        assertEquals("runs at 100 Gb/sec (4X EDR), expected 200 Gb/s (the rate of 3 of 4 active MT4123 Ethernet ports in"
+                + " the fleet)", d.evidence());
+    }
+
+    @Test
+    void noFleetExpectationBelowThreePortsOfAModel() {
+        feed("n1", TestPort.roce().healthyTraffic(3));
+        TestPort slow = TestPort.roce().healthyTraffic(3);
+        slow.rateBytes = 12_500_000_000L;
+        for (int i = 0; i < 4; i++) {
+            feed("slow", slow);
+        }
+        assertEquals(Set.of(), active());
+    }
+
+    @Test
+    void aFlappingLinkStaysDegradedForTheFlapWindow() {
+        TestPort port = TestPort.roce().healthyTraffic(3).rate("pma:link_downed", 0);
+        feed("n1", port);
+        port.rate("pma:link_downed", 1);
+        feed("n1", port);
+        port.rate("pma:link_downed", 0);
+        for (int i = 0; i < 3; i++) {
+            feed("n1", port);
+        }
+        assertEquals(Set.of("n1 mlx5_0/1 link_degraded"), active(), "one flap keeps the condition for 2 minutes");
+        clock.addAndGet(121_000);
+        for (int i = 0; i < 10; i++) {
+            feed("n1", port);
+        }
+        assertEquals(Set.of(), active());
+    }
+
+    @Test
+    void aStaleNodeIsDiagnosedOnTheSweepAndAFreshSampleClearsIt() {
+        TestPort port = TestPort.roce().healthyTraffic(3);
+        feed("n1", port);
+        HostSample last = port.sample("n1", clock.get(), 0);
+        engine.sweep(List.of(view("n1", true, last)));
+        assertEquals(Set.of(), active());
+        clock.addAndGet(10_000);
+        engine.sweep(List.of(view("n1", false, last)));
+        assertEquals(Set.of("n1 agent_stale"), active());
+        Diagnosis d = engine.snapshot().diagnoses().get(0);
+        assertTrue(d.nodeLevel());
+        assertTrue(d.evidence().startsWith("no sample for 10 s"), d.evidence());
+        feed("n1", port);
+        assertEquals(Set.of(), active());
+    }
+
+    @Test
+    void failingSourcesRaiseAgentStaleAfterThreeSamples() {
+        TestPort port = TestPort.roce().healthyTraffic(3);
+        port.sources = List.of(SourceStatus.failed("ethtool", "eth2", "ioctl SIOCETHTOOL on eth2: No such device"));
+        feed("n1", port);
+        feed("n1", port);
+        assertEquals(Set.of(), active());
+        feed("n1", port);
+        assertEquals(Set.of("n1 agent_stale"), active());
+        assertEquals("1 source(s) failing: ethtool eth2 failed: ioctl SIOCETHTOOL on eth2: No such device",
+                engine.snapshot().diagnoses().get(0).evidence());
+    }
+
+    @Test
+    void anExpiredNodeTakesItsDiagnosesWithItAndAVanishedPortItsOwn() {
+        TestPort wrong = TestPort.roce().healthyTraffic(0);
+        TestPort down = TestPort.ib();
+        down.stateId = 1;
+        for (int i = 0; i < 4; i++) {
+            feed("gone", wrong);
+            feed("kept", down);
+        }
+        assertEquals(Set.of("gone mlx5_0/1 roce_traffic_outside_lossless_priority", "kept mlx5_0/1 link_down"), active());
+        long version = engine.snapshot().version();
+        engine.sweep(List.of(view("kept", true, down.sample("kept", clock.get(), 0))));
+        assertEquals(Set.of("kept mlx5_0/1 link_down"), active());
+        assertTrue(engine.snapshot().version() > version);
+        clock.addAndGet(1000);
+        engine.accept(new HostSample("kept", clock.get(), List.of(), List.of()));
+        assertEquals(Set.of(), active(), "the port is gone from the node's sample");
+    }
+
+    @Test
+    void criticalFirstThenOldest() {
+        TestPort transport = TestPort.roce().healthyTraffic(3).rate("hw:out_of_sequence", 40);
+        TestPort down = TestPort.ib();
+        down.stateId = 1;
+        for (int i = 0; i < 4; i++) {
+            feed("a", transport);
+        }
+        feed("b", down);
+        assertEquals(List.of(Rule.LINK_DOWN, Rule.TRANSPORT_LOSS),
+                engine.snapshot().diagnoses().stream().map(Diagnosis::rule).toList());
+    }
+
+    private NodeView view(String node, boolean up, HostSample last) {
+        return new NodeView(node, "test", 1000, up, 1, clock.get(), last.timestampMillis(), last, null);
+    }
+}
