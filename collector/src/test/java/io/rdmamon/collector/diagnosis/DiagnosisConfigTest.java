@@ -1,0 +1,85 @@
+package io.rdmamon.collector.diagnosis;
+
+import io.rdmamon.collector.CollectorConfig;
+import io.rdmamon.collector.ConfigException;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Set;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+/** The {@code "diagnosis"} section of the collector's config file. */
+class DiagnosisConfigTest {
+    @TempDir
+    Path dir;
+
+    private DiagnosisConfig load(String diagnosis) throws IOException {
+        Path file = dir.resolve("collector.json");
+        Files.writeString(file, "{\"diagnosis\": " + diagnosis + "}");
+        return CollectorConfig.load(file, Map.of()).diagnosis();
+    }
+
+    @Test
+    void defaultsWithoutASection() {
+        DiagnosisConfig d = CollectorConfig.defaults().diagnosis();
+        assertEquals(new DiagnosisConfig.Window(3, 10), d.window(Rule.TRANSPORT_LOSS));
+        assertEquals(new DiagnosisConfig.Window(1, 10), d.window(Rule.LINK_DOWN));
+        assertEquals(0.8, d.minLosslessShare());
+        assertEquals(Set.of(), d.losslessPriorities());
+    }
+
+    @Test
+    void everyKeyOverlaysTheDefaults() throws IOException {
+        DiagnosisConfig d = load("""
+                {"raiseAfterSamples": 5, "clearAfterSamples": 20, "rules": {"link_down": {"raiseAfterSamples": 2},
+                 "pfc_pause_storm": {"clearAfterSamples": 60}}, "minRdmaBytesPerSecond": 1e6, "minLosslessShare": 0.9,
+                 "pauseStormRatio": 0.3, "ecnMinPauseFramesPerSecond": 50, "cnpIgnoredPerSecond": 1,
+                 "transportErrorsPerSecond": 5, "erdmaDropsPerSecond": 10, "flapWindow": "15m", "minPortsForModalRate": 8,
+                 "expectedRateGbps": {"MT4123": 200, "MT4129": 400}, "losslessPriorities": [5, 3], "expectedGidIndex": 3}""");
+        assertEquals(new DiagnosisConfig.Window(5, 20), d.window(Rule.ECN_NOT_ENGAGED));
+        assertEquals(new DiagnosisConfig.Window(2, 10), d.window(Rule.LINK_DOWN));
+        assertEquals(new DiagnosisConfig.Window(5, 60), d.window(Rule.PFC_PAUSE_STORM));
+        assertEquals(1e6, d.minRdmaBytesPerSecond());
+        assertEquals(0.9, d.minLosslessShare());
+        assertEquals(0.3, d.pauseStormRatio());
+        assertEquals(50, d.ecnMinPauseFramesPerSecond());
+        assertEquals(1, d.cnpIgnoredPerSecond());
+        assertEquals(5, d.transportErrorsPerSecond());
+        assertEquals(10, d.erdmaDropsPerSecond());
+        assertEquals(Duration.ofMinutes(15), d.flapWindow());
+        assertEquals(8, d.minPortsForModalRate());
+        assertEquals(Map.of("MT4123", 200.0, "MT4129", 400.0), d.expectedRateGbps());
+        assertEquals(Set.of(3, 5), d.losslessPriorities());
+        assertEquals(3, d.expectedGidIndex());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+            "{\"minLossless\": 0.5}|diagnosis: unknown key 'minLossless'",
+            "{\"minLosslessShare\": 1.5}|diagnosis.minLosslessShare must be a fraction 0..1, got 1.5",
+            "{\"minLosslessShare\": \"high\"}|diagnosis.minLosslessShare must be a number",
+            "{\"raiseAfterSamples\": 0}|diagnosis.raiseAfterSamples and clearAfterSamples must be >= 1, got 0 and 10",
+            "{\"rules\": {\"link_flap\": {}}}|diagnosis.rules: unknown rule 'link_flap'",
+            "{\"rules\": {\"link_down\": {\"raise\": 1}}}|diagnosis.rules.link_down: unknown key 'raise'",
+            "{\"rules\": {\"link_down\": {\"clearAfterSamples\": 0}}}|diagnosis.rules.link_down: raiseAfterSamples and clearAfterSamples must be >= 1",
+            "{\"flapWindow\": \"soon\"}|diagnosis.flapWindow: expected a duration",
+            "{\"losslessPriorities\": [8]}|diagnosis.losslessPriorities: '8' is not a priority 0..7",
+            "{\"expectedRateGbps\": {\"MT4123\": -1}}|diagnosis.expectedRateGbps.MT4123 must be a positive number of Gb/s",
+            "{\"expectedGidIndex\": \"3\"}|diagnosis.expectedGidIndex must be an integer",
+            "[]|diagnosis must be a JSON object"})
+    void badValuesAreErrorsNamingTheKey(String diagnosis, String message) {
+        ConfigException e = assertThrows(ConfigException.class, () -> load(diagnosis));
+        String expected = dir.resolve("collector.json") + ": " + message;
+        assertEquals(expected, e.getMessage().substring(0, Math.min(e.getMessage().length(), expected.length())),
+                e.getMessage());
+    }
+}
