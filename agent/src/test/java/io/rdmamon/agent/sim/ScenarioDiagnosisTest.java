@@ -1,0 +1,120 @@
+package io.rdmamon.agent.sim;
+
+import io.rdmamon.agent.host.HostReader;
+import io.rdmamon.collector.diagnosis.Diagnosis;
+import io.rdmamon.collector.diagnosis.DiagnosisConfig;
+import io.rdmamon.collector.diagnosis.DiagnosisEngine;
+import io.rdmamon.collector.diagnosis.Rule;
+import io.rdmamon.protocol.model.HostSample;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+
+/**
+ * Simulator → real host reader → the collector's diagnosis engine: each scenario raises exactly the rules
+ * docs/simulator.md gives for it, on the nodes (and ports) that carry its fault, and nothing anywhere else;
+ * {@code healthy} raises none. 6 nodes (RoCE ConnectX-6 and -5, InfiniBand, eRDMA), sampled once per simulated
+ * second for 12 s with the engine's default thresholds and windows.
+ */
+class ScenarioDiagnosisTest {
+    private static final long START = 1_800_000_000_000L;
+    private static final Path SHM = Path.of("/dev/shm");
+    private static final Map<Scenario, Set<Rule>> RULES = Map.of(
+            Scenario.HEALTHY, Set.of(),
+            Scenario.WRONG_PRIORITY, Set.of(Rule.ROCE_TRAFFIC_OUTSIDE_LOSSLESS_PRIORITY),
+            Scenario.PFC_STORM, Set.of(Rule.PFC_PAUSE_STORM, Rule.TRANSPORT_LOSS),
+            Scenario.ECN_OFF, Set.of(Rule.ECN_NOT_ENGAGED),
+            Scenario.LINK_DEGRADED, Set.of(Rule.LINK_DEGRADED, Rule.LINK_DOWN, Rule.TRANSPORT_LOSS),
+            Scenario.GID_MISSING, Set.of(Rule.GID_NO_ROCEV2),
+            Scenario.ERDMA_RATELIMIT, Set.of(Rule.ERDMA_RATE_LIMITED));
+    /** Faults of one port: the last one of the node. */
+    private static final Set<Scenario> LAST_PORT_ONLY = Set.of(Scenario.LINK_DEGRADED, Scenario.GID_MISSING);
+
+    @TempDir
+    Path temp;
+
+    @ParameterizedTest
+    @EnumSource(Scenario.class)
+    void raisesExactlyTheRulesOfTheScenarioWhereItsFaultIs(Scenario scenario) throws Exception {
+        runAndCheck(new SimulationSpec(6, scenario, SimulationSpec.DEFAULT_SEED, SimulationSpec.DEFAULT_LOSSLESS_PRIORITY));
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = Scenario.class, names = {"HEALTHY", "WRONG_PRIORITY"})
+    void learnsALosslessPriorityOtherThanThree(Scenario scenario) throws Exception {
+        runAndCheck(new SimulationSpec(6, scenario, SimulationSpec.DEFAULT_SEED, 5));
+        runAndCheck(new SimulationSpec(6, scenario, SimulationSpec.DEFAULT_SEED, 0));
+    }
+
+    private void runAndCheck(SimulationSpec spec) throws Exception {
+        // the simulator rewrites thousands of small files per step: on tmpfs when there is one (as the demo does)
+        Path dir = Files.createTempDirectory(Files.isWritable(SHM) ? SHM : temp, "rdmamon-diagnosis-");
+        AtomicClock clock = new AtomicClock();
+        DiagnosisEngine engine = new DiagnosisEngine(DiagnosisConfig.defaults(), clock::now);
+        FabricSimulator fabric = FabricSimulator.create(dir, spec);
+        try {
+            Map<String, HostReader> readers = new HashMap<>();
+            for (SimulatedNode node : fabric.nodes()) {
+                readers.put(node.name(), HostReader.forRoot(node.hostRoot()));
+            }
+            for (int second = 0; second <= 12; second++) {
+                if (second > 0) {
+                    fabric.advance(Duration.ofSeconds(1));
+                }
+                clock.millis = START + second * 1000L;
+                for (SimulatedNode node : fabric.nodes()) {
+                    HostSample read = readers.get(node.name()).read(node.name());
+                    // the reader stamps wall-clock time; the fabric's time is simulated
+                    engine.accept(new HostSample(read.node(), clock.millis, read.devices(), read.sources()));
+                }
+            }
+            Map<String, Set<Rule>> expected = new TreeMap<>();
+            for (SimulatedNode node : fabric.nodes()) {
+                expected.put(node.name(), RULES.get(node.fault()));
+            }
+            List<Diagnosis> active = engine.snapshot().diagnoses();
+            Map<String, Set<Rule>> actual = new TreeMap<>();
+            fabric.nodes().forEach(node -> actual.put(node.name(), new TreeSet<>()));
+            for (Diagnosis d : active) {
+                actual.get(d.node()).add(d.rule());
+            }
+            assertEquals(expected, actual, spec + ": " + active);
+            for (Diagnosis d : active) {
+                Scenario fault = fabric.nodes().stream().filter(n -> n.name().equals(d.node())).findFirst().orElseThrow().fault();
+                if (LAST_PORT_ONLY.contains(fault)) {
+                    assertEquals("mlx5_1", d.device(), "the " + fault + " fault is on the last port: " + d);
+                }
+                assertFalse(d.evidence().isBlank());
+            }
+            if (spec.scenario() == Scenario.WRONG_PRIORITY) {
+                String evidence = active.get(0).evidence();
+                assertEquals(true, evidence.contains("on priority " + spec.wrongPriority() + ", which has no PFC; PFC enabled on"
+                        + " priority " + spec.losslessPriority() + " only"), evidence);
+            }
+        } finally {
+            fabric.deleteTrees();
+            Files.deleteIfExists(dir);
+        }
+    }
+
+    private static final class AtomicClock {
+        volatile long millis = START;
+
+        long now() {
+            return millis;
+        }
+    }
+}
