@@ -4,8 +4,7 @@
 import * as fmt from './format.js';
 import {getJson, AuthRequired} from './api.js';
 import {PortCharts} from './charts.js';
-import {nodeIssues} from './fleet.js';
-import {renderIssues, portHref} from './overview.js';
+import {renderDiagnoses, portHref} from './overview.js';
 
 const TABS = ['charts', 'counters', 'rates', 'gids'];
 const NODE_REFRESH_MILLIS = 10000;
@@ -203,9 +202,14 @@ export class Detail {
     }
     const error = this.head.querySelector('.port-error');
     this.head.replaceChildren(back, h1, dl, ...(error ? [error] : []));
-    const problems = nodeRow ? nodeIssues(nodeRow) : [{severity: 'critical', text: 'node not known to the collector'}];
-    if (row && row.stateId !== 4) problems.push({severity: 'critical', text: 'port ' + row.state});
-    renderIssues(document.getElementById('node-health'), problems, false);
+    const health = document.getElementById('node-health');
+    renderDiagnoses(health, this.fleet.diagnosesFor(this.node, this.device, this.port), this.fleet.runbooks, false);
+    if (!nodeRow) {
+      const li = document.createElement('li');
+      li.className = 'sev-critical';
+      li.textContent = 'node not known to the collector';
+      health.prepend(li);
+    }
   }
 
   renderCounters() {

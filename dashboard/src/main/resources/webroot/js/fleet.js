@@ -1,5 +1,5 @@
 // The fleet as pushed by the collector: node rows, flattened into one row per port for the
-// overview. Each port row carries a version that changes with its data, so views redraw only what
+// overview, badged with the diagnosis engine's findings. Each port row carries a version that changes with its data, so views redraw only what
 // changed.
 
 const SEVERITY = {ok: 0, warning: 1, critical: 2};
@@ -12,6 +12,42 @@ export class Fleet {
     this.fields = [];
     this.version = 0;
     this.listeners = new Set();
+    this.diagnoses = [];         // the engine's active diagnoses, critical first (live event "diagnoses")
+    this.diagnosesTotal = 0;
+    this.runbooks = {};          // rule → {runbook, runbookPath, runbookUrl}
+    this.byPort = new Map();     // "node/device/port" → diagnoses of the port
+    this.byNode = new Map();     // node → node-level diagnoses (agent_stale)
+  }
+
+  /** The live "diagnoses" event: the full active list; every port row is re-badged. */
+  setDiagnoses(message) {
+    this.diagnoses = message.diagnoses;
+    this.diagnosesTotal = message.total;
+    Object.assign(this.runbooks, message.runbooks);
+    this.byPort = new Map();
+    this.byNode = new Map();
+    for (const d of message.diagnoses) {
+      const key = d.scope === 'node' ? d.node : d.node + '/' + d.device + '/' + d.port;
+      const map = d.scope === 'node' ? this.byNode : this.byPort;
+      if (!map.has(key)) map.set(key, []);
+      map.get(key).push(d);
+    }
+    for (const row of this.ports.values()) {
+      this.badge(row);
+      row.ver++;
+    }
+    this.version++;
+    this.listeners.forEach((fn) => fn(message));
+  }
+
+  /** Diagnoses of one port, with those of its node. */
+  diagnosesFor(node, device, port) {
+    return [...(this.byNode.get(node) || []), ...(this.byPort.get(node + '/' + device + '/' + port) || [])];
+  }
+
+  badge(row) {
+    row.issues = this.diagnosesFor(row.node, row.device, row.port);
+    row.severity = worstSeverity(row.issues);
   }
 
   setFields(fields) {
@@ -70,30 +106,11 @@ export class Fleet {
       txp: p[i.txPacketsPerSecond], share: p[i.losslessShare], up: node.up, connected: node.connected,
       lastSample: node.lastSampleTimestampMillis,
     };
-    row.issues = issues(node, row);
-    row.severity = row.issues.reduce((max, issue) => Math.max(max, SEVERITY[issue.severity]), 0);
+    this.badge(row);
     row.text = (row.key + ' ' + row.netdev + ' ' + row.state + ' ' + row.linkLayer).toLowerCase();
     return row;
   }
 }
 
-/** What is wrong with a port from the facts pushed (until the diagnosis engine reports its own). */
-export function issues(node, row) {
-  const found = [];
-  if (!node.up) {
-    found.push({severity: 'critical', text: node.lastSampleTimestampMillis ? 'agent stale' : 'no sample yet',
-      since: node.lastSampleTimestampMillis});
-  } else if (!node.connected) {
-    found.push({severity: 'warning', text: 'agent disconnected'});
-  }
-  if (row && row.stateId !== ACTIVE) found.push({severity: 'critical', text: 'port ' + row.state});
-  for (const [source, subject, error] of node.failures) {
-    found.push({severity: 'warning', text: source + ' ' + subject + ' failed', detail: error});
-  }
-  return found;
-}
-
-/** Node-level issues (for the diagnoses panels). */
-export function nodeIssues(node) {
-  return issues(node, null);
-}
+/** Highest severity of a list of diagnoses: 0 none, 1 warning, 2 critical. */
+export const worstSeverity = (list) => list.reduce((max, d) => Math.max(max, SEVERITY[d.severity] || 0), 0);

@@ -21,6 +21,8 @@ const live = new LiveStream({
     } else if (name === 'fleet') {
       lastUpdate = data.ts;
       fleet.apply(data);
+    } else if (name === 'diagnoses') {
+      fleet.setDiagnoses(data);
     } else if (name === 'port') {
       detail.onPort(data);
     } else if (name === 'error') {

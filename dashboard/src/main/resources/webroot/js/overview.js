@@ -2,7 +2,6 @@
 // rewrites the cells of visible rows whose data version changed, nothing else.
 
 import * as fmt from './format.js';
-import {nodeIssues} from './fleet.js';
 
 const ROW_HEIGHT = 30;
 const OVERSCAN = 8;
@@ -26,11 +25,16 @@ const COLUMNS = [
     help: 'Share of transmitted per-priority bytes on PFC-enabled priorities'},
 ];
 
+/** The badge of a port: its worst diagnosis' rule and how many more; every one with its evidence on hover. */
 function healthCell(td, r) {
-  const worst = r.issues.find((i) => i.severity === 'critical') || r.issues[0];
-  td.className = 'cell c-health sev-' + (worst ? worst.severity : 'ok');
-  td.textContent = worst ? worst.text + (r.issues.length > 1 ? ' +' + (r.issues.length - 1) : '') : 'ok';
-  td.title = r.issues.map((i) => i.text + (i.detail ? ': ' + i.detail : '')).join('\n');
+  const worst = r.issues[0];
+  td.className = 'cell c-health';
+  td.title = r.issues.map((d) => d.rule + ': ' + d.evidence).join('\n');
+  const badge = document.createElement('span');
+  badge.className = 'badge sev-' + (worst ? worst.severity : 'ok');
+  badge.textContent = worst ? worst.rule : 'ok';
+  td.replaceChildren(badge);
+  if (r.issues.length > 1) td.append(' +' + (r.issues.length - 1));
 }
 
 function nodeCell(td, r) {
@@ -197,12 +201,11 @@ export class Overview {
   renderSummary() {
     let up = 0;
     let stale = 0;
-    const problems = [];
     for (const node of this.fleet.nodes.values()) {
       if (node.up) up++;
       else stale++;
-      for (const issue of nodeIssues(node)) problems.push({node: node.node, ...issue});
     }
+    const critical = this.fleet.diagnoses.filter((d) => d.severity === 'critical').length;
     let active = 0;
     let notActive = 0;
     for (const r of this.fleet.ports.values()) {
@@ -211,8 +214,16 @@ export class Overview {
     }
     this.summary.replaceChildren(
       stat('nodes', this.fleet.nodes.size), stat('up', up), stat('stale', stale, stale > 0),
-      stat('ports', this.fleet.ports.size), stat('active', active), stat('not active', notActive, notActive > 0));
-    renderIssues(this.healthList, problems, true);
+      stat('ports', this.fleet.ports.size), stat('active', active), stat('not active', notActive, notActive > 0),
+      stat('diagnoses', this.fleet.diagnosesTotal, this.fleet.diagnosesTotal > 0),
+      stat('critical', critical, critical > 0));
+    renderDiagnoses(this.healthList, this.fleet.diagnoses, this.fleet.runbooks, true);
+    if (this.fleet.diagnosesTotal > this.fleet.diagnoses.length) {
+      const li = document.createElement('li');
+      li.className = 'muted';
+      li.textContent = (this.fleet.diagnosesTotal - this.fleet.diagnoses.length) + ' more: GET /api/diagnoses';
+      this.healthList.appendChild(li);
+    }
   }
 }
 
@@ -225,20 +236,67 @@ function stat(label, value, bad) {
   return el;
 }
 
-/** Fills a list with issues, worst first; nodes link to their first port. */
-export function renderIssues(list, problems, withNode) {
-  problems.sort((a, b) => (a.severity === b.severity ? 0 : a.severity === 'critical' ? -1 : 1));
-  const items = problems.slice(0, 200).map((p) => {
+/**
+ * Fills a list with diagnoses as the engine sorts them (critical first, then the oldest): severity, rule,
+ * place (a link to the port), since when, evidence, and the runbook text with a link to its page.
+ */
+export function renderDiagnoses(list, diagnoses, runbooks, withPlace) {
+  const items = diagnoses.slice(0, 200).map((d) => {
     const li = document.createElement('li');
-    li.className = 'sev-' + p.severity;
-    const since = p.since ? ' for ' + fmt.duration(Date.now() - p.since) : '';
-    li.textContent = (withNode ? p.node + ': ' : '') + p.text + since + (p.detail ? ' — ' + p.detail : '');
+    li.className = 'diag sev-' + d.severity;
+    li.dataset.rule = d.rule;
+    li.dataset.node = d.node;
+    const head = document.createElement('div');
+    const badge = document.createElement('span');
+    badge.className = 'badge sev-' + d.severity;
+    badge.textContent = d.severity;
+    const rule = document.createElement('code');
+    rule.className = 'rule';
+    rule.textContent = d.rule;
+    head.append(badge, ' ', rule);
+    const where = document.createElement('div');
+    where.className = 'where';
+    if (withPlace) {
+      const a = document.createElement('a');
+      if (d.scope === 'node') {
+        a.href = '#/?q=' + encodeURIComponent(d.node);
+        a.textContent = d.node;
+      } else {
+        a.href = portHref(d);
+        a.textContent = d.node + ' ' + d.device + '/' + d.port;
+      }
+      where.append(a, ' · ');
+    } else if (d.scope === 'port') {
+      where.append(d.device + '/' + d.port + ' · ');
+    }
+    where.append('since ' + fmt.clock(d.sinceMillis) + ' (' + fmt.duration(Date.now() - d.sinceMillis) + ')');
+    where.title = d.since;
+    const evidence = document.createElement('div');
+    evidence.className = 'evidence';
+    evidence.textContent = d.evidence;
+    li.append(head, where, evidence);
+    const book = runbooks[d.rule];
+    if (book) {
+      const details = document.createElement('details');
+      const summary = document.createElement('summary');
+      summary.textContent = 'Runbook';
+      const text = document.createElement('p');
+      text.className = 'runbook';
+      text.textContent = book.runbook;
+      const link = document.createElement('a');
+      link.href = book.runbookUrl;
+      link.target = '_blank';
+      link.rel = 'noopener';
+      link.textContent = book.runbookPath;
+      details.append(summary, text, link);
+      li.appendChild(details);
+    }
     return li;
   });
   if (!items.length) {
     const li = document.createElement('li');
-    li.className = 'sev-ok';
-    li.textContent = 'all agents reporting, all sources read';
+    li.className = 'sev-ok none';
+    li.textContent = 'no active diagnoses';
     items.push(li);
   }
   list.replaceChildren(...items);

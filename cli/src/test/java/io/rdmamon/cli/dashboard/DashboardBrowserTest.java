@@ -167,6 +167,11 @@ class DashboardBrowserTest {
         waitFor(() -> page.textContent("#gid-hint").contains("NCCL_IB_GID_INDEX="), "the GID index hint");
         assertTrue(page.textContent("#gid-hint").contains("NCCL_IB_GID_INDEX=3"), page.textContent("#gid-hint"));
 
+        waitFor(() -> page.locator("#node-health li.diag[data-rule=link_degraded]").count() == 1,
+                "the port's link_degraded diagnosis beside the charts");
+        assertTrue(page.textContent("#node-health li.diag[data-rule=link_degraded] .evidence")
+                .contains("runs at 100 Gb/sec (4X EDR), expected 200 Gb/s"));
+
         page.click("#tab-charts");
         page.waitForTimeout(1500);
         page.screenshot(new Page.ScreenshotOptions().setPath(SCREENSHOTS.resolve("port-detail.png")).setFullPage(true));
@@ -187,6 +192,62 @@ class DashboardBrowserTest {
         String firstConnectionError = consoleErrors.stream().filter(e -> !e.contains("ERR_CONNECTION_REFUSED")
                 && !e.contains("ERR_INCOMPLETE_CHUNKED_ENCODING") && !e.contains("ERR_EMPTY_RESPONSE")).findFirst().orElse(null);
         assertEquals(null, firstConnectionError, "only the refused connections of the outage are logged");
+    }
+
+    @Test
+    @Order(5)
+    void wrongPriorityShowsItsDiagnosisWithEvidenceAndFleetBadgesWithinSeconds(@TempDir Path temp) throws Exception {
+        try (SimulatedFleet wrong = new SimulatedFleet(temp.resolve("fabric"), 4, Scenario.WRONG_PRIORITY)) {
+            signIn(wrong);
+            long opened = System.currentTimeMillis();
+            Locator diagnosis = page.locator("#health-list li.diag[data-rule=roce_traffic_outside_lossless_priority]");
+            waitFor(() -> diagnosis.count() > 0, "the wrong-priority diagnosis in the diagnoses panel");
+            long seconds = (System.currentTimeMillis() - opened) / 1000;
+            assertTrue(seconds <= 10, "shown after " + seconds + " s");
+            String evidence = diagnosis.first().locator(".evidence").textContent();
+            assertTrue(evidence.matches("100% of RDMA [rt]x bytes \\(.*\\) on priority 0, which has no PFC; PFC enabled on"
+                    + " priority 3 only \\(0% there\\)"), evidence);
+            assertTrue(diagnosis.first().locator(".badge").textContent().equals("critical"));
+            assertTrue(diagnosis.first().locator("details").textContent().contains("docs/runbooks/"
+                    + "roce_traffic_outside_lossless_priority.md"));
+
+            Locator badge = page.locator(ROWS + "[data-key='gpu-node-001/mlx5_0/1'] .c-health .badge");
+            waitFor(() -> "roce_traffic_outside_lossless_priority".equals(badge.textContent()), "the fleet badge");
+            assertTrue(badge.getAttribute("class").contains("sev-critical"));
+
+            page.selectOption("#filter", "problems");
+            waitFor(() -> page.locator(ROWS).count() > 0 && page.locator(ROWS + " .c-health .badge.sev-ok").count() == 0,
+                    "only ports with diagnoses");
+            assertTrue(page.url().contains("f=problems"), page.url());
+            int roce = (int) wrong.fabric.nodes().stream().filter(n -> n.fault() == Scenario.WRONG_PRIORITY).count() * 2;
+            waitFor(() -> page.locator(ROWS).count() == roce, "the " + roce + " RoCE ports of the fleet");
+            page.screenshot(new Page.ScreenshotOptions().setPath(SCREENSHOTS.resolve("diagnoses.png")).setFullPage(true));
+            assertEquals(List.of(), consoleErrors.stream().filter(e -> !e.contains("status of 401")).toList());
+        }
+    }
+
+    @Test
+    @Order(6)
+    void healthyShowsNoDiagnosis(@TempDir Path temp) throws Exception {
+        try (SimulatedFleet healthy = new SimulatedFleet(temp.resolve("fabric"), 4, Scenario.HEALTHY)) {
+            signIn(healthy);
+            waitFor(() -> nodeNames().size() == 4, "all 4 nodes");
+            page.waitForTimeout(6000); // twice what a diagnosis needs to be raised
+            assertEquals("no active diagnoses", page.textContent("#health-list li").strip());
+            assertEquals(0, page.locator(ROWS + " .c-health .badge:not(.sev-ok)").count());
+            HttpResponse<String> api = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                    URI.create(healthy.baseUrl() + "/api/diagnoses")).header("Authorization", "Bearer "
+                    + SimulatedFleet.VIEWER_TOKEN).build(), HttpResponse.BodyHandlers.ofString());
+            assertTrue(api.body().startsWith("{\"diagnoses\":[],"), api.body());
+        }
+    }
+
+    /** Opens the overview of another fleet (another origin: the token is asked for again). */
+    private void signIn(SimulatedFleet other) {
+        page.navigate(other.baseUrl() + "/#/");
+        page.locator("#token-dialog").waitFor(new Locator.WaitForOptions().setState(WaitForSelectorState.VISIBLE));
+        page.fill("#token-input", SimulatedFleet.VIEWER_TOKEN);
+        page.click("#token-form button[type=submit]");
     }
 
     private List<String> nodeNames() {

@@ -23,7 +23,7 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * A collector on loopback fed by real agent streamers that read a simulated fabric through the real
- * host reader; the simulator advances every second on its own thread.
+ * host reader; the simulator advances four times a second on its own thread.
  */
 final class SimulatedFleet implements AutoCloseable {
     final Vertx vertx = Vertx.vertx();
@@ -50,13 +50,15 @@ final class SimulatedFleet implements AutoCloseable {
                     () -> reader.read(node.name())).withToken(AGENT_TOKEN).withBackoff(Duration.ofMillis(100), Duration.ofSeconds(1)));
             await(vertx.deployVerticle(streamer));
         }
+        // four steps per sampling interval, as the demo does: stepping at the sampling rate would alias (a
+        // sample between two steps reads no traffic, the next one double)
         ticker.scheduleAtFixedRate(() -> {
             try {
-                fabric.advance(Duration.ofSeconds(1));
+                fabric.advance(Duration.ofMillis(250));
             } catch (Exception e) {
                 throw new IllegalStateException(e);
             }
-        }, 1, 1, TimeUnit.SECONDS);
+        }, 250, 250, TimeUnit.MILLISECONDS);
     }
 
     /** Stops the collector (agents and dashboards lose their connections). */
