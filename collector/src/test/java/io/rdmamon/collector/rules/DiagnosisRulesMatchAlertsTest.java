@@ -1,0 +1,30 @@
+package io.rdmamon.collector.rules;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.rdmamon.collector.diagnosis.Rule;
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Files;
+import java.util.Arrays;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The engine's rules are the contract's ids (DESIGN.md §6), with the alerts' severities and a runbook page each. */
+class DiagnosisRulesMatchAlertsTest {
+    @Test
+    void sameIdsSeveritiesAndRunbooksAsTheAlertRules() {
+        assertEquals(GrafanaFiles.RULE_IDS, Arrays.stream(Rule.values()).map(Rule::id).collect(Collectors.toSet()));
+        for (JsonNode alert : GrafanaFiles.alerts()) {
+            Rule rule = Rule.fromId(alert.path("labels").path("rule").asText());
+            assertEquals(alert.path("labels").path("severity").asText(), rule.severity().id(), alert.get("alert").asText());
+            assertEquals(alert.path("annotations").path("runbook_url").asText(), rule.runbookUrl());
+        }
+        for (Rule rule : Rule.values()) {
+            assertTrue(Files.isRegularFile(GrafanaFiles.ROOT.resolve(rule.runbookPath())), rule.runbookPath());
+            assertTrue(Set.of("critical", "warning").contains(rule.severity().id()));
+        }
+    }
+}
