@@ -364,10 +364,11 @@ public final class ProbeOrchestrator implements AgentRegistry.Listener {
                     .map(GidEntry::ipv4).orElseThrow(() -> new ProbeRefused(400, "destination: "
                             + request.destination() + " has no RoCE v2 GID with an IPv4 address"));
         }
+        String address = roceV2Gid(dstPort, request.gidIndex(), request.destination(), "destination").ipv4();
         if (roce(srcDevice, srcPort)) {
-            roceV2Gid(srcPort, request.gidIndex(), request.source(), "source");
+            roceV2Gid(srcPort, request.gidIndex(), request.source(), "source"); // -x applies to both sides
         }
-        return roceV2Gid(dstPort, request.gidIndex(), request.destination(), "destination").ipv4();
+        return address;
     }
 
     private static GidEntry roceV2Gid(IbPort port, int index, Endpoint endpoint, String role) {
