@@ -56,18 +56,19 @@ class ScenarioAlertsIT {
     private static final Path DASHBOARDS = Path.of("..", "grafana", "dashboards");
 
     /**
-     * The alerts' {@code rule} label each fault raises (docs/simulator.md). link-degraded's
-     * {@code link_down} is the diagnosis engine's: the port is down for 1 s every 5 s, and
-     * RdmaLinkDown rightly waits 2 minutes of DOWN, so RdmaLinkFlapping (rule link_degraded) speaks.
+     * The alerts each fault raises, with their {@code rule} label: docs/simulator.md's rule ids.
+     * link-degraded's {@code link_down} is the diagnosis engine's: the port is down 1 s in 5 and
+     * RdmaLinkDown rightly waits 2 minutes of DOWN, so RdmaLinkFlapping and RdmaLinkDegraded speak.
      */
-    private static final Map<Scenario, Set<String>> RULES_BY_FAULT = new EnumMap<>(Map.of(
-            Scenario.HEALTHY, Set.of(),
-            Scenario.WRONG_PRIORITY, Set.of("roce_traffic_outside_lossless_priority"),
-            Scenario.PFC_STORM, Set.of("pfc_pause_storm", "transport_loss"),
-            Scenario.ECN_OFF, Set.of("ecn_not_engaged"),
-            Scenario.LINK_DEGRADED, Set.of("link_degraded", "transport_loss"),
-            Scenario.GID_MISSING, Set.of("gid_no_rocev2"),
-            Scenario.ERDMA_RATELIMIT, Set.of("erdma_rate_limited")));
+    private static final Map<Scenario, Map<String, String>> ALERTS_BY_FAULT = new EnumMap<>(Map.of(
+            Scenario.HEALTHY, Map.of(),
+            Scenario.WRONG_PRIORITY, Map.of("RdmaRoceTrafficOutsideLosslessPriority", "roce_traffic_outside_lossless_priority"),
+            Scenario.PFC_STORM, Map.of("RdmaPfcPauseStorm", "pfc_pause_storm", "RdmaTransportLoss", "transport_loss"),
+            Scenario.ECN_OFF, Map.of("RdmaEcnNotEngaged", "ecn_not_engaged"),
+            Scenario.LINK_DEGRADED, Map.of("RdmaLinkDegraded", "link_degraded", "RdmaLinkFlapping", "link_degraded",
+                    "RdmaTransportLoss", "transport_loss"),
+            Scenario.GID_MISSING, Map.of("RdmaGidNoRocev2", "gid_no_rocev2"),
+            Scenario.ERDMA_RATELIMIT, Map.of("RdmaErdmaRateLimited", "erdma_rate_limited")));
     /** The scenario one of whose agents is stopped, so that RdmaAgentStale has something to say. */
     private static final Scenario STALE_IN = Scenario.GID_MISSING;
 
@@ -84,13 +85,23 @@ class ScenarioAlertsIT {
     private static Map<String, String> scenarioOfNode = Map.of();
     private static Duration waited;
 
-    /** An alert that must fire: {@code rule} on {@code node}, a node of {@code scenario}. */
-    record Expected(Scenario scenario, String node, String rule) {
+    /** An alert that must fire with its {@code rule} label on {@code node}, a node of {@code scenario}. */
+    record Expected(Scenario scenario, String node, String alertname, String rule) {
         boolean metBy(JsonNode alert) {
+            return alert.path("state").asText().equals("firing") && explains(alert)
+                    && alert.path("labels").path("rule").asText().equals(rule);
+        }
+
+        /** The alert, in any state, is this one (same name, node and scenario label). */
+        boolean explains(JsonNode alert) {
             JsonNode labels = alert.path("labels");
-            return alert.path("state").asText().equals("firing") && labels.path("rule").asText().equals(rule)
-                    && labels.path("node").asText().equals(node)
+            return labels.path("alertname").asText().equals(alertname) && labels.path("node").asText().equals(node)
                     && scenario.cliName().equals(scenarioOfNode.get(node));
+        }
+
+        @Override
+        public String toString() {
+            return alertname + "{rule=" + rule + "} on " + node;
         }
     }
 
@@ -156,11 +167,20 @@ class ScenarioAlertsIT {
 
     @ParameterizedTest(name = "{0}")
     @EnumSource(value = Scenario.class, names = "HEALTHY", mode = EnumSource.Mode.EXCLUDE)
-    void theScenarioFiresItsAlertsOnTheFaultyNodes(Scenario scenario) {
-        List<Expected> missing = expectations().stream()
-                .filter(e -> e.scenario() == scenario && !e.node().equals(staleNode) && !anyAlert(e::metBy)).toList();
+    void theScenarioFiresItsAlertsOnTheFaultyNodesAndNoOther(Scenario scenario) {
+        List<Expected> expected = expectations().stream().filter(e -> e.scenario() == scenario).toList();
+        List<Expected> missing = expected.stream().filter(e -> !anyAlert(e::metBy)).toList();
         assertTrue(missing.isEmpty(), scenario + ": not firing after " + waited.toSeconds() + " s: " + missing
                 + "\nalerts seen:\n" + describe(alerts));
+        List<JsonNode> unexplained = new ArrayList<>();
+        alerts.forEach(a -> {
+            if (a.path("state").asText().equals("firing")
+                    && scenario.cliName().equals(scenarioOfNode.get(a.path("labels").path("node").asText()))
+                    && expected.stream().noneMatch(e -> e.explains(a))) {
+                unexplained.add(a);
+            }
+        });
+        assertTrue(unexplained.isEmpty(), scenario + ": alerts no fault explains:\n" + describe(unexplained));
     }
 
     /** Checked on the snapshot taken once every other scenario's alerts fired: healthy ran as long. */
@@ -178,7 +198,7 @@ class ScenarioAlertsIT {
 
     @Test
     void aStoppedAgentIsReportedStaleAndOnlyThatOne() {
-        Expected stale = new Expected(STALE_IN, staleNode, "agent_stale");
+        Expected stale = new Expected(STALE_IN, staleNode, "RdmaAgentStale", "agent_stale");
         assertTrue(anyAlert(stale::metBy), "RdmaAgentStale not firing for " + staleNode + "\nalerts seen:\n" + describe(alerts));
         List<String> staleNodes = new ArrayList<>();
         alerts.forEach(a -> {
@@ -229,13 +249,12 @@ class ScenarioAlertsIT {
         List<Expected> expected = new ArrayList<>();
         fleets.forEach((scenario, fleet) -> {
             for (SimulatedNode node : fleet.fabric().nodes()) {
-                for (String rule : RULES_BY_FAULT.get(node.fault())) {
-                    expected.add(new Expected(scenario, scenario.cliName() + "-" + node.name(), rule));
-                }
+                ALERTS_BY_FAULT.get(node.fault()).forEach((alertname, rule) ->
+                        expected.add(new Expected(scenario, scenario.cliName() + "-" + node.name(), alertname, rule)));
             }
         });
         if (staleNode != null) {
-            expected.add(new Expected(STALE_IN, staleNode, "agent_stale"));
+            expected.add(new Expected(STALE_IN, staleNode, "RdmaAgentStale", "agent_stale"));
         }
         return expected;
     }
