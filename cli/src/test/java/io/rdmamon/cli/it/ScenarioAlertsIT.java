@@ -23,7 +23,6 @@ import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
@@ -143,23 +142,26 @@ class ScenarioAlertsIT {
             alerts = prometheus.alerts();
         } while (!expected.stream().allMatch(e -> anyAlert(e::metBy)) && System.nanoTime() < deadline);
         waited = Duration.ofNanos(System.nanoTime() - started);
-        System.out.printf("ScenarioAlertsIT: rules scaled by %d, every expected alert firing after %d s (%s)%n",
-                realtimeOr(1, SCALE), waited.toSeconds(), expected.stream().allMatch(e -> anyAlert(e::metBy)) ? "met" : "deadline");
-        System.out.println(describe(alerts));
+        boolean met = expected.stream().allMatch(e -> anyAlert(e::metBy));
+        System.out.printf("ScenarioAlertsIT: rule durations divided by %d; %s after %d s%n%s%n", REALTIME ? 1 : SCALE,
+                met ? "every expected alert firing" : "deadline passed", waited.toSeconds(), describe(alerts));
     }
 
     @AfterAll
     static void stopEverything() throws Exception {
-        if (prometheus != null) {
-            prometheus.close();
-        }
-        for (SimulatedFleet fleet : fleets.values()) {
-            fleet.close();
-        }
-        if (trees != null) {
-            try (Stream<Path> paths = Files.walk(trees)) {
-                for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
-                    Files.delete(path);
+        try {
+            if (prometheus != null) {
+                prometheus.close();
+            }
+            for (SimulatedFleet fleet : fleets.values()) {
+                fleet.close();
+            }
+        } finally {
+            if (trees != null) {
+                try (Stream<Path> paths = Files.walk(trees)) {
+                    for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
+                        Files.delete(path);
+                    }
                 }
             }
         }
@@ -281,10 +283,6 @@ class ScenarioAlertsIT {
     private static Duration alertBudget() {
         Duration rules = Duration.ofMinutes(10).plus(Duration.ofMinutes(2));
         return (REALTIME ? rules : Duration.ofSeconds((rules.toSeconds() + SCALE - 1) / SCALE)).plusSeconds(60);
-    }
-
-    private static int realtimeOr(int realtime, int scaled) {
-        return REALTIME ? realtime : scaled;
     }
 
     /** eRDMA nodes appear from 2 nodes, InfiniBand from 3; mixed needs 8 for two faulty nodes. */
