@@ -59,6 +59,19 @@ public final class PerftestReportFormat {
     }
 
     /**
+     * The two QPs' addresses both sides print once connected (InfiniBand-style, no GID lines), and
+     * the line under them.
+     */
+    public static List<String> addresses(int localQpn, int remoteQpn) {
+        return List.of(address("local", localQpn), address("remote", remoteQpn), RESULT_LINE);
+    }
+
+    private static String address(String side, int qpn) {
+        return String.format(Locale.ROOT, " %s address: LID 0000 QPN 0x%04x PSN 0x%06x RKey 0x%06x VAddr 0x%014x",
+                side, qpn, (qpn * 7919) & 0xffffff, (qpn * 104729) & 0xffffff, 0x7f0000000000L + qpn * 0x1000L);
+    }
+
+    /**
      * The result table of one run measured in Gb/s ({@code --report_gbits}): header, one row, closing line.
      *
      * @param peakGbits    peak bandwidth, 10^9 bits per second
@@ -67,7 +80,7 @@ public final class PerftestReportFormat {
     public static List<String> gbitsTable(long sizeBytes, long iterations, double peakGbits, double averageGbits) {
         double messagesPerSecond = averageGbits * 1e9 / 8 / sizeBytes;
         String format = averageGbits < 0.1 ? REPORT_FMT_EXT : REPORT_FMT;
-        return List.of(RESULT_LINE, HEADER_GBITS,
+        return List.of(HEADER_GBITS,
                 String.format(Locale.ROOT, format, sizeBytes, iterations, peakGbits, averageGbits, messagesPerSecond / 1e6),
                 RESULT_LINE);
     }

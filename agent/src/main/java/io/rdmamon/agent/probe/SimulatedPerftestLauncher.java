@@ -105,17 +105,20 @@ final class SimulatedPerftestLauncher implements PerftestLauncher {
                     fail(PerftestReportFormat.couldNotConnect(options.server(), options.tcpPort()));
                     return;
                 }
-                server.start(table);
+                // QP numbers as a driver hands them out: small, consecutive, different per side
+                int serverQpn = 0x100 + options.tcpPort() % 0x1000;
+                server.start(table, serverQpn, serverQpn + 1);
             }
-            start(table);
+            start(table, 0x100 + options.tcpPort() % 0x1000 + 1, 0x100 + options.tcpPort() % 0x1000);
         }
 
         private Path hostRoot() {
             return hostRoot;
         }
 
-        private synchronized void start(List<String> table) {
+        private synchronized void start(List<String> table, int localQpn, int remoteQpn) {
             print(PerftestReportFormat.banner(options, linkType(), gidIndex()));
+            print(PerftestReportFormat.addresses(localQpn, remoteQpn));
             finish = fabric.clock().schedule(() -> complete(table), options.durationSeconds(), TimeUnit.SECONDS);
         }
 
