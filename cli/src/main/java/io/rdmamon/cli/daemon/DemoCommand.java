@@ -1,6 +1,8 @@
 package io.rdmamon.cli.daemon;
 
 import io.rdmamon.agent.host.HostReader;
+import io.rdmamon.agent.probe.ProbeSettings;
+import io.rdmamon.agent.probe.SimulatedPerftestFabric;
 import io.rdmamon.agent.sim.FabricSimulator;
 import io.rdmamon.agent.sim.Scenario;
 import io.rdmamon.agent.sim.SimulatedNode;
@@ -83,11 +85,16 @@ public final class DemoCommand implements Callable<Integer> {
             Collector.Running collector = Collector.start(vertx, config).await();
             String base = "http://" + urlHost(config.listenHost()) + ":" + collector.port();
             tickSimulator(vertx, simulator);
+            // probes run through an in-process perftest that rendezvouses the simulated nodes by TCP port
+            SimulatedPerftestFabric perftest = new SimulatedPerftestFabric();
             List<Future<?>> agents = new ArrayList<>();
             for (SimulatedNode node : simulator.nodes()) {
                 HostReader reader = HostReader.forRoot(node.hostRoot());
+                ProbeSettings probes = ProbeSettings.enabled(perftest.launcherFor(node.hostRoot()), node.hostRoot(),
+                        ProbeSettings.DEFAULT_MAX_DURATION);
                 agents.add(vertx.deployVerticle(new AgentStreamer(AgentStreamerOptions
-                        .of(base, node.name(), () -> reader.read(node.name())).withInterval(interval))));
+                        .of(base, node.name(), () -> reader.read(node.name())).withInterval(interval)
+                        .withProbes(probes))));
             }
             Future.all(agents).await();
             printWelcome(System.out, base, simulator);
