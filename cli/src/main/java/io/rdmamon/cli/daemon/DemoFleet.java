@@ -2,6 +2,8 @@ package io.rdmamon.cli.daemon;
 
 import io.rdmamon.agent.host.HostReader;
 import io.rdmamon.agent.host.HostRootException;
+import io.rdmamon.agent.probe.ProbeSettings;
+import io.rdmamon.agent.probe.SimulatedPerftestFabric;
 import io.rdmamon.agent.sim.FabricSimulator;
 import io.rdmamon.agent.sim.SimulatedNode;
 import io.rdmamon.agent.stream.AgentStreamer;
@@ -22,7 +24,9 @@ import java.util.function.UnaryOperator;
 /**
  * The demo's wiring of a simulated fabric to a collector: the simulator steps on a worker, and one
  * {@link AgentStreamer} per simulated node streams what the real {@link HostReader} reads from that
- * node's tree. {@code rdmamon demo} runs it; tests reuse it so they exercise the exact demo path.
+ * node's tree. Every agent runs probes through one in-process simulated perftest, which rendezvouses
+ * the simulated nodes by TCP port. {@code rdmamon demo} runs it; tests reuse it so they exercise the
+ * exact demo path.
  */
 public final class DemoFleet {
     private static final Path TMPFS = Path.of("/dev/shm");
@@ -56,14 +60,18 @@ public final class DemoFleet {
             }
         }
         long timer = tickSimulator(vertx, simulator, interval);
+        SimulatedPerftestFabric perftest = new SimulatedPerftestFabric();
         List<String> names = new ArrayList<>();
         List<Future<String>> deployments = new ArrayList<>();
         for (int i = 0; i < readers.size(); i++) {
             String name = nodePrefix + simulator.nodes().get(i).name();
             HostReader reader = readers.get(i);
+            Path hostRoot = simulator.nodes().get(i).hostRoot();
+            ProbeSettings probes = ProbeSettings.enabled(perftest.launcherFor(hostRoot), hostRoot,
+                    ProbeSettings.DEFAULT_MAX_DURATION);
             names.add(name);
             deployments.add(vertx.deployVerticle(new AgentStreamer(options.apply(AgentStreamerOptions
-                    .of(collectorUrl, name, () -> reader.read(name)).withInterval(interval)))));
+                    .of(collectorUrl, name, () -> reader.read(name)).withInterval(interval).withProbes(probes)))));
         }
         return Future.all(deployments).map(all -> {
             Map<String, String> agents = new LinkedHashMap<>();
