@@ -5,6 +5,7 @@ import io.rdmamon.collector.auth.TokenAuthenticator;
 import io.rdmamon.collector.diagnosis.DiagnosisEngine;
 import io.rdmamon.collector.metrics.RdmaMetrics;
 import io.rdmamon.collector.metrics.SelfMetrics;
+import io.rdmamon.collector.probe.ProbeOutcomes;
 import io.rdmamon.collector.store.NodeStore;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -47,12 +48,13 @@ public final class Collector {
         NodeStore store = new NodeStore(System::currentTimeMillis, config.staleAfterIntervals(),
                 config.expireAfter().toMillis(), config.historyPoints(), config.maxNodes());
         PrometheusRegistry registry = new PrometheusRegistry();
+        ProbeOutcomes probeOutcomes = new ProbeOutcomes();
         DiagnosisEngine diagnoses = new DiagnosisEngine(config.diagnosis(), System::currentTimeMillis);
-        registry.register(new RdmaMetrics(store, () -> diagnoses.snapshot().diagnoses()));
+        registry.register(new RdmaMetrics(store, probeOutcomes::snapshot, () -> diagnoses.snapshot().diagnoses()));
         SelfMetrics selfMetrics = new SelfMetrics(registry, store);
         TokenAuthenticator auth = new TokenAuthenticator(config.tokens());
-        CollectorVerticle verticle = new CollectorVerticle(config, store, diagnoses, registry, selfMetrics, auth,
-                extraRoutes);
+        CollectorVerticle verticle = new CollectorVerticle(config, store, registry, selfMetrics, auth, extraRoutes,
+                probeOutcomes, diagnoses);
         return vertx.deployVerticle(verticle)
                 .map(id -> new Running(vertx, id, verticle.port(), store, registry, auth));
     }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.rdmamon.collector.auth.Role;
 import io.rdmamon.collector.auth.TokenEntry;
 import io.rdmamon.collector.diagnosis.DiagnosisConfig;
+import io.rdmamon.collector.probe.ProbeConfig;
 import io.rdmamon.protocol.wire.WireFormat;
 
 import java.io.IOException;
@@ -36,7 +37,8 @@ import java.util.regex.Pattern;
  * @param historyPoints       rate points kept per port for the dashboard
  * @param maxNodes            nodes kept at most; hellos of further nodes are refused
  * @param maxFrameBytes       largest agent frame accepted
- * @param diagnosis           thresholds and windows of the diagnosis engine (docs/diagnosis.md)
+ * @param probes              active probe limits (the {@code "probes"} section, docs/probes.md)
+ * @param diagnosis           thresholds and windows of the diagnosis engine (the {@code "diagnosis"} section, docs/diagnosis.md)
  */
 public record CollectorConfig(
         String listenHost,
@@ -48,16 +50,20 @@ public record CollectorConfig(
         int historyPoints,
         int maxNodes,
         int maxFrameBytes,
+        ProbeConfig probes,
         DiagnosisConfig diagnosis) {
 
     public static final int DEFAULT_PORT = 9470;
     private static final ObjectMapper MAPPER = new ObjectMapper();
     private static final Set<String> FILE_KEYS = Set.of("listen", "insecure", "tokens", "staleAfterIntervals",
-            "expireAfter", "historyPoints", "maxNodes", "maxFrameBytes", "diagnosis");
+            "expireAfter", "historyPoints", "maxNodes", "maxFrameBytes", "probes",
+            "diagnosis");
     private static final Pattern DURATION = Pattern.compile("(\\d+)(ms|s|m|h)?");
 
     public CollectorConfig {
         tokens = List.copyOf(tokens);
+        Objects.requireNonNull(probes, "probes");
+        Objects.requireNonNull(diagnosis, "diagnosis");
         if (listenPort < 0 || listenPort > 65535) {
             throw new ConfigException("listen port out of range: " + listenPort);
         }
@@ -65,7 +71,6 @@ public record CollectorConfig(
         requirePositive("historyPoints", historyPoints);
         requirePositive("maxNodes", maxNodes);
         requirePositive("maxFrameBytes", maxFrameBytes);
-        Objects.requireNonNull(diagnosis, "diagnosis");
         if (expireAfter.isNegative() || expireAfter.isZero()) {
             throw new ConfigException("expireAfter must be positive: " + expireAfter);
         }
@@ -74,7 +79,8 @@ public record CollectorConfig(
     /** Loopback on the default port, no tokens, 3 intervals to stale, 10 minutes to expiry, 900 points (15 min at 1 Hz). */
     public static CollectorConfig defaults() {
         return new CollectorConfig("127.0.0.1", DEFAULT_PORT, false, List.of(), 3, Duration.ofMinutes(10), 900,
-                10_000, WireFormat.DEFAULT_MAX_FRAME_BYTES, DiagnosisConfig.defaults());
+                10_000, WireFormat.DEFAULT_MAX_FRAME_BYTES, ProbeConfig.defaults(),
+                DiagnosisConfig.defaults());
     }
 
     /**
@@ -98,33 +104,38 @@ public record CollectorConfig(
     /** {@code --insecure}. */
     public CollectorConfig withInsecure(boolean value) {
         return new CollectorConfig(listenHost, listenPort, value, tokens, staleAfterIntervals, expireAfter,
-                historyPoints, maxNodes, maxFrameBytes, diagnosis);
+                historyPoints, maxNodes, maxFrameBytes, probes, diagnosis);
     }
 
     public CollectorConfig withTokens(List<TokenEntry> value) {
         return new CollectorConfig(listenHost, listenPort, insecure, value, staleAfterIntervals, expireAfter,
-                historyPoints, maxNodes, maxFrameBytes, diagnosis);
+                historyPoints, maxNodes, maxFrameBytes, probes, diagnosis);
     }
 
     public CollectorConfig withStaleness(int intervals, Duration expiry) {
         return new CollectorConfig(listenHost, listenPort, insecure, tokens, intervals, expiry, historyPoints,
-                maxNodes, maxFrameBytes, diagnosis);
+                maxNodes, maxFrameBytes, probes, diagnosis);
     }
 
     public CollectorConfig withLimits(int points, int nodes, int frameBytes) {
         return new CollectorConfig(listenHost, listenPort, insecure, tokens, staleAfterIntervals, expireAfter,
-                points, nodes, frameBytes, diagnosis);
+                points, nodes, frameBytes, probes, diagnosis);
+    }
+
+    public CollectorConfig withProbes(ProbeConfig value) {
+        return new CollectorConfig(listenHost, listenPort, insecure, tokens, staleAfterIntervals, expireAfter,
+                historyPoints, maxNodes, maxFrameBytes, value, diagnosis);
     }
 
     public CollectorConfig withDiagnosis(DiagnosisConfig value) {
         return new CollectorConfig(listenHost, listenPort, insecure, tokens, staleAfterIntervals, expireAfter,
-                historyPoints, maxNodes, maxFrameBytes, value);
+                historyPoints, maxNodes, maxFrameBytes, probes, value);
     }
 
     private CollectorConfig withListen(String hostPort, String origin) {
         ListenAddress address = ListenAddress.parse(hostPort, origin);
         return new CollectorConfig(address.host(), address.port(), insecure, tokens, staleAfterIntervals, expireAfter,
-                historyPoints, maxNodes, maxFrameBytes, diagnosis);
+                historyPoints, maxNodes, maxFrameBytes, probes, diagnosis);
     }
 
     private CollectorConfig overlayFile(Path file) {
@@ -157,12 +168,15 @@ public record CollectorConfig(
         if (json.has("tokens")) {
             c = c.withTokens(tokensFrom(json.get("tokens"), file));
         }
-        if (json.has("diagnosis")) {
-            c = c.withDiagnosis(DiagnosisConfig.fromJson(json.get("diagnosis"), where + "diagnosis"));
-        }
         int stale = json.has("staleAfterIntervals") ? integer(json, "staleAfterIntervals", where) : c.staleAfterIntervals;
         Duration expire = json.has("expireAfter") ? duration(text(json, "expireAfter", where), where + "expireAfter") : c.expireAfter;
         c = c.withStaleness(stale, expire);
+        if (json.has("diagnosis")) {
+            c = c.withDiagnosis(DiagnosisConfig.fromJson(json.get("diagnosis"), where + "diagnosis"));
+        }
+        if (json.has("probes")) {
+            c = c.withProbes(c.probes.overlay(json.get("probes"), where, file.toAbsolutePath().getParent()));
+        }
         return c.withLimits(
                 json.has("historyPoints") ? integer(json, "historyPoints", where) : c.historyPoints,
                 json.has("maxNodes") ? integer(json, "maxNodes", where) : c.maxNodes,
@@ -250,6 +264,7 @@ public record CollectorConfig(
         c = c.withStaleness(envInt(env, "RDMAMON_STALE_AFTER_INTERVALS", c.staleAfterIntervals),
                 env.containsKey("RDMAMON_EXPIRE_AFTER")
                         ? duration(env.get("RDMAMON_EXPIRE_AFTER"), "RDMAMON_EXPIRE_AFTER") : c.expireAfter);
+        c = c.withProbes(c.probes.overlayEnv(env));
         return c.withLimits(envInt(env, "RDMAMON_HISTORY_POINTS", c.historyPoints),
                 envInt(env, "RDMAMON_MAX_NODES", c.maxNodes), envInt(env, "RDMAMON_MAX_FRAME_BYTES", c.maxFrameBytes));
     }

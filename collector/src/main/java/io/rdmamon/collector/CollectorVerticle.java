@@ -7,9 +7,13 @@ import io.rdmamon.collector.http.DiagnosesApi;
 import io.rdmamon.collector.http.MetricsHandler;
 import io.rdmamon.collector.http.NodesApi;
 import io.rdmamon.collector.ingest.AgentIngest;
+import io.rdmamon.collector.ingest.AgentRegistry;
 import io.rdmamon.collector.live.LiveFeed;
 import io.rdmamon.collector.live.LiveFeedOptions;
 import io.rdmamon.collector.metrics.SelfMetrics;
+import io.rdmamon.collector.probe.ProbeApi;
+import io.rdmamon.collector.probe.ProbeOrchestrator;
+import io.rdmamon.collector.probe.ProbeOutcomes;
 import io.rdmamon.collector.store.NodeStore;
 import io.rdmamon.protocol.wire.FrameCodec;
 import io.rdmamon.protocol.wire.WireFormat;
@@ -33,20 +37,24 @@ public final class CollectorVerticle extends VerticleBase {
     private static final System.Logger LOG = System.getLogger(CollectorVerticle.class.getName());
     private final CollectorConfig config;
     private final NodeStore store;
-    private final DiagnosisEngine diagnoses;
     private final PrometheusRegistry registry;
     private final SelfMetrics selfMetrics;
     private final TokenAuthenticator auth;
     private final List<Consumer<Router>> extraRoutes;
+    private final ProbeOutcomes probeOutcomes;
+    private final DiagnosisEngine diagnoses;
+    private ProbeOrchestrator probes;
     private volatile boolean ready;
     private volatile int port;
     private HttpServer server;
 
-    CollectorVerticle(CollectorConfig config, NodeStore store, DiagnosisEngine diagnoses, PrometheusRegistry registry, SelfMetrics selfMetrics,
-                      TokenAuthenticator auth, List<Consumer<Router>> extraRoutes) {
+    CollectorVerticle(CollectorConfig config, NodeStore store, PrometheusRegistry registry, SelfMetrics selfMetrics,
+                      TokenAuthenticator auth, List<Consumer<Router>> extraRoutes, ProbeOutcomes probeOutcomes,
+                      DiagnosisEngine diagnoses) {
+        this.probeOutcomes = probeOutcomes;
+        this.diagnoses = diagnoses;
         this.config = config;
         this.store = store;
-        this.diagnoses = diagnoses;
         this.registry = registry;
         this.selfMetrics = selfMetrics;
         this.auth = auth;
@@ -57,8 +65,9 @@ public final class CollectorVerticle extends VerticleBase {
     public Future<?> start() {
         Router router = Router.router(vertx);
         NodesApi nodes = new NodesApi(store);
+        AgentRegistry agents = new AgentRegistry();
         router.get(WireFormat.STREAM_PATH).handler(new AgentIngest(auth, new FrameCodec(config.maxFrameBytes()),
-                store, selfMetrics, diagnoses::accept));
+                store, selfMetrics, agents, diagnoses::accept));
         router.get("/healthz").handler(ctx -> json(ctx.response(), 200, new JsonObject().put("status", "ok")));
         router.get("/readyz").handler(ctx -> json(ctx.response(), ready ? 200 : 503,
                 new JsonObject().put("status", ready ? "ready" : "starting")));
@@ -68,7 +77,12 @@ public final class CollectorVerticle extends VerticleBase {
         router.get("/api/nodes/:node").handler(nodes::detail);
         router.get("/api/nodes/:node/history").handler(nodes::history);
         router.get("/api/diagnoses").handler(new DiagnosesApi(diagnoses)::list);
-        new LiveFeed(vertx, store, diagnoses, registry, LiveFeedOptions.defaults(config.historyPoints())).accept(router);
+        LiveFeed live = new LiveFeed(vertx, store, diagnoses, registry,
+                LiveFeedOptions.defaults(config.historyPoints()));
+        live.accept(router);
+        probes = new ProbeOrchestrator(vertx, config.probes(), store, agents, probeOutcomes);
+        probes.onChange(probe -> live.publish("probe", probe.encode()));
+        new ProbeApi(probes, auth, config.probes()).accept(router);
         extraRoutes.forEach(mount -> mount.accept(router));
         router.route("/*").handler(StaticHandler.create("webroot"));
         router.errorHandler(404, ctx -> json(ctx.response(), 404,
@@ -82,7 +96,7 @@ public final class CollectorVerticle extends VerticleBase {
                 .setMaxWebSocketMessageSize(config.maxFrameBytes() + 64 * 1024);
         server = vertx.createHttpServer(options).requestHandler(router);
         long sweepMillis = Math.max(100, Math.min(1000, config.expireAfter().toMillis() / 2));
-        return server.listen(config.listenPort(), config.listenHost()).map(s -> {
+        return probes.open().compose(v -> server.listen(config.listenPort(), config.listenHost())).map(s -> {
             port = s.actualPort();
             ready = true;
             vertx.setPeriodic(sweepMillis, id -> expire());
@@ -102,7 +116,8 @@ public final class CollectorVerticle extends VerticleBase {
     @Override
     public Future<?> stop() {
         ready = false;
-        return server == null ? Future.succeededFuture() : server.close();
+        return (server == null ? Future.succeededFuture() : server.close())
+                .eventually(() -> probes == null ? Future.succeededFuture() : probes.close());
     }
 
     int port() {

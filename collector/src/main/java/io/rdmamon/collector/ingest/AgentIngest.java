@@ -26,16 +26,18 @@ public final class AgentIngest implements Handler<RoutingContext> {
     private final FrameCodec codec;
     private final NodeStore store;
     private final SelfMetrics metrics;
+    private final AgentRegistry agents;
     private final Consumer<HostSample> applied;
 
     /** {@code applied} sees every sample the store applied (the diagnosis engine), on the event loop. */
     public AgentIngest(TokenAuthenticator auth, FrameCodec codec, NodeStore store, SelfMetrics metrics,
-                       Consumer<HostSample> applied) {
+                       AgentRegistry agents, Consumer<HostSample> applied) {
+        this.agents = agents;
+        this.applied = applied;
         this.auth = auth;
         this.codec = codec;
         this.store = store;
         this.metrics = metrics;
-        this.applied = applied;
     }
 
     @Override
@@ -52,7 +54,7 @@ public final class AgentIngest implements Handler<RoutingContext> {
             return;
         }
         ctx.request().toWebSocket()
-                .onSuccess(ws -> new AgentConnection(ws, token.orElse(null), codec, store, metrics, applied).start())
+                .onSuccess(ws -> new AgentConnection(ws, token.orElse(null), codec, store, metrics, agents, applied).start())
                 .onFailure(e -> LOG.log(System.Logger.Level.WARNING, "WebSocket upgrade from {0} failed: {1}",
                         ctx.request().remoteAddress(), e.getMessage()));
     }

@@ -14,6 +14,7 @@ import io.rdmamon.protocol.model.IbPort;
 import io.rdmamon.protocol.model.PriorityCounters;
 import io.rdmamon.protocol.model.SourceStatus;
 
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -29,16 +30,23 @@ import static io.rdmamon.protocol.rates.CounterRate.unsignedToDouble;
 public final class RdmaMetrics implements MultiCollector {
     private static final double MICROS_PER_SECOND = 1_000_000.0;
     private final NodeStore store;
+    private final Supplier<? extends Collection<ProbeOutcome>> probes;
     private final Supplier<List<Diagnosis>> diagnoses;
 
-    /** The node families only (an agent's own /metrics). */
     public RdmaMetrics(NodeStore store) {
         this(store, List::of);
     }
 
-    /** The node families and {@code rdma_diagnosis_active} for each active diagnosis. */
-    public RdmaMetrics(NodeStore store, Supplier<List<Diagnosis>> diagnoses) {
+    /** {@code probes} is called on the scrape's thread and must be thread-safe. */
+    public RdmaMetrics(NodeStore store, Supplier<? extends Collection<ProbeOutcome>> probes) {
+        this(store, probes, List::of);
+    }
+
+    /** Also {@code rdma_diagnosis_active} for each diagnosis {@code diagnoses} gives (thread-safe, like {@code probes}). */
+    public RdmaMetrics(NodeStore store, Supplier<? extends Collection<ProbeOutcome>> probes,
+                       Supplier<List<Diagnosis>> diagnoses) {
         this.store = store;
+        this.probes = probes;
         this.diagnoses = diagnoses;
     }
 
@@ -66,6 +74,7 @@ public final class RdmaMetrics implements MultiCollector {
                 }
             }
         }
+        probes.get().forEach(outcome -> probe(f, outcome));
         for (Diagnosis d : diagnoses.get()) {
             // node-level diagnoses (agent_stale) carry empty device and port labels
             f.gauge(MetricNames.DIAGNOSIS_ACTIVE, "1 while the diagnosis engine holds the rule active at the place (docs/diagnosis.md)",
@@ -73,6 +82,20 @@ public final class RdmaMetrics implements MultiCollector {
                             "device", d.nodeLevel() ? "" : d.device(), "port", d.nodeLevel() ? "" : Integer.toString(d.port())), 1);
         }
         return f.build();
+    }
+
+    private static void probe(Families f, ProbeOutcome p) {
+        Labels labels = Labels.of("src_node", p.srcNode(), "src_device", p.srcDevice(), "src_port",
+                Integer.toString(p.srcPort()), "dst_node", p.dstNode(), "dst_device", p.dstDevice(), "dst_port",
+                Integer.toString(p.dstPort()));
+        if (p.bandwidthBitsPerSecond() != null) {
+            f.gauge("rdma_probe_bandwidth_bits_per_second", "Average bandwidth of the last finished probe of the pair "
+                    + "(perftest BW average)", labels, p.bandwidthBitsPerSecond());
+        }
+        f.gauge("rdma_probe_success", "1 when the last finished probe of the pair reached the pass ratio of the "
+                + "link rate, 0 when it failed or fell short", labels, p.passed() ? 1 : 0);
+        f.gauge("rdma_probe_timestamp_seconds", "Time the last finished probe of the pair finished", labels,
+                p.finishedMillis() / 1000.0);
     }
 
     private static void sourceSuccess(Families f, String node, HostSample sample) {

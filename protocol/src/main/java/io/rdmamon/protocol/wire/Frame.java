@@ -1,6 +1,10 @@
 package io.rdmamon.protocol.wire;
 
 import io.rdmamon.protocol.model.SourceStatus;
+import io.rdmamon.protocol.probe.PerftestResult;
+import io.rdmamon.protocol.probe.PerftestSpec;
+import io.rdmamon.protocol.probe.ProbePhase;
+import io.rdmamon.protocol.probe.ProbeRole;
 
 import java.util.BitSet;
 import java.util.List;
@@ -14,6 +18,10 @@ import java.util.Objects;
  * (numbers only, in layout order), {@link Heartbeat} when nothing else was sent for a while.
  * Collector → agent: {@link Ack} of the last sample applied, so that the agent keeps unacknowledged
  * samples for replay after a reconnect.
+ *
+ * <p>Active probes ride the same connection: the collector sends {@link ProbeStart} and
+ * {@link ProbeCancel}; the agent answers with {@link ProbeReport}s. Probe frames are not samples:
+ * they are neither acknowledged nor replayed (the collector fails a probe whose agent disconnects).
  */
 public sealed interface Frame {
 
@@ -91,5 +99,73 @@ public sealed interface Frame {
 
     /** The collector applied (or already had) every sample up to {@code seq}. */
     record Ack(long seq) implements Frame {
+    }
+
+    /**
+     * Run one side of a probe.
+     *
+     * @param probeId       the collector's probe id ({@link #PROBE_ID})
+     * @param role          server (destination) or client (source)
+     * @param spec          perftest options for this side
+     * @param serverAddress client only: the server's address (IPv4 of its RoCE v2 GID, or the node address)
+     * @param tcpPort       client: the server's perftest TCP port; server: 0 to let the agent pick a free one
+     * @param timeoutMillis hard limit for the process; the agent kills its process group after it
+     */
+    record ProbeStart(String probeId, ProbeRole role, PerftestSpec spec, String serverAddress, int tcpPort,
+                      long timeoutMillis) implements Frame {
+        public ProbeStart {
+            requireProbeId(probeId);
+            Objects.requireNonNull(role, "role");
+            Objects.requireNonNull(spec, "spec");
+            if (role == ProbeRole.CLIENT && (serverAddress == null || serverAddress.isBlank())) {
+                throw new IllegalArgumentException("a client probe needs the server's address");
+            }
+            if (tcpPort < 0 || tcpPort > 65_535 || (role == ProbeRole.CLIENT && tcpPort == 0)) {
+                throw new IllegalArgumentException("tcpPort " + tcpPort + " is not valid for a " + role.wireName());
+            }
+            if (timeoutMillis <= 0) {
+                throw new IllegalArgumentException("timeoutMillis must be positive: " + timeoutMillis);
+            }
+        }
+    }
+
+    /** Stop one probe's process (the collector's cancel, or the peer side failed). */
+    record ProbeCancel(String probeId, String reason) implements Frame {
+        public ProbeCancel {
+            requireProbeId(probeId);
+            Objects.requireNonNull(reason, "reason");
+        }
+    }
+
+    /**
+     * What happened to one side of a probe.
+     *
+     * @param probeId  the probe
+     * @param role     the side reporting
+     * @param phase    its phase
+     * @param tcpPort  the server's TCP port once {@link ProbePhase#LISTENING}; 0 otherwise
+     * @param result   the parsed bandwidth row (client, {@link ProbePhase#DONE}); null otherwise
+     * @param exitCode perftest's exit code once it exited; null before, or when it never started
+     * @param error    why it failed, perftest's own error lines verbatim where it printed any; null otherwise
+     * @param output   the last lines perftest printed (bounded by the agent), for the probe's record
+     */
+    record ProbeReport(String probeId, ProbeRole role, ProbePhase phase, int tcpPort, PerftestResult result,
+                       Integer exitCode, String error, List<String> output) implements Frame {
+        public ProbeReport {
+            requireProbeId(probeId);
+            Objects.requireNonNull(role, "role");
+            Objects.requireNonNull(phase, "phase");
+            output = List.copyOf(output);
+        }
+    }
+
+    /** Probe ids: short, URL- and log-safe. */
+    java.util.regex.Pattern PROBE_ID = java.util.regex.Pattern.compile("[A-Za-z0-9][A-Za-z0-9-]{0,63}");
+
+    private static void requireProbeId(String probeId) {
+        Objects.requireNonNull(probeId, "probeId");
+        if (!PROBE_ID.matcher(probeId).matches()) {
+            throw new IllegalArgumentException("probe id '" + probeId + "' must match " + PROBE_ID.pattern());
+        }
     }
 }

@@ -12,6 +12,10 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.rdmamon.protocol.model.GidEntry;
 import io.rdmamon.protocol.model.SourceStatus;
 import io.rdmamon.protocol.model.VerbsPortAttributes;
+import io.rdmamon.protocol.probe.PerftestResult;
+import io.rdmamon.protocol.probe.PerftestSpec;
+import io.rdmamon.protocol.probe.ProbePhase;
+import io.rdmamon.protocol.probe.ProbeRole;
 import io.rdmamon.protocol.wire.HostLayout.DeviceLayout;
 import io.rdmamon.protocol.wire.HostLayout.EthtoolLayout;
 import io.rdmamon.protocol.wire.HostLayout.PortLayout;
@@ -25,7 +29,8 @@ import java.util.TreeSet;
 
 /**
  * JSON encoding of {@link Frame}s. Every frame is an object with {@code "v"} (protocol version)
- * and {@code "type"} ({@code hello}, {@code layout}, {@code values}, {@code heartbeat}, {@code ack}).
+ * and {@code "type"} ({@code hello}, {@code layout}, {@code values}, {@code heartbeat}, {@code ack},
+ * {@code probe-start}, {@code probe-cancel}, {@code probe-report}).
  * Counter values are written as unsigned decimal numbers (a u64 above {@code Long.MAX_VALUE}
  * appears as such on the wire, not as a negative number). Decoding is strict: oversized,
  * truncated, wrong-version, unknown-type and ill-typed frames are refused with a reason that
@@ -92,6 +97,29 @@ public final class FrameCodec {
             json.put("type", "heartbeat").put("ts", hb.timestampMillis());
         } else if (frame instanceof Frame.Ack a) {
             json.put("type", "ack").put("seq", a.seq());
+        } else if (frame instanceof Frame.ProbeStart p) {
+            json.put("type", "probe-start").put("probeId", p.probeId()).put("role", p.role().wireName())
+                    .put("serverAddress", p.serverAddress()).put("tcpPort", p.tcpPort())
+                    .put("timeoutMillis", p.timeoutMillis());
+            PerftestSpec spec = p.spec();
+            json.putObject("spec").put("device", spec.device()).put("port", spec.port())
+                    .put("gidIndex", spec.gidIndex()).put("sizeBytes", spec.sizeBytes())
+                    .put("durationSeconds", spec.durationSeconds()).put("qps", spec.qps())
+                    .put("bidirectional", spec.bidirectional());
+        } else if (frame instanceof Frame.ProbeCancel c) {
+            json.put("type", "probe-cancel").put("probeId", c.probeId()).put("reason", c.reason());
+        } else if (frame instanceof Frame.ProbeReport r) {
+            json.put("type", "probe-report").put("probeId", r.probeId()).put("role", r.role().wireName())
+                    .put("phase", r.phase().wireName()).put("tcpPort", r.tcpPort()).put("exitCode", r.exitCode())
+                    .put("error", r.error());
+            if (r.result() != null) {
+                PerftestResult result = r.result();
+                json.putObject("result").put("sizeBytes", result.sizeBytes()).put("iterations", result.iterations())
+                        .put("peakBitsPerSecond", result.peakBitsPerSecond())
+                        .put("averageBitsPerSecond", result.averageBitsPerSecond())
+                        .put("messageRatePerSecond", result.messageRatePerSecond());
+            }
+            r.output().forEach(json.putArray("output")::add);
         }
         try {
             return MAPPER.writeValueAsBytes(json);
@@ -140,6 +168,7 @@ public final class FrameCodec {
             case "values" -> values(f);
             case "heartbeat" -> new Frame.Heartbeat(f.longValue("ts"));
             case "ack" -> new Frame.Ack(f.longValue("seq"));
+            case "probe-start", "probe-cancel", "probe-report" -> probeFrame(type, f);
             default -> throw new FrameException("unknown frame type '" + type + "'");
         };
     }
@@ -245,6 +274,34 @@ public final class FrameCodec {
         return new Frame.Values(f.integer("layoutId"), f.longValue("seq"), f.longValue("ts"), values, absent, sources);
     }
 
+    private static Frame probeFrame(String type, Fields f) throws FrameException {
+        // the records validate ids, roles, bounds and addresses; their refusal becomes the frame's reason
+        try {
+            return switch (type) {
+                case "probe-start" -> {
+                    Fields spec = f.object("spec");
+                    yield new Frame.ProbeStart(f.string("probeId"), ProbeRole.fromWire(f.string("role")),
+                            new PerftestSpec(spec.string("device"), spec.integer("port"), spec.optInteger("gidIndex"),
+                                    spec.longValue("sizeBytes"), spec.integer("durationSeconds"), spec.integer("qps"),
+                                    spec.bool("bidirectional")),
+                            f.optString("serverAddress"), f.integer("tcpPort"), f.longValue("timeoutMillis"));
+                }
+                case "probe-cancel" -> new Frame.ProbeCancel(f.string("probeId"), f.string("reason"));
+                default -> {
+                    Fields r = f.optObject("result");
+                    PerftestResult result = r == null ? null : new PerftestResult(r.longValue("sizeBytes"),
+                            r.longValue("iterations"), r.number("peakBitsPerSecond"), r.number("averageBitsPerSecond"),
+                            r.number("messageRatePerSecond"));
+                    yield new Frame.ProbeReport(f.string("probeId"), ProbeRole.fromWire(f.string("role")),
+                            ProbePhase.fromWire(f.string("phase")), f.integer("tcpPort"), result,
+                            f.optInteger("exitCode"), f.optString("error"), f.strings("output"));
+                }
+            };
+        } catch (IllegalArgumentException e) {
+            throw new FrameException(f.path + " (" + type + "): " + e.getMessage());
+        }
+    }
+
     private static long unsigned64(JsonNode node, String path) throws FrameException {
         if (node == null || !node.isIntegralNumber()) {
             throw new FrameException(path + ": expected an unsigned integer, got " + describe(node));
@@ -311,6 +368,19 @@ public final class FrameCodec {
         Long optLong(String name) throws FrameException {
             JsonNode node = json.get(name);
             return node == null || node.isNull() ? null : longValue(name);
+        }
+
+        Integer optInteger(String name) throws FrameException {
+            JsonNode node = json.get(name);
+            return node == null || node.isNull() ? null : integer(name);
+        }
+
+        double number(String name) throws FrameException {
+            JsonNode node = required(name);
+            if (!node.isNumber()) {
+                throw wrongType(name, "a number", node);
+            }
+            return node.doubleValue();
         }
 
         int integer(String name) throws FrameException {

@@ -1,6 +1,10 @@
 package io.rdmamon.protocol.wire;
 
 import io.rdmamon.protocol.model.HostSample;
+import io.rdmamon.protocol.probe.PerftestResult;
+import io.rdmamon.protocol.probe.PerftestSpec;
+import io.rdmamon.protocol.probe.ProbePhase;
+import io.rdmamon.protocol.probe.ProbeRole;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -69,6 +73,52 @@ class FrameCodecTest {
     void heartbeatAndAckRoundTrip() throws FrameException {
         assertEquals(new Frame.Heartbeat(77L), codec.decode(codec.encode(new Frame.Heartbeat(77L))));
         assertEquals(new Frame.Ack(9L), codec.decode(codec.encode(new Frame.Ack(9L))));
+    }
+
+    @Test
+    void probeFramesRoundTrip() throws FrameException {
+        PerftestSpec spec = new PerftestSpec("mlx5_1", 1, 3, 65_536, 5, 2, true);
+        List<Frame> frames = List.of(
+                new Frame.ProbeStart("p-1", ProbeRole.SERVER, spec, null, 0, 15_000),
+                new Frame.ProbeStart("p-1", ProbeRole.CLIENT, new PerftestSpec("mlx5_0", 1, null, 2, 1, 1, false),
+                        "10.0.0.7", 18_515, 15_000),
+                new Frame.ProbeCancel("p-1", "cancelled by operator alice"),
+                new Frame.ProbeReport("p-1", ProbeRole.SERVER, ProbePhase.LISTENING, 40_001, null, null, null, List.of()),
+                new Frame.ProbeReport("p-1", ProbeRole.CLIENT, ProbePhase.DONE, 0,
+                        new PerftestResult(65_536, 5000, 92.39e9, 92.38e9, 176_196), 0, null,
+                        List.of(" 65536      5000             92.39              92.38              0.176196")),
+                new Frame.ProbeReport("p-1", ProbeRole.CLIENT, ProbePhase.FAILED, 0, null, 1,
+                        " Did not detect devices ", List.of(" Did not detect devices ")));
+        for (Frame frame : frames) {
+            assertEquals(frame, codec.decode(codec.encode(frame)));
+        }
+    }
+
+    static Stream<Arguments> rejectedProbeFrames() {
+        String spec = "\"spec\":{\"device\":\"mlx5_0\",\"port\":1,\"sizeBytes\":65536,\"durationSeconds\":5,"
+                + "\"qps\":1,\"bidirectional\":false}";
+        return Stream.of(
+                Arguments.of("device with a path", "{\"v\":1,\"type\":\"probe-start\",\"probeId\":\"p1\",\"role\":\"server\","
+                        + "\"tcpPort\":0,\"timeoutMillis\":1000," + spec.replace("mlx5_0", "../etc") + "}",
+                        "device name '../etc' is not a valid RDMA device name"),
+                Arguments.of("client without address", "{\"v\":1,\"type\":\"probe-start\",\"probeId\":\"p1\",\"role\":\"client\","
+                        + "\"tcpPort\":18515,\"timeoutMillis\":1000," + spec + "}", "a client probe needs the server's address"),
+                Arguments.of("unknown role", "{\"v\":1,\"type\":\"probe-start\",\"probeId\":\"p1\",\"role\":\"both\","
+                        + "\"tcpPort\":0,\"timeoutMillis\":1000," + spec + "}", "unknown probe role 'both'"),
+                Arguments.of("probe id with spaces", "{\"v\":1,\"type\":\"probe-cancel\",\"probeId\":\"a b\",\"reason\":\"x\"}",
+                        "probe id 'a b' must match"),
+                Arguments.of("unknown phase", "{\"v\":1,\"type\":\"probe-report\",\"probeId\":\"p1\",\"role\":\"client\","
+                        + "\"phase\":\"exploded\",\"tcpPort\":0,\"output\":[]}", "unknown probe phase 'exploded'"),
+                Arguments.of("too many QPs", "{\"v\":1,\"type\":\"probe-start\",\"probeId\":\"p1\",\"role\":\"server\","
+                        + "\"tcpPort\":0,\"timeoutMillis\":1000," + spec.replace("\"qps\":1", "\"qps\":1000") + "}",
+                        "qps 1000 is outside 1..64"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("rejectedProbeFrames")
+    void badProbeFramesAreRefusedWithTheReason(String name, String json, String reason) {
+        FrameException e = assertThrows(FrameException.class, () -> codec.decode(json.getBytes(StandardCharsets.UTF_8)));
+        assertTrue(e.getMessage().contains(reason), e.getMessage());
     }
 
     static Stream<Arguments> rejectedFrames() {
