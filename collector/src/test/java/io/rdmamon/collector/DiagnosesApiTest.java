@@ -135,7 +135,8 @@ class DiagnosesApiTest {
     @Test
     void needsTheViewerToken() throws Exception {
         assertEquals(401, get("/api/diagnoses", null).statusCode());
-        assertEquals(401, get("/api/diagnoses", AGENT_TOKEN).statusCode());
+        assertEquals(401, get("/api/diagnoses", "guess").statusCode());
+        assertEquals(403, get("/api/diagnoses", AGENT_TOKEN).statusCode(), "a known token of a role that may not read");
     }
 
     @Test
