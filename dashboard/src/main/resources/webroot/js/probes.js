@@ -53,7 +53,7 @@ function el(tag, props, ...children) {
 export class ProbeStore {
   constructor() {
     this.probes = new Map();
-    this.heardAt = new Map();
+    this.eventAt = new Map();
     this.polling = new Set();
     this.limits = null;
     this.loaded = false;
@@ -70,9 +70,10 @@ export class ProbeStore {
     this.listeners.forEach((fn) => fn());
   }
 
-  put(probe) {
+  /** A probe as the collector sent it; `pushed` when it came over the push channel. */
+  put(probe, pushed) {
     const old = this.probes.get(probe.id);
-    this.heardAt.set(probe.id, Date.now());
+    if (pushed || !old) this.eventAt.set(probe.id, Date.now());
     if (old && RANK[probe.state] < RANK[old.state]) return;
     this.probes.set(probe.id, probe);
     this.trim();
@@ -127,7 +128,7 @@ export class ProbeStore {
   pollQuiet() {
     const now = Date.now();
     for (const probe of this.probes.values()) {
-      if (!isTerminal(probe) && now - (this.heardAt.get(probe.id) || 0) > POLL_AFTER_MILLIS) this.load(probe.id);
+      if (!isTerminal(probe) && now - (this.eventAt.get(probe.id) || 0) > POLL_AFTER_MILLIS) this.load(probe.id);
     }
   }
 }
@@ -521,7 +522,7 @@ export class Probes {
 
   /** A `probe` event of the push channel. */
   onEvent(probe) {
-    this.store.put(probe);
+    this.store.put(probe, true);
   }
 
   /** The push channel (re)connected: what happened meanwhile comes from the history. */
