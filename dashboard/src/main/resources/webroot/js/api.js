@@ -42,7 +42,11 @@ export async function getJson(path, signal) {
     throw new AuthRequired();
   }
   const body = await response.json().catch(() => ({error: 'not JSON'}));
-  if (!response.ok) throw new Error(path + ': ' + response.status + ' ' + (body.error || ''));
+  if (!response.ok) {
+    const error = new Error(path + ': ' + response.status + ' ' + (body.error || ''));
+    error.status = response.status;
+    throw error;
+  }
   return body;
 }
 

@@ -58,6 +58,7 @@ export class ProbeStore {
     this.limits = null;
     this.loaded = false;
     this.error = null;
+    this.unavailable = false;
     this.listeners = new Set();
     setInterval(() => this.pollQuiet(), 1000);
   }
@@ -97,6 +98,7 @@ export class ProbeStore {
   }
 
   async refresh() {
+    if (this.unavailable) return;
     try {
       const answer = await getJson('/api/probes');
       this.limits = answer.limits;
@@ -105,6 +107,9 @@ export class ProbeStore {
       answer.probes.forEach((p) => this.put(p));
     } catch (e) {
       if (!(e instanceof AuthRequired)) this.error = e.message;
+      // a collector without the probe API: say so once instead of asking on every view
+      this.unavailable = e.status === 404;
+      if (this.unavailable) this.error = 'this collector has no probe API (' + e.message + ')';
     }
     this.changed();
   }
@@ -591,7 +596,8 @@ export class Probes {
         fmt.clock(p.createdMillis) + ' ' + (endpointKey(p.source) === this.portKey ? '→ ' + endpointText(p.destination)
           : '← ' + endpointText(p.source))), ' ' + p.state
         + (p.result ? ' · ' + gbits(p.result.bandwidthBitsPerSecond) + ' (' + ratioText(p.result.linkRatio) + ')' : '')));
-      this.panelRecent.replaceChildren(...(items.length ? items : [el('li', {className: 'muted'}, 'none')]));
+      if (!items.length) items.push(el('li', {className: this.store.error ? 'bad' : 'muted'}, this.store.error || 'none'));
+      this.panelRecent.replaceChildren(...items);
     }
   }
 }
