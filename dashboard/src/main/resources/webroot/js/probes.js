@@ -393,7 +393,7 @@ class ProbeCard {
       el('p', {className: 'muted'}, 'Probe ', el('code', {}, p.id), ' ' + who)];
     if (!isTerminal(p)) parts.push(steps(p), progress(p));
     if (p.result) parts.push(result(p));
-    if (p.error || p.exitCode != null) parts.push(failure(p));
+    if (p.error || p.state === 'failed' || (p.exitCode ?? 0) !== 0) parts.push(failure(p));
     if (p.output?.length) {
       parts.push(el('details', {className: 'probe-output', open: outputOpen},
         el('summary', {}, 'perftest output (' + p.output.length + ' lines)'), el('pre', {}, p.output.join('\n'))));
@@ -467,12 +467,15 @@ function result(p) {
   }
   return el('div', {className: 'probe-result ' + (r.passed ? 'pass' : 'fail')},
     el('p', {className: 'probe-bw'}, el('b', {className: 'probe-bandwidth'}, gbits(r.bandwidthBitsPerSecond)),
-      ' average · peak ' + gbits(r.peakBitsPerSecond) + ' · ' + fmt.count(r.messageRatePerSecond) + ' msg/s'),
+      // perftest measures no peak in duration mode (-D) and prints 0.00 there
+      ' average' + (r.peakBitsPerSecond > 0 ? ' · peak ' + gbits(r.peakBitsPerSecond) : '') + ' · '
+        + fmt.count(r.messageRatePerSecond) + ' msg/s'),
     bar,
     el('p', {}, el('span', {className: 'probe-ratio'}, ratioText(ratio)), ' of ' + reference + ' — ',
       el('b', {className: 'probe-verdict ' + (r.passed ? 'ok' : 'bad')}, verdict),
       pass == null ? '' : ' (passes at ≥ ' + fmt.percent(pass) + ')'),
-    el('p', {className: 'muted'}, sizeText(r.sizeBytes) + ' messages, ' + fmt.count(r.iterations) + ' iterations'));
+    el('p', {className: 'muted'}, sizeText(r.sizeBytes) + ' messages, ' + fmt.count(r.iterations) + ' iterations'
+      + (p.exitCode == null ? '' : ', perftest exit code ' + p.exitCode)));
 }
 
 function failure(p) {
