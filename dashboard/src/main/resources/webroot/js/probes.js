@@ -15,6 +15,7 @@ const PICKER_LIMIT = 200;
 // the collector pushes every change at once; quiet for this long means the event is not coming
 const POLL_AFTER_MILLIS = 2500;
 const DEFAULTS = {sizeBytes: 65536, durationSeconds: 5, qps: 1};
+const PORT_ORDER = new Intl.Collator('en', {numeric: true});
 
 export const probeHref = (id) => '#/probes/' + encodeURIComponent(id);
 const isTerminal = (probe) => TERMINAL.has(probe.state);
@@ -212,12 +213,15 @@ class PortPicker {
       el('label', {htmlFor: this.filter.id, className: 'sr-only'}, 'Filter ' + legend.toLowerCase() + ' ports'),
       this.filter, el('label', {htmlFor: id, className: 'sr-only'}, legend + ' port'), this.select, this.note);
     this.filter.addEventListener('input', () => this.render());
+    // ↓ or Enter goes from the filter to the list (Enter must not submit the whole form from here)
     this.filter.addEventListener('keydown', (e) => {
-      if (e.key === 'ArrowDown' && this.select.options.length) {
+      if ((e.key === 'ArrowDown' || e.key === 'Enter') && this.select.options.length) {
         e.preventDefault();
         if (!this.select.value) this.select.selectedIndex = 0;
         this.selected = this.select.value;
         this.select.focus();
+      } else if (e.key === 'Enter') {
+        e.preventDefault();
       }
     });
     this.select.addEventListener('change', () => { this.selected = this.select.value; });
@@ -236,7 +240,7 @@ class PortPicker {
   render() {
     const words = this.filter.value.toLowerCase().split(/\s+/).filter(Boolean);
     const matches = [...this.fleet.ports.values()].filter((r) => words.every((w) => r.text.includes(w)))
-      .sort((a, b) => a.key.localeCompare(b.key, 'en', {numeric: true}));
+      .sort((a, b) => PORT_ORDER.compare(a.key, b.key));
     const shown = matches.slice(0, PICKER_LIMIT);
     const chosen = this.fleet.ports.get(this.selected);
     if (chosen && !shown.includes(chosen)) shown.unshift(chosen);
