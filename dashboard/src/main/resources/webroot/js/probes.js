@@ -247,7 +247,8 @@ class PortPicker {
     const options = shown.map((r) => [r.key, optionText(r), !r.connected]);
     const signature = JSON.stringify(options);
     this.note.textContent = matches.length > PICKER_LIMIT
-      ? PICKER_LIMIT + ' of ' + matches.length + ' ports; narrow the filter' : matches.length + ' ports';
+      ? PICKER_LIMIT + ' of ' + matches.length + ' ports; narrow the filter'
+      : matches.length + (matches.length === 1 ? ' port' : ' ports');
     if (signature === this.shown) return;
     this.shown = signature;
     this.select.replaceChildren(...options.map(([key, label, away]) =>
