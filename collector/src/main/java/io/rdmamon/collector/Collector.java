@@ -4,6 +4,7 @@ import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.rdmamon.collector.auth.TokenAuthenticator;
 import io.rdmamon.collector.metrics.RdmaMetrics;
 import io.rdmamon.collector.metrics.SelfMetrics;
+import io.rdmamon.collector.probe.ProbeOutcomes;
 import io.rdmamon.collector.store.NodeStore;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -46,10 +47,12 @@ public final class Collector {
         NodeStore store = new NodeStore(System::currentTimeMillis, config.staleAfterIntervals(),
                 config.expireAfter().toMillis(), config.historyPoints(), config.maxNodes());
         PrometheusRegistry registry = new PrometheusRegistry();
-        registry.register(new RdmaMetrics(store));
+        ProbeOutcomes probeOutcomes = new ProbeOutcomes();
+        registry.register(new RdmaMetrics(store, probeOutcomes::snapshot));
         SelfMetrics selfMetrics = new SelfMetrics(registry, store);
         TokenAuthenticator auth = new TokenAuthenticator(config.tokens());
-        CollectorVerticle verticle = new CollectorVerticle(config, store, registry, selfMetrics, auth, extraRoutes);
+        CollectorVerticle verticle = new CollectorVerticle(config, store, registry, selfMetrics, auth, extraRoutes,
+                probeOutcomes);
         return vertx.deployVerticle(verticle)
                 .map(id -> new Running(vertx, id, verticle.port(), store, registry, auth));
     }

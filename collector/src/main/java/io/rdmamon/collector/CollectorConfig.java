@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.rdmamon.collector.auth.Role;
 import io.rdmamon.collector.auth.TokenEntry;
+import io.rdmamon.collector.probe.ProbeConfig;
 import io.rdmamon.protocol.wire.WireFormat;
 
 import java.io.IOException;
@@ -16,6 +17,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -34,6 +36,7 @@ import java.util.regex.Pattern;
  * @param historyPoints       rate points kept per port for the dashboard
  * @param maxNodes            nodes kept at most; hellos of further nodes are refused
  * @param maxFrameBytes       largest agent frame accepted
+ * @param probes              active probe limits (the {@code "probes"} section, docs/probes.md)
  */
 public record CollectorConfig(
         String listenHost,
@@ -44,16 +47,18 @@ public record CollectorConfig(
         Duration expireAfter,
         int historyPoints,
         int maxNodes,
-        int maxFrameBytes) {
+        int maxFrameBytes,
+        ProbeConfig probes) {
 
     public static final int DEFAULT_PORT = 9470;
     private static final ObjectMapper MAPPER = new ObjectMapper();
     private static final Set<String> FILE_KEYS = Set.of("listen", "insecure", "tokens", "staleAfterIntervals",
-            "expireAfter", "historyPoints", "maxNodes", "maxFrameBytes");
+            "expireAfter", "historyPoints", "maxNodes", "maxFrameBytes", "probes");
     private static final Pattern DURATION = Pattern.compile("(\\d+)(ms|s|m|h)?");
 
     public CollectorConfig {
         tokens = List.copyOf(tokens);
+        Objects.requireNonNull(probes, "probes");
         if (listenPort < 0 || listenPort > 65535) {
             throw new ConfigException("listen port out of range: " + listenPort);
         }
@@ -69,7 +74,7 @@ public record CollectorConfig(
     /** Loopback on the default port, no tokens, 3 intervals to stale, 10 minutes to expiry, 900 points (15 min at 1 Hz). */
     public static CollectorConfig defaults() {
         return new CollectorConfig("127.0.0.1", DEFAULT_PORT, false, List.of(), 3, Duration.ofMinutes(10), 900,
-                10_000, WireFormat.DEFAULT_MAX_FRAME_BYTES);
+                10_000, WireFormat.DEFAULT_MAX_FRAME_BYTES, ProbeConfig.defaults());
     }
 
     /**
@@ -93,28 +98,33 @@ public record CollectorConfig(
     /** {@code --insecure}. */
     public CollectorConfig withInsecure(boolean value) {
         return new CollectorConfig(listenHost, listenPort, value, tokens, staleAfterIntervals, expireAfter,
-                historyPoints, maxNodes, maxFrameBytes);
+                historyPoints, maxNodes, maxFrameBytes, probes);
     }
 
     public CollectorConfig withTokens(List<TokenEntry> value) {
         return new CollectorConfig(listenHost, listenPort, insecure, value, staleAfterIntervals, expireAfter,
-                historyPoints, maxNodes, maxFrameBytes);
+                historyPoints, maxNodes, maxFrameBytes, probes);
     }
 
     public CollectorConfig withStaleness(int intervals, Duration expiry) {
         return new CollectorConfig(listenHost, listenPort, insecure, tokens, intervals, expiry, historyPoints,
-                maxNodes, maxFrameBytes);
+                maxNodes, maxFrameBytes, probes);
     }
 
     public CollectorConfig withLimits(int points, int nodes, int frameBytes) {
         return new CollectorConfig(listenHost, listenPort, insecure, tokens, staleAfterIntervals, expireAfter,
-                points, nodes, frameBytes);
+                points, nodes, frameBytes, probes);
+    }
+
+    public CollectorConfig withProbes(ProbeConfig value) {
+        return new CollectorConfig(listenHost, listenPort, insecure, tokens, staleAfterIntervals, expireAfter,
+                historyPoints, maxNodes, maxFrameBytes, value);
     }
 
     private CollectorConfig withListen(String hostPort, String origin) {
         ListenAddress address = ListenAddress.parse(hostPort, origin);
         return new CollectorConfig(address.host(), address.port(), insecure, tokens, staleAfterIntervals, expireAfter,
-                historyPoints, maxNodes, maxFrameBytes);
+                historyPoints, maxNodes, maxFrameBytes, probes);
     }
 
     private CollectorConfig overlayFile(Path file) {
@@ -150,6 +160,9 @@ public record CollectorConfig(
         int stale = json.has("staleAfterIntervals") ? integer(json, "staleAfterIntervals", where) : c.staleAfterIntervals;
         Duration expire = json.has("expireAfter") ? duration(text(json, "expireAfter", where), where + "expireAfter") : c.expireAfter;
         c = c.withStaleness(stale, expire);
+        if (json.has("probes")) {
+            c = c.withProbes(c.probes.overlay(json.get("probes"), where, file.toAbsolutePath().getParent()));
+        }
         return c.withLimits(
                 json.has("historyPoints") ? integer(json, "historyPoints", where) : c.historyPoints,
                 json.has("maxNodes") ? integer(json, "maxNodes", where) : c.maxNodes,
@@ -237,6 +250,7 @@ public record CollectorConfig(
         c = c.withStaleness(envInt(env, "RDMAMON_STALE_AFTER_INTERVALS", c.staleAfterIntervals),
                 env.containsKey("RDMAMON_EXPIRE_AFTER")
                         ? duration(env.get("RDMAMON_EXPIRE_AFTER"), "RDMAMON_EXPIRE_AFTER") : c.expireAfter);
+        c = c.withProbes(c.probes.overlayEnv(env));
         return c.withLimits(envInt(env, "RDMAMON_HISTORY_POINTS", c.historyPoints),
                 envInt(env, "RDMAMON_MAX_NODES", c.maxNodes), envInt(env, "RDMAMON_MAX_FRAME_BYTES", c.maxFrameBytes));
     }

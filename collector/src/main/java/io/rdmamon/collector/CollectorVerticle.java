@@ -5,9 +5,13 @@ import io.rdmamon.collector.auth.TokenAuthenticator;
 import io.rdmamon.collector.http.MetricsHandler;
 import io.rdmamon.collector.http.NodesApi;
 import io.rdmamon.collector.ingest.AgentIngest;
+import io.rdmamon.collector.ingest.AgentRegistry;
 import io.rdmamon.collector.live.LiveFeed;
 import io.rdmamon.collector.live.LiveFeedOptions;
 import io.rdmamon.collector.metrics.SelfMetrics;
+import io.rdmamon.collector.probe.ProbeApi;
+import io.rdmamon.collector.probe.ProbeOrchestrator;
+import io.rdmamon.collector.probe.ProbeOutcomes;
 import io.rdmamon.collector.store.NodeStore;
 import io.rdmamon.protocol.wire.FrameCodec;
 import io.rdmamon.protocol.wire.WireFormat;
@@ -35,12 +39,15 @@ public final class CollectorVerticle extends VerticleBase {
     private final SelfMetrics selfMetrics;
     private final TokenAuthenticator auth;
     private final List<Consumer<Router>> extraRoutes;
+    private final ProbeOutcomes probeOutcomes;
+    private ProbeOrchestrator probes;
     private volatile boolean ready;
     private volatile int port;
     private HttpServer server;
 
     CollectorVerticle(CollectorConfig config, NodeStore store, PrometheusRegistry registry, SelfMetrics selfMetrics,
-                      TokenAuthenticator auth, List<Consumer<Router>> extraRoutes) {
+                      TokenAuthenticator auth, List<Consumer<Router>> extraRoutes, ProbeOutcomes probeOutcomes) {
+        this.probeOutcomes = probeOutcomes;
         this.config = config;
         this.store = store;
         this.registry = registry;
@@ -53,8 +60,9 @@ public final class CollectorVerticle extends VerticleBase {
     public Future<?> start() {
         Router router = Router.router(vertx);
         NodesApi nodes = new NodesApi(store);
+        AgentRegistry agents = new AgentRegistry();
         router.get(WireFormat.STREAM_PATH).handler(new AgentIngest(auth, new FrameCodec(config.maxFrameBytes()),
-                store, selfMetrics));
+                store, selfMetrics, agents));
         router.get("/healthz").handler(ctx -> json(ctx.response(), 200, new JsonObject().put("status", "ok")));
         router.get("/readyz").handler(ctx -> json(ctx.response(), ready ? 200 : 503,
                 new JsonObject().put("status", ready ? "ready" : "starting")));
@@ -63,7 +71,11 @@ public final class CollectorVerticle extends VerticleBase {
         router.get("/api/nodes").handler(nodes::list);
         router.get("/api/nodes/:node").handler(nodes::detail);
         router.get("/api/nodes/:node/history").handler(nodes::history);
-        new LiveFeed(vertx, store, registry, LiveFeedOptions.defaults(config.historyPoints())).accept(router);
+        LiveFeed live = new LiveFeed(vertx, store, registry, LiveFeedOptions.defaults(config.historyPoints()));
+        live.accept(router);
+        probes = new ProbeOrchestrator(vertx, config.probes(), store, agents, probeOutcomes);
+        probes.onChange(probe -> live.publish("probe", probe.encode()));
+        new ProbeApi(probes, auth, config.probes()).accept(router);
         extraRoutes.forEach(mount -> mount.accept(router));
         router.route("/*").handler(StaticHandler.create("webroot"));
         router.errorHandler(404, ctx -> json(ctx.response(), 404,
@@ -77,7 +89,7 @@ public final class CollectorVerticle extends VerticleBase {
                 .setMaxWebSocketMessageSize(config.maxFrameBytes() + 64 * 1024);
         server = vertx.createHttpServer(options).requestHandler(router);
         long sweepMillis = Math.max(100, Math.min(1000, config.expireAfter().toMillis() / 2));
-        return server.listen(config.listenPort(), config.listenHost()).map(s -> {
+        return probes.open().compose(v -> server.listen(config.listenPort(), config.listenHost())).map(s -> {
             port = s.actualPort();
             ready = true;
             vertx.setPeriodic(sweepMillis, id -> expire());
@@ -96,7 +108,8 @@ public final class CollectorVerticle extends VerticleBase {
     @Override
     public Future<?> stop() {
         ready = false;
-        return server == null ? Future.succeededFuture() : server.close();
+        return (server == null ? Future.succeededFuture() : server.close())
+                .eventually(() -> probes == null ? Future.succeededFuture() : probes.close());
     }
 
     int port() {

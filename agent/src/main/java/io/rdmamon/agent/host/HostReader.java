@@ -5,6 +5,7 @@ import io.rdmamon.agent.ethtool.EthtoolStatsParser;
 import io.rdmamon.agent.ethtool.EthtoolStatsSource;
 import io.rdmamon.agent.ethtool.IoctlEthtoolStatsSource;
 import io.rdmamon.agent.sysfs.DeviceReading;
+import io.rdmamon.agent.sysfs.GidTableCache;
 import io.rdmamon.agent.sysfs.IbPorts;
 import io.rdmamon.agent.sysfs.InfiniBandClassReader;
 import io.rdmamon.agent.sysfs.SmallFileReader;
@@ -43,6 +44,7 @@ public final class HostReader {
     static final String SOURCE_VERBS = "verbs";
 
     private final Path hostRoot;
+    private final SmallFileReader files;
     private final InfiniBandClassReader sysfs;
     private final EthtoolStatsSource ethtool;
     /** Null when verbs are not used (any root but {@code /}). */
@@ -51,9 +53,10 @@ public final class HostReader {
     private final Pattern deviceExclude;
     private final Clock clock;
 
-    private HostReader(Path hostRoot, InfiniBandClassReader sysfs, EthtoolStatsSource ethtool, VerbsPortReader verbs,
-                       Pattern deviceInclude, Pattern deviceExclude, Clock clock) {
+    private HostReader(Path hostRoot, SmallFileReader files, InfiniBandClassReader sysfs, EthtoolStatsSource ethtool,
+                       VerbsPortReader verbs, Pattern deviceInclude, Pattern deviceExclude, Clock clock) {
         this.hostRoot = hostRoot;
+        this.files = files;
         this.sysfs = sysfs;
         this.ethtool = ethtool;
         this.verbs = verbs;
@@ -92,7 +95,7 @@ public final class HostReader {
     static HostReader withFiles(Path hostRoot, SmallFileReader files, EthtoolStatsSource ethtool, VerbsPortReader verbs)
             throws HostRootException {
         Path root = validRoot(hostRoot);
-        return new HostReader(root, new InfiniBandClassReader(root, files), ethtool, verbs, null, null,
+        return new HostReader(root, files, new InfiniBandClassReader(root, files), ethtool, verbs, null, null,
                 Clock.systemUTC());
     }
 
@@ -102,12 +105,25 @@ public final class HostReader {
      * but anchored, so {@code mlx5_1} does not also select {@code mlx5_10}.
      */
     public HostReader withDeviceFilter(Pattern include, Pattern exclude) {
-        return new HostReader(hostRoot, sysfs, ethtool, verbs, include, exclude, clock);
+        return new HostReader(hostRoot, files, sysfs, ethtool, verbs, include, exclude, clock);
+    }
+
+    /**
+     * A reader that reuses each port's GID table for up to {@code refresh} (re-read sooner when the
+     * port's state or link layer changes). The agent's per-sample cost is dominated by the 255-entry
+     * GID tables of real mlx5 ports, which change rarely; one-shot commands keep reading them fresh.
+     * The returned reader keeps that cache (its age is measured with this reader's clock, so set the
+     * clock first).
+     */
+    public HostReader withGidRefresh(java.time.Duration refresh) {
+        GidTableCache cache = new GidTableCache(refresh, () -> clock.millis());
+        return new HostReader(hostRoot, files, new InfiniBandClassReader(hostRoot, files, cache), ethtool, verbs,
+                deviceInclude, deviceExclude, clock);
     }
 
     /** The clock that stamps samples. */
     public HostReader withClock(Clock clock) {
-        return new HostReader(hostRoot, sysfs, ethtool, verbs, deviceInclude, deviceExclude, clock);
+        return new HostReader(hostRoot, files, sysfs, ethtool, verbs, deviceInclude, deviceExclude, clock);
     }
 
     public Path hostRoot() {

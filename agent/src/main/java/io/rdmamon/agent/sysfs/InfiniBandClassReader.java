@@ -45,12 +45,20 @@ public final class InfiniBandClassReader {
     private final Path classDir;
     private final SmallFileReader files;
     private final NetdevResolver netdevResolver;
+    /** Null: every read re-reads every GID table. */
+    private final GidTableCache gidCache;
 
     public InfiniBandClassReader(Path hostRoot, SmallFileReader files) {
+        this(hostRoot, files, null);
+    }
+
+    /** A reader that reuses GID tables through {@code gidCache} (null: no reuse). */
+    public InfiniBandClassReader(Path hostRoot, SmallFileReader files, GidTableCache gidCache) {
         this.hostRoot = hostRoot;
         this.classDir = hostRoot.resolve("sys/class/infiniband");
         this.files = files;
         this.netdevResolver = new NetdevResolver(hostRoot.resolve("sys/class/net"), this::read);
+        this.gidCache = gidCache;
     }
 
     public Path classDir() {
@@ -135,7 +143,12 @@ public final class InfiniBandClassReader {
         // counters_ext/ (kernels before 4.5, mlx4): own file names (port_rcv_data_64, ...), no clash.
         counters.putAll(readCounterDir(dir.resolve("counters_ext"), Set.of(), problems));
         Map<String, Long> hwCounters = readCounterDir(dir.resolve("hw_counters"), Set.of(HW_COUNTER_LIFESPAN), problems);
-        List<GidEntry> gids = readGids(dir, problems);
+        List<GidEntry> gids = gidCache == null ? readGids(dir, problems)
+                : gidCache.get(dir, (state == null ? "?" : state.id()) + "/" + linkLayer, () -> {
+                    int before = problems.size();
+                    List<GidEntry> fresh = readGids(dir, problems);
+                    return new GidTableCache.Read(fresh, problems.size() != before);
+                });
 
         return new IbPort(number,
                 state == null ? -1 : state.id(), state == null ? null : state.name(),

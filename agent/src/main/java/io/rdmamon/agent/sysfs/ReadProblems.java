@@ -20,6 +20,11 @@ public final class ReadProblems {
         messages.add(relative(file) + ": " + reason);
     }
 
+    /** How many problems so far (a caller compares before and after one step). */
+    public int size() {
+        return messages.size();
+    }
+
     public boolean isEmpty() {
         return messages.isEmpty();
     }

@@ -20,7 +20,8 @@ public final class BenchAgent {
     public static void main(String[] args) throws Exception {
         Path root = Path.of(args[0]);
         String node = args[2];
-        HostReader reader = HostReader.forRoot(root);
+        // as `rdmamon agent` reads (its --gid-refresh default)
+        HostReader reader = HostReader.forRoot(root).withGidRefresh(java.time.Duration.ofSeconds(30));
         Vertx vertx = Vertx.vertx();
         AgentStreamer streamer = new AgentStreamer(AgentStreamerOptions.of(args[1], node, () -> reader.read(node)));
         vertx.deployVerticle(streamer).toCompletionStage().toCompletableFuture().get();

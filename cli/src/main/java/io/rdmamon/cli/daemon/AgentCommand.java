@@ -60,6 +60,11 @@ public final class AgentCommand implements Callable<Integer> {
             description = "PEM CA certificate(s) to trust for a wss:// or https:// collector, instead of the JVM's.")
     Path caFile;
 
+    @Option(names = "--gid-refresh", defaultValue = "30s", paramLabel = "DURATION", converter = DurationConverter.class,
+            description = "Re-read each port's GID table at most this often (sooner when the port's state changes);"
+                    + " a real mlx5 port has 255 GID entries, most of the sampling cost. Default: ${DEFAULT-VALUE}.")
+    Duration gidRefresh;
+
     @Mixin
     HostRootOption hostRoot;
 
@@ -74,7 +79,10 @@ public final class AgentCommand implements Callable<Integer> {
         if (interval.compareTo(MIN_INTERVAL) < 0) {
             throw CliFailure.badInput("--interval " + interval.toMillis() + "ms: must be at least 100ms");
         }
-        HostReader reader = hostRoot.open();
+        if (gidRefresh.isZero() || gidRefresh.isNegative()) {
+            throw CliFailure.badInput("--gid-refresh " + gidRefresh.toMillis() + "ms: must be positive");
+        }
+        HostReader reader = hostRoot.open().withGidRefresh(gidRefresh);
         NodeMetricsServer local = listen == null ? null : new NodeMetricsServer(listenAddress(), node, interval);
         Supplier<HostSample> sampler = () -> {
             HostSample sample = reader.read(node);

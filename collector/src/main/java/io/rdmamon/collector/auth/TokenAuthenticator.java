@@ -9,8 +9,10 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Consumer;
 
 /**
  * Checks {@code Authorization: Bearer <token>} against the configured tokens. A role for which no
@@ -60,11 +62,31 @@ public final class TokenAuthenticator {
         return require(EnumSet.of(Role.OPERATOR));
     }
 
+    /**
+     * Like {@link #requireOperator()}, and tells {@code onForbidden} about a known token of another role
+     * before answering 403 (the probe API audits such refusals).
+     */
+    public Handler<RoutingContext> requireOperator(Consumer<RoutingContext> onForbidden) {
+        return require(EnumSet.of(Role.OPERATOR), onForbidden);
+    }
+
     private Handler<RoutingContext> require(Set<Role> roles) {
+        return require(roles, ctx -> { });
+    }
+
+    /** 401 without a known token; 403 with a known token of a role the route does not admit. */
+    private Handler<RoutingContext> require(Set<Role> roles, Consumer<RoutingContext> onForbidden) {
         return ctx -> {
             boolean open = roles.stream().noneMatch(this::required);
-            if (open || authenticate(ctx.request().getHeader(HttpHeaders.AUTHORIZATION), roles).isPresent()) {
+            String header = ctx.request().getHeader(HttpHeaders.AUTHORIZATION);
+            if (open || authenticate(header, roles).isPresent()) {
                 ctx.next();
+            } else if (authenticate(header, EnumSet.allOf(Role.class)).isPresent()) {
+                onForbidden.accept(ctx);
+                ctx.response().setStatusCode(403).putHeader(HttpHeaders.CONTENT_TYPE, "application/json")
+                        .end(new JsonObject().put("error", "this token's role may not do this (needs "
+                                + roles.stream().map(r -> r.name().toLowerCase(Locale.ROOT)).sorted().toList()
+                                + ")").encode());
             } else {
                 ctx.response().setStatusCode(401).putHeader("WWW-Authenticate", "Bearer")
                         .putHeader(HttpHeaders.CONTENT_TYPE, "application/json")

@@ -31,12 +31,15 @@ final class AgentConnection {
     private final FrameCodec codec;
     private final NodeStore store;
     private final SelfMetrics metrics;
+    private final AgentRegistry agents;
     private final SampleDecoder decoder = new SampleDecoder();
     private String node;
     private boolean closing;
 
-    AgentConnection(ServerWebSocket ws, TokenEntry token, FrameCodec codec, NodeStore store, SelfMetrics metrics) {
+    AgentConnection(ServerWebSocket ws, TokenEntry token, FrameCodec codec, NodeStore store, SelfMetrics metrics,
+                    AgentRegistry agents) {
         this.ws = ws;
+        this.agents = agents;
         this.token = token;
         this.codec = codec;
         this.store = store;
@@ -50,6 +53,7 @@ final class AgentConnection {
         ws.closeHandler(v -> {
             if (node != null) {
                 store.disconnect(node);
+                agents.detach(node, this);
             }
         });
     }
@@ -64,6 +68,9 @@ final class AgentConnection {
             Optional<HostSample> sample = decoder.accept(frame);
             if (frame instanceof Frame.Hello hello) {
                 admit(hello);
+            } else if (frame instanceof Frame.ProbeReport report) {
+                store.touch(node);
+                agents.probeReport(node, report);
             } else if (sample.isPresent()) {
                 ingest(sample.get(), ((Frame.Values) frame).seq());
             } else {
@@ -88,6 +95,7 @@ final class AgentConnection {
             return;
         }
         node = hello.node();
+        agents.attach(node, this);
         LOG.log(System.Logger.Level.INFO, "agent {0} (version {1}) connected from {2}", node, hello.agentVersion(), peer());
     }
 
@@ -105,6 +113,17 @@ final class AgentConnection {
             }
         }
         ws.writeBinaryMessage(Buffer.buffer(codec.encode(new Frame.Ack(seq))));
+    }
+
+    /** Writes a collector → agent frame (probe start or cancel). */
+    void send(Frame frame) {
+        if (!closing) {
+            ws.writeBinaryMessage(Buffer.buffer(codec.encode(frame)));
+        }
+    }
+
+    String remoteHost() {
+        return ws.remoteAddress().hostAddress();
     }
 
     private void reject(short code, String reason) {

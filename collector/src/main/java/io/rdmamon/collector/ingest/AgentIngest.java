@@ -24,8 +24,11 @@ public final class AgentIngest implements Handler<RoutingContext> {
     private final FrameCodec codec;
     private final NodeStore store;
     private final SelfMetrics metrics;
+    private final AgentRegistry agents;
 
-    public AgentIngest(TokenAuthenticator auth, FrameCodec codec, NodeStore store, SelfMetrics metrics) {
+    public AgentIngest(TokenAuthenticator auth, FrameCodec codec, NodeStore store, SelfMetrics metrics,
+                       AgentRegistry agents) {
+        this.agents = agents;
         this.auth = auth;
         this.codec = codec;
         this.store = store;
@@ -46,7 +49,7 @@ public final class AgentIngest implements Handler<RoutingContext> {
             return;
         }
         ctx.request().toWebSocket()
-                .onSuccess(ws -> new AgentConnection(ws, token.orElse(null), codec, store, metrics).start())
+                .onSuccess(ws -> new AgentConnection(ws, token.orElse(null), codec, store, metrics, agents).start())
                 .onFailure(e -> LOG.log(System.Logger.Level.WARNING, "WebSocket upgrade from {0} failed: {1}",
                         ctx.request().remoteAddress(), e.getMessage()));
     }

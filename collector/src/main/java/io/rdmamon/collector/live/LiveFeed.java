@@ -26,7 +26,8 @@ import java.util.function.Consumer;
  * <p>Events: {@code hello} once; {@code fleet} every tick (a full snapshot first and after any skipped
  * tick, else the nodes that changed and the names removed); {@code port} for each watched port
  * ({@code ?watch=node/device/port}, repeatable) with its new detail points, the whole history first;
- * {@code error} for a watch that cannot be served. docs/dashboard.md describes the payloads.
+ * {@code error} for a watch that cannot be served; {@code probe} with a probe's JSON whenever it changes
+ * ({@link #publish}). docs/dashboard.md describes the payloads.
  *
  * <p>Backpressure: messages are built once per tick and shared by all clients; a client whose
  * connection write queue is above {@link LiveFeedOptions#writeQueueMaxBytes()} is skipped for that tick
@@ -81,6 +82,21 @@ public final class LiveFeed implements Consumer<Router> {
         router.get(PATH).handler(this::open);
         vertx.setPeriodic(options.tickInterval().toMillis(), id -> tick());
         vertx.setPeriodic(options.detailPollInterval().toMillis(), id -> tracker.poll());
+    }
+
+    /**
+     * Sends {@code event} (e.g. {@code probe}) with {@code json} to every client now, outside the tick. A
+     * client whose write queue is full misses it (counted as dropped), so that nothing piles up; such events
+     * describe state the dashboard can fetch again over REST.
+     */
+    public void publish(String event, String json) {
+        for (LiveClient client : clients) {
+            if (client.writeQueueFull()) {
+                updatesDropped.inc();
+            } else {
+                write(client, event, json);
+            }
+        }
     }
 
     public Stats stats() {

@@ -13,8 +13,11 @@ import io.rdmamon.protocol.model.IbPort;
 import io.rdmamon.protocol.model.PriorityCounters;
 import io.rdmamon.protocol.model.SourceStatus;
 
+import java.util.Collection;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
 import static io.rdmamon.protocol.rates.CounterRate.unsignedToDouble;
@@ -26,9 +29,16 @@ import static io.rdmamon.protocol.rates.CounterRate.unsignedToDouble;
 public final class RdmaMetrics implements MultiCollector {
     private static final double MICROS_PER_SECOND = 1_000_000.0;
     private final NodeStore store;
+    private final Supplier<? extends Collection<ProbeOutcome>> probes;
 
     public RdmaMetrics(NodeStore store) {
+        this(store, List::of);
+    }
+
+    /** {@code probes} is called on the scrape's thread and must be thread-safe. */
+    public RdmaMetrics(NodeStore store, Supplier<? extends Collection<ProbeOutcome>> probes) {
         this.store = store;
+        this.probes = probes;
     }
 
     @Override
@@ -55,7 +65,22 @@ public final class RdmaMetrics implements MultiCollector {
                 }
             }
         }
+        probes.get().forEach(outcome -> probe(f, outcome));
         return f.build();
+    }
+
+    private static void probe(Families f, ProbeOutcome p) {
+        Labels labels = Labels.of("src_node", p.srcNode(), "src_device", p.srcDevice(), "src_port",
+                Integer.toString(p.srcPort()), "dst_node", p.dstNode(), "dst_device", p.dstDevice(), "dst_port",
+                Integer.toString(p.dstPort()));
+        if (p.bandwidthBitsPerSecond() != null) {
+            f.gauge("rdma_probe_bandwidth_bits_per_second", "Average bandwidth of the last finished probe of the pair "
+                    + "(perftest BW average)", labels, p.bandwidthBitsPerSecond());
+        }
+        f.gauge("rdma_probe_success", "1 when the last finished probe of the pair reached the pass ratio of the "
+                + "link rate, 0 when it failed or fell short", labels, p.passed() ? 1 : 0);
+        f.gauge("rdma_probe_timestamp_seconds", "Time the last finished probe of the pair finished", labels,
+                p.finishedMillis() / 1000.0);
     }
 
     private static void sourceSuccess(Families f, String node, HostSample sample) {

@@ -1,0 +1,106 @@
+package io.rdmamon.agent.host;
+
+import io.rdmamon.agent.sysfs.SysfsFiles;
+import io.rdmamon.protocol.model.GidEntry;
+import io.rdmamon.protocol.model.HostSample;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** GID tables reused between samples: fewer reads, yet every change that matters is seen. */
+class GidRefreshTest {
+    private static final String PORT = "sys/class/infiniband/mlx5_0/ports/1";
+    private static final String NEW_GID = "0000:0000:0000:0000:0000:ffff:0a63:0001";
+
+    @TempDir
+    Path root;
+
+    private final AtomicInteger gidReads = new AtomicInteger();
+    private Instant now = Instant.parse("2026-11-21T00:00:00Z");
+
+    private HostReader reader(Duration refresh) throws IOException {
+        Fixtures.copy("mlx5-roce", root);
+        Clock clock = new Clock() {
+            @Override
+            public java.time.ZoneId getZone() {
+                return ZoneOffset.UTC;
+            }
+
+            @Override
+            public Clock withZone(java.time.ZoneId zone) {
+                return this;
+            }
+
+            @Override
+            public Instant instant() {
+                return now;
+            }
+        };
+        return HostReader.withFiles(root, file -> {
+            if (file.getParent().equals(root.resolve(PORT + "/gids"))) {
+                gidReads.incrementAndGet();
+            }
+            return SysfsFiles.readOnce(file);
+        }, new io.rdmamon.agent.ethtool.CapturedEthtoolStatsSource(root), null).withClock(clock).withGidRefresh(refresh);
+    }
+
+    private List<GidEntry> gids(HostSample sample) {
+        return sample.devices().get(0).ports().get(0).gids();
+    }
+
+    @Test
+    void aFreshTableIsReusedUntilTheIntervalEnds() throws IOException {
+        HostReader reader = reader(Duration.ofSeconds(30));
+        HostSample first = reader.read("n");
+        int readsOfTheTable = gidReads.get();
+        assertTrue(readsOfTheTable > 0);
+        // a new address appears on the netdev: within the interval the sample keeps the old table ...
+        Files.writeString(root.resolve(PORT + "/gids/7"), NEW_GID + "\n");
+        now = now.plusSeconds(29);
+        assertEquals(gids(first), gids(reader.read("n")));
+        assertEquals(readsOfTheTable, gidReads.get(), "no gids/ file read within the interval");
+        // ... and shows it once the interval is over
+        now = now.plusSeconds(1);
+        assertTrue(gids(reader.read("n")).stream().anyMatch(g -> g.index() == 7 && g.ipv4() != null),
+                "re-read after 30 s");
+        assertEquals(2 * readsOfTheTable, gidReads.get());
+    }
+
+    @Test
+    void aPortStateChangeReReadsTheTableAtOnce() throws IOException {
+        HostReader reader = reader(Duration.ofSeconds(30));
+        reader.read("n");
+        int readsOfTheTable = gidReads.get();
+        Files.writeString(root.resolve(PORT + "/state"), "1: DOWN\n");
+        Files.writeString(root.resolve(PORT + "/gids/7"), NEW_GID + "\n");
+        now = now.plusSeconds(1);
+        HostSample afterFlap = reader.read("n");
+        assertEquals(2 * readsOfTheTable, gidReads.get());
+        assertTrue(gids(afterFlap).stream().anyMatch(g -> g.index() == 7));
+    }
+
+    @Test
+    void aTableReadWithProblemsIsNotReusedSoTheProblemStaysVisible() throws IOException {
+        HostReader reader = reader(Duration.ofSeconds(30));
+        Files.writeString(root.resolve(PORT + "/gids/7"), "not a gid\n");
+        HostSample broken = reader.read("n");
+        assertTrue(broken.sources().stream().anyMatch(s -> !s.success() && s.error().contains("gids/7")),
+                broken.sources().toString());
+        now = now.plusSeconds(1);
+        HostSample again = reader.read("n");
+        assertTrue(again.sources().stream().anyMatch(s -> !s.success() && s.error().contains("gids/7")),
+                "the problem is reported on every sample, not hidden by a cached table");
+    }
+}

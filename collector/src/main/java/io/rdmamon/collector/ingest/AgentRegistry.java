@@ -1,0 +1,73 @@
+package io.rdmamon.collector.ingest;
+
+import io.rdmamon.protocol.wire.Frame;
+
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The open agent connections by node, so that the probe orchestrator can talk to the agent of a node.
+ * Confined to the collector verticle's event loop (connections and REST handlers both run there).
+ * When a node has several connections (a reconnect overlapping the old one), the newest is addressed.
+ */
+public final class AgentRegistry {
+    /** What the probe side hears from agents. */
+    public interface Listener {
+        /** A {@code probe-report} frame arrived from {@code node}'s agent. */
+        void probeReport(String node, Frame.ProbeReport report);
+
+        /** The addressed connection of {@code node} closed. */
+        void disconnected(String node);
+    }
+
+    private static final Listener NONE = new Listener() {
+        @Override
+        public void probeReport(String node, Frame.ProbeReport report) {
+        }
+
+        @Override
+        public void disconnected(String node) {
+        }
+    };
+
+    private final Map<String, AgentConnection> connections = new HashMap<>();
+    private Listener listener = NONE;
+
+    public void listener(Listener value) {
+        listener = value;
+    }
+
+    public boolean connected(String node) {
+        return connections.containsKey(node);
+    }
+
+    /** Sends {@code frame} to the agent of {@code node}; false when no agent of that node is connected. */
+    public boolean send(String node, Frame frame) {
+        AgentConnection connection = connections.get(node);
+        if (connection == null) {
+            return false;
+        }
+        connection.send(frame);
+        return true;
+    }
+
+    /** The IP address {@code node}'s agent connects from (its node address on InfiniBand and eRDMA). */
+    public Optional<String> remoteHost(String node) {
+        return Optional.ofNullable(connections.get(node)).map(AgentConnection::remoteHost);
+    }
+
+    void attach(String node, AgentConnection connection) {
+        connections.put(node, connection);
+    }
+
+    void detach(String node, AgentConnection connection) {
+        if (connections.remove(node, connection)) {
+            listener.disconnected(node);
+        }
+    }
+
+    void probeReport(String node, Frame.ProbeReport report) {
+        listener.probeReport(node, report);
+    }
+}

@@ -1,0 +1,456 @@
+package io.rdmamon.collector.probe;
+
+import io.rdmamon.collector.ingest.AgentRegistry;
+import io.rdmamon.collector.metrics.ProbeOutcome;
+import io.rdmamon.collector.store.NodeStore;
+import io.rdmamon.collector.store.NodeView;
+import io.rdmamon.protocol.model.GidEntry;
+import io.rdmamon.protocol.model.IbDevice;
+import io.rdmamon.protocol.model.IbPort;
+import io.rdmamon.protocol.probe.PerftestSpec;
+import io.rdmamon.protocol.probe.ProbePhase;
+import io.rdmamon.protocol.probe.ProbeRole;
+import io.rdmamon.protocol.wire.Frame;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Consumer;
+
+/**
+ * Runs active probes between two agents (docs/probes.md "Flow"): {@code queued} → the destination agent
+ * starts its perftest server → it reports {@code LISTENING} with the TCP port → {@code server-ready} → the
+ * source agent runs the client against the server's address → {@code running} → the client's report ends
+ * the probe {@code done} (link ratio, pass/fail) or {@code failed}; a {@code DELETE} makes it
+ * {@code cancelled}. Whatever ends a probe cancels the sides still running. Timers: the server must
+ * listen within {@link ProbeConfig#serverReadyTimeout()}, the whole probe must end within its duration
+ * plus {@link ProbeConfig#timeoutMargin()}.
+ *
+ * <p>Confined to the collector verticle's event loop (REST handlers, agent frames and timers all run
+ * there), so nothing here locks or blocks; only {@link ProbeOutcomes} is read from scrape workers.
+ */
+public final class ProbeOrchestrator implements AgentRegistry.Listener {
+    private static final System.Logger LOG = System.getLogger(ProbeOrchestrator.class.getName());
+    /** iWARP devices (eRDMA) have no RoCE GID to address: their agent's address is used. */
+    private static final int NODE_TYPE_RNIC = 4;
+
+    private final Vertx vertx;
+    private final ProbeConfig config;
+    private final NodeStore store;
+    private final AgentRegistry agents;
+    private final ProbeOutcomes outcomes;
+    private final ProbeAudit audit;
+    private final Map<String, Probe> probes = new LinkedHashMap<>();
+    /** Unordered pair → when its last probe finished, for the cooldown. */
+    private final Map<String, Long> pairFinished = new HashMap<>();
+    private Consumer<JsonObject> onChange = json -> { };
+
+    public ProbeOrchestrator(Vertx vertx, ProbeConfig config, NodeStore store, AgentRegistry agents,
+                             ProbeOutcomes outcomes) {
+        this.vertx = vertx;
+        this.config = config;
+        this.store = store;
+        this.agents = agents;
+        this.outcomes = outcomes;
+        this.audit = new ProbeAudit(vertx, config.auditLog());
+        agents.listener(this);
+    }
+
+    /** Opens the audit log; fails naming the file when it cannot be opened. */
+    public Future<Void> open() {
+        return audit.open();
+    }
+
+    public Future<Void> close() {
+        return audit.close();
+    }
+
+    /** Called with the probe JSON on every change of a probe (the live feed's {@code probe} event). */
+    public void onChange(Consumer<JsonObject> listener) {
+        onChange = listener;
+    }
+
+    /**
+     * Validates {@code request} against the fleet and the limits and starts it.
+     *
+     * @return the new probe's JSON (state {@code queued})
+     * @throws ProbeRefused with the status to answer; the refusal is audited
+     */
+    public JsonObject start(ProbeRequest request, Requester who) {
+        Probe probe;
+        try {
+            probe = admit(request, who);
+        } catch (ProbeRefused e) {
+            audit.record("refuse", null, request, who, e.status() + " " + e.getMessage());
+            throw e;
+        }
+        probes.put(probe.id, probe);
+        trimHistory();
+        audit.record("start", probe.id, request, who, "server address " + probe.serverAddress);
+        probe.hardTimer = vertx.setTimer(request.durationSeconds() * 1000L + config.timeoutMargin().toMillis(),
+                t -> timedOut(probe));
+        probe.readyTimer = vertx.setTimer(config.serverReadyTimeout().toMillis(), t -> serverNotReady(probe));
+        Endpoint dst = request.destination();
+        probe.serverLive = agents.send(dst.node(), new Frame.ProbeStart(probe.id, ProbeRole.SERVER, request.spec(dst),
+                null, 0, sideTimeoutMillis(request) + config.serverReadyTimeout().toMillis()));
+        JsonObject json = changed(probe);
+        if (!probe.serverLive) {
+            fail(probe, "agent of " + dst.node() + " (destination) is not connected", null);
+        }
+        return json;
+    }
+
+    /** Audits a start refused before it reached {@link #start} (unreadable body, a viewer's token). */
+    public void refused(Requester who, int status, String reason) {
+        audit.record("refuse", null, null, who, status + " " + reason);
+    }
+
+    /**
+     * Cancels probe {@code id}: state {@code cancelled}, {@code probe-cancel} to both agents.
+     *
+     * @throws ProbeRefused 404 for an unknown id, 409 when it already finished
+     */
+    public JsonObject cancel(String id, Requester who) {
+        Probe probe = probes.get(id);
+        if (probe == null) {
+            throw new ProbeRefused(404, "unknown probe '" + id + "'");
+        }
+        if (probe.state.terminal()) {
+            throw new ProbeRefused(409, "probe " + id + " already finished (" + probe.state.jsonName() + ")");
+        }
+        audit.record("cancel", id, probe.request, who, "was " + probe.state.jsonName());
+        finish(probe, ProbeState.CANCELLED, "cancelled by " + who.label());
+        return probe.json(System.currentTimeMillis());
+    }
+
+    public Optional<JsonObject> get(String id) {
+        return Optional.ofNullable(probes.get(id)).map(p -> p.json(System.currentTimeMillis()));
+    }
+
+    /** {@code {"probes": [newest first], "limits": {...}}}. */
+    public JsonObject list() {
+        long now = System.currentTimeMillis();
+        List<Probe> newestFirst = new ArrayList<>(probes.values());
+        java.util.Collections.reverse(newestFirst);
+        JsonArray array = new JsonArray();
+        newestFirst.forEach(p -> array.add(p.json(now)));
+        return new JsonObject().put("probes", array).put("limits", new JsonObject()
+                .put("maxConcurrent", config.maxConcurrent()).put("maxDurationSeconds", config.maxDurationSeconds())
+                .put("cooldownSeconds", config.cooldown().toMillis() / 1000.0).put("passRatio", config.passRatio())
+                .put("maxQps", PerftestSpec.MAX_QPS).put("maxSizeBytes", PerftestSpec.MAX_SIZE_BYTES));
+    }
+
+    @Override
+    public void probeReport(String node, Frame.ProbeReport report) {
+        Probe probe = probes.get(report.probeId());
+        Endpoint side = probe == null ? null
+                : report.role() == ProbeRole.SERVER ? probe.request.destination() : probe.request.source();
+        if (side == null || !side.node().equals(node)) {
+            LOG.log(System.Logger.Level.DEBUG, "ignoring a probe report from {0} for probe {1} ({2})", node,
+                    report.probeId(), probe == null ? "unknown" : "not this node's side");
+            return;
+        }
+        if (report.phase().terminal()) {
+            if (report.role() == ProbeRole.SERVER) {
+                probe.serverLive = false;
+            } else {
+                probe.clientLive = false;
+            }
+        }
+        if (probe.state.terminal()) {
+            return; // a side ending after the probe ended (the server after the client's result, a cancel's echo)
+        }
+        if (report.role() == ProbeRole.SERVER) {
+            serverReport(probe, report);
+        } else {
+            clientReport(probe, report);
+        }
+    }
+
+    @Override
+    public void disconnected(String node) {
+        for (Probe probe : List.copyOf(probes.values())) {
+            if (probe.state.terminal() || !probe.involves(node)) {
+                continue;
+            }
+            boolean destination = probe.request.destination().node().equals(node);
+            boolean source = probe.request.source().node().equals(node);
+            if (destination) {
+                probe.serverLive = false;
+            }
+            if (source) {
+                probe.clientLive = false;
+            }
+            fail(probe, "agent of " + node + " (" + (destination && source ? "source and destination"
+                    : destination ? "destination" : "source") + ") disconnected", null);
+        }
+    }
+
+    private void serverReport(Probe probe, Frame.ProbeReport report) {
+        switch (report.phase()) {
+            case LISTENING -> {
+                if (probe.state != ProbeState.QUEUED) {
+                    return;
+                }
+                if (report.tcpPort() < 1 || report.tcpPort() > 65_535) {
+                    fail(probe, "destination agent reported an invalid TCP port " + report.tcpPort(), null);
+                    return;
+                }
+                vertx.cancelTimer(probe.readyTimer);
+                probe.serverTcpPort = report.tcpPort();
+                probe.state = ProbeState.SERVER_READY;
+                changed(probe);
+                Endpoint src = probe.request.source();
+                probe.clientLive = agents.send(src.node(), new Frame.ProbeStart(probe.id, ProbeRole.CLIENT,
+                        probe.request.spec(src), probe.serverAddress, probe.serverTcpPort, sideTimeoutMillis(probe.request)));
+                if (!probe.clientLive) {
+                    fail(probe, "agent of " + src.node() + " (source) is not connected", null);
+                }
+            }
+            case RUNNING -> {
+                // the server accepted its client; the client's own report moves the probe to running
+            }
+            case DONE -> {
+                // the server ends with its one client; the client's report carries the result
+            }
+            case FAILED, CANCELLED -> {
+                probe.output = report.output();
+                fail(probe, report.error() != null ? report.error()
+                        : "destination agent " + report.phase().wireName() + " its perftest server", report.exitCode());
+            }
+        }
+    }
+
+    private void clientReport(Probe probe, Frame.ProbeReport report) {
+        if (!report.output().isEmpty()) {
+            probe.output = report.output();
+        }
+        switch (report.phase()) {
+            case LISTENING -> LOG.log(System.Logger.Level.DEBUG, "probe {0}: a client cannot listen; ignored", probe.id);
+            case RUNNING -> {
+                if (probe.state == ProbeState.SERVER_READY) {
+                    probe.state = ProbeState.RUNNING;
+                    probe.startedMillis = System.currentTimeMillis();
+                    changed(probe);
+                }
+            }
+            case DONE -> {
+                if (report.result() == null) {
+                    fail(probe, "source agent reported done without a result", report.exitCode());
+                    return;
+                }
+                if (probe.startedMillis == null) {
+                    probe.startedMillis = System.currentTimeMillis();
+                }
+                probe.result = report.result();
+                probe.exitCode = report.exitCode();
+                probe.linkRatio = probe.linkRateBitsPerSecond == null ? null
+                        : report.result().averageBitsPerSecond() / probe.linkRateBitsPerSecond;
+                probe.passed = probe.linkRatio != null && probe.linkRatio >= probe.passRatio;
+                finish(probe, ProbeState.DONE, "the client finished");
+            }
+            case FAILED, CANCELLED -> fail(probe, report.error() != null ? report.error()
+                    : "source agent " + report.phase().wireName() + " its perftest client", report.exitCode());
+        }
+    }
+
+    private void serverNotReady(Probe probe) {
+        if (probe.state == ProbeState.QUEUED) {
+            fail(probe, "the destination agent (" + probe.request.destination().node() + ") did not report its "
+                    + "perftest server listening within " + seconds(config.serverReadyTimeout().toMillis()), null);
+        }
+    }
+
+    private void timedOut(Probe probe) {
+        if (!probe.state.terminal()) {
+            fail(probe, "probe did not finish within its duration plus "
+                    + seconds(config.timeoutMargin().toMillis()) + " (timeout)", null);
+        }
+    }
+
+    private void fail(Probe probe, String error, Integer exitCode) {
+        probe.error = error;
+        probe.exitCode = exitCode;
+        finish(probe, ProbeState.FAILED, "probe failed: " + firstLine(error));
+    }
+
+    /** Ends {@code probe}: timers off, the sides still running cancelled, cooldown and metrics recorded. */
+    private void finish(Probe probe, ProbeState state, String reason) {
+        vertx.cancelTimer(probe.readyTimer);
+        vertx.cancelTimer(probe.hardTimer);
+        probe.state = state;
+        probe.finishedMillis = System.currentTimeMillis();
+        if (probe.serverLive) {
+            agents.send(probe.request.destination().node(), new Frame.ProbeCancel(probe.id, reason));
+            probe.serverLive = false;
+        }
+        if (probe.clientLive) {
+            agents.send(probe.request.source().node(), new Frame.ProbeCancel(probe.id, reason));
+            probe.clientLive = false;
+        }
+        pairFinished.put(pairKey(probe.request), probe.finishedMillis);
+        if (state != ProbeState.CANCELLED) {
+            Endpoint s = probe.request.source();
+            Endpoint d = probe.request.destination();
+            outcomes.put(new ProbeOutcome(s.node(), s.device(), s.port(), d.node(), d.device(), d.port(),
+                    probe.result == null ? null : probe.result.averageBitsPerSecond(),
+                    Boolean.TRUE.equals(probe.passed), probe.finishedMillis));
+        }
+        LOG.log(state == ProbeState.FAILED ? System.Logger.Level.WARNING : System.Logger.Level.INFO,
+                "probe {0} {1} → {2}: {3}{4}", probe.id, probe.request.source(), probe.request.destination(),
+                state.jsonName(), probe.error == null ? "" : ": " + firstLine(probe.error));
+        changed(probe);
+    }
+
+    private Probe admit(ProbeRequest request, Requester who) {
+        IbPort srcPort = port(request.source(), "source");
+        IbDevice dstDevice = device(request.destination(), "destination");
+        IbPort dstPort = port(request.destination(), "destination");
+        String address = serverAddress(request, device(request.source(), "source"), srcPort, dstDevice, dstPort);
+        long now = System.currentTimeMillis();
+        for (Probe active : probes.values()) {
+            if (active.state.terminal()) {
+                continue;
+            }
+            for (Endpoint port : List.of(request.source(), request.destination())) {
+                if (active.uses(port)) {
+                    throw new ProbeRefused(409, "port " + port + " is already in probe " + active.id);
+                }
+            }
+        }
+        long running = probes.values().stream().filter(p -> !p.state.terminal()).count();
+        if (running >= config.maxConcurrent()) {
+            throw new ProbeRefused(429, "already " + running + " probes running (probes.maxConcurrent "
+                    + config.maxConcurrent() + ")");
+        }
+        pairFinished.values().removeIf(finished -> now - finished >= config.cooldown().toMillis());
+        Long finished = pairFinished.get(pairKey(request));
+        if (finished != null) {
+            long waitMillis = config.cooldown().toMillis() - (now - finished);
+            throw new ProbeRefused(409, "the pair " + request.source() + " ↔ " + request.destination()
+                    + " was probed " + seconds(now - finished) + " ago; cooldown is "
+                    + seconds(config.cooldown().toMillis()), Math.max(1, (waitMillis + 999) / 1000));
+        }
+        Long srcRate = srcPort.rateBytesPerSecond();
+        Long dstRate = dstPort.rateBytesPerSecond();
+        // the port rate is in bytes per second; perftest's bandwidth in bits per second; a bidirectional
+        // run's bandwidth is the sum of both directions
+        Double linkRate = srcRate == null || dstRate == null ? null
+                : Math.min(srcRate, dstRate) * 8.0 * (request.bidirectional() ? 2 : 1);
+        return new Probe(newId(), request, who.label(), now, linkRate, config.passRatio(), address);
+    }
+
+    /**
+     * The address the client connects to: on RoCE the IPv4 of the destination's RoCE v2 GID (the given
+     * index, or the first RoCE v2 GID with an IPv4 address, as perftest picks one itself); on InfiniBand
+     * and iWARP (eRDMA) the address the destination's agent connects from.
+     */
+    private String serverAddress(ProbeRequest request, IbDevice srcDevice, IbPort srcPort, IbDevice dstDevice,
+                                 IbPort dstPort) {
+        if (!roce(dstDevice, dstPort)) {
+            return agents.remoteHost(request.destination().node()).orElseThrow(() -> notConnected(request.destination(), "destination"));
+        }
+        if (request.gidIndex() == null) {
+            return dstPort.gids().stream().filter(g -> g.isRoceV2() && g.ipv4() != null).findFirst()
+                    .map(GidEntry::ipv4).orElseThrow(() -> new ProbeRefused(400, "destination: "
+                            + request.destination() + " has no RoCE v2 GID with an IPv4 address"));
+        }
+        String address = roceV2Gid(dstPort, request.gidIndex(), request.destination(), "destination").ipv4();
+        if (roce(srcDevice, srcPort)) {
+            roceV2Gid(srcPort, request.gidIndex(), request.source(), "source"); // -x applies to both sides
+        }
+        return address;
+    }
+
+    private static GidEntry roceV2Gid(IbPort port, int index, Endpoint endpoint, String role) {
+        GidEntry gid = port.gids().stream().filter(g -> g.index() == index).findFirst()
+                .orElseThrow(() -> new ProbeRefused(400, "gidIndex: " + index + " is not in the GID table of the "
+                        + role + " (" + endpoint + ")"));
+        if (!gid.isRoceV2() || gid.ipv4() == null) {
+            throw new ProbeRefused(400, "gidIndex: " + index + " on the " + role + " (" + endpoint + ") is "
+                    + (gid.type() == null ? "of unknown type" : gid.type()) + (gid.ipv4() == null ? " without an IPv4 address" : "")
+                    + ", not a RoCE v2 GID with an IPv4 address");
+        }
+        return gid;
+    }
+
+    private static boolean roce(IbDevice device, IbPort port) {
+        return "Ethernet".equals(port.linkLayer()) && device.nodeTypeId() != NODE_TYPE_RNIC;
+    }
+
+    private IbDevice device(Endpoint endpoint, String role) {
+        NodeView view = store.node(endpoint.node()).orElseThrow(() -> new ProbeRefused(404,
+                role + ".node: unknown node '" + endpoint.node() + "'"));
+        if (!agents.connected(endpoint.node())) {
+            throw notConnected(endpoint, role);
+        }
+        if (view.lastSample() == null) {
+            throw new ProbeRefused(503, role + ": " + endpoint.node() + " has not sent a sample yet");
+        }
+        return view.lastSample().devices().stream().filter(d -> d.name().equals(endpoint.device())).findFirst()
+                .orElseThrow(() -> new ProbeRefused(404, role + ".device: " + endpoint.node() + " has no device '"
+                        + endpoint.device() + "'"));
+    }
+
+    private IbPort port(Endpoint endpoint, String role) {
+        return device(endpoint, role).ports().stream().filter(p -> p.port() == endpoint.port()).findFirst()
+                .orElseThrow(() -> new ProbeRefused(404, role + ".port: " + endpoint.node() + " " + endpoint.device()
+                        + " has no port " + endpoint.port()));
+    }
+
+    private static ProbeRefused notConnected(Endpoint endpoint, String role) {
+        return new ProbeRefused(503, role + ": the agent of " + endpoint.node() + " is not connected");
+    }
+
+    /** The agent-side hard limit for its process: the run plus the margin for setup and teardown. */
+    private long sideTimeoutMillis(ProbeRequest request) {
+        return request.durationSeconds() * 1000L + config.timeoutMargin().toMillis();
+    }
+
+    private JsonObject changed(Probe probe) {
+        JsonObject json = probe.json(System.currentTimeMillis());
+        onChange.accept(json);
+        return json;
+    }
+
+    /** Drops the oldest finished probes beyond the history size (running ones stay: at most maxConcurrent). */
+    private void trimHistory() {
+        Iterator<Probe> oldestFirst = probes.values().iterator();
+        while (probes.size() > config.historySize() && oldestFirst.hasNext()) {
+            if (oldestFirst.next().state.terminal()) {
+                oldestFirst.remove();
+            }
+        }
+    }
+
+    private String newId() {
+        String id;
+        do {
+            id = "pr-" + Long.toHexString(ThreadLocalRandom.current().nextLong() & 0xffff_ffff_ffffL);
+        } while (probes.containsKey(id));
+        return id;
+    }
+
+    private static String pairKey(ProbeRequest request) {
+        String a = request.source().toString();
+        String b = request.destination().toString();
+        return a.compareTo(b) <= 0 ? a + "\u0000" + b : b + "\u0000" + a;
+    }
+
+    private static String seconds(long millis) {
+        return millis % 1000 == 0 ? millis / 1000 + " s" : String.format(java.util.Locale.ROOT, "%.1f s", millis / 1000.0);
+    }
+
+    private static String firstLine(String text) {
+        return text.lines().findFirst().orElse("");
+    }
+}

@@ -1,0 +1,88 @@
+package io.rdmamon.collector.probe;
+
+import io.rdmamon.collector.FixtureSamples;
+import io.rdmamon.protocol.probe.PerftestResult;
+import io.rdmamon.protocol.probe.ProbePhase;
+import io.rdmamon.protocol.probe.ProbeRole;
+import io.rdmamon.protocol.wire.Frame;
+import io.rdmamon.protocol.wire.FrameCodec;
+import io.rdmamon.protocol.wire.SampleEncoder;
+import io.rdmamon.protocol.wire.WireFormat;
+import io.vertx.core.Future;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.WebSocket;
+import io.vertx.core.http.WebSocketClient;
+import io.vertx.core.http.WebSocketConnectOptions;
+
+import java.util.List;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+
+/**
+ * An agent as the collector sees it: a real WebSocket client speaking the real codec. It announces a
+ * host ({@link FixtureSamples}: mlx5_0 port 1 RoCE with RoCE v2 GID 3 = 192.168.1.2 and a RoCE v1 GID 0,
+ * mlx5_0 port 2 InfiniBand, erdma_0 port 1), then the test scripts its probe reports.
+ */
+final class FakeAgent {
+    private final FrameCodec codec = new FrameCodec();
+    private final LinkedBlockingQueue<Frame> received = new LinkedBlockingQueue<>();
+    final String node;
+    final WebSocket ws;
+
+    FakeAgent(WebSocketClient client, int port, String token, String node) throws Exception {
+        this.node = node;
+        WebSocketConnectOptions options = new WebSocketConnectOptions().setHost("127.0.0.1").setPort(port)
+                .setURI(WireFormat.STREAM_PATH).putHeader("Authorization", "Bearer " + token);
+        ws = ProbeApiTest.await(client.connect(options));
+        ws.binaryMessageHandler(b -> {
+            try {
+                received.add(codec.decode(b.getBytes()));
+            } catch (Exception e) {
+                throw new AssertionError(e);
+            }
+        });
+        SampleEncoder encoder = new SampleEncoder(node, "test", 60_000);
+        for (Frame frame : encoder.encode(FixtureSamples.host(node, System.currentTimeMillis(), 1), 1)) {
+            ProbeApiTest.await(ws.writeBinaryMessage(Buffer.buffer(codec.encode(frame))));
+        }
+        assertEquals(new Frame.Ack(1), next());
+    }
+
+    /** The next frame the collector sent, waiting up to 5 s. */
+    Frame next() throws InterruptedException {
+        Frame frame = received.poll(5, TimeUnit.SECONDS);
+        assertNotNull(frame, node + ": no frame from the collector within 5 s");
+        return frame;
+    }
+
+    Frame.ProbeStart nextStart() throws InterruptedException {
+        return assertInstanceOf(Frame.ProbeStart.class, next());
+    }
+
+    Frame.ProbeCancel nextCancel() throws InterruptedException {
+        return assertInstanceOf(Frame.ProbeCancel.class, next());
+    }
+
+    /** Frames received so far that nobody took. */
+    List<Frame> pending() {
+        return List.copyOf(received);
+    }
+
+    void report(String probeId, ProbeRole role, ProbePhase phase, int tcpPort, PerftestResult result, Integer exitCode,
+                String error, List<String> output) throws Exception {
+        ProbeApiTest.await(ws.writeBinaryMessage(Buffer.buffer(codec.encode(
+                new Frame.ProbeReport(probeId, role, phase, tcpPort, result, exitCode, error, output)))));
+    }
+
+    void listening(String probeId, int tcpPort) throws Exception {
+        report(probeId, ProbeRole.SERVER, ProbePhase.LISTENING, tcpPort, null, null, null, List.of());
+    }
+
+    Future<Void> close() {
+        return ws.close();
+    }
+}
