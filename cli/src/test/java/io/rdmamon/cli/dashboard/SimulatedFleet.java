@@ -30,6 +30,7 @@ final class SimulatedFleet implements AutoCloseable {
     final FabricSimulator fabric;
     static final String AGENT_TOKEN = "agent-secret";
     static final String VIEWER_TOKEN = "viewer-secret";
+    static final String OPERATOR_TOKEN = "operator-secret";
     final CollectorConfig config;
     Collector.Running collector;
     private final ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -41,7 +42,8 @@ final class SimulatedFleet implements AutoCloseable {
     SimulatedFleet(Path baseDir, int nodes, Scenario scenario) throws Exception {
         fabric = FabricSimulator.create(baseDir, SimulationSpec.of(nodes, scenario));
         CollectorConfig anyPort = CollectorConfig.defaults().withListen("127.0.0.1:0").withTokens(List.of(
-                new TokenEntry(Role.AGENT, AGENT_TOKEN, null), new TokenEntry(Role.VIEWER, VIEWER_TOKEN, null)));
+                new TokenEntry(Role.AGENT, AGENT_TOKEN, null), new TokenEntry(Role.VIEWER, VIEWER_TOKEN, null),
+                new TokenEntry(Role.OPERATOR, OPERATOR_TOKEN, null)));
         collector = await(Collector.start(vertx, anyPort));
         config = anyPort.withListen("127.0.0.1:" + collector.port()); // a restart comes back on the same port
         for (SimulatedNode node : fabric.nodes()) {
