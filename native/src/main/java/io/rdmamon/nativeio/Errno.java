@@ -12,6 +12,7 @@ import jnr.ffi.Runtime;
 public final class Errno {
     public static final int EPERM = 1;
     public static final int ENOENT = 2;
+    public static final int ESRCH = 3;
     public static final int EINTR = 4;
     public static final int EIO = 5;
     public static final int ENXIO = 6;
@@ -35,7 +36,7 @@ public final class Errno {
     public static final int EAFNOSUPPORT = 97;
 
     private static final Map<Integer, String> NAMES = Map.ofEntries(
-            Map.entry(EPERM, "EPERM"), Map.entry(ENOENT, "ENOENT"), Map.entry(EINTR, "EINTR"),
+            Map.entry(EPERM, "EPERM"), Map.entry(ENOENT, "ENOENT"), Map.entry(ESRCH, "ESRCH"), Map.entry(EINTR, "EINTR"),
             Map.entry(EIO, "EIO"), Map.entry(ENXIO, "ENXIO"), Map.entry(EBADF, "EBADF"),
             Map.entry(EAGAIN, "EAGAIN"), Map.entry(ENOMEM, "ENOMEM"), Map.entry(EACCES, "EACCES"),
             Map.entry(EFAULT, "EFAULT"), Map.entry(EBUSY, "EBUSY"), Map.entry(ENODEV, "ENODEV"),

@@ -16,4 +16,7 @@ public interface LibC {
     int close(int fd);
 
     String strerror(int errnum);
+
+    /** {@code int kill(pid_t pid, int sig)}: a negative pid signals the whole process group {@code -pid}. */
+    int kill(int pid, int sig);
 }

@@ -1,10 +1,12 @@
 package io.rdmamon.agent.stream;
 
+import io.rdmamon.agent.probe.ProbeRunner;
 import io.rdmamon.protocol.model.HostSample;
 import io.rdmamon.protocol.wire.Frame;
 import io.rdmamon.protocol.wire.FrameCodec;
 import io.rdmamon.protocol.wire.FrameException;
 import io.rdmamon.protocol.wire.SampleEncoder;
+import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.buffer.Buffer;
@@ -28,6 +30,11 @@ import java.util.random.RandomGenerator;
  * (with the layout) and every unacknowledged sample, oldest first. Lost connections are retried with
  * full-jitter exponential backoff ({@link Backoff}). All state lives on this verticle's event loop;
  * the sampler runs on a worker.
+ *
+ * <p>Probe frames from the collector go to a {@link ProbeRunner}; its reports are sent on the
+ * connection the probe was started on and dropped if that connection is gone (they are not
+ * samples: not buffered, not replayed). When the connection drops, its probes are killed, since
+ * their collector has failed them and can no longer stop them.
  */
 public final class AgentStreamer extends VerticleBase {
     private static final System.Logger LOG = System.getLogger(AgentStreamer.class.getName());
@@ -43,6 +50,7 @@ public final class AgentStreamer extends VerticleBase {
     private final ReplayBuffer buffer;
     private final Backoff backoff;
     private WebSocketClient client;
+    private ProbeRunner probes;
     private WebSocket ws;
     private SampleEncoder encoder;
     private long sentUpTo;
@@ -85,6 +93,8 @@ public final class AgentStreamer extends VerticleBase {
             }
         }
         client = vertx.createWebSocketClient(clientOptions);
+        Context streamerContext = context;
+        probes = new ProbeRunner(options.probes(), report -> streamerContext.runOnContext(v -> sendProbeReport(report)));
         vertx.setPeriodic(0, options.interval().toMillis(), id -> sample());
         long heartbeat = options.heartbeatInterval().toMillis();
         vertx.setPeriodic(heartbeat, heartbeat, id -> heartbeat());
@@ -96,7 +106,11 @@ public final class AgentStreamer extends VerticleBase {
     public Future<?> stop() {
         stopped = true;
         Future<Void> closing = ws == null ? Future.succeededFuture() : ws.close();
-        return closing.transform(v -> client.close());
+        Future<Void> probesClosed = vertx.executeBlocking(() -> {
+            probes.close(); // waits until the killed processes are gone
+            return null;
+        }, false);
+        return Future.all(closing, probesClosed).transform(v -> client.close());
     }
 
     private void sample() {
@@ -153,6 +167,7 @@ public final class AgentStreamer extends VerticleBase {
             if (ws == socket) {
                 ws = null;
                 connected = false;
+                probes.abandonAll("connection to the collector lost");
                 String why = socket.closeStatusCode() == null ? "connection lost"
                         : "closed by collector (" + socket.closeStatusCode() + " " + socket.closeReason() + ")";
                 scheduleReconnect(why);
@@ -170,6 +185,10 @@ public final class AgentStreamer extends VerticleBase {
                 }
                 buffer.acknowledge(ack.seq());
                 backoff.reset(); // the collector accepts our data: a later loss starts from the base window
+            } else if (frame instanceof Frame.ProbeStart start) {
+                probes.start(start);
+            } else if (frame instanceof Frame.ProbeCancel cancel) {
+                probes.cancel(cancel);
             }
         } catch (FrameException e) {
             LOG.log(System.Logger.Level.WARNING, "closing stream to {0}: bad frame from collector: {1}", endpoint,
@@ -194,6 +213,17 @@ public final class AgentStreamer extends VerticleBase {
             }
             sentUpTo = entry.seq();
         }
+    }
+
+    /** On the event loop. Probes of a lost connection were abandoned, so a report here belongs to {@code ws}. */
+    private void sendProbeReport(Frame.ProbeReport report) {
+        WebSocket socket = ws;
+        if (socket == null) {
+            LOG.log(System.Logger.Level.DEBUG, "probe {0}: report {1} dropped, not connected", report.probeId(),
+                    report.phase().wireName());
+            return;
+        }
+        write(socket, report);
     }
 
     private void heartbeat() {

@@ -1,5 +1,6 @@
 package io.rdmamon.agent.stream;
 
+import io.rdmamon.agent.probe.ProbeSettings;
 import io.rdmamon.protocol.model.HostSample;
 
 import java.io.IOException;
@@ -24,15 +25,18 @@ import java.util.function.Supplier;
  * @param backoffBase       first reconnect window
  * @param backoffCap        largest reconnect window
  * @param trustCaFile       PEM CA certificate(s) to trust for wss; null = the JVM's default trust store
+ * @param probes            whether and how this agent runs the collector's probes
  */
 public record AgentStreamerOptions(String collectorUrl, String node, String agentVersion, String token,
                                    Supplier<HostSample> sampler, Duration interval, Duration heartbeatInterval,
-                                   int bufferCapacity, Duration backoffBase, Duration backoffCap, Path trustCaFile) {
+                                   int bufferCapacity, Duration backoffBase, Duration backoffCap, Path trustCaFile,
+                                   ProbeSettings probes) {
     public AgentStreamerOptions {
         Objects.requireNonNull(collectorUrl, "collectorUrl");
         Objects.requireNonNull(node, "node");
         Objects.requireNonNull(agentVersion, "agentVersion");
         Objects.requireNonNull(sampler, "sampler");
+        Objects.requireNonNull(probes, "probes");
         StreamEndpoint.from(collectorUrl);
         if (interval.isNegative() || interval.isZero() || heartbeatInterval.isNegative() || heartbeatInterval.isZero()) {
             throw new IllegalArgumentException("interval and heartbeat interval must be positive");
@@ -42,45 +46,50 @@ public record AgentStreamerOptions(String collectorUrl, String node, String agen
         }
     }
 
-    /** 1 s interval, 5 s heartbeat, 600 samples, backoff 1 s .. 60 s, no token, default trust. */
+    /** 1 s interval, 5 s heartbeat, 600 samples, backoff 1 s .. 60 s, no token, default trust, probes refused. */
     public static AgentStreamerOptions of(String collectorUrl, String node, Supplier<HostSample> sampler) {
         return new AgentStreamerOptions(collectorUrl, node, defaultVersion(), null, sampler, Duration.ofSeconds(1),
-                Duration.ofSeconds(5), 600, Duration.ofSeconds(1), Duration.ofSeconds(60), null);
+                Duration.ofSeconds(5), 600, Duration.ofSeconds(1), Duration.ofSeconds(60), null, ProbeSettings.disabled());
     }
 
     public AgentStreamerOptions withToken(String value) {
         return new AgentStreamerOptions(collectorUrl, node, agentVersion, value, sampler, interval, heartbeatInterval,
-                bufferCapacity, backoffBase, backoffCap, trustCaFile);
+                bufferCapacity, backoffBase, backoffCap, trustCaFile, probes);
     }
 
     public AgentStreamerOptions withInterval(Duration value) {
         return new AgentStreamerOptions(collectorUrl, node, agentVersion, token, sampler, value, heartbeatInterval,
-                bufferCapacity, backoffBase, backoffCap, trustCaFile);
+                bufferCapacity, backoffBase, backoffCap, trustCaFile, probes);
     }
 
     public AgentStreamerOptions withHeartbeatInterval(Duration value) {
         return new AgentStreamerOptions(collectorUrl, node, agentVersion, token, sampler, interval, value,
-                bufferCapacity, backoffBase, backoffCap, trustCaFile);
+                bufferCapacity, backoffBase, backoffCap, trustCaFile, probes);
     }
 
     public AgentStreamerOptions withBufferCapacity(int value) {
         return new AgentStreamerOptions(collectorUrl, node, agentVersion, token, sampler, interval, heartbeatInterval,
-                value, backoffBase, backoffCap, trustCaFile);
+                value, backoffBase, backoffCap, trustCaFile, probes);
     }
 
     public AgentStreamerOptions withBackoff(Duration base, Duration cap) {
         return new AgentStreamerOptions(collectorUrl, node, agentVersion, token, sampler, interval, heartbeatInterval,
-                bufferCapacity, base, cap, trustCaFile);
+                bufferCapacity, base, cap, trustCaFile, probes);
     }
 
     public AgentStreamerOptions withTrustCaFile(Path value) {
         return new AgentStreamerOptions(collectorUrl, node, agentVersion, token, sampler, interval, heartbeatInterval,
-                bufferCapacity, backoffBase, backoffCap, value);
+                bufferCapacity, backoffBase, backoffCap, value, probes);
     }
 
     public AgentStreamerOptions withAgentVersion(String value) {
         return new AgentStreamerOptions(collectorUrl, node, value, token, sampler, interval, heartbeatInterval,
-                bufferCapacity, backoffBase, backoffCap, trustCaFile);
+                bufferCapacity, backoffBase, backoffCap, trustCaFile, probes);
+    }
+
+    public AgentStreamerOptions withProbes(ProbeSettings value) {
+        return new AgentStreamerOptions(collectorUrl, node, agentVersion, token, sampler, interval, heartbeatInterval,
+                bufferCapacity, backoffBase, backoffCap, trustCaFile, value);
     }
 
     /**

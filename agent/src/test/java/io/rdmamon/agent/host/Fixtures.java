@@ -9,22 +9,22 @@ import java.nio.file.SimpleFileVisitor;
 import java.nio.file.attribute.BasicFileAttributes;
 
 /** The host-root fixtures under {@code agent/src/test/fixtures} and copies of them to break. */
-final class Fixtures {
+public final class Fixtures {
     private static final Path DIR = Path.of("src/test/fixtures");
 
     private Fixtures() {
     }
 
-    static Path root(String name) {
+    public static Path root(String name) {
         return DIR.resolve(name).toAbsolutePath();
     }
 
-    static HostReader reader(String name) throws HostRootException {
+    public static HostReader reader(String name) throws HostRootException {
         return HostReader.forRoot(root(name));
     }
 
     /** A copy of fixture {@code name} in {@code target}, symlinks kept as symlinks. */
-    static Path copy(String name, Path target) throws IOException {
+    public static Path copy(String name, Path target) throws IOException {
         Path source = root(name);
         Files.walkFileTree(source, new SimpleFileVisitor<>() {
             @Override

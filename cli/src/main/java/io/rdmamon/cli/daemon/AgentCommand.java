@@ -1,6 +1,8 @@
 package io.rdmamon.cli.daemon;
 
 import io.rdmamon.agent.host.HostReader;
+import io.rdmamon.agent.probe.ProbeSettings;
+import io.rdmamon.agent.probe.ProcessPerftestLauncher;
 import io.rdmamon.agent.stream.AgentStreamer;
 import io.rdmamon.agent.stream.AgentStreamerOptions;
 import io.rdmamon.agent.stream.StreamEndpoint;
@@ -16,6 +18,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
+import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -31,7 +34,11 @@ import java.util.regex.Pattern;
                 "with --listen it also serves this node's own /metrics."},
         footer = {"", "Examples:",
                 "  rdmamon agent --collector https://collector:9470 --node gpu-017 --token-file /etc/rdmamon/agent.token",
-                "  rdmamon agent --listen 0.0.0.0:9471 --node gpu-017      (no collector: local /metrics only)"})
+                "  rdmamon agent --listen 0.0.0.0:9471 --node gpu-017      (no collector: local /metrics only)",
+                "  rdmamon agent --collector https://collector:9470 --node gpu-017 --allow-probes --perftest /usr/bin/ib_write_bw",
+                "", "Probes: with --allow-probes the collector's operators can start perftest bandwidth probes on this",
+                "node (docs/probes-agent.md): one per port, each at most --probe-max-duration, killed with its",
+                "process group at its timeout, on cancel or when the collector connection drops."})
 public final class AgentCommand implements Callable<Integer> {
     private static final Pattern NODE_NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,252}");
     private static final Duration MIN_INTERVAL = Duration.ofMillis(100);
@@ -60,6 +67,19 @@ public final class AgentCommand implements Callable<Integer> {
             description = "PEM CA certificate(s) to trust for a wss:// or https:// collector, instead of the JVM's.")
     Path caFile;
 
+    @Option(names = "--allow-probes",
+            description = "Let the collector start active bandwidth probes (perftest) on this node. Default: off.")
+    boolean allowProbes;
+
+    @Option(names = "--perftest", paramLabel = "PATH", defaultValue = ProcessPerftestLauncher.DEFAULT_BINARY,
+            description = "perftest binary run for probes (a path, or a name looked up on PATH). Default: ${DEFAULT-VALUE}.")
+    String perftest;
+
+    @Option(names = "--probe-max-duration", paramLabel = "DURATION", defaultValue = "120s",
+            converter = DurationConverter.class,
+            description = "Longest probe (perftest -D) this node accepts. Default: ${DEFAULT-VALUE}.")
+    Duration probeMaxDuration;
+
     @Option(names = "--gid-refresh", defaultValue = "30s", paramLabel = "DURATION", converter = DurationConverter.class,
             description = "Re-read each port's GID table at most this often (sooner when the port's state changes);"
                     + " a real mlx5 port has 255 GID entries, most of the sampling cost. Default: ${DEFAULT-VALUE}.")
@@ -83,6 +103,7 @@ public final class AgentCommand implements Callable<Integer> {
             throw CliFailure.badInput("--gid-refresh " + gidRefresh.toMillis() + "ms: must be positive");
         }
         HostReader reader = hostRoot.open().withGidRefresh(gidRefresh);
+        ProbeSettings probes = probeSettings(reader.hostRoot());
         NodeMetricsServer local = listen == null ? null : new NodeMetricsServer(listenAddress(), node, interval);
         Supplier<HostSample> sampler = () -> {
             HostSample sample = reader.read(node);
@@ -91,7 +112,7 @@ public final class AgentCommand implements Callable<Integer> {
             }
             return sample;
         };
-        AgentStreamerOptions streamer = collector == null ? null : streamerOptions(sampler);
+        AgentStreamerOptions streamer = collector == null ? null : streamerOptions(sampler).withProbes(probes);
 
         Vertx vertx = Vertx.vertx();
         List<Future<?>> deployments = new ArrayList<>();
@@ -118,7 +139,29 @@ public final class AgentCommand implements Callable<Integer> {
         System.err.printf("rdmamon agent: node %s, host root %s, every %s%s%s%n", node, hostRoot.path(),
                 interval, streamer == null ? "" : ", streaming to " + collector,
                 local == null ? "" : ", metrics at http://" + listen.replaceFirst(":\\d+$", "") + ":" + local.port() + "/metrics");
+        if (probes.enabled()) {
+            System.err.printf("rdmamon agent: probes allowed (perftest %s, at most %ss each)%n", perftest,
+                    probes.maxDuration().toSeconds());
+        }
         return RunUntilStopped.await(vertx, () -> { });
+    }
+
+    private ProbeSettings probeSettings(Path root) {
+        if (probeMaxDuration.compareTo(Duration.ofSeconds(1)) < 0) {
+            throw CliFailure.badInput("--probe-max-duration " + probeMaxDuration.toMillis() + "ms: must be at least 1s");
+        }
+        if (!allowProbes) {
+            return ProbeSettings.disabled();
+        }
+        if (collector == null) {
+            throw CliFailure.badInput("--allow-probes needs --collector: probes are started by the collector");
+        }
+        try {
+            ProcessPerftestLauncher.resolve(perftest);
+        } catch (IOException e) {
+            throw CliFailure.badInput("--perftest: " + e.getMessage());
+        }
+        return ProbeSettings.enabled(new ProcessPerftestLauncher(perftest), root, probeMaxDuration);
     }
 
     private AgentStreamerOptions streamerOptions(Supplier<HostSample> sampler) {

@@ -1,17 +1,12 @@
 package io.rdmamon.cli.daemon;
 
-import io.rdmamon.agent.host.HostReader;
 import io.rdmamon.agent.sim.FabricSimulator;
 import io.rdmamon.agent.sim.Scenario;
-import io.rdmamon.agent.sim.SimulatedNode;
 import io.rdmamon.agent.sim.SimulationSpec;
-import io.rdmamon.agent.stream.AgentStreamer;
-import io.rdmamon.agent.stream.AgentStreamerOptions;
 import io.rdmamon.cli.CliFailure;
 import io.rdmamon.collector.Collector;
 import io.rdmamon.collector.CollectorConfig;
 import io.rdmamon.collector.ConfigException;
-import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -19,12 +14,8 @@ import picocli.CommandLine.Option;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.Callable;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 @Command(name = "demo",
         description = {"Collector, simulated fabric and agents in one process, for a first look.",
@@ -35,8 +26,6 @@ import java.util.concurrent.atomic.AtomicBoolean;
                 "erdma-ratelimit, mixed (docs/simulator.md).", "",
                 "Example:  rdmamon demo --scenario wrong-priority --nodes 8"})
 public final class DemoCommand implements Callable<Integer> {
-    private static final Path TMPFS = Path.of("/dev/shm");
-
     @Option(names = "--listen", paramLabel = "HOST:PORT", defaultValue = "127.0.0.1:" + CollectorConfig.DEFAULT_PORT,
             description = "Collector address. Default: ${DEFAULT-VALUE}.")
     String listen;
@@ -74,7 +63,7 @@ public final class DemoCommand implements Callable<Integer> {
         }
         FabricSimulator simulator;
         try {
-            simulator = FabricSimulator.create(Files.createTempDirectory(treeParent(), "rdmamon-demo-"), spec);
+            simulator = FabricSimulator.create(Files.createTempDirectory(DemoFleet.treeParent(), "rdmamon-demo-"), spec);
         } catch (IllegalArgumentException e) {
             throw CliFailure.badInput(e.getMessage());
         }
@@ -82,14 +71,7 @@ public final class DemoCommand implements Callable<Integer> {
         try {
             Collector.Running collector = Collector.start(vertx, config).await();
             String base = "http://" + urlHost(config.listenHost()) + ":" + collector.port();
-            tickSimulator(vertx, simulator);
-            List<Future<?>> agents = new ArrayList<>();
-            for (SimulatedNode node : simulator.nodes()) {
-                HostReader reader = HostReader.forRoot(node.hostRoot());
-                agents.add(vertx.deployVerticle(new AgentStreamer(AgentStreamerOptions
-                        .of(base, node.name(), () -> reader.read(node.name())).withInterval(interval))));
-            }
-            Future.all(agents).await();
+            DemoFleet.start(vertx, simulator, base, interval, "", options -> options).await();
             printWelcome(System.out, base, simulator);
         } catch (Exception e) {
             vertx.close();
@@ -124,37 +106,6 @@ public final class DemoCommand implements Callable<Integer> {
             throw CliFailure.badInput("--lossless-priority " + losslessPriority + ": must be 0..7");
         }
         return new SimulationSpec(nodes, parsed, seed, losslessPriority);
-    }
-
-    /** The simulator rewrites thousands of small files a second: keep them in memory when tmpfs is there. */
-    private static Path treeParent() {
-        return Files.isDirectory(TMPFS) && Files.isWritable(TMPFS) ? TMPFS : Path.of(System.getProperty("java.io.tmpdir"));
-    }
-
-    /**
-     * Advances the fabric by the wall-clock time elapsed, on a worker, one step at a time. It steps
-     * four times per sampling interval: stepping at the sampling rate would alias (two samples
-     * between one step read a zero rate, the next one double).
-     */
-    private void tickSimulator(Vertx vertx, FabricSimulator simulator) {
-        AtomicBoolean stepping = new AtomicBoolean();
-        long[] last = {System.nanoTime()};
-        vertx.setPeriodic(Math.max(50, interval.toMillis() / 4), id -> {
-            if (!stepping.compareAndSet(false, true)) {
-                return; // a slow disk: the next step covers the time this one skipped
-            }
-            vertx.executeBlocking(() -> {
-                long now = System.nanoTime();
-                simulator.advance(Duration.ofNanos(now - last[0]));
-                last[0] = now;
-                return null;
-            }, false).onComplete(done -> {
-                stepping.set(false);
-                if (done.failed()) {
-                    System.err.println("rdmamon demo: simulator step failed: " + done.cause().getMessage());
-                }
-            });
-        });
     }
 
     private void printWelcome(PrintStream out, String base, FabricSimulator simulator) {

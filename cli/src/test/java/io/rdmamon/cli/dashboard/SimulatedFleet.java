@@ -1,12 +1,9 @@
 package io.rdmamon.cli.dashboard;
 
-import io.rdmamon.agent.host.HostReader;
 import io.rdmamon.agent.sim.FabricSimulator;
 import io.rdmamon.agent.sim.Scenario;
-import io.rdmamon.agent.sim.SimulatedNode;
 import io.rdmamon.agent.sim.SimulationSpec;
-import io.rdmamon.agent.stream.AgentStreamer;
-import io.rdmamon.agent.stream.AgentStreamerOptions;
+import io.rdmamon.cli.daemon.DemoFleet;
 import io.rdmamon.collector.Collector;
 import io.rdmamon.collector.CollectorConfig;
 import io.rdmamon.collector.auth.Role;
@@ -17,48 +14,56 @@ import io.vertx.core.Vertx;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A collector on loopback fed by real agent streamers that read a simulated fabric through the real
- * host reader; the simulator advances every second on its own thread.
+ * A collector on loopback (agent, viewer and operator tokens) fed by a simulated fabric through the
+ * demo's own wiring ({@link DemoFleet}): real agent streamers reading the simulated trees through the
+ * real host reader, the simulator stepping on a worker, probes run by the simulated perftest.
  */
-final class SimulatedFleet implements AutoCloseable {
-    final Vertx vertx = Vertx.vertx();
+public final class SimulatedFleet implements AutoCloseable {
+    public static final String AGENT_TOKEN = "agent-secret";
+    public static final String VIEWER_TOKEN = "viewer-secret";
+    public static final String OPERATOR_TOKEN = "operator-secret";
+    private static final Duration INTERVAL = Duration.ofSeconds(1);
+
+    private final Vertx vertx = Vertx.vertx();
     final FabricSimulator fabric;
-    static final String AGENT_TOKEN = "agent-secret";
-    static final String VIEWER_TOKEN = "viewer-secret";
-    static final String OPERATOR_TOKEN = "operator-secret";
-    final CollectorConfig config;
-    Collector.Running collector;
-    private final ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, "fabric-ticker");
-        t.setDaemon(true);
-        return t;
-    });
+    private final CollectorConfig config;
+    private final DemoFleet agents;
+    private Collector.Running collector;
 
     SimulatedFleet(Path baseDir, int nodes, Scenario scenario) throws Exception {
-        fabric = FabricSimulator.create(baseDir, SimulationSpec.of(nodes, scenario));
+        this(baseDir, SimulationSpec.of(nodes, scenario), "");
+    }
+
+    /**
+     * @param nodePrefix put before each simulated node name to form the node name the agent reports,
+     *                   so that several fleets can share one Prometheus
+     */
+    public SimulatedFleet(Path baseDir, SimulationSpec spec, String nodePrefix) throws Exception {
+        fabric = FabricSimulator.create(baseDir, spec);
         CollectorConfig anyPort = CollectorConfig.defaults().withListen("127.0.0.1:0").withTokens(List.of(
                 new TokenEntry(Role.AGENT, AGENT_TOKEN, null), new TokenEntry(Role.VIEWER, VIEWER_TOKEN, null),
                 new TokenEntry(Role.OPERATOR, OPERATOR_TOKEN, null)));
         collector = await(Collector.start(vertx, anyPort));
         config = anyPort.withListen("127.0.0.1:" + collector.port()); // a restart comes back on the same port
-        for (SimulatedNode node : fabric.nodes()) {
-            HostReader reader = HostReader.forRoot(node.hostRoot());
-            AgentStreamer streamer = new AgentStreamer(AgentStreamerOptions.of(baseUrl(), node.name(),
-                    () -> reader.read(node.name())).withToken(AGENT_TOKEN).withBackoff(Duration.ofMillis(100), Duration.ofSeconds(1)));
-            await(vertx.deployVerticle(streamer));
-        }
-        ticker.scheduleAtFixedRate(() -> {
-            try {
-                fabric.advance(Duration.ofSeconds(1));
-            } catch (Exception e) {
-                throw new IllegalStateException(e);
-            }
-        }, 1, 1, TimeUnit.SECONDS);
+        agents = await(DemoFleet.start(vertx, fabric, baseUrl(), INTERVAL, nodePrefix, options -> options
+                .withToken(AGENT_TOKEN).withBackoff(Duration.ofMillis(100), Duration.ofSeconds(1))));
+    }
+
+    public FabricSimulator fabric() {
+        return fabric;
+    }
+
+    /** The node names the agents report (prefix + simulated node name), in node order. */
+    public List<String> agentNames() {
+        return agents.agentNames();
+    }
+
+    /** Stops one node's agent; the collector keeps its last sample and reports it down. */
+    public void stopAgent(String agentName) throws Exception {
+        await(agents.stopAgent(agentName));
     }
 
     /** Stops the collector (agents and dashboards lose their connections). */
@@ -71,8 +76,13 @@ final class SimulatedFleet implements AutoCloseable {
         collector = await(Collector.start(vertx, config));
     }
 
-    String baseUrl() {
-        return "http://127.0.0.1:" + collector.port();
+    /** {@code host:port} of the collector. */
+    public String address() {
+        return "127.0.0.1:" + collector.port();
+    }
+
+    public String baseUrl() {
+        return "http://" + address();
     }
 
     static <T> T await(Future<T> future) throws Exception {
@@ -81,8 +91,11 @@ final class SimulatedFleet implements AutoCloseable {
 
     @Override
     public void close() throws Exception {
-        ticker.shutdownNow();
-        fabric.close();
-        await(vertx.close());
+        try {
+            await(agents.stop());
+        } finally {
+            fabric.close();
+            await(vertx.close());
+        }
     }
 }

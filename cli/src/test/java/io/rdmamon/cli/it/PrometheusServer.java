@@ -15,6 +15,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -23,6 +24,7 @@ import java.util.concurrent.TimeUnit;
  */
 final class PrometheusServer implements AutoCloseable {
     static final Path BINARY = Path.of("/usr/bin/prometheus");
+    static final Path PROMTOOL = Path.of("/usr/bin/promtool");
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
@@ -34,8 +36,21 @@ final class PrometheusServer implements AutoCloseable {
         this.port = port;
     }
 
+    /** One scrape target, {@code host:port}, with the target labels Prometheus adds to its series. */
+    record Target(String address, Map<String, String> labels) {
+    }
+
     /** Starts Prometheus scraping {@code http://target/metrics} with the given rule files loaded. */
     static PrometheusServer start(Path workDir, String target, List<Path> ruleFiles) throws IOException, InterruptedException {
+        return start(workDir, List.of(new Target(target, Map.of())), null, ruleFiles);
+    }
+
+    /**
+     * Starts Prometheus scraping every target's {@code /metrics} in one job, sending
+     * {@code bearerToken} (a viewer token) when it is not null, with the given rule files loaded.
+     */
+    static PrometheusServer start(Path workDir, List<Target> targets, String bearerToken, List<Path> ruleFiles)
+            throws IOException, InterruptedException {
         int port = freePort();
         StringBuilder config = new StringBuilder()
                 .append("global:\n  scrape_interval: 1s\n  evaluation_interval: 1s\n");
@@ -46,9 +61,19 @@ final class PrometheusServer implements AutoCloseable {
         config.append("scrape_configs:\n")
                 .append("  - job_name: rdmamon\n")
                 // rdmamon's series carry their own node label; keep them as exported.
-                .append("    honor_labels: true\n")
-                .append("    static_configs:\n")
-                .append("      - targets: ['").append(target).append("']\n");
+                .append("    honor_labels: true\n");
+        if (bearerToken != null) {
+            config.append("    authorization:\n      credentials: '").append(bearerToken).append("'\n");
+        }
+        config.append("    static_configs:\n");
+        for (Target target : targets) {
+            config.append("      - targets: ['").append(target.address()).append("']\n");
+            if (!target.labels().isEmpty()) {
+                config.append("        labels:\n");
+                target.labels().forEach((name, value) -> config.append("          ").append(name)
+                        .append(": '").append(value).append("'\n"));
+            }
+        }
         Path configFile = workDir.resolve("prometheus.yml");
         Files.writeString(configFile, config.toString());
         Path log = workDir.resolve("prometheus.log");
@@ -104,6 +129,25 @@ final class PrometheusServer implements AutoCloseable {
             throw new IOException("prometheus " + pathAndQuery + " answered " + response.statusCode() + ": " + response.body());
         }
         return JSON.readTree(response.body());
+    }
+
+    /**
+     * Runs {@code promtool check rules} on the files (Debian ships promtool with prometheus).
+     *
+     * @throws AssertionError with promtool's output when it rejects them
+     */
+    static void checkRules(Path workDir, List<Path> ruleFiles) throws IOException, InterruptedException {
+        List<String> argv = new java.util.ArrayList<>(List.of(PROMTOOL.toString(), "check", "rules"));
+        ruleFiles.forEach(f -> argv.add(f.toAbsolutePath().toString()));
+        Path output = workDir.resolve("promtool-check-rules.out");
+        Process promtool = new ProcessBuilder(argv).redirectErrorStream(true).redirectOutput(output.toFile()).start();
+        if (!promtool.waitFor(60, TimeUnit.SECONDS)) {
+            promtool.destroyForcibly();
+            throw new AssertionError("promtool check rules did not finish in 60 s");
+        }
+        if (promtool.exitValue() != 0) {
+            throw new AssertionError("promtool check rules " + ruleFiles + " failed:\n" + Files.readString(output));
+        }
     }
 
     String base() {

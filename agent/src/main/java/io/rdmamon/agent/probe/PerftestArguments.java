@@ -1,0 +1,114 @@
+package io.rdmamon.agent.probe;
+
+import io.rdmamon.agent.sysfs.SysfsFiles;
+import io.rdmamon.agent.sysfs.SysfsParsers;
+import io.rdmamon.protocol.probe.PerftestSpec;
+import io.rdmamon.protocol.probe.ProbeRole;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+/**
+ * The argv (without the binary) of one side of a probe, checked against the host it runs on:
+ * {@code -d DEV -i PORT [-x GID] -s SIZE -D SECONDS -q QPS [-b] -p TCPPORT --report_gbits -F [-R] [SERVER]}.
+ * perftest wants the same options on both sides (its README); {@code --report_gbits} makes the
+ * table speak the unit the link rate is given in; {@code -F} stops the CPU frequency warnings that
+ * perftest interleaves with its table; {@code -R} (rdma_cm) is what iWARP devices (node type
+ * {@code 4: RNIC}, e.g. eRDMA) need to connect at all.
+ *
+ * <p>Reads below the host root ({@code sys/class/infiniband}): blocking, call it on a worker.
+ */
+public final class PerftestArguments {
+    /** An IPv4 or IPv6 literal or a DNS name: never something perftest could take for an option. */
+    private static final Pattern ADDRESS = Pattern.compile("[A-Za-z0-9][A-Za-z0-9.:%_-]{0,252}");
+
+    private PerftestArguments() {
+    }
+
+    /**
+     * @param hostRoot      the agent's host root (DESIGN.md §2)
+     * @param tcpPort       the perftest TCP port ({@code -p}), 1..65535
+     * @param serverAddress the server's address for a client; ignored for a server
+     * @throws IllegalArgumentException naming the device, port, GID index or address at fault
+     */
+    public static List<String> build(Path hostRoot, PerftestSpec spec, ProbeRole role, int tcpPort, String serverAddress) {
+        Path classDir = hostRoot.resolve("sys/class/infiniband");
+        Path deviceDir = classDir.resolve(spec.device());
+        if (!Files.isDirectory(deviceDir)) {
+            throw new IllegalArgumentException("RDMA device " + spec.device() + " does not exist on this host (devices: "
+                    + names(classDir) + ")");
+        }
+        Path portDir = deviceDir.resolve("ports").resolve(Integer.toString(spec.port()));
+        if (!Files.isDirectory(portDir)) {
+            throw new IllegalArgumentException(spec.device() + " has no port " + spec.port() + " (ports: "
+                    + names(deviceDir.resolve("ports")) + ")");
+        }
+        if (spec.gidIndex() != null) {
+            checkGid(spec, portDir.resolve("gids").resolve(Integer.toString(spec.gidIndex())));
+        }
+        if (tcpPort < 1 || tcpPort > 65_535) {
+            throw new IllegalArgumentException("perftest TCP port " + tcpPort + " is outside 1..65535");
+        }
+        List<String> argv = new ArrayList<>(List.of("-d", spec.device(), "-i", Integer.toString(spec.port())));
+        if (spec.gidIndex() != null) {
+            argv.addAll(List.of("-x", Integer.toString(spec.gidIndex())));
+        }
+        argv.addAll(List.of("-s", Long.toString(spec.sizeBytes()), "-D", Integer.toString(spec.durationSeconds()),
+                "-q", Integer.toString(spec.qps())));
+        if (spec.bidirectional()) {
+            argv.add("-b");
+        }
+        argv.addAll(List.of("-p", Integer.toString(tcpPort), "--report_gbits", "-F"));
+        if (isIwarp(deviceDir)) {
+            argv.add("-R");
+        }
+        if (role == ProbeRole.CLIENT) {
+            if (serverAddress == null || !ADDRESS.matcher(serverAddress).matches()) {
+                throw new IllegalArgumentException("server address '" + serverAddress
+                        + "' is not an IP address or host name");
+            }
+            argv.add(serverAddress);
+        }
+        return List.copyOf(argv);
+    }
+
+    private static void checkGid(PerftestSpec spec, Path gidFile) {
+        String where = "GID index " + spec.gidIndex() + " of " + spec.device() + " port " + spec.port();
+        String gid;
+        try {
+            gid = SysfsParsers.parseGid(SysfsFiles.readOnce(gidFile));
+        } catch (IOException e) {
+            // the kernel answers EINVAL for the entries of a GID table that hold nothing
+            throw new IllegalArgumentException(where + " is not in its GID table (" + SysfsFiles.describe(e) + ")");
+        }
+        if (SysfsParsers.isEmptyGid(gid)) {
+            throw new IllegalArgumentException(where + " is an empty GID table entry");
+        }
+    }
+
+    /** iWARP devices say {@code 4: RNIC} in {@code node_type} (rdma-facts.md §1.1). */
+    private static boolean isIwarp(Path deviceDir) {
+        try {
+            return SysfsParsers.parseIdName(SysfsFiles.readOnce(deviceDir.resolve("node_type"))).id() == 4;
+        } catch (IOException | IllegalArgumentException e) {
+            return false; // no readable node type: perftest's default (verbs connection) is the InfiniBand/RoCE one
+        }
+    }
+
+    private static String names(Path dir) {
+        if (!Files.isDirectory(dir)) {
+            return "none";
+        }
+        try (Stream<Path> entries = Files.list(dir)) {
+            List<String> names = entries.map(p -> p.getFileName().toString()).sorted().toList();
+            return names.isEmpty() ? "none" : String.join(", ", names);
+        } catch (IOException e) {
+            return dir + " unreadable: " + SysfsFiles.describe(e);
+        }
+    }
+}

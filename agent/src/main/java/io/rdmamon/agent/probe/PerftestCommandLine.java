@@ -1,0 +1,93 @@
+package io.rdmamon.agent.probe;
+
+import java.util.List;
+
+/**
+ * The options of an {@code ib_write_bw} command line, as {@link PerftestArguments} writes them, read
+ * back by the programs that stand in for perftest (the demo's simulated one and the tests' stand-in),
+ * so that they take exactly the real binary's argv.
+ *
+ * @param device        {@code -d}
+ * @param port          {@code -i}
+ * @param gidIndex      {@code -x}, null when absent
+ * @param sizeBytes     {@code -s}
+ * @param durationSeconds {@code -D}
+ * @param qps           {@code -q}
+ * @param bidirectional {@code -b}
+ * @param tcpPort       {@code -p}; perftest's default 18515 when absent
+ * @param reportGbits   {@code --report_gbits}
+ * @param rdmaCm        {@code -R}
+ * @param server        the server's address (the last, positional argument); null for the server side
+ */
+public record PerftestCommandLine(String device, int port, Integer gidIndex, long sizeBytes, int durationSeconds, int qps,
+                                  boolean bidirectional, int tcpPort, boolean reportGbits, boolean rdmaCm, String server) {
+    /** perftest's default TCP port ({@code DEF_PORT}). */
+    public static final int DEFAULT_TCP_PORT = 18515;
+
+    /**
+     * @throws IllegalArgumentException naming the option that is unknown, lacks its value or has a bad one
+     */
+    public static PerftestCommandLine parse(List<String> argv) {
+        String device = null;
+        String server = null;
+        int port = 1;
+        Integer gid = null;
+        long size = 65_536;
+        int duration = 5;
+        int qps = 1;
+        int tcpPort = DEFAULT_TCP_PORT;
+        boolean bidirectional = false;
+        boolean gbits = false;
+        boolean rdmaCm = false;
+        for (int i = 0; i < argv.size(); i++) {
+            String arg = argv.get(i);
+            switch (arg) {
+                case "-d" -> device = value(argv, ++i, arg);
+                case "-i" -> port = intValue(argv, ++i, arg);
+                case "-x" -> gid = intValue(argv, ++i, arg);
+                case "-s" -> size = longValue(argv, ++i, arg);
+                case "-D" -> duration = intValue(argv, ++i, arg);
+                case "-q" -> qps = intValue(argv, ++i, arg);
+                case "-p" -> tcpPort = intValue(argv, ++i, arg);
+                case "-b" -> bidirectional = true;
+                case "-R" -> rdmaCm = true;
+                case "--report_gbits" -> gbits = true;
+                case "-F" -> {
+                    // don't warn about the CPU frequency: nothing to do
+                }
+                default -> {
+                    if (arg.startsWith("-") || server != null) {
+                        throw new IllegalArgumentException("unsupported perftest argument '" + arg + "'");
+                    }
+                    server = arg;
+                }
+            }
+        }
+        return new PerftestCommandLine(device, port, gid, size, duration, qps, bidirectional, tcpPort, gbits, rdmaCm,
+                server);
+    }
+
+    public boolean isServer() {
+        return server == null;
+    }
+
+    private static String value(List<String> argv, int index, String option) {
+        if (index >= argv.size()) {
+            throw new IllegalArgumentException("perftest option " + option + " needs a value");
+        }
+        return argv.get(index);
+    }
+
+    private static int intValue(List<String> argv, int index, String option) {
+        return Math.toIntExact(longValue(argv, index, option));
+    }
+
+    private static long longValue(List<String> argv, int index, String option) {
+        String text = value(argv, index, option);
+        try {
+            return Long.parseLong(text);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("perftest option " + option + " wants a number, got '" + text + "'");
+        }
+    }
+}

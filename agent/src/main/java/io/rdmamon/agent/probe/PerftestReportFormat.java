@@ -1,0 +1,108 @@
+package io.rdmamon.agent.probe;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * perftest's ({@code ib_write_bw}) printed output, line by line, for the programs that stand in for
+ * it: the demo's simulated perftest and the tests' stand-in. Formats from rdma-facts.md §6
+ * ({@code RESULT_LINE}, the {@code --report_gbits} header, {@code REPORT_FMT} and its 6-decimal
+ * {@code REPORT_FMT_EXT} form when the Gb/s average is below 0.1, the server's waiting box and the
+ * error lines of {@code ctx_find_dev} and the socket setup).
+ */
+public final class PerftestReportFormat {
+    public static final String RESULT_LINE = "-".repeat(87);
+    public static final String HEADER_GBITS =
+            " #bytes     #iterations    BW peak[Gb/sec]    BW average[Gb/sec]   MsgRate[Mpps]";
+    private static final String REPORT_FMT = " %-7d    %-10d       %-7.2f            %-7.2f\t\t     %-7.6f";
+    private static final String REPORT_FMT_EXT = " %-7d    %-10d       %-7.6f            %-7.6f\t\t     %-7.6f";
+
+    private PerftestReportFormat() {
+    }
+
+    /** What the server prints before its one client connects. */
+    public static List<String> waitingForClient() {
+        return List.of("", "************************************", "* Waiting for client to connect... *",
+                "************************************");
+    }
+
+    /**
+     * The settings banner both sides print once connected.
+     *
+     * @param linkType {@code Ethernet} (RoCE) or {@code IB}
+     * @param gidIndex the GID index used; null on InfiniBand without GRH (the line is then absent)
+     */
+    public static List<String> banner(PerftestCommandLine options, String linkType, Integer gidIndex) {
+        List<String> lines = new ArrayList<>();
+        lines.add(RESULT_LINE);
+        lines.add("                    RDMA_Write " + (options.bidirectional() ? "Bidirectional " : "") + "BW Test");
+        lines.add(" Dual-port       : OFF\t\tDevice         : " + options.device());
+        lines.add(" Number of qps   : " + options.qps() + "\t\tTransport type : " + (options.rdmaCm() ? "IW" : "IB"));
+        lines.add(" Connection type : RC\t\tUsing SRQ      : OFF");
+        lines.add(" PCIe relax order: ON");
+        lines.add(" ibv_wr* API     : ON");
+        if (!options.isServer()) {
+            lines.add(" TX depth        : 128");
+        }
+        lines.add(" CQ Moderation   : 1");
+        lines.add(" Mtu             : " + ("IB".equals(linkType) ? 4096 : 1024) + "[B]");
+        lines.add(" Link type       : " + linkType);
+        if (gidIndex != null) {
+            lines.add(" GID index       : " + gidIndex);
+        }
+        lines.add(" Max inline data : 0[B]");
+        lines.add(" rdma_cm QPs\t : " + (options.rdmaCm() ? "ON" : "OFF"));
+        lines.add(" Data ex. method : " + (options.rdmaCm() ? "rdma_cm" : "Ethernet"));
+        lines.add(RESULT_LINE);
+        return lines;
+    }
+
+    /**
+     * The two QPs' addresses both sides print once connected (InfiniBand-style, no GID lines), and
+     * the line under them.
+     */
+    public static List<String> addresses(int localQpn, int remoteQpn) {
+        return List.of(address("local", localQpn), address("remote", remoteQpn), RESULT_LINE);
+    }
+
+    private static String address(String side, int qpn) {
+        return String.format(Locale.ROOT, " %s address: LID 0000 QPN 0x%04x PSN 0x%06x RKey 0x%06x VAddr 0x%014x",
+                side, qpn, (qpn * 7919) & 0xffffff, (qpn * 104729) & 0xffffff, 0x7f0000000000L + qpn * 0x1000L);
+    }
+
+    /**
+     * The result table of one run measured in Gb/s ({@code --report_gbits}): header, one row, closing line.
+     *
+     * @param peakGbits    peak bandwidth, 10^9 bits per second
+     * @param averageGbits average bandwidth, 10^9 bits per second
+     */
+    public static List<String> gbitsTable(long sizeBytes, long iterations, double peakGbits, double averageGbits) {
+        double messagesPerSecond = averageGbits * 1e9 / 8 / sizeBytes;
+        String format = averageGbits < 0.1 ? REPORT_FMT_EXT : REPORT_FMT;
+        return List.of(HEADER_GBITS,
+                String.format(Locale.ROOT, format, sizeBytes, iterations, peakGbits, averageGbits, messagesPerSecond / 1e6),
+                RESULT_LINE);
+    }
+
+    /** The client's lines when no server listens on {@code host:port} (then exit 1). */
+    public static List<String> couldNotConnect(String host, int tcpPort) {
+        return List.of("Couldn't connect to " + host + ":" + tcpPort, " Unable to init the socket connection");
+    }
+
+    /** The server's lines when its TCP port is taken (then exit 1). */
+    public static List<String> couldNotListen(int tcpPort) {
+        return List.of("Couldn't listen to port " + tcpPort, " Unable to init the socket connection");
+    }
+
+    /** What perftest prints when libibverbs lists no device at all (then exit 1). */
+    public static List<String> noDevices() {
+        return List.of(" Did not detect devices ", " If device exists, check if driver is up",
+                " Unable to find the Infiniband/RoCE device");
+    }
+
+    /** What perftest prints when the {@code -d} device is not among the listed ones (then exit 1). */
+    public static List<String> deviceNotFound(String device) {
+        return List.of("IB device " + device + " not found", " Unable to find the Infiniband/RoCE device");
+    }
+}

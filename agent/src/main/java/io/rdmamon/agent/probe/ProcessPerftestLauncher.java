@@ -1,0 +1,185 @@
+package io.rdmamon.agent.probe;
+
+import java.io.BufferedReader;
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
+
+/**
+ * Runs the real perftest binary as a child process, from an argv list (never a shell).
+ *
+ * <p>The child gets its own session and process group through util-linux {@code setsid} (which
+ * execs in place, so the child's pid is its group id), so that a kill reaches whatever it started
+ * too. Without {@code setsid} (or without native signals) the kill falls back to the child and its
+ * descendants as {@link ProcessHandle} sees them.
+ */
+public final class ProcessPerftestLauncher implements PerftestLauncher {
+    private static final System.Logger LOG = System.getLogger(ProcessPerftestLauncher.class.getName());
+    /** perftest's name on PATH (DESIGN.md §3). */
+    public static final String DEFAULT_BINARY = "ib_write_bw";
+    static final Duration KILL_GRACE = Duration.ofSeconds(2);
+    private static final List<Path> SETSID = List.of(Path.of("/usr/bin/setsid"), Path.of("/bin/setsid"));
+
+    private final String binary;
+    private final Path setsid;
+
+    /** @param binary a path, or a name looked up on PATH at each launch (e.g. {@link #DEFAULT_BINARY}) */
+    public ProcessPerftestLauncher(String binary) {
+        this.binary = binary;
+        this.setsid = ProcessGroupSignals.available()
+                ? SETSID.stream().filter(Files::isExecutable).findFirst().orElse(null) : null;
+    }
+
+    /**
+     * The executable {@code binary} names: itself when it has a slash, else the first match on PATH.
+     *
+     * @throws IOException naming the binary when there is none
+     */
+    public static Path resolve(String binary) throws IOException {
+        if (binary.contains("/")) {
+            Path path = Path.of(binary);
+            if (!Files.isRegularFile(path) || !Files.isExecutable(path)) {
+                throw new IOException("perftest binary " + binary + " is not an executable file");
+            }
+            return path;
+        }
+        String pathVariable = Optional.ofNullable(System.getenv("PATH")).orElse("/usr/bin:/bin");
+        for (String dir : pathVariable.split(File.pathSeparator)) {
+            if (!dir.isEmpty()) {
+                Path candidate = Path.of(dir, binary);
+                if (Files.isRegularFile(candidate) && Files.isExecutable(candidate)) {
+                    return candidate;
+                }
+            }
+        }
+        throw new IOException("perftest binary " + binary + " not found on PATH (" + pathVariable + ")");
+    }
+
+    @Override
+    public PerftestRun launch(List<String> arguments, Consumer<String> onLine) throws IOException {
+        List<String> command = new ArrayList<>();
+        if (setsid != null) {
+            command.add(setsid.toString());
+        }
+        command.add(resolve(binary).toString());
+        command.addAll(arguments);
+        Process process = new ProcessBuilder(command).redirectErrorStream(true)
+                .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null"))).start();
+        return new ChildRun(process, setsid != null, onLine);
+    }
+
+    private static final class ChildRun implements PerftestRun {
+        private final Process process;
+        private final boolean ownGroup;
+        private final OutputTail tail = new OutputTail(OutputTail.DEFAULT_LINES);
+        private final CompletableFuture<Integer> exit = new CompletableFuture<>();
+        private final AtomicBoolean killed = new AtomicBoolean();
+        private final Thread reader;
+
+        ChildRun(Process process, boolean ownGroup, Consumer<String> onLine) {
+            this.process = process;
+            this.ownGroup = ownGroup;
+            this.reader = new Thread(() -> read(onLine), "perftest-output-" + process.pid());
+            reader.setDaemon(true);
+            reader.start();
+            process.onExit().thenAccept(p -> {
+                if (ownGroup) {
+                    // perftest leaves nothing behind; anything that is still in its group now is an orphan
+                    signalGroup(ProcessGroupSignals.SIGKILL);
+                }
+                // a grandchild may hold the pipe open after the child exits: wait a little, not for ever
+                join(reader, Duration.ofMillis(500));
+                exit.complete(p.exitValue());
+            });
+        }
+
+        private void read(Consumer<String> onLine) {
+            try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(),
+                    StandardCharsets.UTF_8))) {
+                for (String line = in.readLine(); line != null; line = in.readLine()) {
+                    tail.add(line);
+                    onLine.accept(line);
+                }
+            } catch (IOException e) {
+                // the pipe closed under us (process killed): what was read is kept
+            }
+        }
+
+        @Override
+        public CompletableFuture<Integer> exit() {
+            return exit;
+        }
+
+        @Override
+        public List<String> output() {
+            return tail.snapshot();
+        }
+
+        @Override
+        public boolean listening(int tcpPort) {
+            var inodes = ListeningSockets.listeningInodes(tcpPort);
+            return ListeningSockets.holdsAny(process.pid(), inodes)
+                    || process.descendants().anyMatch(child -> ListeningSockets.holdsAny(child.pid(), inodes));
+        }
+
+        @Override
+        public void kill() {
+            if (!killed.compareAndSet(false, true)) {
+                return;
+            }
+            Thread killer = new Thread(this::terminateGroup, "perftest-kill-" + process.pid());
+            killer.setDaemon(true);
+            killer.start();
+        }
+
+        private void terminateGroup() {
+            List<ProcessHandle> descendants = process.descendants().toList();
+            if (ownGroup) {
+                signalGroup(ProcessGroupSignals.SIGTERM);
+            } else {
+                process.destroy();
+                descendants.forEach(ProcessHandle::destroy);
+            }
+            try {
+                process.waitFor(KILL_GRACE.toMillis(), TimeUnit.MILLISECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            // SIGKILL even when the child went: whatever it left in its group goes with it
+            if (ownGroup) {
+                signalGroup(ProcessGroupSignals.SIGKILL);
+            } else {
+                process.destroyForcibly();
+                descendants.forEach(ProcessHandle::destroyForcibly);
+            }
+        }
+
+        /** The child's pid is its group id (setsid execs in place). */
+        private void signalGroup(int signal) {
+            try {
+                ProcessGroupSignals.signal(process.pid(), signal);
+            } catch (IllegalStateException e) {
+                LOG.log(System.Logger.Level.WARNING, "cannot stop perftest: {0}", e.getMessage());
+            }
+        }
+
+        private static void join(Thread thread, Duration limit) {
+            try {
+                thread.join(limit.toMillis());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+}

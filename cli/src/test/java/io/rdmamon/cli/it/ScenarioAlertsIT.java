@@ -1,0 +1,339 @@
+package io.rdmamon.cli.it;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.rdmamon.agent.sim.Scenario;
+import io.rdmamon.agent.sim.SimulatedNode;
+import io.rdmamon.agent.sim.SimulationSpec;
+import io.rdmamon.cli.daemon.DemoFleet;
+import io.rdmamon.cli.dashboard.SimulatedFleet;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * Every simulator scenario at once, each through the demo's own wiring (a collector, the fabric
+ * simulator and one agent streamer per node), scraped by one real Debian {@code prometheus} with the
+ * repository's recording and alerting rules loaded (a {@code scenario} target label per collector).
+ *
+ * <p>It proves, through Prometheus's HTTP API: each scenario's alerts (docs/simulator.md) reach
+ * {@code firing} on the node that carries the fault, nothing is even pending for {@code healthy},
+ * {@code RdmaAgentStale} fires for an agent that was stopped, and every query of every Grafana
+ * dashboard panel returns data once all scenarios have run.
+ *
+ * <p>Time: the rules wait up to {@code for: 10m} over {@code [2m]} windows, so by default Prometheus
+ * loads a copy whose durations are divided by {@value #SCALE} ({@link RuleDurations}: {@code for: 10m}
+ * becomes 60 s, {@code [2m]} 12 s, {@code [15m]} 90 s; expressions, thresholds and labels unchanged)
+ * and the run takes about two minutes. {@code -Drdmamon.it.realtime=true} loads the unmodified files
+ * and waits in real time (about 15 minutes).
+ */
+class ScenarioAlertsIT {
+    /** Divides every rule duration unless {@code rdmamon.it.realtime} is set. */
+    static final int SCALE = 10;
+    private static final boolean REALTIME = Boolean.getBoolean("rdmamon.it.realtime");
+    private static final Path RULES = Path.of("..", "grafana", "rules");
+    private static final Path DASHBOARDS = Path.of("..", "grafana", "dashboards");
+
+    /**
+     * The alerts each fault raises, with their {@code rule} label: docs/simulator.md's rule ids.
+     * link-degraded's {@code link_down} is the diagnosis engine's: the port is down 1 s in 5 and
+     * RdmaLinkDown rightly waits 2 minutes of DOWN, so RdmaLinkFlapping and RdmaLinkDegraded speak.
+     */
+    private static final Map<Scenario, Map<String, String>> ALERTS_BY_FAULT = new EnumMap<>(Map.of(
+            Scenario.HEALTHY, Map.of(),
+            Scenario.WRONG_PRIORITY, Map.of("RdmaRoceTrafficOutsideLosslessPriority", "roce_traffic_outside_lossless_priority"),
+            Scenario.PFC_STORM, Map.of("RdmaPfcPauseStorm", "pfc_pause_storm", "RdmaTransportLoss", "transport_loss"),
+            Scenario.ECN_OFF, Map.of("RdmaEcnNotEngaged", "ecn_not_engaged"),
+            Scenario.LINK_DEGRADED, Map.of("RdmaLinkDegraded", "link_degraded", "RdmaLinkFlapping", "link_degraded",
+                    "RdmaTransportLoss", "transport_loss"),
+            Scenario.GID_MISSING, Map.of("RdmaGidNoRocev2", "gid_no_rocev2"),
+            Scenario.ERDMA_RATELIMIT, Map.of("RdmaErdmaRateLimited", "erdma_rate_limited")));
+    /** The scenario one of whose agents is stopped, so that RdmaAgentStale has something to say. */
+    private static final Scenario STALE_IN = Scenario.GID_MISSING;
+
+    @TempDir
+    static Path work;
+
+    private static Path trees;
+    private static final Map<Scenario, SimulatedFleet> fleets = new EnumMap<>(Scenario.class);
+    private static PrometheusServer prometheus;
+    private static String staleNode;
+    /** The alerts when every expectation was met or the deadline passed. */
+    private static JsonNode alerts;
+    /** Node name to its scenario, read back from the {@code scenario} target label. */
+    private static Map<String, String> scenarioOfNode = Map.of();
+    private static Duration waited;
+
+    /** An alert that must fire with its {@code rule} label on {@code node}, a node of {@code scenario}. */
+    record Expected(Scenario scenario, String node, String alertname, String rule) {
+        boolean metBy(JsonNode alert) {
+            return alert.path("state").asText().equals("firing") && explains(alert)
+                    && alert.path("labels").path("rule").asText().equals(rule);
+        }
+
+        /** The alert, in any state, is this one (same name, node and scenario label). */
+        boolean explains(JsonNode alert) {
+            JsonNode labels = alert.path("labels");
+            return labels.path("alertname").asText().equals(alertname) && labels.path("node").asText().equals(node)
+                    && scenario.cliName().equals(scenarioOfNode.get(node));
+        }
+
+        @Override
+        public String toString() {
+            return alertname + "{rule=" + rule + "} on " + node;
+        }
+    }
+
+    @BeforeAll
+    static void runEveryScenario() throws Exception {
+        assumeTrue(Files.isExecutable(PrometheusServer.BINARY), "the Debian prometheus package is not installed");
+        long started = System.nanoTime();
+        trees = Files.createTempDirectory(DemoFleet.treeParent(), "rdmamon-scenario-it-");
+        List<PrometheusServer.Target> targets = new ArrayList<>();
+        for (Scenario scenario : Scenario.values()) {
+            SimulatedFleet fleet = new SimulatedFleet(trees.resolve(scenario.cliName()), new SimulationSpec(
+                    nodeCount(scenario), scenario, SimulationSpec.DEFAULT_SEED, losslessPriority(scenario)),
+                    scenario.cliName() + "-");
+            fleets.put(scenario, fleet);
+            targets.add(new PrometheusServer.Target(fleet.address(), Map.of("scenario", scenario.cliName())));
+        }
+        List<Path> rules = ruleFiles();
+        PrometheusServer.checkRules(work, rules);
+        prometheus = PrometheusServer.start(Files.createDirectories(work.resolve("prometheus")), targets,
+                SimulatedFleet.VIEWER_TOKEN, rules);
+
+        int nodes = fleets.values().stream().mapToInt(f -> f.agentNames().size()).sum();
+        long upDeadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        while (count("rdma_agent_up == 1") < nodes) {
+            if (System.nanoTime() > upDeadline) {
+                fail("not every agent is up in Prometheus after 60 s: " + prometheus.query("rdma_agent_up"));
+            }
+            Thread.sleep(500);
+        }
+        scenarioOfNode = nodeScenarios();
+        SimulatedFleet staleFleet = fleets.get(STALE_IN);
+        staleNode = staleFleet.agentNames().get(staleFleet.agentNames().size() - 1);
+        staleFleet.stopAgent(staleNode);
+
+        List<Expected> expected = expectations();
+        long deadline = System.nanoTime() + alertBudget().toNanos();
+        do {
+            Thread.sleep(1000);
+            alerts = prometheus.alerts();
+        } while (!expected.stream().allMatch(e -> anyAlert(e::metBy)) && System.nanoTime() < deadline);
+        waited = Duration.ofNanos(System.nanoTime() - started);
+        boolean met = expected.stream().allMatch(e -> anyAlert(e::metBy));
+        System.out.printf("ScenarioAlertsIT: rule durations divided by %d; %s after %d s%n%s%n", REALTIME ? 1 : SCALE,
+                met ? "every expected alert firing" : "deadline passed", waited.toSeconds(), describe(alerts));
+    }
+
+    @AfterAll
+    static void stopEverything() throws Exception {
+        try {
+            if (prometheus != null) {
+                prometheus.close();
+            }
+            for (SimulatedFleet fleet : fleets.values()) {
+                fleet.close();
+            }
+        } finally {
+            if (trees != null) {
+                try (Stream<Path> paths = Files.walk(trees)) {
+                    for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
+                        Files.delete(path);
+                    }
+                }
+            }
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(value = Scenario.class, names = "HEALTHY", mode = EnumSource.Mode.EXCLUDE)
+    void theScenarioFiresItsAlertsOnTheFaultyNodesAndNoOther(Scenario scenario) {
+        List<Expected> expected = expectations().stream().filter(e -> e.scenario() == scenario).toList();
+        List<Expected> missing = expected.stream().filter(e -> !anyAlert(e::metBy)).toList();
+        assertTrue(missing.isEmpty(), scenario + ": not firing after " + waited.toSeconds() + " s: " + missing
+                + "\nalerts seen:\n" + describe(alerts));
+        List<JsonNode> unexplained = new ArrayList<>();
+        alerts.forEach(a -> {
+            if (a.path("state").asText().equals("firing")
+                    && scenario.cliName().equals(scenarioOfNode.get(a.path("labels").path("node").asText()))
+                    && expected.stream().noneMatch(e -> e.explains(a))) {
+                unexplained.add(a);
+            }
+        });
+        assertTrue(unexplained.isEmpty(), scenario + ": alerts no fault explains:\n" + describe(unexplained));
+    }
+
+    /** Checked on the snapshot taken once every other scenario's alerts fired: healthy ran as long. */
+    @Test
+    void nothingFiresOrIsPendingForHealthy() {
+        List<JsonNode> healthy = new ArrayList<>();
+        alerts.forEach(a -> {
+            if (Scenario.HEALTHY.cliName().equals(scenarioOfNode.get(a.path("labels").path("node").asText()))) {
+                healthy.add(a);
+            }
+        });
+        assertTrue(anyAlert(a -> a.path("state").asText().equals("firing")), "no alert fired at all: the check below would be empty");
+        assertTrue(healthy.isEmpty(), "alerts on healthy nodes:\n" + describe(healthy));
+    }
+
+    @Test
+    void aStoppedAgentIsReportedStaleAndOnlyThatOne() {
+        Expected stale = new Expected(STALE_IN, staleNode, "RdmaAgentStale", "agent_stale");
+        assertTrue(anyAlert(stale::metBy), "RdmaAgentStale not firing for " + staleNode + "\nalerts seen:\n" + describe(alerts));
+        List<String> staleNodes = new ArrayList<>();
+        alerts.forEach(a -> {
+            if (a.path("labels").path("rule").asText().equals("agent_stale")) {
+                staleNodes.add(a.path("labels").path("node").asText());
+            }
+        });
+        assertEquals(List.of(staleNode), staleNodes);
+    }
+
+    /**
+     * Every panel query returns data against the Prometheus that has seen every scenario. Panels
+     * over series that no running part exports yet (active probes, the collector's diagnosis
+     * engine) are checked only once any such series exists, and are named as pending until then.
+     */
+    @Test
+    void everyDashboardQueryReturnsData() throws Exception {
+        Map<String, String> pendingFeatures = Map.of("rdma_probe_", "pending probes",
+                "rdma_diagnosis_", "pending diagnosis engine");
+        Map<String, Boolean> exported = new HashMap<>();
+        for (String prefix : pendingFeatures.keySet()) {
+            exported.put(prefix, count("{__name__=~\"" + prefix + ".+\"}") > 0);
+        }
+        List<String> empty = new ArrayList<>();
+        List<String> pending = new ArrayList<>();
+        int checked = 0;
+        for (DashboardQueries.PanelQuery query : DashboardQueries.read(DASHBOARDS)) {
+            String waitingFor = pendingFeatures.entrySet().stream()
+                    .filter(f -> !exported.get(f.getKey()) && query.metricNames().stream().anyMatch(n -> n.startsWith(f.getKey())))
+                    .map(Map.Entry::getValue).findFirst().orElse(null);
+            if (waitingFor != null) {
+                pending.add(waitingFor + ": " + query);
+                continue;
+            }
+            checked++;
+            if (prometheus.query(query.expr()).isEmpty()) {
+                empty.add(query.toString());
+            }
+        }
+        String pendingList = pending.isEmpty() ? "" : "\nnot checked:\n  " + String.join("\n  ", pending);
+        System.out.println("ScenarioAlertsIT: " + checked + " dashboard queries checked" + pendingList);
+        assertTrue(checked > 0, "no dashboard query checked" + pendingList);
+        assertTrue(empty.isEmpty(), "dashboard queries without data:\n  " + String.join("\n  ", empty) + pendingList);
+    }
+
+    /** One expectation per rule of each faulty node's fault, plus the stopped agent's staleness. */
+    private static List<Expected> expectations() {
+        List<Expected> expected = new ArrayList<>();
+        fleets.forEach((scenario, fleet) -> {
+            for (SimulatedNode node : fleet.fabric().nodes()) {
+                ALERTS_BY_FAULT.get(node.fault()).forEach((alertname, rule) ->
+                        expected.add(new Expected(scenario, scenario.cliName() + "-" + node.name(), alertname, rule)));
+            }
+        });
+        if (staleNode != null) {
+            expected.add(new Expected(STALE_IN, staleNode, "RdmaAgentStale", "agent_stale"));
+        }
+        return expected;
+    }
+
+    private static List<Path> ruleFiles() throws IOException {
+        List<Path> originals;
+        try (Stream<Path> list = Files.list(RULES)) {
+            originals = list.filter(f -> f.toString().endsWith(".yml")).sorted().toList();
+        }
+        if (REALTIME) {
+            return originals;
+        }
+        Path dir = Files.createDirectories(work.resolve("rules-scaled-" + SCALE));
+        List<Path> scaled = new ArrayList<>();
+        for (Path original : originals) {
+            Path copy = dir.resolve(original.getFileName());
+            Files.writeString(copy, RuleDurations.scale(Files.readString(original), SCALE));
+            scaled.add(copy);
+        }
+        return scaled;
+    }
+
+    /** The longest {@code for:} (10m) plus the rate window (2m) plus a minute for startup and a loaded machine. */
+    private static Duration alertBudget() {
+        Duration rules = Duration.ofMinutes(10).plus(Duration.ofMinutes(2));
+        return (REALTIME ? rules : Duration.ofSeconds((rules.toSeconds() + SCALE - 1) / SCALE)).plusSeconds(60);
+    }
+
+    /** eRDMA nodes appear from 2 nodes, InfiniBand from 3; mixed needs 8 for two faulty nodes. */
+    private static int nodeCount(Scenario scenario) {
+        return switch (scenario) {
+            case HEALTHY -> 3;
+            case MIXED -> 8;
+            default -> 2;
+        };
+    }
+
+    /** Several lossless priorities, none of the scenarios relying on the default 3 alone. */
+    private static int losslessPriority(Scenario scenario) {
+        return switch (scenario) {
+            case HEALTHY, WRONG_PRIORITY, PFC_STORM -> 5;
+            case ECN_OFF -> 4;
+            case GID_MISSING -> 6;
+            case MIXED -> 2;
+            default -> 3;
+        };
+    }
+
+    private static Map<String, String> nodeScenarios() throws IOException, InterruptedException {
+        Map<String, String> map = new HashMap<>();
+        for (JsonNode series : prometheus.query("group by (node, scenario) (rdma_agent_up)")) {
+            map.put(series.path("metric").path("node").asText(), series.path("metric").path("scenario").asText());
+        }
+        return map;
+    }
+
+    private static int count(String promql) throws IOException, InterruptedException {
+        return prometheus.query(promql).size();
+    }
+
+    private static boolean anyAlert(java.util.function.Predicate<JsonNode> test) {
+        for (JsonNode alert : alerts) {
+            if (test.test(alert)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static String describe(Iterable<JsonNode> alerts) {
+        List<String> lines = new ArrayList<>();
+        for (JsonNode alert : alerts) {
+            JsonNode l = alert.path("labels");
+            lines.add(String.format("  %-8s %-40s %-26s %s %s/%s %s", alert.path("state").asText(), l.path("alertname").asText(),
+                    scenarioOfNode.get(l.path("node").asText()), l.path("node").asText(), l.path("device").asText(),
+                    l.path("port").asText(), l.path("priority").isMissingNode() ? "" : "prio " + l.path("priority").asText()));
+        }
+        return lines.stream().sorted().collect(Collectors.joining("\n"));
+    }
+}
