@@ -188,15 +188,16 @@ async function asOperator(what, request) {
   }
 }
 
-function refusal(e, what) {
+/** The collector's refusal in its own words, with the HTTP status. */
+function refusal(e, outcome) {
   if (e instanceof OperatorRequired) {
-    return what + ' refused: ' + e.message + ' (HTTP ' + e.status + '). This needs an operator token.';
+    return outcome + ': ' + e.message + ' (HTTP ' + e.status + '). This needs an operator token.';
   }
   if (e instanceof RequestFailed) {
-    return what + ' refused: ' + e.message + ' (HTTP ' + e.status + ')'
+    return outcome + ': ' + e.message + ' (HTTP ' + e.status + ')'
       + (e.retryAfterSeconds ? '; retry in ' + e.retryAfterSeconds + '\u202fs' : '') + '.';
   }
-  return what + ' failed: ' + e.message;
+  return outcome + ': ' + e.message;
 }
 
 /** A port picker: a filter field over the fleet's ports and a list of the matches. */
@@ -430,7 +431,7 @@ class ProbeCard {
       this.cancelStatus.textContent = '';
     } catch (e) {
       button.disabled = false;
-      this.cancelStatus.textContent = refusal(e, 'Cancel');
+      this.cancelStatus.textContent = refusal(e, 'Not cancelled');
       this.cancelStatus.className = 'probe-cancel-status bad';
       if (e instanceof RequestFailed && e.status === 409) this.store.load(id);
     }
