@@ -1,7 +1,11 @@
 // REST calls with the viewer token (Authorization: Bearer, the same flow as the API's other clients).
 // The token lives in sessionStorage: it never goes into a URL, so it is neither logged nor linked.
+// Acting (starting or cancelling a probe) needs the operator role, whose token is a separate one:
+// it is asked for only when the collector refuses, and it is kept in sessionStorage too (never
+// localStorage: it must not outlive the tab).
 
 const TOKEN_KEY = 'rdmamon-token';
+const OPERATOR_TOKEN_KEY = 'rdmamon-operator-token';
 const listeners = new Set();
 
 export class AuthRequired extends Error {
@@ -38,6 +42,53 @@ export async function getJson(path, signal) {
     throw new AuthRequired();
   }
   const body = await response.json().catch(() => ({error: 'not JSON'}));
-  if (!response.ok) throw new Error(path + ': ' + response.status + ' ' + (body.error || ''));
+  if (!response.ok) {
+    const error = new Error(path + ': ' + response.status + ' ' + (body.error || ''));
+    error.status = response.status;
+    throw error;
+  }
   return body;
+}
+
+/** The collector refused to act for this token (401: none or unknown, 403: not an operator's). */
+export class OperatorRequired extends Error {
+  constructor(status, reason) {
+    super(reason || (status === 403 ? 'this token may only read' : 'missing or unknown bearer token'));
+    this.status = status;
+  }
+}
+
+/** Any other refusal: the status, the collector's own error text, and Retry-After when sent. */
+export class RequestFailed extends Error {
+  constructor(status, reason, retryAfterSeconds) {
+    super(reason);
+    this.status = status;
+    this.retryAfterSeconds = retryAfterSeconds;
+  }
+}
+
+export const operatorToken = () => sessionStorage.getItem(OPERATOR_TOKEN_KEY);
+
+export function setOperatorToken(value) {
+  if (value) sessionStorage.setItem(OPERATOR_TOKEN_KEY, value);
+  else sessionStorage.removeItem(OPERATOR_TOKEN_KEY);
+}
+
+/**
+ * A request that acts (POST, DELETE): with the operator token when one was given, else the viewer's
+ * (which is enough when it is an operator token itself). Resolves to the JSON answer.
+ */
+export async function sendJson(method, path, body) {
+  const bearer = operatorToken() || token();
+  const headers = {Accept: 'application/json', ...(bearer ? {Authorization: 'Bearer ' + bearer} : {})};
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  const response = await fetch(path, {method, headers, body: body === undefined ? undefined : JSON.stringify(body)});
+  const answer = await response.json().catch(() => ({error: 'the collector answered ' + response.status + ' without JSON'}));
+  if (response.status === 401 || response.status === 403) throw new OperatorRequired(response.status, answer.error);
+  if (!response.ok) {
+    const retryAfter = Number(response.headers.get('Retry-After'));
+    throw new RequestFailed(response.status, answer.error || 'the collector answered ' + response.status,
+      Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : null);
+  }
+  return answer;
 }

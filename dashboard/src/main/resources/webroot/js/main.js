@@ -1,10 +1,12 @@
 // Wiring: the push stream feeds the fleet model and the open port; the URL fragment says what is
-// open, so every view is a deep link (#/port/<node>/<device>/<port>[/<tab>], #/?q=…&f=…).
+// open, so every view is a deep link (#/port/<node>/<device>/<port>[/<tab>], #/?q=…&f=…,
+// #/probes[/<id>]).
 
 import {Fleet} from './fleet.js';
 import {LiveStream} from './live.js';
 import {Overview} from './overview.js';
 import {Detail} from './detail.js';
+import {Probes} from './probes.js';
 import {onAuthRequired, setToken, token} from './api.js';
 import * as fmt from './format.js';
 
@@ -18,6 +20,7 @@ const live = new LiveStream({
     if (name === 'hello') {
       fleet.setFields(data.portFields);
       detail.configure(data);
+      probes.onConnected();
     } else if (name === 'fleet') {
       lastUpdate = data.ts;
       fleet.apply(data);
@@ -25,6 +28,8 @@ const live = new LiveStream({
       fleet.setDiagnoses(data);
     } else if (name === 'port') {
       detail.onPort(data);
+    } else if (name === 'probe') {
+      probes.onEvent(data);
     } else if (name === 'error') {
       console.warn('live feed: ' + data.error);
     }
@@ -45,6 +50,7 @@ const overview = new Overview(fleet, {
   },
 });
 const detail = new Detail(live, fleet);
+const probes = new Probes(fleet);
 
 function renderStatus() {
   if (status.connected) {
@@ -64,13 +70,27 @@ function route() {
   const hash = location.hash.replace(/^#/, '') || '/';
   const [path, query] = hash.split('?');
   const parts = path.split('/').filter(Boolean).map(decodeURIComponent);
+  const inProbes = parts[0] === 'probes';
+  document.getElementById('probes-link').toggleAttribute('aria-current', inProbes);
+  if (inProbes) {
+    document.getElementById('overview-view').hidden = true;
+    detail.close();
+    probes.closePort();
+    probes.openView(parts[1]);
+    document.getElementById('crumbs').replaceChildren(parts[1] ? 'probe ' + parts[1] : '');
+    document.title = 'Probes · rdmamon';
+    return;
+  }
+  probes.closeView();
   if (parts[0] === 'port' && parts.length >= 4) {
     document.getElementById('overview-view').hidden = true;
     detail.open(parts[1], parts[2], parts[3], parts[4]);
+    probes.openPort(parts[1], parts[2], parts[3]);
     document.title = parts[1] + ' ' + parts[2] + '/' + parts[3] + ' · rdmamon';
     return;
   }
   detail.close();
+  probes.closePort();
   document.getElementById('crumbs').replaceChildren();
   document.getElementById('overview-view').hidden = false;
   document.title = 'rdmamon';
@@ -86,8 +106,9 @@ document.addEventListener('keydown', (e) => {
   if (e.key === '/' && !typing) {
     e.preventDefault();
     if (!document.getElementById('overview-view').hidden) document.getElementById('search').focus();
+    else if (!document.getElementById('probes-view').hidden) document.getElementById('pv-source-filter').focus();
     else document.getElementById('counter-search').focus();
-  } else if (e.key === 'Escape' && !typing && location.hash.startsWith('#/port/')) {
+  } else if (e.key === 'Escape' && !typing && /^#\/(port\/|probes)/.test(location.hash)) {
     location.hash = '#/';
   }
 });

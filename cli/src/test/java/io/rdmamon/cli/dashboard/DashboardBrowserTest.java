@@ -1,11 +1,7 @@
 package io.rdmamon.cli.dashboard;
 
-import com.microsoft.playwright.BrowserContext;
-import com.microsoft.playwright.BrowserType;
-import com.microsoft.playwright.ConsoleMessage;
 import com.microsoft.playwright.Locator;
 import com.microsoft.playwright.Page;
-import com.microsoft.playwright.Playwright;
 import com.microsoft.playwright.options.BoundingBox;
 import com.microsoft.playwright.options.WaitForSelectorState;
 import io.rdmamon.agent.sim.Scenario;
@@ -27,7 +23,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.BooleanSupplier;
 
@@ -47,36 +42,22 @@ class DashboardBrowserTest {
     private static final String ROWS = "#grid-canvas .vt-row:not([hidden])";
 
     private SimulatedFleet fleet;
-    private Playwright playwright;
-    private BrowserContext browser;
+    private HeadlessChromium chromium;
     private Page page;
     private final List<String> consoleErrors = new CopyOnWriteArrayList<>();
 
     @BeforeAll
     void start(@TempDir Path temp) throws Exception {
         fleet = new SimulatedFleet(temp.resolve("fabric"), NODES, Scenario.LINK_DEGRADED);
-        playwright = Playwright.create(new Playwright.CreateOptions()
-                .setEnv(Map.of("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")));
-        browser = playwright.chromium().launchPersistentContext(temp.resolve("chromium-profile"),
-                new BrowserType.LaunchPersistentContextOptions()
-                        .setExecutablePath(Paths.get(System.getenv().getOrDefault("RDMAMON_CHROMIUM", "/usr/bin/chromium")))
-                        .setHeadless(true)
-                        .setArgs(List.of("--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                                "--disable-component-update", "--disable-sync", "--no-first-run"))
-                        .setViewportSize(1500, 1000));
-        page = browser.newPage();
-        page.onConsoleMessage(this::console);
-        page.onPageError(error -> consoleErrors.add("page error: " + error));
+        chromium = new HeadlessChromium(temp.resolve("chromium-profile"));
+        page = chromium.newPage(consoleErrors);
         Files.createDirectories(SCREENSHOTS);
     }
 
     @AfterAll
     void stop() throws Exception {
-        if (browser != null) {
-            browser.close();
-        }
-        if (playwright != null) {
-            playwright.close();
+        if (chromium != null) {
+            chromium.close();
         }
         if (fleet != null) {
             fleet.close();
@@ -86,12 +67,6 @@ class DashboardBrowserTest {
     @BeforeEach
     void clearConsole() {
         consoleErrors.clear();
-    }
-
-    private void console(ConsoleMessage message) {
-        if ("error".equals(message.type())) {
-            consoleErrors.add(message.text());
-        }
     }
 
     @Test

@@ -17,13 +17,14 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A collector on loopback (agent and viewer tokens) fed by a simulated fabric through the demo's own
- * wiring ({@link DemoFleet}): real agent streamers reading the simulated trees through the real
- * host reader, the simulator stepping on a worker.
+ * A collector on loopback (agent, viewer and operator tokens) fed by a simulated fabric through the
+ * demo's own wiring ({@link DemoFleet}): real agent streamers reading the simulated trees through the
+ * real host reader, the simulator stepping on a worker, probes run by the simulated perftest.
  */
 public final class SimulatedFleet implements AutoCloseable {
     public static final String AGENT_TOKEN = "agent-secret";
     public static final String VIEWER_TOKEN = "viewer-secret";
+    public static final String OPERATOR_TOKEN = "operator-secret";
     private static final Duration INTERVAL = Duration.ofSeconds(1);
 
     private final Vertx vertx = Vertx.vertx();
@@ -43,7 +44,8 @@ public final class SimulatedFleet implements AutoCloseable {
     public SimulatedFleet(Path baseDir, SimulationSpec spec, String nodePrefix) throws Exception {
         fabric = FabricSimulator.create(baseDir, spec);
         CollectorConfig anyPort = CollectorConfig.defaults().withListen("127.0.0.1:0").withTokens(List.of(
-                new TokenEntry(Role.AGENT, AGENT_TOKEN, null), new TokenEntry(Role.VIEWER, VIEWER_TOKEN, null)));
+                new TokenEntry(Role.AGENT, AGENT_TOKEN, null), new TokenEntry(Role.VIEWER, VIEWER_TOKEN, null),
+                new TokenEntry(Role.OPERATOR, OPERATOR_TOKEN, null)));
         collector = await(Collector.start(vertx, anyPort));
         config = anyPort.withListen("127.0.0.1:" + collector.port()); // a restart comes back on the same port
         agents = await(DemoFleet.start(vertx, fabric, baseUrl(), INTERVAL, nodePrefix, options -> options

@@ -1,0 +1,59 @@
+package io.rdmamon.cli.dashboard;
+
+import com.microsoft.playwright.BrowserContext;
+import com.microsoft.playwright.BrowserType;
+import com.microsoft.playwright.Page;
+import com.microsoft.playwright.Playwright;
+
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The system's Chromium (RDMAMON_CHROMIUM, default /usr/bin/chromium) driven headless by Playwright;
+ * Playwright never downloads a browser. Each page is a tab of its own, with its own sessionStorage
+ * (so its own tokens).
+ */
+final class HeadlessChromium implements AutoCloseable {
+    private final Playwright playwright;
+    private final BrowserContext browser;
+
+    HeadlessChromium(Path profile) {
+        playwright = Playwright.create(new Playwright.CreateOptions()
+                .setEnv(Map.of("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")));
+        try {
+            browser = playwright.chromium().launchPersistentContext(profile,
+                    new BrowserType.LaunchPersistentContextOptions()
+                            .setExecutablePath(Paths.get(System.getenv().getOrDefault("RDMAMON_CHROMIUM", "/usr/bin/chromium")))
+                            .setHeadless(true)
+                            .setArgs(List.of("--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                                    "--disable-component-update", "--disable-sync", "--no-first-run"))
+                            .setViewportSize(1500, 1000));
+        } catch (RuntimeException e) {
+            playwright.close();
+            throw e;
+        }
+    }
+
+    /** A new tab whose console errors and uncaught page errors are added to {@code errors}. */
+    Page newPage(List<String> errors) {
+        Page page = browser.newPage();
+        page.onConsoleMessage(message -> {
+            if ("error".equals(message.type())) {
+                errors.add(message.text());
+            }
+        });
+        page.onPageError(error -> errors.add("page error: " + error));
+        return page;
+    }
+
+    @Override
+    public void close() {
+        try {
+            browser.close();
+        } finally {
+            playwright.close();
+        }
+    }
+}
