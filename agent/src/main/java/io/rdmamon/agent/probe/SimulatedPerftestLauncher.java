@@ -158,19 +158,31 @@ final class SimulatedPerftestLauncher implements PerftestLauncher {
             return "InfiniBand".equals(layer) ? "IB" : "Ethernet";
         }
 
-        /** The {@code -x} index, or on Ethernet the first IPv4 GID, as perftest's auto-pick prefers. */
+        /**
+         * The {@code -x} index, or on Ethernet the GID perftest's auto-pick scores highest (rdma-facts §6:
+         * IPv4 +100, not link-local +10, RoCE v2 +2, v1 +1; the first of equal scores wins).
+         */
         private Integer gidIndex() {
             if (options.gidIndex() != null || "IB".equals(linkType())) {
                 return options.gidIndex();
             }
-            Path gids = port(hostRoot, options).resolve("gids");
-            for (String index : names(gids)) {
-                String gid = read(gids.resolve(index));
-                if (gid != null && gid.matches("[0-9a-f:]{39}") && SysfsParsers.ipv4OfGid(gid) != null) {
-                    return Integer.parseInt(index);
+            Path portDir = port(hostRoot, options);
+            int best = 0;
+            int bestScore = -1;
+            for (String index : names(portDir.resolve("gids"))) {
+                String gid = read(portDir.resolve("gids").resolve(index));
+                if (gid == null || !gid.matches("[0-9a-f:]{39}") || SysfsParsers.isEmptyGid(gid)) {
+                    continue;
+                }
+                String type = read(portDir.resolve("gid_attrs/types").resolve(index));
+                int score = (SysfsParsers.ipv4OfGid(gid) != null ? 100 : 0) + (gid.startsWith("fe80:") ? 0 : 10)
+                        + ("RoCE v2".equals(type) ? 2 : type != null && type.contains("v1") ? 1 : 0);
+                if (score > bestScore) {
+                    bestScore = score;
+                    best = Integer.parseInt(index);
                 }
             }
-            return 0;
+            return best;
         }
     }
 

@@ -82,6 +82,21 @@ class SimulatedPerftestLauncherTest {
     }
 
     @Test
+    void withoutGidIndexTheBannerShowsTheGidPerftestWouldPick() throws Exception {
+        // mlx5-roce mlx5_0 port 1: 0/1 link-local v1/v2, 2/3 IPv4-mapped v1/v2: perftest scores 3 highest
+        int port = ProbeRunner.freeTcpPort();
+        PerftestRun server = fabric.launcherFor(ROOT).launch(argv(ROOT, "mlx5_0", ProbeRole.SERVER, port, false),
+                line -> { });
+        PerftestRun client = fabric.launcherFor(ROOT).launch(argv(ROOT, "mlx5_0", ProbeRole.CLIENT, port, false),
+                line -> { });
+        assertEquals(0, client.exit().get(5, TimeUnit.SECONDS));
+        assertEquals(0, server.exit().get(5, TimeUnit.SECONDS));
+        for (PerftestRun side : List.of(client, server)) {
+            assertTrue(side.output().stream().anyMatch(l -> l.matches(" GID index\\s+: 3")), side.output().toString());
+        }
+    }
+
+    @Test
     void killEndsARunLikeSigterm() throws Exception {
         int port = ProbeRunner.freeTcpPort();
         PerftestRun server = fabric.launcherFor(ROOT).launch(argv(ROOT, "mlx5_0", ProbeRole.SERVER, port, false),

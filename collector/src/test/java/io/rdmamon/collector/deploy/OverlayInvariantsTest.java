@@ -85,6 +85,15 @@ class OverlayInvariantsTest {
             List<String> added = new ArrayList<>();
             security.path("capabilities").path("add").forEach(c -> added.add(c.asText()));
             assertEquals(probing ? List.of("IPC_LOCK") : List.of(), added, where + ": added capabilities");
+            List<String> args = new ArrayList<>();
+            container.path("args").forEach(a -> args.add(a.asText()));
+            assertEquals(probing, args.contains("--allow-probes"), where + ": --allow-probes in " + args);
+            if (probing) {
+                // the overlay repeats the base's arguments (a list is replaced whole): none may get lost
+                List<String> base = new ArrayList<>(args);
+                base.remove("--allow-probes");
+                assertEquals(baseAgentArgs(), base, where + ": the base agent's arguments");
+            }
             boolean nonRoot = workload.podSpec().at("/securityContext/runAsNonRoot").asBoolean(false)
                     && workload.podSpec().at("/securityContext/runAsUser").asLong(0) != 0;
             assertEquals(!probing, nonRoot, where + ": runs as non-root");
@@ -268,6 +277,12 @@ class OverlayInvariantsTest {
                 .filter(r -> Set.of("Deployment", "DaemonSet").contains(r.path("kind").asText())).map(Workload::new).toList();
         assertEquals(2, workloads.size(), overlay + ": the agent DaemonSet and the collector Deployment");
         return workloads;
+    }
+
+    /** The agent's arguments in the counters-only overlay. */
+    private static List<String> baseAgentArgs() {
+        Path monitoring = overlays().stream().filter(o -> !o.getFileName().toString().equals(PROBES)).findFirst().orElseThrow();
+        return texts(workloads(monitoring).stream().filter(Workload::isAgent).findFirst().orElseThrow().container().path("args"));
     }
 
     private static Workload workload(Path overlay, String name) {
