@@ -1,11 +1,9 @@
 package io.rdmamon.collector.diagnosis;
 
-import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
+import io.rdmamon.collector.json.StreamingJson;
 
 import java.io.IOException;
-import java.io.StringWriter;
-import java.io.UncheckedIOException;
 import java.time.Instant;
 import java.util.EnumSet;
 import java.util.List;
@@ -18,14 +16,13 @@ import java.util.Set;
  * {@code "scope": "node"}; a port-level one has both and {@code "scope": "port"}.
  */
 public final class DiagnosisJson {
-    private static final JsonFactory JSON = new JsonFactory();
 
     private DiagnosisJson() {
     }
 
     /** {@code {"diagnoses":[item…], "ts":…}}; every item with its runbook text, path and URL. */
     public static String list(List<Diagnosis> diagnoses, long nowMillis) {
-        return write(g -> {
+        return StreamingJson.write(g -> {
             g.writeStartObject();
             g.writeArrayFieldStart("diagnoses");
             for (Diagnosis d : diagnoses) {
@@ -45,7 +42,7 @@ public final class DiagnosisJson {
     public static String event(List<Diagnosis> diagnoses, long version, long nowMillis, int limit) {
         List<Diagnosis> sent = diagnoses.size() > limit ? diagnoses.subList(0, limit) : diagnoses;
         Set<Rule> rules = EnumSet.noneOf(Rule.class);
-        return write(g -> {
+        return StreamingJson.write(g -> {
             g.writeStartObject();
             g.writeNumberField("ts", nowMillis);
             g.writeNumberField("version", version);
@@ -97,19 +94,5 @@ public final class DiagnosisJson {
         g.writeStringField("runbook", rule.runbook());
         g.writeStringField("runbookPath", rule.runbookPath());
         g.writeStringField("runbookUrl", rule.runbookUrl());
-    }
-
-    private interface Writer {
-        void write(JsonGenerator g) throws IOException;
-    }
-
-    private static String write(Writer writer) {
-        StringWriter out = new StringWriter(256);
-        try (JsonGenerator g = JSON.createGenerator(out)) {
-            writer.write(g);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return out.toString();
     }
 }

@@ -1,7 +1,7 @@
 package io.rdmamon.collector.live;
 
-import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
+import io.rdmamon.collector.json.StreamingJson;
 import io.rdmamon.collector.store.NodeStore;
 import io.rdmamon.collector.store.NodeView;
 import io.rdmamon.collector.store.PortRates;
@@ -15,8 +15,6 @@ import io.rdmamon.protocol.rates.CounterGroup;
 import io.rdmamon.protocol.rates.CounterRate;
 
 import java.io.IOException;
-import java.io.StringWriter;
-import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -55,7 +53,6 @@ final class FleetState {
     private record Row(RowKey key, String json) {
     }
 
-    private static final JsonFactory JSON = new JsonFactory();
     private final NodeStore store;
     private final LongSupplier clock;
     private Map<String, Row> rows = new HashMap<>();
@@ -94,7 +91,7 @@ final class FleetState {
             json.append(i == 0 ? "" : ",").append(changed.get(i));
         }
         json.append("],\"removed\":");
-        return json.append(write(g -> {
+        return json.append(StreamingJson.write(g -> {
             g.writeStartArray();
             for (String name : removed) {
                 g.writeString(name);
@@ -104,7 +101,7 @@ final class FleetState {
     }
 
     private static String row(NodeView view) {
-        return write(g -> {
+        return StreamingJson.write(g -> {
             g.writeStartObject();
             g.writeStringField("node", view.node());
             g.writeBooleanField("up", view.up());
@@ -198,19 +195,5 @@ final class FleetState {
         } else {
             g.writeNumber(value);
         }
-    }
-
-    interface JsonWriter {
-        void write(JsonGenerator g) throws IOException;
-    }
-
-    static String write(JsonWriter writer) {
-        StringWriter out = new StringWriter(256);
-        try (JsonGenerator g = JSON.createGenerator(out)) {
-            writer.write(g);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return out.toString();
     }
 }

@@ -1,5 +1,7 @@
 package io.rdmamon.collector.live;
 
+import io.rdmamon.collector.json.StreamingJson;
+
 import java.util.List;
 
 /** The JSON of a {@code port} event. */
@@ -13,7 +15,7 @@ final class PortEvent {
      */
     static String json(PortKey key, boolean reset, PortHistory.Slice slice, List<MovedCounter> moved) {
         List<String> names = DetailSeries.names();
-        return FleetState.write(g -> {
+        return StreamingJson.write(g -> {
             g.writeStartObject();
             g.writeStringField("key", key.toString());
             g.writeBooleanField("reset", reset);
