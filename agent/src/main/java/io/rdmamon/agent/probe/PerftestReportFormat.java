@@ -59,11 +59,41 @@ public final class PerftestReportFormat {
     }
 
     /**
-     * The two QPs' addresses both sides print once connected (InfiniBand-style, no GID lines), and
-     * the line under them.
+     * The two QPs' addresses both sides print once connected, and the line under them. On Ethernet
+     * (RoCE) each address is followed by its GID, printed as perftest does ({@code PERF_GID_FMT}: the 16
+     * bytes in decimal, rdma-facts §6); InfiniBand without GRH prints none.
+     *
+     * @param localGid  the local GID as sysfs prints it ({@code fe80:0000:...}), or null for none
+     * @param remoteGid the peer's GID, or null for none
      */
-    public static List<String> addresses(int localQpn, int remoteQpn) {
-        return List.of(address("local", localQpn), address("remote", remoteQpn), RESULT_LINE);
+    public static List<String> addresses(int localQpn, String localGid, int remoteQpn, String remoteGid) {
+        List<String> lines = new ArrayList<>();
+        lines.add(address("local", localQpn));
+        if (localGid != null) {
+            lines.add(gidLine(localGid));
+        }
+        lines.add(address("remote", remoteQpn));
+        if (remoteGid != null) {
+            lines.add(gidLine(remoteGid));
+        }
+        lines.add(RESULT_LINE);
+        return lines;
+    }
+
+    /** {@code " GID: 00:00:...:255:255:192:168:02:226"} for a sysfs GID. */
+    static String gidLine(String sysfsGid) {
+        String hex = sysfsGid.replace(":", "");
+        if (hex.length() != 32) {
+            throw new IllegalArgumentException("not a GID: " + sysfsGid);
+        }
+        StringBuilder line = new StringBuilder(" GID: ");
+        for (int i = 0; i < 16; i++) {
+            if (i > 0) {
+                line.append(':');
+            }
+            line.append(String.format(Locale.ROOT, "%02d", Integer.parseInt(hex.substring(2 * i, 2 * i + 2), 16)));
+        }
+        return line.toString();
     }
 
     private static String address(String side, int qpn) {

@@ -107,18 +107,18 @@ final class SimulatedPerftestLauncher implements PerftestLauncher {
                 }
                 // QP numbers as a driver hands them out: small, consecutive, different per side
                 int serverQpn = 0x100 + options.tcpPort() % 0x1000;
-                server.start(table, serverQpn, serverQpn + 1);
+                server.start(table, serverQpn, serverQpn + 1, this);
             }
-            start(table, 0x100 + options.tcpPort() % 0x1000 + 1, 0x100 + options.tcpPort() % 0x1000);
+            start(table, 0x100 + options.tcpPort() % 0x1000 + 1, 0x100 + options.tcpPort() % 0x1000, server);
         }
 
         private Path hostRoot() {
             return hostRoot;
         }
 
-        private synchronized void start(List<String> table, int localQpn, int remoteQpn) {
+        private synchronized void start(List<String> table, int localQpn, int remoteQpn, SimulatedRun peer) {
             print(PerftestReportFormat.banner(options, linkType(), gidIndex()));
-            print(PerftestReportFormat.addresses(localQpn, remoteQpn));
+            print(PerftestReportFormat.addresses(localQpn, gid(), remoteQpn, peer.gid()));
             finish = fabric.clock().schedule(() -> complete(table), options.durationSeconds(), TimeUnit.SECONDS);
         }
 
@@ -156,6 +156,16 @@ final class SimulatedPerftestLauncher implements PerftestLauncher {
         private String linkType() {
             String layer = read(port(hostRoot, options).resolve("link_layer"));
             return "InfiniBand".equals(layer) ? "IB" : "Ethernet";
+        }
+
+        /** The GID this side uses, as sysfs prints it; null on InfiniBand without {@code -x} (no GRH). */
+        private String gid() {
+            Integer index = gidIndex();
+            if (index == null) {
+                return null;
+            }
+            String gid = read(port(hostRoot, options).resolve("gids").resolve(index.toString()));
+            return gid != null && gid.matches("[0-9a-f:]{39}") ? gid : null;
         }
 
         /**

@@ -93,6 +93,9 @@ class SimulatedPerftestLauncherTest {
         assertEquals(0, server.exit().get(5, TimeUnit.SECONDS));
         for (PerftestRun side : List.of(client, server)) {
             assertTrue(side.output().stream().anyMatch(l -> l.matches(" GID index\\s+: 3")), side.output().toString());
+            // GID 3 is ::ffff:192.168.1.2, printed in decimal bytes like perftest's PERF_GID_FMT
+            assertEquals(2, side.output().stream()
+                    .filter(" GID: 00:00:00:00:00:00:00:00:00:00:255:255:192:168:01:02"::equals).count(), side.output().toString());
         }
     }
 

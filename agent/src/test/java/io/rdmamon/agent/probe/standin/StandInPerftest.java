@@ -57,7 +57,7 @@ public final class StandInPerftest {
             String hello = in.readLine();
             out.println("server " + options.device());
             print(PerftestReportFormat.banner(options, "Ethernet", options.gidIndex()));
-            print(PerftestReportFormat.addresses(0x0146, 0x009b));
+            print(PerftestReportFormat.addresses(0x0146, null, 0x009b, null));
             String[] report = String.valueOf(in.readLine()).split(" ");
             if (hello == null || report.length != 2) {
                 System.err.println(" Failed to exchange data between server and clients");
@@ -83,7 +83,7 @@ public final class StandInPerftest {
             out.println("client " + options.device());
             in.readLine();
             print(PerftestReportFormat.banner(options, "Ethernet", options.gidIndex()));
-            print(PerftestReportFormat.addresses(0x009b, 0x0146));
+            print(PerftestReportFormat.addresses(0x009b, null, 0x0146, null));
             Thread.sleep(options.durationSeconds() * 1000L);
             long iterations = (long) (gbits * 1e9 / 8 * options.durationSeconds() / options.sizeBytes());
             print(PerftestReportFormat.gbitsTable(options.sizeBytes(), iterations, 0, gbits));
