@@ -18,6 +18,7 @@ import java.util.function.Consumer;
 
 /** Entry point: {@code Collector.start(vertx, config)} deploys a collector and reports where it listens. */
 public final class Collector {
+    private static final System.Logger LOG = System.getLogger(Collector.class.getName());
     private Collector() {
     }
 
@@ -60,18 +61,29 @@ public final class Collector {
     }
 
     private static void checkExposure(CollectorConfig config) {
-        if (!config.tokens().isEmpty() || config.insecure()) {
+        if (isLoopback(config.listenHost())) {
             return;
         }
-        boolean loopback;
-        try {
-            loopback = InetAddress.getByName(config.listenHost()).isLoopbackAddress();
-        } catch (UnknownHostException e) {
-            throw new ConfigException("listen address '" + config.listenHost() + "' does not resolve");
-        }
-        if (!loopback) {
+        if (config.tokens().isEmpty()) {
+            if (config.insecure()) {
+                return;
+            }
             throw new ConfigException("refusing to listen on " + config.listenHost()
                     + " without tokens: configure tokens or pass --insecure (RDMAMON_INSECURE=true)");
+        }
+        if (!config.tls().enabled()) {
+            // not refused: a TLS-terminating proxy in front is a common, sound setup
+            LOG.log(System.Logger.Level.WARNING, "listening on {0} without TLS: bearer tokens cross the network in"
+                    + " clear text; set tls.certFile/tls.keyFile (--tls-cert/--tls-key) or put a TLS-terminating proxy"
+                    + " in front", config.listenHost());
+        }
+    }
+
+    private static boolean isLoopback(String host) {
+        try {
+            return InetAddress.getByName(host).isLoopbackAddress();
+        } catch (UnknownHostException e) {
+            throw new ConfigException("listen address '" + host + "' does not resolve");
         }
     }
 }

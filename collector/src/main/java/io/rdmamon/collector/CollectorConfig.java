@@ -25,7 +25,7 @@ import java.util.regex.Pattern;
 
 /**
  * Collector settings. Layers, later wins: {@link #defaults()}, a JSON file ({@link #load}), environment
- * variables {@code RDMAMON_*}, then command-line flags ({@link #withListen}, {@link #withInsecure}).
+ * variables {@code RDMAMON_*}, then command-line flags ({@link #withListen}, {@link #withInsecure}, {@link #withTlsFiles}).
  * Every key is documented in docs/collector.md.
  *
  * @param listenHost          address to bind
@@ -39,6 +39,7 @@ import java.util.regex.Pattern;
  * @param maxFrameBytes       largest agent frame accepted
  * @param probes              active probe limits (the {@code "probes"} section, docs/probes.md)
  * @param diagnosis           thresholds and windows of the diagnosis engine (the {@code "diagnosis"} section, docs/diagnosis.md)
+ * @param tls                 the server's certificate and key (the {@code "tls"} section); {@link TlsConfig#NONE} = plain HTTP
  */
 public record CollectorConfig(
         String listenHost,
@@ -51,19 +52,21 @@ public record CollectorConfig(
         int maxNodes,
         int maxFrameBytes,
         ProbeConfig probes,
-        DiagnosisConfig diagnosis) {
+        DiagnosisConfig diagnosis,
+        TlsConfig tls) {
 
     public static final int DEFAULT_PORT = 9470;
     private static final ObjectMapper MAPPER = new ObjectMapper();
     private static final Set<String> FILE_KEYS = Set.of("listen", "insecure", "tokens", "staleAfterIntervals",
             "expireAfter", "historyPoints", "maxNodes", "maxFrameBytes", "probes",
-            "diagnosis");
+            "diagnosis", "tls");
     private static final Pattern DURATION = Pattern.compile("(\\d+)(ms|s|m|h)?");
 
     public CollectorConfig {
         tokens = List.copyOf(tokens);
         Objects.requireNonNull(probes, "probes");
         Objects.requireNonNull(diagnosis, "diagnosis");
+        Objects.requireNonNull(tls, "tls");
         if (listenPort < 0 || listenPort > 65535) {
             throw new ConfigException("listen port out of range: " + listenPort);
         }
@@ -80,7 +83,7 @@ public record CollectorConfig(
     public static CollectorConfig defaults() {
         return new CollectorConfig("127.0.0.1", DEFAULT_PORT, false, List.of(), 3, Duration.ofMinutes(10), 900,
                 10_000, WireFormat.DEFAULT_MAX_FRAME_BYTES, ProbeConfig.defaults(),
-                DiagnosisConfig.defaults());
+                DiagnosisConfig.defaults(), TlsConfig.NONE);
     }
 
     /**
@@ -104,38 +107,55 @@ public record CollectorConfig(
     /** {@code --insecure}. */
     public CollectorConfig withInsecure(boolean value) {
         return new CollectorConfig(listenHost, listenPort, value, tokens, staleAfterIntervals, expireAfter,
-                historyPoints, maxNodes, maxFrameBytes, probes, diagnosis);
+                historyPoints, maxNodes, maxFrameBytes, probes, diagnosis, tls);
     }
 
     public CollectorConfig withTokens(List<TokenEntry> value) {
         return new CollectorConfig(listenHost, listenPort, insecure, value, staleAfterIntervals, expireAfter,
-                historyPoints, maxNodes, maxFrameBytes, probes, diagnosis);
+                historyPoints, maxNodes, maxFrameBytes, probes, diagnosis, tls);
     }
 
     public CollectorConfig withStaleness(int intervals, Duration expiry) {
         return new CollectorConfig(listenHost, listenPort, insecure, tokens, intervals, expiry, historyPoints,
-                maxNodes, maxFrameBytes, probes, diagnosis);
+                maxNodes, maxFrameBytes, probes, diagnosis, tls);
     }
 
     public CollectorConfig withLimits(int points, int nodes, int frameBytes) {
         return new CollectorConfig(listenHost, listenPort, insecure, tokens, staleAfterIntervals, expireAfter,
-                points, nodes, frameBytes, probes, diagnosis);
+                points, nodes, frameBytes, probes, diagnosis, tls);
     }
 
     public CollectorConfig withProbes(ProbeConfig value) {
         return new CollectorConfig(listenHost, listenPort, insecure, tokens, staleAfterIntervals, expireAfter,
-                historyPoints, maxNodes, maxFrameBytes, value, diagnosis);
+                historyPoints, maxNodes, maxFrameBytes, value, diagnosis, tls);
     }
 
     public CollectorConfig withDiagnosis(DiagnosisConfig value) {
         return new CollectorConfig(listenHost, listenPort, insecure, tokens, staleAfterIntervals, expireAfter,
-                historyPoints, maxNodes, maxFrameBytes, probes, value);
+                historyPoints, maxNodes, maxFrameBytes, probes, value, tls);
+    }
+
+    /** {@code --tls-cert FILE --tls-key FILE}: either may be null to keep the earlier layers' file. */
+    public CollectorConfig withTlsFiles(Path certFile, Path keyFile) {
+        TlsConfig value = tls;
+        if (certFile != null) {
+            value = value.withCertFile(certFile);
+        }
+        if (keyFile != null) {
+            value = value.withKeyFile(keyFile);
+        }
+        return withTls(value);
+    }
+
+    public CollectorConfig withTls(TlsConfig value) {
+        return new CollectorConfig(listenHost, listenPort, insecure, tokens, staleAfterIntervals, expireAfter,
+                historyPoints, maxNodes, maxFrameBytes, probes, diagnosis, value);
     }
 
     private CollectorConfig withListen(String hostPort, String origin) {
         ListenAddress address = ListenAddress.parse(hostPort, origin);
         return new CollectorConfig(address.host(), address.port(), insecure, tokens, staleAfterIntervals, expireAfter,
-                historyPoints, maxNodes, maxFrameBytes, probes, diagnosis);
+                historyPoints, maxNodes, maxFrameBytes, probes, diagnosis, tls);
     }
 
     private CollectorConfig overlayFile(Path file) {
@@ -174,6 +194,9 @@ public record CollectorConfig(
         if (json.has("diagnosis")) {
             c = c.withDiagnosis(DiagnosisConfig.fromJson(json.get("diagnosis"), where + "diagnosis"));
         }
+        if (json.has("tls")) {
+            c = c.withTls(tlsFrom(json.get("tls"), where, file.toAbsolutePath().getParent(), c.tls));
+        }
         if (json.has("probes")) {
             c = c.withProbes(c.probes.overlay(json.get("probes"), where, file.toAbsolutePath().getParent()));
         }
@@ -181,6 +204,27 @@ public record CollectorConfig(
                 json.has("historyPoints") ? integer(json, "historyPoints", where) : c.historyPoints,
                 json.has("maxNodes") ? integer(json, "maxNodes", where) : c.maxNodes,
                 json.has("maxFrameBytes") ? integer(json, "maxFrameBytes", where) : c.maxFrameBytes);
+    }
+
+    /** The {@code "tls"} section; relative file names resolve against the config file's directory, like token files. */
+    private static TlsConfig tlsFrom(JsonNode section, String where, Path baseDir, TlsConfig current) {
+        if (!section.isObject()) {
+            throw new ConfigException(where + "tls must be an object {certFile, keyFile}");
+        }
+        for (Iterator<String> keys = section.fieldNames(); keys.hasNext(); ) {
+            String key = keys.next();
+            if (!key.equals("certFile") && !key.equals("keyFile")) {
+                throw new ConfigException(where + "unknown key 'tls." + key + "' (known: [certFile, keyFile])");
+            }
+        }
+        TlsConfig result = current;
+        if (section.has("certFile")) {
+            result = result.withCertFile(baseDir.resolve(text(section, "certFile", where + "tls.")));
+        }
+        if (section.has("keyFile")) {
+            result = result.withKeyFile(baseDir.resolve(text(section, "keyFile", where + "tls.")));
+        }
+        return result;
     }
 
     private static List<TokenEntry> tokensFrom(JsonNode array, Path file) {
@@ -265,6 +309,7 @@ public record CollectorConfig(
                 env.containsKey("RDMAMON_EXPIRE_AFTER")
                         ? duration(env.get("RDMAMON_EXPIRE_AFTER"), "RDMAMON_EXPIRE_AFTER") : c.expireAfter);
         c = c.withProbes(c.probes.overlayEnv(env));
+        c = c.withTlsFiles(envPath(env, "RDMAMON_TLS_CERT_FILE"), envPath(env, "RDMAMON_TLS_KEY_FILE"));
         return c.withLimits(envInt(env, "RDMAMON_HISTORY_POINTS", c.historyPoints),
                 envInt(env, "RDMAMON_MAX_NODES", c.maxNodes), envInt(env, "RDMAMON_MAX_FRAME_BYTES", c.maxFrameBytes));
     }
@@ -299,6 +344,17 @@ public record CollectorConfig(
             throw new ConfigException(where + key + " must be an integer");
         }
         return node.intValue();
+    }
+
+    private static Path envPath(Map<String, String> env, String variable) {
+        String value = env.get(variable);
+        if (value == null) {
+            return null;
+        }
+        if (value.isBlank()) {
+            throw new ConfigException(variable + " is set but empty");
+        }
+        return Path.of(value.strip());
     }
 
     private static int envInt(Map<String, String> env, String variable, int fallback) {

@@ -94,15 +94,26 @@ public final class CollectorVerticle extends VerticleBase {
         // name the reason; anything far beyond is cut by Vert.x itself
         HttpServerOptions options = new HttpServerOptions()
                 .setMaxWebSocketMessageSize(config.maxFrameBytes() + 64 * 1024);
-        server = vertx.createHttpServer(options).requestHandler(router);
         long sweepMillis = Math.max(100, Math.min(1000, config.expireAfter().toMillis() / 2));
-        return probes.open().compose(v -> server.listen(config.listenPort(), config.listenHost())).map(s -> {
+        return withTls(options).compose(serverOptions -> probes.open().compose(v -> {
+            server = vertx.createHttpServer(serverOptions).requestHandler(router);
+            return server.listen(config.listenPort(), config.listenHost());
+        })).map(s -> {
             port = s.actualPort();
             ready = true;
             vertx.setPeriodic(sweepMillis, id -> expire());
-            LOG.log(System.Logger.Level.INFO, "collector listening on {0}:{1}", config.listenHost(), String.valueOf(port));
+            LOG.log(System.Logger.Level.INFO, "collector listening on {0}://{1}:{2}", config.tls().enabled() ? "https" : "http",
+                    config.listenHost(), String.valueOf(port));
             return s;
         });
+    }
+
+    /** The certificate files are read and checked on a worker; a bad one fails the start with a ConfigException. */
+    private Future<HttpServerOptions> withTls(HttpServerOptions options) {
+        if (config.tls().equals(TlsConfig.NONE)) {
+            return Future.succeededFuture(options);
+        }
+        return vertx.executeBlocking(() -> options.setSsl(true).setKeyCertOptions(config.tls().keyCertOptions(vertx)), false);
     }
 
     private void expire() {

@@ -17,7 +17,8 @@ import java.util.concurrent.Callable;
                 "Settings layer as: defaults < --config file < RDMAMON_* environment < flags (docs/collector.md)."},
         footer = {"", "Examples:",
                 "  rdmamon collector                                  (127.0.0.1:9470, no tokens)",
-                "  rdmamon collector --listen 0.0.0.0:9470 --config /etc/rdmamon/collector.json"})
+                "  rdmamon collector --listen 0.0.0.0:9470 --config /etc/rdmamon/collector.json",
+                "  rdmamon collector --listen 0.0.0.0:9470 --config collector.json --tls-cert tls.crt --tls-key tls.key"})
 public final class CollectorCommand implements Callable<Integer> {
 
     @Option(names = "--listen", paramLabel = "HOST:PORT",
@@ -30,6 +31,14 @@ public final class CollectorCommand implements Callable<Integer> {
     @Option(names = "--insecure",
             description = "Allow a non-loopback --listen with no tokens configured (anyone can read and ingest).")
     boolean insecure;
+
+    @Option(names = "--tls-cert", paramLabel = "FILE",
+            description = "Serve HTTPS/WSS with this PEM certificate chain (needs --tls-key, or tls.keyFile / RDMAMON_TLS_KEY_FILE).")
+    Path tlsCert;
+
+    @Option(names = "--tls-key", paramLabel = "FILE",
+            description = "PEM private key (PKCS#8 or PKCS#1) of the --tls-cert certificate.")
+    Path tlsKey;
 
     @Override
     public Integer call() throws Exception {
@@ -46,7 +55,7 @@ public final class CollectorCommand implements Callable<Integer> {
             throw CliFailure.runtime("collector failed to start on " + settings.listenHost() + ":"
                     + settings.listenPort() + ": " + e.getMessage(), e);
         }
-        String base = "http://" + hostForUrl(settings.listenHost()) + ":" + running.port();
+        String base = (settings.tls().enabled() ? "https://" : "http://") + hostForUrl(settings.listenHost()) + ":" + running.port();
         System.err.printf("rdmamon collector: dashboard %s/  metrics %s/metrics  agents %s%n", base, base, base);
         return RunUntilStopped.await(vertx, () -> { });
     }
@@ -60,6 +69,7 @@ public final class CollectorCommand implements Callable<Integer> {
             if (listen != null) {
                 settings = settings.withListen(listen);
             }
+            settings = settings.withTlsFiles(tlsCert, tlsKey);
             return insecure ? settings.withInsecure(true) : settings;
         } catch (ConfigException e) {
             throw CliFailure.badInput(e.getMessage());
