@@ -18,7 +18,9 @@ import io.vertx.core.http.WebSocketClientOptions;
 import io.vertx.core.http.WebSocketConnectOptions;
 import io.vertx.core.net.PemTrustOptions;
 
+import java.security.GeneralSecurityException;
 import java.util.List;
+import javax.net.ssl.SSLException;
 import java.util.random.RandomGenerator;
 
 /**
@@ -39,9 +41,12 @@ import java.util.random.RandomGenerator;
 public final class AgentStreamer extends VerticleBase {
     private static final System.Logger LOG = System.getLogger(AgentStreamer.class.getName());
 
-    /** Counters for the agent's own metrics and for tests. */
+    /**
+     * Counters for the agent's own metrics and for tests; {@code lastFailure} is why the last connection attempt
+     * failed or the last connection ended (e.g. a refused certificate), null while connected or before any failure.
+     */
     public record Stats(boolean connected, int buffered, long dropped, long samplesTaken, long samplerFailures,
-                        long acknowledgedSeq, long connects) {
+                        long acknowledgedSeq, long connects, String lastFailure) {
     }
 
     private final AgentStreamerOptions options;
@@ -63,6 +68,7 @@ public final class AgentStreamer extends VerticleBase {
     private volatile long samplerFailures;
     private volatile long connects;
     private volatile boolean connected;
+    private volatile String lastFailure;
 
     public AgentStreamer(AgentStreamerOptions options) {
         this(options, RandomGenerator.getDefault());
@@ -76,7 +82,8 @@ public final class AgentStreamer extends VerticleBase {
     }
 
     public Stats stats() {
-        return new Stats(connected, buffer.size(), buffer.dropped(), nextSeq, samplerFailures, acknowledgedSeq, connects);
+        return new Stats(connected, buffer.size(), buffer.dropped(), nextSeq, samplerFailures, acknowledgedSeq, connects,
+                lastFailure);
     }
 
     public StreamEndpoint endpoint() {
@@ -145,7 +152,7 @@ public final class AgentStreamer extends VerticleBase {
         client.connect(connect).onSuccess(this::connected).onFailure(e -> {
             String reason = e instanceof UpgradeRejectedException rejected
                     ? "collector answered " + rejected.getStatus() + (rejected.getStatus() == 401 ? " (token refused)" : "")
-                    : String.valueOf(e.getMessage());
+                    : failureReason(e);
             scheduleReconnect("cannot connect to " + endpoint + ": " + reason);
         });
     }
@@ -157,6 +164,7 @@ public final class AgentStreamer extends VerticleBase {
         }
         ws = socket;
         connected = true;
+        lastFailure = null;
         connects++;
         encoder = new SampleEncoder(options.node(), options.agentVersion(), options.interval().toMillis());
         sentUpTo = acknowledgedSeq;
@@ -239,10 +247,31 @@ public final class AgentStreamer extends VerticleBase {
         socket.writeBinaryMessage(Buffer.buffer(codec.encode(frame)));
     }
 
+    /**
+     * The message of {@code e} plus the first security exception below it: a TLS failure surfaces as a generic
+     * "Failed to create SSL connection" whose cause says what is wrong with the certificate (PKIX path, expiry,
+     * host name). Other failures add their root cause.
+     */
+    static String failureReason(Throwable e) {
+        String message = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+        Throwable detail = null;
+        for (Throwable t = e.getCause(); t != null && t != detail; t = t.getCause()) {
+            detail = t;
+            if (t instanceof SSLException || t instanceof GeneralSecurityException) {
+                break;
+            }
+        }
+        if (detail == null || detail.getMessage() == null || message.contains(detail.getMessage())) {
+            return message;
+        }
+        return message + ": " + detail.getMessage();
+    }
+
     private void scheduleReconnect(String reason) {
         if (stopped || reconnectTimer >= 0) {
             return;
         }
+        lastFailure = reason;
         long delay = Math.max(1, backoff.nextDelayMillis());
         LOG.log(System.Logger.Level.WARNING, "{0}; retrying in {1} ms ({2} samples buffered, {3} dropped)", reason,
                 delay, buffer.size(), buffer.dropped());
