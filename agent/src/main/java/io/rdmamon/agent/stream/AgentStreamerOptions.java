@@ -4,9 +4,12 @@ import io.rdmamon.agent.probe.ProbeSettings;
 import io.rdmamon.protocol.model.HostSample;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.cert.CertificateException;
+import java.security.cert.CertificateFactory;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.function.Supplier;
@@ -104,6 +107,24 @@ public record AgentStreamerOptions(String collectorUrl, String node, String agen
                     .orElseThrow(() -> new IllegalArgumentException(file + ": token file holds no token"));
         } catch (IOException e) {
             throw new IllegalArgumentException(file + ": cannot read token file: " + e.getClass().getSimpleName());
+        }
+    }
+
+    /**
+     * Checks a {@code --ca-file} up front, so that a typo is a startup error rather than a handshake failure on
+     * every reconnect.
+     *
+     * @throws IllegalArgumentException naming the file when it cannot be read or holds no PEM certificate
+     */
+    public static void checkTrustCaFile(Path file) {
+        try (InputStream in = Files.newInputStream(file)) {
+            if (CertificateFactory.getInstance("X.509").generateCertificates(in).isEmpty()) {
+                throw new IllegalArgumentException(file + ": holds no PEM certificate");
+            }
+        } catch (IOException e) {
+            throw new IllegalArgumentException(file + ": cannot read CA file: " + e.getClass().getSimpleName());
+        } catch (CertificateException e) {
+            throw new IllegalArgumentException(file + ": not a PEM certificate: " + e.getMessage());
         }
     }
 

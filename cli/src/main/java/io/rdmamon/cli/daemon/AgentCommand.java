@@ -179,6 +179,11 @@ public final class AgentCommand implements Callable<Integer> {
             }
         }
         if (caFile != null) {
+            try {
+                AgentStreamerOptions.checkTrustCaFile(caFile);
+            } catch (IllegalArgumentException e) {
+                throw CliFailure.badInput("--ca-file " + e.getMessage());
+            }
             options = options.withTrustCaFile(caFile);
         }
         return options;

@@ -34,6 +34,10 @@ class DaemonCommandsTest {
             "collector --listen 127.0.0.1:70000                            | --listen: port 70000 out of range",
             "collector --config /nonexistent/c.json                        | --config /nonexistent/c.json: no such file",
             "collector --listen 192.0.2.10:9470                            | refusing to listen on 192.0.2.10 without tokens",
+            "collector --listen 127.0.0.1:0 --tls-cert /nonexistent/tls.crt | TLS needs both a certificate and a key: certificate file /nonexistent/tls.crt given but no key",
+            "collector --listen 127.0.0.1:0 --tls-cert /nonexistent/tls.crt --tls-key /nonexistent/tls.key | TLS certificate file /nonexistent/tls.crt: cannot read: NoSuchFileException",
+            "agent --node n1 --collector https://127.0.0.1:1 --ca-file /nonexistent/ca.pem | --ca-file /nonexistent/ca.pem: cannot read CA file: NoSuchFileException",
+            "agent --node n1 --collector https://127.0.0.1:1 --ca-file pom.xml | --ca-file pom.xml: not a PEM certificate",
             "demo --scenario nope                                          | --scenario: unknown scenario 'nope'",
             "demo --nodes 0                                                | --nodes 0: must be 1..1000",
             "demo --lossless-priority 9                                    | --lossless-priority 9: must be 0..7"})

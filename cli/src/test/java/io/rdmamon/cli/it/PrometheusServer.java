@@ -51,6 +51,12 @@ final class PrometheusServer implements AutoCloseable {
      */
     static PrometheusServer start(Path workDir, List<Target> targets, String bearerToken, List<Path> ruleFiles)
             throws IOException, InterruptedException {
+        return start(workDir, targets, bearerToken, null, ruleFiles);
+    }
+
+    /** As above, scraping over https and trusting the PEM CA certificate(s) in {@code caFile} when it is not null. */
+    static PrometheusServer start(Path workDir, List<Target> targets, String bearerToken, Path caFile,
+                                  List<Path> ruleFiles) throws IOException, InterruptedException {
         int port = freePort();
         StringBuilder config = new StringBuilder()
                 .append("global:\n  scrape_interval: 1s\n  evaluation_interval: 1s\n");
@@ -64,6 +70,9 @@ final class PrometheusServer implements AutoCloseable {
                 .append("    honor_labels: true\n");
         if (bearerToken != null) {
             config.append("    authorization:\n      credentials: '").append(bearerToken).append("'\n");
+        }
+        if (caFile != null) {
+            config.append("    scheme: https\n    tls_config:\n      ca_file: '").append(caFile.toAbsolutePath()).append("'\n");
         }
         config.append("    static_configs:\n");
         for (Target target : targets) {
