@@ -54,13 +54,15 @@ class TlsEndToEndIT {
                      List.of(new PrometheusServer.Target("localhost:" + port, Map.of())), VIEWER_TOKEN,
                      certificate.certFile(), List.of())) {
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(45);
-            JsonNode up = prometheus.query("rdma_agent_up{node=\"fx-tls\"}");
+            // the node's series exist from its hello on; rdma_agent_up turns 1 with its first sample
+            String upNow = "rdma_agent_up{node=\"fx-tls\"} == 1";
+            JsonNode up = prometheus.query(upNow);
             while (up.size() != 1 && System.nanoTime() < deadline) {
                 Thread.sleep(500);
-                up = prometheus.query("rdma_agent_up{node=\"fx-tls\"}");
+                up = prometheus.query(upNow);
             }
             if (up.size() != 1) {
-                fail("rdma_agent_up of fx-tls never reached Prometheus over https: " + up
+                fail("rdma_agent_up of fx-tls never reached 1 in Prometheus over https: " + up
                         + "\n--- collector\n" + Files.readString(collectorLog) + "\n--- agent\n" + agent.log());
             }
             assertEquals("1", up.get(0).path("value").get(1).asText());
