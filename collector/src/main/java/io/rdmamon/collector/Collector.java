@@ -14,6 +14,7 @@ import io.vertx.ext.web.Router;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.Consumer;
 
 /** Entry point: {@code Collector.start(vertx, config)} deploys a collector and reports where it listens. */
@@ -42,7 +43,7 @@ public final class Collector {
      */
     public static Future<Running> start(Vertx vertx, CollectorConfig config, List<Consumer<Router>> extraRoutes) {
         try {
-            checkExposure(config);
+            checkExposure(config).ifPresent(warning -> LOG.log(System.Logger.Level.WARNING, warning));
         } catch (ConfigException e) {
             return Future.failedFuture(e);
         }
@@ -60,23 +61,27 @@ public final class Collector {
                 .map(id -> new Running(vertx, id, verticle.port(), store, registry, auth));
     }
 
-    private static void checkExposure(CollectorConfig config) {
+    /**
+     * Refuses a non-loopback address without tokens (unless insecure); returns the warning for one with tokens
+     * but without TLS, which is not refused because a TLS-terminating proxy in front is a common, sound setup.
+     */
+    static Optional<String> checkExposure(CollectorConfig config) {
         if (isLoopback(config.listenHost())) {
-            return;
+            return Optional.empty();
         }
         if (config.tokens().isEmpty()) {
             if (config.insecure()) {
-                return;
+                return Optional.empty();
             }
             throw new ConfigException("refusing to listen on " + config.listenHost()
                     + " without tokens: configure tokens or pass --insecure (RDMAMON_INSECURE=true)");
         }
-        if (!config.tls().enabled()) {
-            // not refused: a TLS-terminating proxy in front is a common, sound setup
-            LOG.log(System.Logger.Level.WARNING, "listening on {0} without TLS: bearer tokens cross the network in"
-                    + " clear text; set tls.certFile/tls.keyFile (--tls-cert/--tls-key) or put a TLS-terminating proxy"
-                    + " in front", config.listenHost());
+        if (config.tls().enabled()) {
+            return Optional.empty();
         }
+        return Optional.of("listening on " + config.listenHost() + " without TLS: bearer tokens cross the network in"
+                + " clear text; set tls.certFile/tls.keyFile (--tls-cert/--tls-key) or put a TLS-terminating proxy"
+                + " in front");
     }
 
     private static boolean isLoopback(String host) {

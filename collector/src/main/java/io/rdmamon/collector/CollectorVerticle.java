@@ -95,10 +95,11 @@ public final class CollectorVerticle extends VerticleBase {
         HttpServerOptions options = new HttpServerOptions()
                 .setMaxWebSocketMessageSize(config.maxFrameBytes() + 64 * 1024);
         long sweepMillis = Math.max(100, Math.min(1000, config.expireAfter().toMillis() / 2));
-        return withTls(options).compose(serverOptions -> probes.open().compose(v -> {
+        // the server is created on this verticle's context (withTls completes there), so undeploy closes it
+        return withTls(options).compose(serverOptions -> {
             server = vertx.createHttpServer(serverOptions).requestHandler(router);
-            return server.listen(config.listenPort(), config.listenHost());
-        })).map(s -> {
+            return probes.open();
+        }).compose(v -> server.listen(config.listenPort(), config.listenHost())).map(s -> {
             port = s.actualPort();
             ready = true;
             vertx.setPeriodic(sweepMillis, id -> expire());

@@ -1,5 +1,7 @@
 package io.rdmamon.collector;
 
+import io.rdmamon.collector.auth.Role;
+import io.rdmamon.collector.auth.TokenEntry;
 import io.vertx.core.Vertx;
 import io.vertx.core.net.PemKeyCertOptions;
 import org.junit.jupiter.api.AfterAll;
@@ -11,7 +13,9 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -138,6 +142,19 @@ class TlsConfigTest {
                 .toCompletableFuture().get(10, TimeUnit.SECONDS));
         assertTrue(e.getCause() instanceof ConfigException, String.valueOf(e));
         assertTrue(e.getCause().getMessage().startsWith("TLS needs both a certificate and a key"), e.getMessage());
+    }
+
+    @Test
+    void tokensWithoutTlsOnANonLoopbackAddressAreWarnedAbout() {
+        CollectorConfig exposed = CollectorConfig.defaults().withListen("192.0.2.10:9470")
+                .withTokens(List.of(new TokenEntry(Role.VIEWER, "v", null)));
+        String warning = Collector.checkExposure(exposed).orElseThrow();
+        assertTrue(warning.startsWith("listening on 192.0.2.10 without TLS: bearer tokens cross the network in clear text"),
+                warning);
+        assertTrue(warning.contains("--tls-cert/--tls-key") && warning.contains("TLS-terminating proxy"), warning);
+        assertEquals(Optional.empty(), Collector.checkExposure(
+                exposed.withTlsFiles(certificate.certFile(), certificate.keyFile())));
+        assertEquals(Optional.empty(), Collector.checkExposure(exposed.withListen("127.0.0.1:9470")));
     }
 
     private static String failure(TlsConfig tls) {
