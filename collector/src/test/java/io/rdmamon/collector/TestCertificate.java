@@ -13,9 +13,10 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * A self-signed certificate for {@code localhost} and {@code 127.0.0.1}, made by the JDK's own {@code keytool}
- * (always present with the JDK; no openssl, no download) and written as PEM. Vert.x's SelfSignedCertificate is
- * not used because its certificate carries no subject alternative names, which Go clients (Prometheus) and
- * IP-address hostname checks require. Shared with the agent and cli tests through the collector's test jar.
+ * (always present with the JDK; no openssl, no download) and written as PEM. keytool rather than Vert.x's
+ * SelfSignedCertificate because the subject alternative names must be set explicitly: Go clients (Prometheus)
+ * ignore the common name, and an IP-address host check needs an IP entry. Shared with the agent and cli tests
+ * through the collector's test jar.
  *
  * @param certFile PEM certificate; also serves as the CA file clients trust, since it signed itself
  * @param keyFile  PEM PKCS#8 private key
