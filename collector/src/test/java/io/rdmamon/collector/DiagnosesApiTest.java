@@ -51,6 +51,7 @@ class DiagnosesApiTest {
     private final HttpClient http = HttpClient.newHttpClient();
     private Vertx vertx;
     private Collector.Running collector;
+    private WebSocket agent;
 
     @BeforeAll
     void start() throws Exception {
@@ -59,7 +60,7 @@ class DiagnosesApiTest {
                 new TokenEntry(Role.AGENT, AGENT_TOKEN, null), new TokenEntry(Role.VIEWER, VIEWER_TOKEN, null)))));
         FrameCodec codec = new FrameCodec();
         LinkedBlockingQueue<Frame> acks = new LinkedBlockingQueue<>();
-        WebSocket ws = await(vertx.createWebSocketClient().connect(new WebSocketConnectOptions().setHost("127.0.0.1")
+        WebSocket ws = agent = await(vertx.createWebSocketClient().connect(new WebSocketConnectOptions().setHost("127.0.0.1")
                 .setPort(collector.port()).setURI(WireFormat.STREAM_PATH).putHeader("Authorization", "Bearer " + AGENT_TOKEN)));
         ws.binaryMessageHandler(b -> {
             try {
@@ -80,6 +81,9 @@ class DiagnosesApiTest {
 
     @AfterAll
     void stop() throws Exception {
+        // the agent leaves first: a server closing under an open WebSocket waits for the close handshake,
+        // which the client side of this same, closing Vert.x may answer only after its 10 s closing timeout
+        await(agent.close());
         await(vertx.close());
     }
 
