@@ -1,0 +1,105 @@
+package io.rdmamon.collector.http;
+
+import io.vertx.core.Context;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpServerResponse;
+
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.io.OutputStream;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Streams a response body written on a worker thread: bytes are cut into chunks, each chunk is handed to
+ * the response on its own context (the event loop only copies buffers to the socket), and the writer
+ * blocks while {@value #IN_FLIGHT} chunks wait for a slow client (back-pressure instead of buffering the
+ * whole body). Fails with an IOException once the client has gone or has stopped reading for
+ * {@value #STALL_SECONDS} s. The caller ends the response.
+ */
+final class ResponseOutputStream extends OutputStream {
+    private static final int CHUNK_BYTES = 256 * 1024;
+    private static final int IN_FLIGHT = 4;
+    private static final long STALL_SECONDS = 60;
+    private final Context context;
+    private final HttpServerResponse response;
+    private final Semaphore chunksAllowed = new Semaphore(IN_FLIGHT);
+    private volatile boolean clientGone;
+    /** Chunks written while the response's write queue was full; touched only on the context. */
+    private int awaitingDrain;
+    private byte[] chunk = new byte[CHUNK_BYTES];
+    private int count;
+
+    /** Call on the response's context (it installs the close handler there). */
+    ResponseOutputStream(Context context, HttpServerResponse response) {
+        this.context = context;
+        this.response = response;
+        response.closeHandler(v -> {
+            clientGone = true;
+            chunksAllowed.release(IN_FLIGHT);
+        });
+    }
+
+    @Override
+    public void write(int b) throws IOException {
+        if (count == chunk.length) {
+            send();
+        }
+        chunk[count++] = (byte) b;
+    }
+
+    @Override
+    public void write(byte[] b, int off, int len) throws IOException {
+        while (len > 0) {
+            if (count == chunk.length) {
+                send();
+            }
+            int n = Math.min(len, chunk.length - count);
+            System.arraycopy(b, off, chunk, count, n);
+            count += n;
+            off += n;
+            len -= n;
+        }
+    }
+
+    /** Sends what is buffered (the response is ended by the caller, after this). */
+    @Override
+    public void close() throws IOException {
+        send();
+    }
+
+    private void send() throws IOException {
+        if (count == 0) {
+            return;
+        }
+        try {
+            if (!chunksAllowed.tryAcquire(STALL_SECONDS, TimeUnit.SECONDS)) {
+                throw new IOException("the client read nothing for " + STALL_SECONDS + " s");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new InterruptedIOException("interrupted while the client was reading");
+        }
+        if (clientGone) {
+            throw new IOException("the client closed the connection");
+        }
+        Buffer buffer = Buffer.buffer(count == chunk.length ? chunk : java.util.Arrays.copyOf(chunk, count));
+        chunk = new byte[CHUNK_BYTES];
+        count = 0;
+        context.runOnContext(v -> {
+            if (clientGone) {
+                return;
+            }
+            response.write(buffer);
+            if (response.writeQueueFull()) {
+                awaitingDrain++;
+                response.drainHandler(d -> {
+                    chunksAllowed.release(awaitingDrain);
+                    awaitingDrain = 0;
+                });
+            } else {
+                chunksAllowed.release();
+            }
+        });
+    }
+}
