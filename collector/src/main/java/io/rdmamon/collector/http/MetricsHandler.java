@@ -49,19 +49,23 @@ public final class MetricsHandler implements Handler<RoutingContext> {
         response.putHeader(HttpHeaders.VARY, HttpHeaders.ACCEPT_ENCODING);
         ResponseOutputStream body = new ResponseOutputStream(ctx.vertx().getOrCreateContext(), response);
         ctx.vertx().executeBlocking(() -> {
+            Throwable failure = null;
             try (OutputStream out = gzip ? fastGzip(body) : body) {
                 write(out, format, rdma, registry);
+            } catch (IOException | RuntimeException e) {
+                failure = e;
             }
+            body.finish(failure, e -> {
+                if (response.headWritten()) {
+                    // part of the body is out: cut the connection so that the scraper sees an error, not a short exposition
+                    response.reset();
+                } else {
+                    response.headers().remove(HttpHeaders.CONTENT_ENCODING);
+                    NodesApi.error(ctx, 500, "cannot build the exposition: " + e.getMessage());
+                }
+            });
             return null;
-        }, false).onSuccess(v -> response.end()).onFailure(e -> {
-            if (response.headWritten()) {
-                // part of the body is out: cut the connection so that the scraper sees an error, not a short exposition
-                response.reset();
-            } else {
-                response.headers().remove(HttpHeaders.CONTENT_ENCODING);
-                NodesApi.error(ctx, 500, "cannot build the exposition: " + e.getMessage());
-            }
-        });
+        }, false);
     }
 
     /** The whole exposition: the {@code rdma_*} families, then the registry's (with OpenMetrics' {@code # EOF}). */

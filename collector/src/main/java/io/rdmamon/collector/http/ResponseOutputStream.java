@@ -1,6 +1,7 @@
 package io.rdmamon.collector.http;
 
 import io.vertx.core.Context;
+import io.vertx.core.Handler;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServerResponse;
 
@@ -15,7 +16,8 @@ import java.util.concurrent.TimeUnit;
  * the response on its own context (the event loop only copies buffers to the socket), and the writer
  * blocks while {@value #IN_FLIGHT} chunks wait for a slow client (back-pressure instead of buffering the
  * whole body). Fails with an IOException once the client has gone or has stopped reading for
- * {@value #STALL_SECONDS} s. The caller ends the response.
+ * {@value #STALL_SECONDS} s. {@link #finish} ends the response after the last chunk, on the same queue
+ * (ending it from a future listener could overtake chunks still queued on the context).
  */
 final class ResponseOutputStream extends OutputStream {
     private static final int CHUNK_BYTES = 256 * 1024;
@@ -62,10 +64,27 @@ final class ResponseOutputStream extends OutputStream {
         }
     }
 
-    /** Sends what is buffered (the response is ended by the caller, after this). */
+    /** Sends what is buffered; {@link #finish} ends the response. */
     @Override
     public void close() throws IOException {
         send();
+    }
+
+    /**
+     * Ends the response after every chunk sent so far, or, when the body could not be written, hands
+     * {@code failure} to {@code onFailure} there; nothing when the client has gone.
+     */
+    void finish(Throwable failure, Handler<Throwable> onFailure) {
+        context.runOnContext(v -> {
+            if (clientGone) {
+                return;
+            }
+            if (failure == null) {
+                response.end();
+            } else {
+                onFailure.handle(failure);
+            }
+        });
     }
 
     private void send() throws IOException {
