@@ -14,21 +14,20 @@ import java.util.concurrent.TimeUnit;
 /**
  * Streams a response body written on a worker thread: bytes are cut into chunks, each chunk is handed to
  * the response on its own context (the event loop only copies buffers to the socket), and the writer
- * blocks while {@value #IN_FLIGHT} chunks wait for a slow client (back-pressure instead of buffering the
- * whole body). Fails with an IOException once the client has gone or has stopped reading for
+ * blocks while {@value #IN_FLIGHT} chunks are not yet written to the socket (back-pressure instead of
+ * buffering the whole body; a chunk's permit returns when its write completes, which needs no drain
+ * event). Fails with an IOException once the client has gone or has stopped reading for
  * {@value #STALL_SECONDS} s. {@link #finish} ends the response after the last chunk, on the same queue
  * (ending it from a future listener could overtake chunks still queued on the context).
  */
 final class ResponseOutputStream extends OutputStream {
-    private static final int CHUNK_BYTES = 256 * 1024;
-    private static final int IN_FLIGHT = 4;
+    private static final int CHUNK_BYTES = 1024 * 1024;
+    private static final int IN_FLIGHT = 8;
     private static final long STALL_SECONDS = 60;
     private final Context context;
     private final HttpServerResponse response;
     private final Semaphore chunksAllowed = new Semaphore(IN_FLIGHT);
     private volatile boolean clientGone;
-    /** Chunks written while the response's write queue was full; touched only on the context. */
-    private int awaitingDrain;
     private byte[] chunk = new byte[CHUNK_BYTES];
     private int count;
 
@@ -107,18 +106,10 @@ final class ResponseOutputStream extends OutputStream {
         count = 0;
         context.runOnContext(v -> {
             if (clientGone) {
+                chunksAllowed.release();
                 return;
             }
-            response.write(buffer);
-            if (response.writeQueueFull()) {
-                awaitingDrain++;
-                response.drainHandler(d -> {
-                    chunksAllowed.release(awaitingDrain);
-                    awaitingDrain = 0;
-                });
-            } else {
-                chunksAllowed.release();
-            }
+            response.write(buffer).onComplete(written -> chunksAllowed.release());
         });
     }
 }
