@@ -1,7 +1,5 @@
 package io.rdmamon.collector.metrics;
 
-import java.io.IOException;
-import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
@@ -34,10 +32,6 @@ final class ExpositionBytes {
 
     byte[] array() {
         return bytes;
-    }
-
-    void writeTo(OutputStream out) throws IOException {
-        out.write(bytes, 0, size);
     }
 
     byte[] toByteArray() {

@@ -88,10 +88,9 @@ final class NodeRenderer {
         FIXED.forEach(f -> buffers.put(f.name(), new FamilyBuffer(f)));
     }
 
-    NodeChunk render(String nodeName, HostSample sample) {
+    NodeChunk render(String nodeLabel, HostSample sample) {
         node++;
         used.clear();
-        String nodeLabel = nodeName;
         byte[] nodeOnly = labels("node", nodeLabel);
         line(LAST_SAMPLE, nodeOnly, sample.timestampMillis() / 1000.0);
         // one series per source: 1 only when every subject of that source was read
