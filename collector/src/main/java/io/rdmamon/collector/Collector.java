@@ -52,11 +52,11 @@ public final class Collector {
         PrometheusRegistry registry = new PrometheusRegistry();
         ProbeOutcomes probeOutcomes = new ProbeOutcomes();
         DiagnosisEngine diagnoses = new DiagnosisEngine(config.diagnosis(), System::currentTimeMillis);
-        registry.register(new RdmaMetrics(store, probeOutcomes::snapshot, () -> diagnoses.snapshot().diagnoses()));
+        RdmaMetrics rdmaMetrics = new RdmaMetrics(store, probeOutcomes::snapshot, () -> diagnoses.snapshot().diagnoses());
         SelfMetrics selfMetrics = new SelfMetrics(registry, store);
         TokenAuthenticator auth = new TokenAuthenticator(config.tokens());
         CollectorVerticle verticle = new CollectorVerticle(config, store, registry, selfMetrics, auth, extraRoutes,
-                probeOutcomes, diagnoses);
+                probeOutcomes, diagnoses, rdmaMetrics);
         return vertx.deployVerticle(verticle)
                 .map(id -> new Running(vertx, id, verticle.port(), store, registry, auth));
     }

@@ -10,6 +10,7 @@ import io.rdmamon.collector.ingest.AgentIngest;
 import io.rdmamon.collector.ingest.AgentRegistry;
 import io.rdmamon.collector.live.LiveFeed;
 import io.rdmamon.collector.live.LiveFeedOptions;
+import io.rdmamon.collector.metrics.RdmaMetrics;
 import io.rdmamon.collector.metrics.SelfMetrics;
 import io.rdmamon.collector.probe.ProbeApi;
 import io.rdmamon.collector.probe.ProbeOrchestrator;
@@ -43,6 +44,7 @@ public final class CollectorVerticle extends VerticleBase {
     private final List<Consumer<Router>> extraRoutes;
     private final ProbeOutcomes probeOutcomes;
     private final DiagnosisEngine diagnoses;
+    private final RdmaMetrics rdmaMetrics;
     private ProbeOrchestrator probes;
     private volatile boolean ready;
     private volatile int port;
@@ -50,7 +52,8 @@ public final class CollectorVerticle extends VerticleBase {
 
     CollectorVerticle(CollectorConfig config, NodeStore store, PrometheusRegistry registry, SelfMetrics selfMetrics,
                       TokenAuthenticator auth, List<Consumer<Router>> extraRoutes, ProbeOutcomes probeOutcomes,
-                      DiagnosisEngine diagnoses) {
+                      DiagnosisEngine diagnoses, RdmaMetrics rdmaMetrics) {
+        this.rdmaMetrics = rdmaMetrics;
         this.probeOutcomes = probeOutcomes;
         this.diagnoses = diagnoses;
         this.config = config;
@@ -71,7 +74,7 @@ public final class CollectorVerticle extends VerticleBase {
         router.get("/healthz").handler(ctx -> json(ctx.response(), 200, new JsonObject().put("status", "ok")));
         router.get("/readyz").handler(ctx -> json(ctx.response(), ready ? 200 : 503,
                 new JsonObject().put("status", ready ? "ready" : "starting")));
-        router.get("/metrics").handler(auth.requireRead()).handler(new MetricsHandler(registry));
+        router.get("/metrics").handler(auth.requireRead()).handler(new MetricsHandler(rdmaMetrics, registry));
         router.route("/api/*").handler(auth.requireRead());
         router.get("/api/nodes").handler(nodes::list);
         router.get("/api/nodes/:node").handler(nodes::detail);

@@ -44,10 +44,8 @@ public final class NodeMetricsServer extends VerticleBase {
 
     @Override
     public Future<?> start() {
-        PrometheusRegistry registry = new PrometheusRegistry();
-        registry.register(new RdmaMetrics(store));
         Router router = Router.router(vertx);
-        router.get("/metrics").handler(new MetricsHandler(registry));
+        router.get("/metrics").handler(new MetricsHandler(new RdmaMetrics(store), new PrometheusRegistry()));
         router.get("/healthz").handler(ctx -> ctx.response().putHeader(HttpHeaders.CONTENT_TYPE, "application/json")
                 .end(new JsonObject().put("status", "ok").put("node", node).encode()));
         server = vertx.createHttpServer().requestHandler(router);

@@ -33,9 +33,7 @@ class GoldenExpositionTest {
         now.addAndGet(3_001); // gpu-02 is past 3 intervals: stale, still exported, rdma_agent_up 0
         store.accept(FixtureSamples.host("gpu-01", 1_700_000_003_000L, 3));
         store.connect("gpu-03", "1.0", 1000); // connected, no sample yet: only rdma_agent_up 0
-        PrometheusRegistry registry = new PrometheusRegistry();
-        registry.register(new RdmaMetrics(store));
-        return MetricsHandler.text(registry);
+        return MetricsHandler.text(new RdmaMetrics(store), new PrometheusRegistry());
     }
 
     @Test

@@ -46,7 +46,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * and {@code /metrics} latency and size over a series of scrapes.
  *
  * <p>Options: {@code --nodes N} (2000), {@code --warmup S} (30), {@code --seconds S} (60),
- * {@code --scrapes N} (20), {@code --collector-flags "..."} (JVM flags of the collector, space-separated).
+ * {@code --scrapes N} (20), {@code --prometheus-scrapes N} (0: further scrapes with the headers Prometheus
+ * sends, OpenMetrics and gzip), {@code --collector-flags "..."} (JVM flags of the collector, space-separated).
  */
 public final class CollectorIngestBench {
     private static final int PROFILES = 16;
@@ -64,6 +65,7 @@ public final class CollectorIngestBench {
         int warmup = AgentVsNodeExporterBench.intOption(args, "--warmup", 30);
         int seconds = AgentVsNodeExporterBench.intOption(args, "--seconds", 60);
         int scrapes = AgentVsNodeExporterBench.intOption(args, "--scrapes", 20);
+        int prometheusScrapes = AgentVsNodeExporterBench.intOption(args, "--prometheus-scrapes", 0);
         String flags = AgentVsNodeExporterBench.option(args, "--collector-flags", "");
         Path work = Files.createTempDirectory("rdmamon-collector-bench");
         HostSample template;
@@ -125,6 +127,25 @@ public final class CollectorIngestBench {
                 Thread.sleep(Math.max(0, 1000 - (long) latencies[i]));
             }
             ProcessUsage scrapeCpuAfter = collector.usage();
+            // as Prometheus 2.x asks: OpenMetrics first, gzip
+            HttpRequest prometheusScrape = HttpRequest.newBuilder(scrape.uri()).timeout(Duration.ofSeconds(120))
+                    .header("Accept", "application/openmetrics-text;version=1.0.0,application/openmetrics-text;"
+                            + "version=0.0.1;q=0.75,text/plain;version=0.0.4;q=0.5,*/*;q=0.1")
+                    .header("Accept-Encoding", "gzip").build();
+            double[] prometheusLatencies = new double[prometheusScrapes];
+            long compressedBytes = 0;
+            ProcessUsage prometheusCpuBefore = collector.usage();
+            for (int i = 0; i < prometheusScrapes; i++) {
+                long start = System.nanoTime();
+                HttpResponse<byte[]> r = http.send(prometheusScrape, HttpResponse.BodyHandlers.ofByteArray());
+                prometheusLatencies[i] = (System.nanoTime() - start) / 1e6;
+                if (r.statusCode() != 200) {
+                    throw new IllegalStateException("/metrics answered " + r.statusCode());
+                }
+                compressedBytes = r.body().length;
+                Thread.sleep(Math.max(0, 1000 - (long) prometheusLatencies[i]));
+            }
+            ProcessUsage prometheusCpuAfter = collector.usage();
             long heapEnd = heapAfterGc(collector);
             double heapSeconds = (System.nanoTime() - heapStartNanos) / 1e9;
             ProcessUsage collectorEnd = collector.usage();
@@ -156,6 +177,15 @@ public final class CollectorIngestBench {
             System.out.printf("| collector CPU during the scrape phase, cores | %.2f |%n",
                     (scrapeCpuAfter.cpuMillis() - scrapeCpuBefore.cpuMillis()) / 1000.0
                             / (latencies.length == 0 ? 1 : Math.max(scrapes, Arrays.stream(latencies).sum() / 1000)));
+            if (prometheusScrapes > 0) {
+                Arrays.sort(prometheusLatencies);
+                System.out.printf("| /metrics as Prometheus asks (OpenMetrics, gzip) p50 / max, ms (%d scrapes) | %.0f / %.0f |%n",
+                        prometheusScrapes, prometheusLatencies[prometheusScrapes / 2], prometheusLatencies[prometheusScrapes - 1]);
+                System.out.printf("| /metrics gzip size, MiB | %.1f |%n", compressedBytes / 1048576.0);
+                System.out.printf("| collector CPU during the Prometheus-style scrapes, cores | %.2f |%n",
+                        (prometheusCpuAfter.cpuMillis() - prometheusCpuBefore.cpuMillis()) / 1000.0
+                                / Math.max(prometheusScrapes, Arrays.stream(prometheusLatencies).sum() / 1000));
+            }
         } finally {
             vertx.close().toCompletionStage().toCompletableFuture().get();
             System.out.println("collector log: " + log);

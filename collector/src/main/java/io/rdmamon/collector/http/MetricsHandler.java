@@ -3,40 +3,118 @@ package io.rdmamon.collector.http;
 import io.prometheus.metrics.expositionformats.ExpositionFormatWriter;
 import io.prometheus.metrics.expositionformats.ExpositionFormats;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import io.rdmamon.collector.metrics.ExpositionFormat;
+import io.rdmamon.collector.metrics.RdmaMetrics;
 import io.vertx.core.Handler;
-import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.http.HttpServerResponse;
 import io.vertx.ext.web.RoutingContext;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.Locale;
+import java.util.zip.Deflater;
+import java.util.zip.GZIPOutputStream;
 
-/** {@code /metrics}: Prometheus text, or OpenMetrics when the Accept header asks for it. */
+/**
+ * {@code /metrics}: Prometheus text, or OpenMetrics when the Accept header asks for it; gzip when the
+ * scraper accepts it (Prometheus does). The {@code rdma_*} families come from {@link RdmaMetrics}, then
+ * the registry's own ({@code rdmamon_*}: collector self metrics), written by the client library.
+ *
+ * <p>At fleet scale the body is 150 MiB of text (docs/performance.md), so it is rendered, compressed and
+ * streamed on a worker, chunk by chunk, never on the event loop and never whole in memory.
+ */
 public final class MetricsHandler implements Handler<RoutingContext> {
+    private static final ExpositionFormats FORMATS = ExpositionFormats.init();
+    private static final int GZIP_BUFFER_BYTES = 64 * 1024;
+    private final RdmaMetrics rdma;
     private final PrometheusRegistry registry;
-    private final ExpositionFormats formats = ExpositionFormats.init();
 
-    public MetricsHandler(PrometheusRegistry registry) {
+    public MetricsHandler(RdmaMetrics rdma, PrometheusRegistry registry) {
+        this.rdma = rdma;
         this.registry = registry;
     }
 
     @Override
     public void handle(RoutingContext ctx) {
-        ExpositionFormatWriter writer = formats.findWriter(ctx.request().getHeader(HttpHeaders.ACCEPT));
-        // On a worker: at fleet scale (2,000 nodes, 1.6 M series) one exposition takes many seconds, and on
-        // the event loop it would stall every agent stream for that long (docs/performance.md).
+        ExpositionFormat format = ExpositionFormat.forAccept(ctx.request().getHeader(HttpHeaders.ACCEPT));
+        boolean gzip = acceptsGzip(ctx.request().getHeader(HttpHeaders.ACCEPT_ENCODING));
+        HttpServerResponse response = ctx.response().setChunked(true)
+                .putHeader(HttpHeaders.CONTENT_TYPE, writer(format).getContentType());
+        if (gzip) {
+            response.putHeader(HttpHeaders.CONTENT_ENCODING, "gzip");
+        }
+        response.putHeader(HttpHeaders.VARY, HttpHeaders.ACCEPT_ENCODING);
+        ResponseOutputStream body = new ResponseOutputStream(ctx.vertx().getOrCreateContext(), response);
         ctx.vertx().executeBlocking(() -> {
-            ByteArrayOutputStream out = new ByteArrayOutputStream(64 * 1024);
-            writer.write(out, registry.scrape());
-            return Buffer.buffer(out.toByteArray());
-        }, false).onSuccess(body -> ctx.response().putHeader(HttpHeaders.CONTENT_TYPE, writer.getContentType()).end(body))
-                .onFailure(e -> NodesApi.error(ctx, 500, "cannot build the exposition: " + e.getMessage()));
+            Throwable failure = null;
+            try (OutputStream out = gzip ? fastGzip(body) : body) {
+                write(out, format, rdma, registry);
+            } catch (IOException | RuntimeException e) {
+                failure = e;
+            }
+            body.finish(failure, e -> {
+                if (response.headWritten()) {
+                    // part of the body is out: cut the connection so that the scraper sees an error, not a short exposition
+                    response.reset();
+                } else {
+                    response.headers().remove(HttpHeaders.CONTENT_ENCODING);
+                    NodesApi.error(ctx, 500, "cannot build the exposition: " + e.getMessage());
+                }
+            });
+            return null;
+        }, false);
     }
 
-    /** The exposition of {@code registry} in the Prometheus text format (for tests and the golden file). */
-    public static String text(PrometheusRegistry registry) throws IOException {
+    /** The whole exposition: the {@code rdma_*} families, then the registry's (with OpenMetrics' {@code # EOF}). */
+    public static void write(OutputStream out, ExpositionFormat format, RdmaMetrics rdma, PrometheusRegistry registry)
+            throws IOException {
+        rdma.write(out, format);
+        writer(format).write(out, registry.scrape());
+    }
+
+    /** The exposition in the Prometheus text format (for tests and the golden file). */
+    public static String text(RdmaMetrics rdma, PrometheusRegistry registry) throws IOException {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ExpositionFormats.init().getPrometheusTextFormatWriter().write(out, registry.scrape());
-        return out.toString(java.nio.charset.StandardCharsets.UTF_8);
+        write(out, ExpositionFormat.PROMETHEUS_TEXT, rdma, registry);
+        return out.toString(StandardCharsets.UTF_8);
+    }
+
+    private static ExpositionFormatWriter writer(ExpositionFormat format) {
+        return format == ExpositionFormat.OPENMETRICS ? FORMATS.getOpenMetricsTextFormatWriter()
+                : FORMATS.getPrometheusTextFormatWriter();
+    }
+
+    /** True when {@code acceptEncoding} lists gzip (or *) without {@code q=0}. */
+    static boolean acceptsGzip(String acceptEncoding) {
+        if (acceptEncoding == null) {
+            return false;
+        }
+        for (String part : acceptEncoding.toLowerCase(Locale.ROOT).split(",")) {
+            String[] params = part.split(";");
+            String coding = params[0].trim();
+            if (coding.equals("gzip") || coding.equals("*")) {
+                boolean refused = false; // only an explicit q=0 refuses
+                for (int i = 1; i < params.length; i++) {
+                    refused |= params[i].replace(" ", "").matches("q=0(\\.0*)?");
+                }
+                return !refused;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * gzip at the fastest level: the exposition is very repetitive, so level 1 already shrinks it about
+     * tenfold, at several times the speed of the default level (docs/performance.md).
+     */
+    private static OutputStream fastGzip(OutputStream out) throws IOException {
+        return new GZIPOutputStream(out, GZIP_BUFFER_BYTES) {
+            {
+                def.setLevel(Deflater.BEST_SPEED);
+            }
+        };
     }
 }

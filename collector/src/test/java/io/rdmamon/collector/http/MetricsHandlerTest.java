@@ -1,0 +1,110 @@
+package io.rdmamon.collector.http;
+
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import io.rdmamon.collector.FixtureSamples;
+import io.rdmamon.collector.metrics.RdmaMetrics;
+import io.rdmamon.collector.store.NodeStore;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpServer;
+import io.vertx.ext.web.Router;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.TimeUnit;
+import java.util.zip.GZIPInputStream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** {@code /metrics} over loopback: a body of many chunks, gzip only when accepted, the Accept negotiation. */
+class MetricsHandlerTest {
+    private final NodeStore store = new NodeStore(System::currentTimeMillis, 3, 600_000, 10, 1000);
+    private final RdmaMetrics rdma = new RdmaMetrics(store);
+    private final PrometheusRegistry registry = new PrometheusRegistry();
+    private final HttpClient http = HttpClient.newHttpClient();
+    private Vertx vertx;
+    private HttpServer server;
+
+    @BeforeEach
+    void start() throws Exception {
+        long now = System.currentTimeMillis();
+        for (int n = 0; n < 400; n++) { // about 1 MB of text: several 256 KB chunks
+            store.connect("node-" + n, "1.0", 1000);
+            store.accept(FixtureSamples.host("node-" + n, now, n));
+        }
+        vertx = Vertx.vertx();
+        Router router = Router.router(vertx);
+        router.get("/metrics").handler(new MetricsHandler(rdma, registry));
+        server = await(vertx.createHttpServer().requestHandler(router).listen(0, "127.0.0.1"));
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        await(vertx.close());
+    }
+
+    private HttpResponse<byte[]> get(String accept, String acceptEncoding) throws Exception {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.actualPort() + "/metrics"));
+        if (accept != null) {
+            request.header("Accept", accept);
+        }
+        if (acceptEncoding != null) {
+            request.header("Accept-Encoding", acceptEncoding);
+        }
+        return http.send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
+    }
+
+    @Test
+    void aLargeBodyStreamsWholeAndGzipDecodesToTheSameText() throws Exception {
+        String expected = MetricsHandler.text(rdma, registry);
+        assertTrue(expected.length() > 1_000_000, "the body spans several chunks: " + expected.length());
+        HttpResponse<byte[]> plain = get(null, null);
+        assertEquals(200, plain.statusCode());
+        assertFalse(plain.headers().firstValue("Content-Encoding").isPresent());
+        assertEquals(expected, new String(plain.body(), StandardCharsets.UTF_8));
+
+        HttpResponse<byte[]> gzip = get(null, "gzip, deflate");
+        assertEquals("gzip", gzip.headers().firstValue("Content-Encoding").orElseThrow());
+        assertTrue(gzip.body().length * 5 < expected.length(), "compressed: " + gzip.body().length);
+        assertEquals(expected, gunzip(gzip.body()));
+    }
+
+    @Test
+    void prometheusAcceptHeaderGetsOpenMetrics() throws Exception {
+        HttpResponse<byte[]> r = get("application/openmetrics-text;version=1.0.0,application/openmetrics-text;"
+                + "version=0.0.1;q=0.75,text/plain;version=0.0.4;q=0.5,*/*;q=0.1", "gzip");
+        assertTrue(r.headers().firstValue("Content-Type").orElseThrow().startsWith("application/openmetrics-text"));
+        assertTrue(gunzip(r.body()).endsWith("# EOF\n"));
+    }
+
+    @Test
+    void gzipOnlyWhenAcceptedWithoutQZero() {
+        assertTrue(MetricsHandler.acceptsGzip("gzip"));
+        assertTrue(MetricsHandler.acceptsGzip("deflate, GZIP;q=0.5"));
+        assertTrue(MetricsHandler.acceptsGzip("*"));
+        assertFalse(MetricsHandler.acceptsGzip(null));
+        assertFalse(MetricsHandler.acceptsGzip("identity"));
+        assertFalse(MetricsHandler.acceptsGzip("gzip;q=0"));
+        assertFalse(MetricsHandler.acceptsGzip("gzip; q=0.0, identity"));
+    }
+
+    private static String gunzip(byte[] body) throws IOException {
+        try (GZIPInputStream in = new GZIPInputStream(new ByteArrayInputStream(body))) {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+    }
+
+    private static <T> T await(Future<T> future) throws Exception {
+        return future.toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+    }
+}
