@@ -38,7 +38,8 @@ import java.util.TreeSet;
  */
 public final class FrameCodec {
     private static final BigInteger TWO_TO_64 = BigInteger.ONE.shiftLeft(64);
-    private static final ObjectMapper MAPPER = JsonMapper.builder()
+    /** Shared with {@link ValuesFrameParser}, so that both paths parse with the same features. */
+    static final ObjectMapper MAPPER = JsonMapper.builder()
             .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
             .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
             .build();
@@ -135,12 +136,29 @@ public final class FrameCodec {
      *                        of another protocol version or of an unknown type
      */
     public Frame decode(byte[] bytes) throws FrameException {
+        checkSize(bytes);
+        // values frames are nearly all of the traffic: they take the streaming path, everything else
+        // (and every values frame it does not accept as it stands) the tree path, which words the refusals
+        Frame.Values values = ValuesFrameParser.parse(bytes);
+        return values != null ? values : decodeTree(bytes);
+    }
+
+    /** {@link #decode} without the streaming path for values frames: the reference it must agree with. */
+    Frame decodeWithTree(byte[] bytes) throws FrameException {
+        checkSize(bytes);
+        return decodeTree(bytes);
+    }
+
+    private void checkSize(byte[] bytes) throws FrameException {
         if (bytes.length > maxFrameBytes) {
             throw new FrameException("frame of " + bytes.length + " bytes exceeds the limit of " + maxFrameBytes + " bytes");
         }
         if (bytes.length == 0) {
             throw new FrameException("empty frame");
         }
+    }
+
+    private static Frame decodeTree(byte[] bytes) throws FrameException {
         JsonNode json;
         try {
             json = MAPPER.readTree(bytes);

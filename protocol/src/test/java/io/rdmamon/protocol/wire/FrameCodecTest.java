@@ -1,6 +1,7 @@
 package io.rdmamon.protocol.wire;
 
 import io.rdmamon.protocol.model.HostSample;
+import io.rdmamon.protocol.model.SourceStatus;
 import io.rdmamon.protocol.probe.PerftestResult;
 import io.rdmamon.protocol.probe.PerftestSpec;
 import io.rdmamon.protocol.probe.ProbePhase;
@@ -13,11 +14,14 @@ import org.junit.jupiter.params.provider.MethodSource;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.BitSet;
 import java.util.List;
+import java.util.stream.IntStream;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -153,6 +157,140 @@ class FrameCodecTest {
         FrameException e = assertThrows(FrameException.class,
                 () -> codec.decode(frame.getBytes(StandardCharsets.UTF_8)));
         assertTrue(e.getMessage().startsWith(reason), () -> "reason was: " + e.getMessage());
+    }
+
+    /** A well-formed values frame, as the agent writes it, with {@code values} and {@code sources} as given. */
+    private static String valuesFrame(String values, String sources) {
+        return "{\"v\":1,\"type\":\"values\",\"layoutId\":3,\"seq\":41,\"ts\":1700000000123,\"values\":" + values
+                + ",\"absent\":[1],\"sources\":" + sources + "}";
+    }
+
+    private static final String VALUES = "[5,0,18446744073709551615,9223372036854775808,9223372036854775807]";
+    private static final String SOURCES = "[{\"source\":\"sysfs\",\"subject\":\"mlx5_0\",\"success\":true},"
+            + "{\"source\":\"ethtool\",\"subject\":\"eth9\",\"success\":false,\"error\":\"ioctl: No such device\"}]";
+
+    static Stream<Arguments> valuesFramesTheStreamingPathTakes() {
+        String frame = valuesFrame(VALUES, SOURCES);
+        Frame.Values expected = new Frame.Values(3, 41, 1_700_000_000_123L,
+                new long[] {5, 0, -1L, Long.MIN_VALUE, Long.MAX_VALUE}, bits(1),
+                List.of(SourceStatus.ok("sysfs", "mlx5_0"),
+                        SourceStatus.failed("ethtool", "eth9", "ioctl: No such device")));
+        return Stream.of(
+                Arguments.of("as the agent writes it", frame, expected),
+                Arguments.of("fields in reverse order", "{\"sources\":" + SOURCES + ",\"absent\":[1],\"values\":" + VALUES
+                        + ",\"ts\":1700000000123,\"seq\":41,\"layoutId\":3,\"type\":\"values\",\"v\":1}", expected),
+                Arguments.of("whitespace around tokens", " \n" + frame.replace(",\"", " ,\t\"").replace("\":", "\" : ") + "\n ", expected),
+                Arguments.of("explicit null error", frame.replace("\"success\":true}", "\"success\":true,\"error\":null}"),
+                        expected),
+                Arguments.of("minus zero, repeated absent slot",
+                        frame.replace("[5,0,", "[5,-0,").replace("\"absent\":[1]", "\"absent\":[1,1]"), expected),
+                Arguments.of("nothing absent, no sources, no values",
+                        valuesFrame("[]", "[]").replace("\"absent\":[1]", "\"absent\":[]"),
+                        new Frame.Values(3, 41, 1_700_000_000_123L, new long[0], new BitSet(), List.of())));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("valuesFramesTheStreamingPathTakes")
+    void wellFormedValuesFramesTakeTheStreamingPathAndDecodeAsTheTreeDoes(String name, String json, Frame expected)
+            throws FrameException {
+        byte[] bytes = json.getBytes(StandardCharsets.UTF_8);
+        assertEquals(expected, ValuesFrameParser.parse(bytes) == null
+                ? null : codec.decode(bytes), "the streaming path must take this frame");
+        assertEquals(expected, codec.decodeWithTree(bytes));
+    }
+
+    static Stream<Arguments> valuesFramesTheTreeDecides() {
+        String frame = valuesFrame(VALUES, SOURCES);
+        List<Arguments> cases = new ArrayList<>(List.of(
+                Arguments.of("negative value", valuesFrame("[1,-5]", "[]"), "frame.values[1]: -5 is outside"),
+                Arguments.of("huge negative value", valuesFrame("[1,-18446744073709551615]", "[]"), "frame.values[1]: -1844"),
+                Arguments.of("value 2^64", valuesFrame("[1,18446744073709551616]", "[]"), "frame.values[1]: 1844"),
+                Arguments.of("float value", valuesFrame("[1,2.5]", "[]"), "frame.values[1]: expected an unsigned integer"),
+                Arguments.of("integral float value", valuesFrame("[1.0,2]", "[]"), "frame.values[0]: expected an unsigned"),
+                Arguments.of("exponent value", valuesFrame("[1,1e3]", "[]"), "frame.values[1]: expected an unsigned"),
+                Arguments.of("null value", valuesFrame("[1,null]", "[]"), "frame.values[1]: expected an unsigned"),
+                Arguments.of("string value", valuesFrame("[1,\"2\"]", "[]"), "frame.values[1]: expected an unsigned"),
+                Arguments.of("values not an array", valuesFrame("{}", "[]"), "frame.values: expected an array, got object"),
+                Arguments.of("values null", valuesFrame("null", "[]"), "frame.values: missing"),
+                Arguments.of("duplicated top-level key", frame.replace("\"seq\":41", "\"seq\":41,\"seq\":42"),
+                        "malformed frame: Duplicate field 'seq'"),
+                Arguments.of("duplicated key in a source", frame.replace("\"success\":true}", "\"success\":true,\"success\":true}"),
+                        "malformed frame: Duplicate field 'success'"),
+                Arguments.of("trailing object", frame + " {}", "malformed frame"),
+                Arguments.of("trailing garbage", frame + " x", "malformed frame"),
+                Arguments.of("truncated inside the values", frame.substring(0, frame.indexOf("18446")),
+                        "malformed frame: Unexpected end-of-input within/between Array entries"),
+                Arguments.of("not closed", frame.substring(0, frame.length() - 1), "truncated frame"),
+                Arguments.of("version 2", frame.replace("\"v\":1", "\"v\":2"), "unsupported protocol version 2"),
+                Arguments.of("layoutId beyond 32 bits", frame.replace("\"layoutId\":3", "\"layoutId\":2147483648"),
+                        "frame.layoutId: expected a 32-bit integer, got number"),
+                Arguments.of("seq beyond 64 bits", frame.replace("\"seq\":41", "\"seq\":9223372036854775808"),
+                        "frame.seq: expected a 64-bit integer, got number"),
+                Arguments.of("ts as a string", frame.replace("\"ts\":1700000000123", "\"ts\":\"1\""),
+                        "frame.ts: expected a 64-bit integer, got string"),
+                Arguments.of("absent slot beyond the values", frame.replace("\"absent\":[1]", "\"absent\":[5]"),
+                        "frame.absent: slot 5 outside 0..4"),
+                Arguments.of("negative absent slot", frame.replace("\"absent\":[1]", "\"absent\":[-1]"),
+                        "frame.absent: slot -1 outside 0..4"),
+                Arguments.of("float absent slot", frame.replace("\"absent\":[1]", "\"absent\":[1.0]"),
+                        "frame.absent[0]: expected an integer, got number"),
+                Arguments.of("source success as a string", frame.replace("\"success\":true", "\"success\":\"true\""),
+                        "frame.sources[0].success: expected true or false, got string"),
+                Arguments.of("source error as a number", frame.replace("\"error\":\"ioctl: No such device\"", "\"error\":7"),
+                        "frame.sources[1].error: expected a string, got number"),
+                Arguments.of("source not an object", valuesFrame(VALUES, "[\"sysfs\"]"),
+                        "frame.sources[0]: expected an object, got string"),
+                Arguments.of("source without subject", frame.replace("\"subject\":\"mlx5_0\",", ""),
+                        "frame.sources[0].subject: missing"),
+                // accepted by the tree, which ignores fields it does not know; the streaming path leaves them to it
+                Arguments.of("unknown top-level field", frame.replace("\"seq\":41", "\"seq\":41,\"extra\":[1,{}]"), null),
+                Arguments.of("unknown field in a source", frame.replace("\"success\":true}", "\"success\":true,\"x\":1}"), null),
+                Arguments.of("a heartbeat carrying values", frame.replace("\"type\":\"values\"", "\"type\":\"heartbeat\""),
+                        null)));
+        for (String field : List.of("v", "type", "layoutId", "seq", "ts", "values", "absent", "sources")) {
+            String value = "\"" + field + "\":(\\[[^]]*]|\"[a-z]*\"|[0-9]+)";
+            String without = field.equals("sources") ? frame.replaceFirst("," + value, "") : frame.replaceFirst(value + ",", "");
+            cases.add(Arguments.of("without " + field, without, "frame." + field + ": missing"));
+            cases.add(Arguments.of(field + " null", frame.replaceFirst(value, "\"" + field + "\":null"),
+                    "frame." + field + ": missing"));
+        }
+        return cases.stream();
+    }
+
+    /**
+     * The streaming path declines everything that is not a well-formed values frame, and the codec then
+     * answers exactly as the tree path does: the same frame, or the same refusal.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("valuesFramesTheTreeDecides")
+    void otherValuesFramesAreLeftToTheTreeAndAnsweredAsBefore(String name, String json, String reason) {
+        byte[] bytes = json.getBytes(StandardCharsets.UTF_8);
+        assertNull(ValuesFrameParser.parse(bytes));
+        String viaCodec = outcome(() -> codec.decode(bytes));
+        assertEquals(outcome(() -> codec.decodeWithTree(bytes)), viaCodec);
+        if (reason == null) {
+            assertTrue(viaCodec.startsWith("frame: "), viaCodec);
+        } else {
+            assertTrue(viaCodec.startsWith("refused: " + reason), viaCodec);
+        }
+    }
+
+    private interface Decoding {
+        Frame decode() throws FrameException;
+    }
+
+    private static String outcome(Decoding decoding) {
+        try {
+            return "frame: " + decoding.decode();
+        } catch (FrameException e) {
+            return "refused: " + e.getMessage();
+        }
+    }
+
+    private static BitSet bits(int... slots) {
+        BitSet bits = new BitSet();
+        IntStream.of(slots).forEach(bits::set);
+        return bits;
     }
 
     @Test
