@@ -4,12 +4,16 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-/** Immutable copies that keep the source order (kernel order matters for output). */
+/** Immutable copies (or views of immutable maps) that keep the source order (kernel order matters for output). */
 final class Maps {
     private Maps() {
     }
 
     static <K, V> Map<K, V> copyOrdered(Map<K, V> source) {
-        return source == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(source));
+        if (source == null) {
+            return Map.of();
+        }
+        // a CounterMap cannot change: no copy needed (the collector builds one per counter group and sample)
+        return Collections.unmodifiableMap(source instanceof CounterMap ? source : new LinkedHashMap<>(source));
     }
 }

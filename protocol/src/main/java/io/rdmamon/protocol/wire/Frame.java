@@ -69,6 +69,16 @@ public sealed interface Frame {
             return values.clone();
         }
 
+        /** {@link #values()} without the copy, for decoding in this package: never modified. */
+        long[] sharedValues() {
+            return values;
+        }
+
+        /** {@link #absent()} without the copy, for decoding in this package: never modified. */
+        BitSet sharedAbsent() {
+            return absent;
+        }
+
         @Override
         public BitSet absent() {
             return (BitSet) absent.clone();

@@ -10,7 +10,7 @@ import java.util.Optional;
  */
 public final class SampleDecoder {
     private Frame.Hello hello;
-    private HostLayout layout;
+    private ValueSlots.Plan layout;
     private int layoutId;
 
     /**
@@ -24,7 +24,7 @@ public final class SampleDecoder {
                 throw new FrameException("second hello on one connection (node " + h.node() + ")");
             }
             hello = h;
-            layout = h.layout();
+            layout = new ValueSlots.Plan(h.layout());
             layoutId = h.layoutId();
             return Optional.empty();
         }
@@ -32,7 +32,7 @@ public final class SampleDecoder {
             throw new FrameException("expected a hello frame first, got " + typeName(frame));
         }
         if (frame instanceof Frame.LayoutChange change) {
-            layout = change.layout();
+            layout = new ValueSlots.Plan(change.layout());
             layoutId = change.layoutId();
             return Optional.empty();
         }
@@ -41,7 +41,7 @@ public final class SampleDecoder {
                 throw new FrameException("values frame seq " + values.seq() + " refers to layout " + values.layoutId()
                         + " but the current layout is " + layoutId);
             }
-            return Optional.of(ValueSlots.rebuild(hello.node(), layout, values));
+            return Optional.of(layout.rebuild(hello.node(), values));
         }
         if (frame instanceof Frame.Ack) {
             throw new FrameException("ack frames flow from collector to agent only");
