@@ -31,6 +31,8 @@ public final class CounterMap extends AbstractMap<String, Long> {
         private final String[] names;
         private final int[] slots;
         private final int width;
+        /** No name is listed twice: name {@code i} is slot {@code i}. */
+        private final boolean distinct;
         private final Map<String, Integer> index;
 
         /**
@@ -55,6 +57,7 @@ public final class CounterMap extends AbstractMap<String, Long> {
             }
             this.names = distinct.toArray(String[]::new);
             this.slots = Arrays.copyOf(lastSlot, this.names.length);
+            this.distinct = this.names.length == width;
         }
 
         /** Number of slots the names occupy. */
@@ -80,15 +83,20 @@ public final class CounterMap extends AbstractMap<String, Long> {
      */
     public static CounterMap of(Keys keys, long[] values, BitSet absent, int from) {
         long[] own = new long[keys.names.length];
-        BitSet ownAbsent = null;
-        boolean anyAbsent = absent.nextSetBit(from) >= 0 && absent.nextSetBit(from) < from + keys.width;
+        if (keys.distinct) {
+            System.arraycopy(values, from, own, 0, own.length);
+        } else {
+            for (int i = 0; i < own.length; i++) {
+                own[i] = values[from + keys.slots[i]];
+            }
+        }
+        int firstAbsent = absent.nextSetBit(from);
+        if (firstAbsent < 0 || firstAbsent >= from + keys.width) {
+            return new CounterMap(keys, own, null); // the common case: every counter was read
+        }
+        BitSet ownAbsent = new BitSet(own.length);
         for (int i = 0; i < own.length; i++) {
-            int slot = from + keys.slots[i];
-            own[i] = values[slot];
-            if (anyAbsent && absent.get(slot)) {
-                if (ownAbsent == null) {
-                    ownAbsent = new BitSet(own.length);
-                }
+            if (absent.get(from + keys.slots[i])) {
                 ownAbsent.set(i);
             }
         }
