@@ -8,6 +8,7 @@ import io.rdmamon.collector.http.MetricsHandler;
 import io.rdmamon.collector.http.NodesApi;
 import io.rdmamon.collector.ingest.AgentIngest;
 import io.rdmamon.collector.ingest.AgentRegistry;
+import io.rdmamon.collector.ingest.DecodeLoops;
 import io.rdmamon.collector.live.LiveFeed;
 import io.rdmamon.collector.live.LiveFeedOptions;
 import io.rdmamon.collector.metrics.RdmaMetrics;
@@ -32,7 +33,8 @@ import java.util.function.Consumer;
 
 /**
  * The collector's HTTP server: agent ingest (WebSocket), {@code /metrics}, the REST API, health,
- * and the dashboard's static files. One instance; everything runs on its event loop.
+ * and the dashboard's static files. One instance; everything runs on its event loop, except the decoding of
+ * agent frames, which runs on {@link DecodeLoops} (JSON parsing and sample rebuild, without shared state).
  */
 public final class CollectorVerticle extends VerticleBase {
     private static final System.Logger LOG = System.getLogger(CollectorVerticle.class.getName());
@@ -69,8 +71,9 @@ public final class CollectorVerticle extends VerticleBase {
         Router router = Router.router(vertx);
         NodesApi nodes = new NodesApi(store);
         AgentRegistry agents = new AgentRegistry();
+        DecodeLoops decodeLoops = new DecodeLoops();
         router.get(WireFormat.STREAM_PATH).handler(new AgentIngest(auth, new FrameCodec(config.maxFrameBytes()),
-                store, selfMetrics, agents, diagnoses::accept));
+                store, selfMetrics, agents, diagnoses::accept, decodeLoops));
         router.get("/healthz").handler(ctx -> json(ctx.response(), 200, new JsonObject().put("status", "ok")));
         router.get("/readyz").handler(ctx -> json(ctx.response(), ready ? 200 : 503,
                 new JsonObject().put("status", ready ? "ready" : "starting")));
@@ -102,7 +105,8 @@ public final class CollectorVerticle extends VerticleBase {
         return withTls(options).compose(serverOptions -> {
             server = vertx.createHttpServer(serverOptions).requestHandler(router);
             return probes.open();
-        }).compose(v -> server.listen(config.listenPort(), config.listenHost())).map(s -> {
+        }).compose(v -> decodeLoops.deploy(vertx, DecodeLoops.defaultCount(Runtime.getRuntime().availableProcessors())))
+                .compose(v -> server.listen(config.listenPort(), config.listenHost())).map(s -> {
             port = s.actualPort();
             ready = true;
             vertx.setPeriodic(sweepMillis, id -> expire());

@@ -169,6 +169,34 @@ class CollectorEndToEndTest {
         assertTrue(get("/metrics", null).bodyAsString().contains("rdmamon_collector_frames_rejected_total 2.0"));
     }
 
+    /**
+     * Frames are decoded off the verticle's loop and applied back on it: a burst far beyond the frames a
+     * connection may have in flight (the socket pauses and resumes) is applied completely and in order, and a
+     * bad frame at its end is refused only after every sample before it.
+     */
+    @Test
+    void aBurstOfFramesIsAppliedInOrderAndABadFrameAfterItStillClosesTheStream() throws Exception {
+        RawAgent agent = new RawAgent(AGENT_TOKEN);
+        SampleEncoder encoder = new SampleEncoder("burst", "test", 60_000);
+        int samples = 20 * io.rdmamon.collector.ingest.AgentIngest.MAX_FRAMES_IN_FLIGHT;
+        List<Future<Void>> writes = new java.util.ArrayList<>();
+        for (int seq = 1; seq <= samples; seq++) {
+            for (Frame frame : encoder.encode(FixtureSamples.host("burst", 1_000L * seq, seq), seq)) {
+                writes.add(agent.ws.writeBinaryMessage(Buffer.buffer(codec.encode(frame))));
+            }
+        }
+        writes.add(agent.ws.writeBinaryMessage(Buffer.buffer("{\"v\":1,\"type\":\"values\"}")));
+        await(Future.all(writes));
+        for (int seq = 1; seq <= samples; seq++) {
+            assertEquals(new Frame.Ack(seq), agent.received.poll(5, TimeUnit.SECONDS));
+        }
+        waitFor(() -> agent.closeCode != null, "stream closed after the bad frame");
+        assertEquals((short) 1002, agent.closeCode);
+        assertEquals("frame.values: missing", agent.closeReason);
+        assertEquals(1_000L * samples, collector.store().node("burst").orElseThrow().lastSample().timestampMillis());
+        assertTrue(get("/metrics", null).bodyAsString().contains("rdmamon_collector_samples_ingested_total " + samples + ".0"));
+    }
+
     @Test
     void unknownTokenIsRefusedAndTheNodeNeverAppears() throws Exception {
         for (String token : new String[] {"wrong-token", null}) {

@@ -8,17 +8,20 @@ import io.rdmamon.protocol.wire.Frame;
 import io.rdmamon.protocol.wire.FrameCodec;
 import io.rdmamon.protocol.wire.FrameException;
 import io.rdmamon.protocol.wire.SampleDecoder;
+import io.vertx.core.Context;
+import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.ServerWebSocket;
 
 import java.nio.charset.StandardCharsets;
-import java.util.Optional;
 import java.util.function.Consumer;
 import java.util.regex.Pattern;
 
 /**
- * One agent's stream. Runs on the event loop of the collector verticle. A bad frame closes this
- * connection only (close code 1002 with the reason), never the server.
+ * One agent's stream. A frame is decoded (JSON and the rebuild of the sample) on the connection's decode
+ * loop ({@link DecodeLoops}) and applied on the event loop of the collector verticle, where the connection
+ * lives and everything with state runs (store, diagnosis, agent registry, acks); both steps keep the
+ * frames' order. A bad frame closes this connection only (close code 1002 with the reason), never the server.
  */
 final class AgentConnection {
     private static final System.Logger LOG = System.getLogger(AgentConnection.class.getName());
@@ -26,6 +29,11 @@ final class AgentConnection {
     private static final short PROTOCOL_ERROR = 1002;
     private static final short POLICY_VIOLATION = 1008;
     private static final short TRY_AGAIN_LATER = 1013;
+    private static final int MAX_FRAMES_IN_FLIGHT = AgentIngest.MAX_FRAMES_IN_FLIGHT;
+
+    /** What the decode loop made of a frame: the frame and its sample, or the reason to refuse it. */
+    private record Decoded(Frame frame, HostSample sample, FrameException refusal) {
+    }
 
     private final ServerWebSocket ws;
     private final TokenEntry token;
@@ -34,13 +42,20 @@ final class AgentConnection {
     private final SelfMetrics metrics;
     private final AgentRegistry agents;
     private final Consumer<HostSample> applied;
+    private final Context decodeLoop;
+    /** Touched on the decode loop only. */
     private final SampleDecoder decoder = new SampleDecoder();
+    private Context home;
+    private Frame.Hello hello;
     private String node;
     private boolean closing;
+    private boolean closed;
+    private int inFlight;
 
     AgentConnection(ServerWebSocket ws, TokenEntry token, FrameCodec codec, NodeStore store, SelfMetrics metrics,
-                    AgentRegistry agents, Consumer<HostSample> applied) {
+                    AgentRegistry agents, Consumer<HostSample> applied, Context decodeLoop) {
         this.ws = ws;
+        this.decodeLoop = decodeLoop;
         this.agents = agents;
         this.applied = applied;
         this.token = token;
@@ -49,11 +64,14 @@ final class AgentConnection {
         this.metrics = metrics;
     }
 
+    /** Called on the collector verticle's event loop. */
     void start() {
+        home = Vertx.currentContext();
         ws.binaryMessageHandler(message -> onFrame(message.getBytes()));
         ws.textMessageHandler(text -> reject(PROTOCOL_ERROR, "text messages are not part of the protocol; frames are binary"));
         ws.exceptionHandler(e -> LOG.log(System.Logger.Level.DEBUG, "agent stream from {0}: {1}", peer(), e.toString()));
         ws.closeHandler(v -> {
+            closed = true; // frames still being decoded are dropped when they come back
             if (node != null) {
                 store.disconnect(node);
                 agents.detach(node, this);
@@ -66,16 +84,55 @@ final class AgentConnection {
             return;
         }
         metrics.framesReceived.inc();
+        if (++inFlight == MAX_FRAMES_IN_FLIGHT) {
+            ws.pause();
+        }
+        decodeLoop.runOnContext(v -> {
+            Decoded decoded = decode(bytes);
+            home.runOnContext(w -> {
+                if (inFlight-- == MAX_FRAMES_IN_FLIGHT) {
+                    ws.resume();
+                }
+                apply(decoded);
+            });
+        });
+    }
+
+    /** On the decode loop. */
+    private Decoded decode(byte[] bytes) {
         try {
             Frame frame = codec.decode(bytes);
-            Optional<HostSample> sample = decoder.accept(frame);
-            if (frame instanceof Frame.Hello hello) {
-                admit(hello);
+            return new Decoded(frame, decoder.accept(frame).orElse(null), null);
+        } catch (FrameException e) {
+            return new Decoded(null, null, e);
+        } catch (RuntimeException e) {
+            // a defect, not a bad frame: drop the frame, as an exception on the event loop would, but come
+            // back to the verticle's loop all the same so that the connection's flow control stays right
+            LOG.log(System.Logger.Level.ERROR, "cannot decode a frame from " + peer(), e);
+            return new Decoded(null, null, null);
+        }
+    }
+
+    /** On the collector verticle's event loop, in the order the frames arrived. */
+    private void apply(Decoded decoded) {
+        if (closing || closed) {
+            return;
+        }
+        try {
+            if (decoded.refusal() != null) {
+                throw decoded.refusal();
+            }
+            Frame frame = decoded.frame();
+            if (frame == null) {
+                return;
+            }
+            if (frame instanceof Frame.Hello h) {
+                admit(h);
             } else if (frame instanceof Frame.ProbeReport report) {
                 store.touch(node);
                 agents.probeReport(node, report);
-            } else if (sample.isPresent()) {
-                ingest(sample.get(), ((Frame.Values) frame).seq());
+            } else if (decoded.sample() != null) {
+                ingest(decoded.sample(), ((Frame.Values) frame).seq());
             } else {
                 store.touch(node);
             }
@@ -98,6 +155,7 @@ final class AgentConnection {
             return;
         }
         node = hello.node();
+        this.hello = hello;
         agents.attach(node, this);
         LOG.log(System.Logger.Level.INFO, "agent {0} (version {1}) connected from {2}", node, hello.agentVersion(), peer());
     }
@@ -111,7 +169,6 @@ final class AgentConnection {
             case DUPLICATE -> metrics.samplesDuplicate.inc();
             case UNKNOWN_NODE -> {
                 // expired while connected (a very long silence on an open connection): register again
-                Frame.Hello hello = decoder.hello().orElseThrow();
                 if (store.connect(node, hello.agentVersion(), hello.intervalMillis())
                         && store.accept(sample) == NodeStore.Ingest.APPLIED) {
                     metrics.samplesIngested.inc();

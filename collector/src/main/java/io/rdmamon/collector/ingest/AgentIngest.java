@@ -21,6 +21,11 @@ import java.util.function.Consumer;
  * on the upgrade request; an unknown token gets 401 and no WebSocket.
  */
 public final class AgentIngest implements Handler<RoutingContext> {
+    /**
+     * Frames of one connection between arrival and application; beyond this the socket stops reading until
+     * the decode loop catches up, as it would if the decoding ran on the verticle's loop.
+     */
+    public static final int MAX_FRAMES_IN_FLIGHT = 4;
     private static final System.Logger LOG = System.getLogger(AgentIngest.class.getName());
     private final TokenAuthenticator auth;
     private final FrameCodec codec;
@@ -28,10 +33,15 @@ public final class AgentIngest implements Handler<RoutingContext> {
     private final SelfMetrics metrics;
     private final AgentRegistry agents;
     private final Consumer<HostSample> applied;
+    private final DecodeLoops decodeLoops;
 
-    /** {@code applied} sees every sample the store applied (the diagnosis engine), on the event loop. */
+    /**
+     * {@code applied} sees every sample the store applied (the diagnosis engine), on the event loop;
+     * frames are decoded on {@code decodeLoops}, which must be deployed before the first connection.
+     */
     public AgentIngest(TokenAuthenticator auth, FrameCodec codec, NodeStore store, SelfMetrics metrics,
-                       AgentRegistry agents, Consumer<HostSample> applied) {
+                       AgentRegistry agents, Consumer<HostSample> applied, DecodeLoops decodeLoops) {
+        this.decodeLoops = decodeLoops;
         this.agents = agents;
         this.applied = applied;
         this.auth = auth;
@@ -54,7 +64,8 @@ public final class AgentIngest implements Handler<RoutingContext> {
             return;
         }
         ctx.request().toWebSocket()
-                .onSuccess(ws -> new AgentConnection(ws, token.orElse(null), codec, store, metrics, agents, applied).start())
+                .onSuccess(ws -> new AgentConnection(ws, token.orElse(null), codec, store, metrics, agents, applied,
+                        decodeLoops.assign()).start())
                 .onFailure(e -> LOG.log(System.Logger.Level.WARNING, "WebSocket upgrade from {0} failed: {1}",
                         ctx.request().remoteAddress(), e.getMessage()));
     }
