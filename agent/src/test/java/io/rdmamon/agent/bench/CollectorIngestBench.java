@@ -26,6 +26,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -41,9 +42,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * generator encodes 16 frames per second instead of 2,000 (the collector decodes every frame anyway);
  * sends are spread evenly over each second in 20 slots, as independent agents would be.
  *
- * <p>Reported: collector and generator CPU (cores, from /proc) over a window of steady ingest, samples
- * acknowledged per second, heap after a full GC (with the growth of the per-port rate history), RSS,
- * and {@code /metrics} latency and size over a series of scrapes.
+ * <p>Reported: collector and generator CPU (cores, from /proc; the collector's also per thread) over a window
+ * of steady ingest, samples acknowledged per second, heap after a full GC (with the growth of the per-port
+ * rate history), RSS, and {@code /metrics} latency and size over a series of scrapes.
  *
  * <p>Options: {@code --nodes N} (2000), {@code --warmup S} (30), {@code --seconds S} (60),
  * {@code --scrapes N} (20), {@code --prometheus-scrapes N} (0: further scrapes with the headers Prometheus
@@ -96,12 +97,14 @@ public final class CollectorIngestBench {
             long heapStart = heapAfterGc(collector);
             long heapStartNanos = System.nanoTime();
             ProcessUsage collectorBefore = collector.usage();
+            Map<String, Long> threadsBefore = ProcessUsage.threadCpuMillis(collector.pid(), false);
             ProcessUsage selfBefore = ProcessUsage.self();
             long acksBefore = acks.get();
             long windowStart = System.nanoTime();
             Thread.sleep(seconds * 1000L);
             double windowSeconds = (System.nanoTime() - windowStart) / 1e9;
             ProcessUsage collectorAfter = collector.usage();
+            Map<String, Long> threadsAfter = ProcessUsage.threadCpuMillis(collector.pid(), false);
             ProcessUsage selfAfter = ProcessUsage.self();
             long acked = acks.get() - acksBefore;
 
@@ -174,6 +177,12 @@ public final class CollectorIngestBench {
             System.out.printf("| /metrics p50 / p99 / max, ms (%d scrapes) | %.0f / %.0f / %.0f |%n", scrapes,
                     latencies[scrapes / 2], latencies[Math.min(scrapes - 1, (int) Math.ceil(scrapes * 0.99) - 1)], latencies[scrapes - 1]);
             System.out.printf("| /metrics size, MiB / series | %.1f / %d |%n", bytes / 1048576.0, series);
+            threadsAfter.forEach((thread, millis) -> {
+                double cores = (millis - threadsBefore.getOrDefault(thread, 0L)) / 1000.0 / windowSeconds;
+                if (cores >= 0.01) {
+                    System.out.printf("| collector thread %s, cores | %.2f |%n", thread, cores);
+                }
+            });
             System.out.printf("| collector CPU during the scrape phase, cores | %.2f |%n",
                     (scrapeCpuAfter.cpuMillis() - scrapeCpuBefore.cpuMillis()) / 1000.0
                             / (latencies.length == 0 ? 1 : Math.max(scrapes, Arrays.stream(latencies).sum() / 1000)));

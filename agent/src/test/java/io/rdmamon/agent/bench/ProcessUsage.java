@@ -42,6 +42,11 @@ public record ProcessUsage(long cpuMillis, long rssKiB, long hwmKiB) {
      * ({@code C2 CompilerThre#}, {@code GC Thread##}, {@code vert.x-worker-thread-#}). Exited threads are missing.
      */
     public static Map<String, Long> threadCpuMillis(long pid) throws IOException {
+        return threadCpuMillis(pid, true);
+    }
+
+    /** As {@link #threadCpuMillis(long)}; with {@code mergeNumbered} false, every thread under its own name. */
+    public static Map<String, Long> threadCpuMillis(long pid, boolean mergeNumbered) throws IOException {
         Map<String, Long> byName = new TreeMap<>();
         try (Stream<Path> tasks = Files.list(Path.of("/proc", Long.toString(pid), "task"))) {
             for (Path task : tasks.toList()) {
@@ -51,7 +56,10 @@ public record ProcessUsage(long cpuMillis, long rssKiB, long hwmKiB) {
                 } catch (IOException e) {
                     continue; // the thread exited between the listing and the read
                 }
-                String name = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')')).replaceAll("[0-9]", "#");
+                String name = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+                if (mergeNumbered) {
+                    name = name.replaceAll("[0-9]", "#");
+                }
                 byName.merge(name, ticks(stat) * 1000 / CLOCK_TICKS_PER_SECOND, Long::sum);
             }
         }
