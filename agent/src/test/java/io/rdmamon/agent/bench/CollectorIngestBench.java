@@ -47,8 +47,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * rate history), RSS, and {@code /metrics} latency and size over a series of scrapes.
  *
  * <p>Options: {@code --nodes N} (2000), {@code --warmup S} (30), {@code --seconds S} (60),
- * {@code --scrapes N} (20), {@code --prometheus-scrapes N} (0: further scrapes with the headers Prometheus
- * sends, OpenMetrics and gzip), {@code --collector-flags "..."} (JVM flags of the collector, space-separated).
+ * {@code --scrapes N} (20; 0 for ingest only), {@code --prometheus-scrapes N} (0: further scrapes with the
+ * headers Prometheus sends, OpenMetrics and gzip), {@code --collector-flags "..."} (JVM flags of the collector,
+ * space-separated).
  */
 public final class CollectorIngestBench {
     private static final int PROFILES = 16;
@@ -174,18 +175,23 @@ public final class CollectorIngestBench {
             System.out.printf("| heap growth (rate history), MiB/s | %.2f |%n", growthPerSecond / 1048576.0);
             System.out.printf("| heap after GC with full %d-point history (extrapolated), MiB | %.0f |%n", HISTORY_POINTS, heapFullHistory / 1048576.0);
             System.out.printf("| collector RSS / peak RSS, MiB | %.0f / %.0f |%n", collectorEnd.rssKiB() / 1024.0, collectorEnd.hwmKiB() / 1024.0);
-            System.out.printf("| /metrics p50 / p99 / max, ms (%d scrapes) | %.0f / %.0f / %.0f |%n", scrapes,
-                    latencies[scrapes / 2], latencies[Math.min(scrapes - 1, (int) Math.ceil(scrapes * 0.99) - 1)], latencies[scrapes - 1]);
-            System.out.printf("| /metrics size, MiB / series | %.1f / %d |%n", bytes / 1048576.0, series);
+            if (scrapes > 0) {
+                System.out.printf("| /metrics p50 / p99 / max, ms (%d scrapes) | %.0f / %.0f / %.0f |%n", scrapes,
+                        latencies[scrapes / 2], latencies[Math.min(scrapes - 1, (int) Math.ceil(scrapes * 0.99) - 1)],
+                        latencies[scrapes - 1]);
+                System.out.printf("| /metrics size, MiB / series | %.1f / %d |%n", bytes / 1048576.0, series);
+            }
             threadsAfter.forEach((thread, millis) -> {
                 double cores = (millis - threadsBefore.getOrDefault(thread, 0L)) / 1000.0 / windowSeconds;
                 if (cores >= 0.01) {
                     System.out.printf("| collector thread %s, cores | %.2f |%n", thread, cores);
                 }
             });
-            System.out.printf("| collector CPU during the scrape phase, cores | %.2f |%n",
-                    (scrapeCpuAfter.cpuMillis() - scrapeCpuBefore.cpuMillis()) / 1000.0
-                            / (latencies.length == 0 ? 1 : Math.max(scrapes, Arrays.stream(latencies).sum() / 1000)));
+            if (scrapes > 0) {
+                System.out.printf("| collector CPU during the scrape phase, cores | %.2f |%n",
+                        (scrapeCpuAfter.cpuMillis() - scrapeCpuBefore.cpuMillis()) / 1000.0
+                                / Math.max(scrapes, Arrays.stream(latencies).sum() / 1000));
+            }
             if (prometheusScrapes > 0) {
                 Arrays.sort(prometheusLatencies);
                 System.out.printf("| /metrics as Prometheus asks (OpenMetrics, gzip) p50 / max, ms (%d scrapes) | %.0f / %.0f |%n",

@@ -45,7 +45,10 @@ public record ProcessUsage(long cpuMillis, long rssKiB, long hwmKiB) {
         return threadCpuMillis(pid, true);
     }
 
-    /** As {@link #threadCpuMillis(long)}; with {@code mergeNumbered} false, every thread under its own name. */
+    /**
+     * As {@link #threadCpuMillis(long)}; with {@code mergeNumbered} false, every thread on its own, as
+     * {@code name/tid} (the kernel cuts names to 15 characters, so several event loops share one).
+     */
     public static Map<String, Long> threadCpuMillis(long pid, boolean mergeNumbered) throws IOException {
         Map<String, Long> byName = new TreeMap<>();
         try (Stream<Path> tasks = Files.list(Path.of("/proc", Long.toString(pid), "task"))) {
@@ -57,9 +60,7 @@ public record ProcessUsage(long cpuMillis, long rssKiB, long hwmKiB) {
                     continue; // the thread exited between the listing and the read
                 }
                 String name = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-                if (mergeNumbered) {
-                    name = name.replaceAll("[0-9]", "#");
-                }
+                name = mergeNumbered ? name.replaceAll("[0-9]", "#") : name + "/" + task.getFileName();
                 byName.merge(name, ticks(stat) * 1000 / CLOCK_TICKS_PER_SECOND, Long::sum);
             }
         }
