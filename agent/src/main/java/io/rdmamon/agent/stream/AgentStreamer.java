@@ -166,7 +166,9 @@ public final class AgentStreamer extends VerticleBase {
         connected = true;
         lastFailure = null;
         connects++;
-        encoder = new SampleEncoder(options.node(), options.agentVersion(), options.interval().toMillis());
+        // the hello tells the collector whether this agent runs probes, so that it can refuse one at once
+        encoder = new SampleEncoder(options.node(), options.agentVersion(), options.interval().toMillis(),
+                options.probes().enabled() ? List.of(Frame.Hello.CAPABILITY_PROBES) : List.of());
         sentUpTo = acknowledgedSeq;
         LOG.log(System.Logger.Level.INFO, "streaming to {0}; {1} samples to replay", endpoint, buffer.size());
         socket.binaryMessageHandler(message -> onMessage(socket, message));

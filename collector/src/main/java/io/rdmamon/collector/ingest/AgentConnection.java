@@ -190,6 +190,10 @@ final class AgentConnection {
         return ws.remoteAddress().hostAddress();
     }
 
+    boolean accepts(String capability) {
+        return hello != null && hello.accepts(capability);
+    }
+
     private void reject(short code, String reason) {
         if (closing) {
             return;

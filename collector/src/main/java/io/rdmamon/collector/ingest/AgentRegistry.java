@@ -42,6 +42,12 @@ public final class AgentRegistry {
         return connections.containsKey(node);
     }
 
+    /** Whether {@code node}'s connected agent announced {@code capability} in its hello ({@link Frame.Hello#capabilities()}). */
+    public boolean accepts(String node, String capability) {
+        AgentConnection connection = connections.get(node);
+        return connection != null && connection.accepts(capability);
+    }
+
     /** Sends {@code frame} to the agent of {@code node}; false when no agent of that node is connected. */
     public boolean send(String node, Frame frame) {
         AgentConnection connection = connections.get(node);

@@ -393,6 +393,10 @@ public final class ProbeOrchestrator implements AgentRegistry.Listener {
         if (!agents.connected(endpoint.node())) {
             throw notConnected(endpoint, role);
         }
+        if (!agents.accepts(endpoint.node(), Frame.Hello.CAPABILITY_PROBES)) {
+            throw new ProbeRefused(503, role + ": the agent of " + endpoint.node()
+                    + " does not run probes (start it with --allow-probes)");
+        }
         if (view.lastSample() == null) {
             throw new ProbeRefused(503, role + ": " + endpoint.node() + " has not sent a sample yet");
         }

@@ -34,6 +34,11 @@ final class FakeAgent {
     final WebSocket ws;
 
     FakeAgent(WebSocketClient client, int port, String token, String node) throws Exception {
+        this(client, port, token, node, List.of(Frame.Hello.CAPABILITY_PROBES));
+    }
+
+    /** An agent whose hello announces {@code capabilities} (an empty list: started without --allow-probes). */
+    FakeAgent(WebSocketClient client, int port, String token, String node, List<String> capabilities) throws Exception {
         this.node = node;
         WebSocketConnectOptions options = new WebSocketConnectOptions().setHost("127.0.0.1").setPort(port)
                 .setURI(WireFormat.STREAM_PATH).putHeader("Authorization", "Bearer " + token);
@@ -45,11 +50,16 @@ final class FakeAgent {
                 throw new AssertionError(e);
             }
         });
-        SampleEncoder encoder = new SampleEncoder(node, "test", 60_000);
+        SampleEncoder encoder = new SampleEncoder(node, "test", 60_000, capabilities);
         for (Frame frame : encoder.encode(FixtureSamples.host(node, System.currentTimeMillis(), 1), 1)) {
             ProbeApiTest.await(ws.writeBinaryMessage(Buffer.buffer(codec.encode(frame))));
         }
         assertEquals(new Frame.Ack(1), next());
+    }
+
+    /** The next frame the collector sent within {@code wait}, or null. */
+    Frame poll(java.time.Duration wait) throws InterruptedException {
+        return received.poll(wait.toMillis(), TimeUnit.MILLISECONDS);
     }
 
     /** The next frame the collector sent, waiting up to 5 s. */

@@ -300,6 +300,18 @@ class ProbeApiTest {
     }
 
     @Test
+    void anAgentWithoutProbesIsRefusedAtOnceAndGetsNoFrame(Vertx v) throws Exception {
+        start(v, c -> c);
+        agent("gpu-01");
+        FakeAgent sampling = new FakeAgent(wsClient, collector.port(), AGENT, "gpu-02", List.of());
+        agents.add(sampling);
+        assertError(503, "destination: the agent of gpu-02 does not run probes (start it with --allow-probes)",
+                post(request("gpu-01", "gpu-02"), OPERATOR));
+        assertTrue(send(HttpMethod.GET, "/api/probes", VIEWER, null).bodyAsJsonObject().getJsonArray("probes").isEmpty());
+        assertNull(sampling.poll(Duration.ofMillis(300)), "no probe frame reaches an agent that did not offer probes");
+    }
+
+    @Test
     void onePortOneProbeAndAGlobalCap(Vertx v) throws Exception {
         start(v, c -> c.withMaxConcurrent(1));
         agent("gpu-01");

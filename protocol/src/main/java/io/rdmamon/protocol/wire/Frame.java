@@ -31,13 +31,28 @@ public sealed interface Frame {
      * @param intervalMillis the agent's sampling interval; the collector derives staleness from it
      * @param layoutId       id the following {@link Values} refer to
      * @param layout         structure of the host
+     * @param capabilities   what the agent accepts beyond sampling, e.g. {@link #CAPABILITY_PROBES}; absent on
+     *                       the wire means none
      */
-    record Hello(String node, String agentVersion, long intervalMillis, int layoutId, HostLayout layout)
-            implements Frame {
+    record Hello(String node, String agentVersion, long intervalMillis, int layoutId, HostLayout layout,
+                 List<String> capabilities) implements Frame {
+        /** The agent runs perftest for probes ({@code rdmamon agent --allow-probes}). */
+        public static final String CAPABILITY_PROBES = "probes";
+
         public Hello {
             Objects.requireNonNull(node, "node");
             Objects.requireNonNull(agentVersion, "agentVersion");
             Objects.requireNonNull(layout, "layout");
+            capabilities = List.copyOf(capabilities);
+        }
+
+        /** A hello of an agent with no capabilities beyond sampling. */
+        public Hello(String node, String agentVersion, long intervalMillis, int layoutId, HostLayout layout) {
+            this(node, agentVersion, intervalMillis, layoutId, layout, List.of());
+        }
+
+        public boolean accepts(String capability) {
+            return capabilities.contains(capability);
         }
     }
 

@@ -70,6 +70,9 @@ public final class FrameCodec {
             json.put("type", "hello").put("node", h.node()).put("agentVersion", h.agentVersion())
                     .put("intervalMillis", h.intervalMillis()).put("layoutId", h.layoutId());
             json.set("layout", layoutJson(h.layout()));
+            if (!h.capabilities().isEmpty()) {
+                h.capabilities().forEach(json.putArray("capabilities")::add);
+            }
         } else if (frame instanceof Frame.LayoutChange l) {
             json.put("type", "layout").put("layoutId", l.layoutId());
             json.set("layout", layoutJson(l.layout()));
@@ -181,7 +184,9 @@ public final class FrameCodec {
         String type = f.string("type");
         return switch (type) {
             case "hello" -> new Frame.Hello(f.string("node"), f.string("agentVersion"), f.longValue("intervalMillis"),
-                    f.integer("layoutId"), layout(f.object("layout")));
+                    f.integer("layoutId"), layout(f.object("layout")),
+                    // absent from agents that predate capabilities: they accept nothing beyond sampling
+                    json.has("capabilities") ? f.strings("capabilities") : List.of());
             case "layout" -> new Frame.LayoutChange(f.integer("layoutId"), layout(f.object("layout")));
             case "values" -> values(f);
             case "heartbeat" -> new Frame.Heartbeat(f.longValue("ts"));

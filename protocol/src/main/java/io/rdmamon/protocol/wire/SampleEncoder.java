@@ -15,13 +15,20 @@ public final class SampleEncoder {
     private final String node;
     private final String agentVersion;
     private final long intervalMillis;
+    private final List<String> capabilities;
     private HostLayout layout;
     private int layoutId;
 
     public SampleEncoder(String node, String agentVersion, long intervalMillis) {
+        this(node, agentVersion, intervalMillis, List.of());
+    }
+
+    /** An encoder whose hello announces {@code capabilities} ({@link Frame.Hello#capabilities()}). */
+    public SampleEncoder(String node, String agentVersion, long intervalMillis, List<String> capabilities) {
         this.node = node;
         this.agentVersion = agentVersion;
         this.intervalMillis = intervalMillis;
+        this.capabilities = List.copyOf(capabilities);
     }
 
     /** Frames that carry {@code sample} (whose {@code node} is ignored: the hello names the node). */
@@ -30,7 +37,7 @@ public final class SampleEncoder {
         HostLayout current = HostLayout.of(sample);
         if (layout == null) {
             layoutId = 1;
-            frames.add(new Frame.Hello(node, agentVersion, intervalMillis, layoutId, current));
+            frames.add(new Frame.Hello(node, agentVersion, intervalMillis, layoutId, current, capabilities));
         } else if (!layout.equals(current)) {
             layoutId++;
             frames.add(new Frame.LayoutChange(layoutId, current));

@@ -74,6 +74,21 @@ class FrameCodecTest {
     }
 
     @Test
+    void helloCarriesCapabilitiesAndAnOldHelloHasNone() throws FrameException {
+        SampleEncoder probing = new SampleEncoder("gpu-01", "1", 1000, List.of(Frame.Hello.CAPABILITY_PROBES));
+        Frame.Hello hello = (Frame.Hello) probing.encode(TestSamples.host(1, 10, 7L), 1).get(0);
+        Frame.Hello decoded = (Frame.Hello) codec.decode(codec.encode(hello));
+        assertEquals(hello, decoded);
+        assertTrue(decoded.accepts(Frame.Hello.CAPABILITY_PROBES));
+
+        // an agent that predates capabilities sends no such field: it accepts nothing beyond sampling
+        Frame.Hello plain = (Frame.Hello) new SampleEncoder("gpu-01", "1", 1000).encode(TestSamples.host(1, 10, 7L), 1).get(0);
+        String json = new String(codec.encode(plain), StandardCharsets.UTF_8);
+        assertTrue(!json.contains("capabilities"), json);
+        assertEquals(List.of(), ((Frame.Hello) codec.decode(json.getBytes(StandardCharsets.UTF_8))).capabilities());
+    }
+
+    @Test
     void heartbeatAndAckRoundTrip() throws FrameException {
         assertEquals(new Frame.Heartbeat(77L), codec.decode(codec.encode(new Frame.Heartbeat(77L))));
         assertEquals(new Frame.Ack(9L), codec.decode(codec.encode(new Frame.Ack(9L))));
