@@ -30,8 +30,8 @@ import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicReference;
 
-import static io.rdmamon.agent.stream.AgentStreamerTest.await;
-import static io.rdmamon.agent.stream.AgentStreamerTest.waitFor;
+import static io.rdmamon.collector.Waits.await;
+import static io.rdmamon.collector.Waits.waitFor;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 

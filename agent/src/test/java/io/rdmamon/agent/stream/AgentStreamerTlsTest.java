@@ -22,8 +22,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import static io.rdmamon.agent.stream.AgentStreamerTest.await;
-import static io.rdmamon.agent.stream.AgentStreamerTest.waitFor;
+import static io.rdmamon.collector.Waits.await;
+import static io.rdmamon.collector.Waits.waitFor;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;

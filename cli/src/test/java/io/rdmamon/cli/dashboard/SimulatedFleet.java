@@ -8,13 +8,14 @@ import io.rdmamon.collector.Collector;
 import io.rdmamon.collector.CollectorConfig;
 import io.rdmamon.collector.auth.Role;
 import io.rdmamon.collector.auth.TokenEntry;
-import io.vertx.core.Future;
+
 import io.vertx.core.Vertx;
 
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
+
+import static io.rdmamon.collector.Waits.await;
 
 /**
  * A collector on loopback (agent, viewer and operator tokens) fed by a simulated fabric through the
@@ -22,6 +23,7 @@ import java.util.concurrent.TimeUnit;
  * real host reader, the simulator stepping on a worker, probes run by the simulated perftest.
  */
 public final class SimulatedFleet implements AutoCloseable {
+    private static final Duration FLEET_LIMIT = Duration.ofSeconds(30);
     public static final String AGENT_TOKEN = "agent-secret";
     public static final String VIEWER_TOKEN = "viewer-secret";
     public static final String OPERATOR_TOKEN = "operator-secret";
@@ -46,7 +48,7 @@ public final class SimulatedFleet implements AutoCloseable {
         CollectorConfig anyPort = CollectorConfig.defaults().withListen("127.0.0.1:0").withTokens(List.of(
                 new TokenEntry(Role.AGENT, AGENT_TOKEN, null), new TokenEntry(Role.VIEWER, VIEWER_TOKEN, null),
                 new TokenEntry(Role.OPERATOR, OPERATOR_TOKEN, null)));
-        collector = await(Collector.start(vertx, anyPort));
+        collector = await(Collector.start(vertx, anyPort), FLEET_LIMIT);
         config = anyPort.withListen("127.0.0.1:" + collector.port()); // a restart comes back on the same port
         agents = await(DemoFleet.start(vertx, fabric, baseUrl(), INTERVAL, nodePrefix, options -> options
                 .withToken(AGENT_TOKEN).withBackoff(Duration.ofMillis(100), Duration.ofSeconds(1))));
@@ -63,17 +65,17 @@ public final class SimulatedFleet implements AutoCloseable {
 
     /** Stops one node's agent; the collector keeps its last sample and reports it down. */
     public void stopAgent(String agentName) throws Exception {
-        await(agents.stopAgent(agentName));
+        await(agents.stopAgent(agentName), FLEET_LIMIT);
     }
 
     /** Stops the collector (agents and dashboards lose their connections). */
     void stopCollector() throws Exception {
-        await(collector.close());
+        await(collector.close(), FLEET_LIMIT);
     }
 
     /** Starts the collector again on the same port, with an empty store. */
     void restartCollector() throws Exception {
-        collector = await(Collector.start(vertx, config));
+        collector = await(Collector.start(vertx, config), FLEET_LIMIT);
     }
 
     /** {@code host:port} of the collector. */
@@ -85,17 +87,13 @@ public final class SimulatedFleet implements AutoCloseable {
         return "http://" + address();
     }
 
-    static <T> T await(Future<T> future) throws Exception {
-        return future.toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
-    }
-
     @Override
     public void close() throws Exception {
         try {
-            await(agents.stop());
+            await(agents.stop(), FLEET_LIMIT);
         } finally {
             fabric.close();
-            await(vertx.close());
+            await(vertx.close(), FLEET_LIMIT);
         }
     }
 }

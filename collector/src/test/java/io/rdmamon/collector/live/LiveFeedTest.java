@@ -5,7 +5,7 @@ import io.rdmamon.collector.FixtureSamples;
 import io.rdmamon.collector.diagnosis.DiagnosisConfig;
 import io.rdmamon.collector.diagnosis.DiagnosisEngine;
 import io.rdmamon.collector.store.NodeStore;
-import io.vertx.core.Future;
+
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
@@ -29,17 +29,20 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
+
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.BooleanSupplier;
+
 import java.util.function.Predicate;
 
+import static io.rdmamon.collector.Waits.await;
+import static io.rdmamon.collector.Waits.waitFor;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The push channel over real loopback HTTP, fed through a real {@link NodeStore}. */
 class LiveFeedTest {
+    private static final Duration EVENT_LIMIT = Duration.ofSeconds(15);
     private Vertx vertx;
     private NodeStore store;
     private LiveFeed feed;
@@ -194,28 +197,14 @@ class LiveFeedTest {
         drain.setDaemon(true);
         drain.start();
 
-        waitFor(() -> feed.stats().updatesDropped() > 0, "ticks skipped for the stalled client");
-        waitFor(() -> feed.stats().clientsEvicted() == 1, "the stalled client disconnected after the stall timeout");
+        waitFor(() -> feed.stats().updatesDropped() > 0, "ticks skipped for the stalled client", EVENT_LIMIT);
+        waitFor(() -> feed.stats().clientsEvicted() == 1, "the stalled client disconnected after the stall timeout", EVENT_LIMIT);
         assertEquals(1, feed.stats().clients(), "the reading client stays");
         long before = fleetEvents.get();
         Thread.sleep(500);
         assertTrue(fleetEvents.get() > before, "the reading client keeps receiving: " + before + " → " + fleetEvents.get());
         vertx.cancelTimer(feeder);
         reader.close();
-    }
-
-    private static void waitFor(BooleanSupplier condition, String what) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("timed out waiting for " + what);
-            }
-            Thread.sleep(20);
-        }
-    }
-
-    private static <T> T await(Future<T> future) throws Exception {
-        return future.toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
     }
 
     /** A plain socket reading the event stream (chunk-size lines are skipped: they never start with event/data). */

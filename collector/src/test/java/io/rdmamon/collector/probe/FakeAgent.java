@@ -1,6 +1,7 @@
 package io.rdmamon.collector.probe;
 
 import io.rdmamon.collector.FixtureSamples;
+import io.rdmamon.collector.Waits;
 import io.rdmamon.protocol.probe.PerftestResult;
 import io.rdmamon.protocol.probe.ProbePhase;
 import io.rdmamon.protocol.probe.ProbeRole;
@@ -42,7 +43,7 @@ final class FakeAgent {
         this.node = node;
         WebSocketConnectOptions options = new WebSocketConnectOptions().setHost("127.0.0.1").setPort(port)
                 .setURI(WireFormat.STREAM_PATH).putHeader("Authorization", "Bearer " + token);
-        ws = ProbeApiTest.await(client.connect(options));
+        ws = Waits.await(client.connect(options));
         ws.binaryMessageHandler(b -> {
             try {
                 received.add(codec.decode(b.getBytes()));
@@ -52,7 +53,7 @@ final class FakeAgent {
         });
         SampleEncoder encoder = new SampleEncoder(node, "test", 60_000, capabilities);
         for (Frame frame : encoder.encode(FixtureSamples.host(node, System.currentTimeMillis(), 1), 1)) {
-            ProbeApiTest.await(ws.writeBinaryMessage(Buffer.buffer(codec.encode(frame))));
+            Waits.await(ws.writeBinaryMessage(Buffer.buffer(codec.encode(frame))));
         }
         assertEquals(new Frame.Ack(1), next());
     }
@@ -84,7 +85,7 @@ final class FakeAgent {
 
     void report(String probeId, ProbeRole role, ProbePhase phase, int tcpPort, PerftestResult result, Integer exitCode,
                 String error, List<String> output) throws Exception {
-        ProbeApiTest.await(ws.writeBinaryMessage(Buffer.buffer(codec.encode(
+        Waits.await(ws.writeBinaryMessage(Buffer.buffer(codec.encode(
                 new Frame.ProbeReport(probeId, role, phase, tcpPort, result, exitCode, error, output)))));
     }
 

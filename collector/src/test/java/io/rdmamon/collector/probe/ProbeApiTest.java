@@ -9,7 +9,7 @@ import io.rdmamon.protocol.probe.PerftestResult;
 import io.rdmamon.protocol.probe.ProbePhase;
 import io.rdmamon.protocol.probe.ProbeRole;
 import io.rdmamon.protocol.wire.Frame;
-import io.vertx.core.Future;
+
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClient;
@@ -33,9 +33,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
+
 import java.util.function.UnaryOperator;
 
+import static io.rdmamon.collector.Waits.await;
+import static io.rdmamon.collector.Waits.waitFor;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -47,6 +49,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 @ExtendWith(VertxExtension.class)
 class ProbeApiTest {
+    private static final Duration EVENT_LIMIT = Duration.ofSeconds(5);
     private static final String AGENT = "agent-secret";
     private static final String VIEWER = "viewer-secret";
     private static final String OPERATOR = "operator-secret-token";
@@ -83,10 +86,6 @@ class ProbeApiTest {
         FakeAgent agent = new FakeAgent(wsClient, collector.port(), AGENT, node);
         agents.add(agent);
         return agent;
-    }
-
-    static <T> T await(Future<T> future) throws Exception {
-        return future.toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
     }
 
     private static JsonObject request(String src, String dst) {
@@ -133,16 +132,6 @@ class ProbeApiTest {
             Thread.sleep(20);
         }
         throw new AssertionError("probe " + id + " did not reach " + state + " (last " + last + ")");
-    }
-
-    private static void waitFor(BooleanSupplier condition, String what) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("timed out waiting for " + what);
-            }
-            Thread.sleep(20);
-        }
     }
 
     /** Collects the {@code probe} events of {@code /api/live}. */
@@ -238,7 +227,7 @@ class ProbeApiTest {
             assertEquals("", complaints);
         }
 
-        waitFor(() -> live.size() >= 4, "four live probe events");
+        waitFor(() -> live.size() >= 4, "four live probe events", EVENT_LIMIT);
         assertEquals(List.of("queued", "server-ready", "running", "done"),
                 live.stream().map(e -> e.getString("state")).toList());
         assertEquals(0.92, live.get(3).getJsonObject("result").getDouble("linkRatio"), 1e-9);
@@ -400,7 +389,7 @@ class ProbeApiTest {
 
     @Test
     void serverThatNeverListensTimesOutAndIsCancelled(Vertx v) throws Exception {
-        start(v, c -> c.withTimeouts(Duration.ofMillis(300), Duration.ofSeconds(5)));
+        start(v, c -> c.withTimeouts(Duration.ofMillis(300), EVENT_LIMIT));
         FakeAgent src = agent("gpu-01");
         FakeAgent dst = agent("gpu-02");
         String id = started(request("gpu-01", "gpu-02"));
@@ -459,7 +448,7 @@ class ProbeApiTest {
             } catch (java.io.IOException e) {
                 return false;
             }
-        }, lines + " audit lines");
+        }, lines + " audit lines", EVENT_LIMIT);
         List<String> text = Files.readAllLines(file);
         assertEquals(lines, text.size(), text.toString());
         return text.stream().map(JsonObject::new).toList();
