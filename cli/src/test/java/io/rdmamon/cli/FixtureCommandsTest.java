@@ -142,6 +142,11 @@ class FixtureCommandsTest {
         for (int i = 6; i <= 8; i++) {
             assertTrue(lines.get(i).matches("(max|avg|min)\\s+0\\s+0\\s+0\\s+0"), result::toString);
         }
+        // -t/-c alone imply -l, as `vmstat 1 3` users expect
+        CliRun implied = run("stat", "-d", dev, "-t", "0.01", "-c", "2");
+        assertEquals(0, implied.exitCode(), implied::toString);
+        assertTrue(implied.out().lines().findFirst().orElseThrow().startsWith("time"), implied::toString);
+        assertEquals("--- " + dev + " statistics, 2 intervals ---", implied.out().lines().toList().get(4), implied::toString);
         CliRun snapshot = run("stat", "-d", dev);
         assertEquals(0, snapshot.exitCode(), snapshot::toString);
         assertEquals(dev + " port 1:", snapshot.out().lines().findFirst().orElseThrow());

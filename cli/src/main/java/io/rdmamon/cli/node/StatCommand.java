@@ -7,7 +7,6 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
@@ -18,8 +17,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 /** {@code rdmamon stat}: whole-device traffic, live, with a max/avg/min summary (like eadm stat). */
 @Command(name = "stat",
         description = {"Device traffic (like eadm stat).",
-                "Without -l: the device's counters now. With -l: rx/tx B/s and p/s every interval, then"
-                        + " (count reached or Ctrl-C) a max/avg/min table."})
+                "Without -l: the device's counters now. With -l (or -t/-c, as `vmstat 1 3` reads): rx/tx B/s and"
+                        + " p/s every interval, then (count reached or Ctrl-C) a max/avg/min table."})
 public final class StatCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -27,7 +26,8 @@ public final class StatCommand implements Callable<Integer> {
     @Option(names = {"-d", "--ib-dev"}, paramLabel = "DEV", required = true, description = "RDMA device.")
     String device;
 
-    @Option(names = {"-l", "--live"}, description = "Live traffic every interval, then a summary table.")
+    @Option(names = {"-l", "--live"}, description = "Live traffic every interval, then a summary table;"
+            + " implied by -t/--interval or -c/--count.")
     boolean live;
 
     @Mixin
@@ -38,16 +38,14 @@ public final class StatCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        if (!live && interval.given()) {
-            throw new ParameterException(spec.commandLine(), "-t/--interval and -c/--count need -l/--live");
-        }
         HostReader reader = hostRoot.open();
         Subjects.requireDevice(reader, device);
         String node = NodeName.ofThisHost();
         IbDevice first = Subjects.find(reader.read(node), device);
         long baselineNanos = System.nanoTime();
         PrintWriter out = spec.commandLine().getOut();
-        if (!live) {
+        // an interval or a count only makes sense live: `stat -c 3` means three intervals, as `vmstat 1 3` does
+        if (!live && !interval.given()) {
             EadmStatFormat.statistics(first).forEach(out::println);
             out.flush();
             return 0;
