@@ -142,6 +142,19 @@ class HostileAgentTest {
         return null;
     }
 
+    private boolean diagnosed(String node, String rule) {
+        try {
+            for (JsonNode d : JSON.readTree(get("/api/diagnoses?rule=" + rule)).get("diagnoses")) {
+                if (d.get("node").asText().equals(node)) {
+                    return true;
+                }
+            }
+            return false;
+        } catch (Exception e) {
+            throw new AssertionError(e);
+        }
+    }
+
     private void assertStillServing() throws Exception {
         assertEquals("{\"status\":\"ok\"}", get("/healthz"));
     }
@@ -311,7 +324,7 @@ class HostileAgentTest {
         assertEquals(1, collector.store().node("gpu-07").orElseThrow().connections());
         assertEquals(now + 1000, collector.store().node("gpu-07").orElseThrow().lastSample().timestampMillis());
         assertTrue(get("/metrics").contains("rdmamon_collector_agent_streams_closed_total{reason=\"name_conflict\"} 1.0"));
-        assertTrue(get("/api/diagnoses?rule=node_name_conflict").contains("\"node\":\"gpu-07\""));
+        waitFor(() -> diagnosed("gpu-07", "node_name_conflict"), "node_name_conflict raised at the next sweep");
     }
 
     @Test
