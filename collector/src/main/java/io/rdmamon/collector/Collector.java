@@ -48,7 +48,8 @@ public final class Collector {
             return Future.failedFuture(e);
         }
         NodeStore store = new NodeStore(System::currentTimeMillis, config.staleAfterIntervals(),
-                config.expireAfter().toMillis(), config.historyPoints(), config.maxNodes());
+                config.expireAfter().toMillis(), config.historyPoints(), config.maxNodes(),
+                config.ingest().maxClockSkew().toMillis());
         PrometheusRegistry registry = new PrometheusRegistry();
         ProbeOutcomes probeOutcomes = new ProbeOutcomes();
         DiagnosisEngine diagnoses = new DiagnosisEngine(config.diagnosis(), System::currentTimeMillis);

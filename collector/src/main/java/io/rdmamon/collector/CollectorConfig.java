@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.rdmamon.collector.auth.Role;
 import io.rdmamon.collector.auth.TokenEntry;
 import io.rdmamon.collector.diagnosis.DiagnosisConfig;
+import io.rdmamon.collector.ingest.IngestLimits;
 import io.rdmamon.collector.probe.ProbeConfig;
 import io.rdmamon.protocol.wire.WireFormat;
 
@@ -40,6 +41,7 @@ import java.util.regex.Pattern;
  * @param probes              active probe limits (the {@code "probes"} section, docs/probes.md)
  * @param diagnosis           thresholds and windows of the diagnosis engine (the {@code "diagnosis"} section, docs/diagnosis.md)
  * @param tls                 the server's certificate and key (the {@code "tls"} section); {@link TlsConfig#NONE} = plain HTTP
+ * @param ingest              what one agent may announce and how long its stream may stay silent (the {@code "ingest"} section)
  */
 public record CollectorConfig(
         String listenHost,
@@ -53,13 +55,14 @@ public record CollectorConfig(
         int maxFrameBytes,
         ProbeConfig probes,
         DiagnosisConfig diagnosis,
-        TlsConfig tls) {
+        TlsConfig tls,
+        IngestLimits ingest) {
 
     public static final int DEFAULT_PORT = 9470;
     private static final ObjectMapper MAPPER = new ObjectMapper();
     private static final Set<String> FILE_KEYS = Set.of("listen", "insecure", "tokens", "staleAfterIntervals",
             "expireAfter", "historyPoints", "maxNodes", "maxFrameBytes", "probes",
-            "diagnosis", "tls");
+            "diagnosis", "tls", "ingest");
     private static final Pattern DURATION = Pattern.compile("(\\d+)(ms|s|m|h)?");
 
     public CollectorConfig {
@@ -67,6 +70,7 @@ public record CollectorConfig(
         Objects.requireNonNull(probes, "probes");
         Objects.requireNonNull(diagnosis, "diagnosis");
         Objects.requireNonNull(tls, "tls");
+        Objects.requireNonNull(ingest, "ingest");
         if (listenPort < 0 || listenPort > 65535) {
             throw new ConfigException("listen port out of range: " + listenPort);
         }
@@ -83,7 +87,7 @@ public record CollectorConfig(
     public static CollectorConfig defaults() {
         return new CollectorConfig("127.0.0.1", DEFAULT_PORT, false, List.of(), 3, Duration.ofMinutes(10), 900,
                 10_000, WireFormat.DEFAULT_MAX_FRAME_BYTES, ProbeConfig.defaults(),
-                DiagnosisConfig.defaults(), TlsConfig.NONE);
+                DiagnosisConfig.defaults(), TlsConfig.NONE, IngestLimits.defaults());
     }
 
     /**
@@ -107,32 +111,32 @@ public record CollectorConfig(
     /** {@code --insecure}. */
     public CollectorConfig withInsecure(boolean value) {
         return new CollectorConfig(listenHost, listenPort, value, tokens, staleAfterIntervals, expireAfter,
-                historyPoints, maxNodes, maxFrameBytes, probes, diagnosis, tls);
+                historyPoints, maxNodes, maxFrameBytes, probes, diagnosis, tls, ingest);
     }
 
     public CollectorConfig withTokens(List<TokenEntry> value) {
         return new CollectorConfig(listenHost, listenPort, insecure, value, staleAfterIntervals, expireAfter,
-                historyPoints, maxNodes, maxFrameBytes, probes, diagnosis, tls);
+                historyPoints, maxNodes, maxFrameBytes, probes, diagnosis, tls, ingest);
     }
 
     public CollectorConfig withStaleness(int intervals, Duration expiry) {
         return new CollectorConfig(listenHost, listenPort, insecure, tokens, intervals, expiry, historyPoints,
-                maxNodes, maxFrameBytes, probes, diagnosis, tls);
+                maxNodes, maxFrameBytes, probes, diagnosis, tls, ingest);
     }
 
     public CollectorConfig withLimits(int points, int nodes, int frameBytes) {
         return new CollectorConfig(listenHost, listenPort, insecure, tokens, staleAfterIntervals, expireAfter,
-                points, nodes, frameBytes, probes, diagnosis, tls);
+                points, nodes, frameBytes, probes, diagnosis, tls, ingest);
     }
 
     public CollectorConfig withProbes(ProbeConfig value) {
         return new CollectorConfig(listenHost, listenPort, insecure, tokens, staleAfterIntervals, expireAfter,
-                historyPoints, maxNodes, maxFrameBytes, value, diagnosis, tls);
+                historyPoints, maxNodes, maxFrameBytes, value, diagnosis, tls, ingest);
     }
 
     public CollectorConfig withDiagnosis(DiagnosisConfig value) {
         return new CollectorConfig(listenHost, listenPort, insecure, tokens, staleAfterIntervals, expireAfter,
-                historyPoints, maxNodes, maxFrameBytes, probes, value, tls);
+                historyPoints, maxNodes, maxFrameBytes, probes, value, tls, ingest);
     }
 
     /** {@code --tls-cert FILE --tls-key FILE}: either may be null to keep the earlier layers' file. */
@@ -147,15 +151,20 @@ public record CollectorConfig(
         return withTls(value);
     }
 
+    public CollectorConfig withIngest(IngestLimits value) {
+        return new CollectorConfig(listenHost, listenPort, insecure, tokens, staleAfterIntervals, expireAfter,
+                historyPoints, maxNodes, maxFrameBytes, probes, diagnosis, tls, value);
+    }
+
     public CollectorConfig withTls(TlsConfig value) {
         return new CollectorConfig(listenHost, listenPort, insecure, tokens, staleAfterIntervals, expireAfter,
-                historyPoints, maxNodes, maxFrameBytes, probes, diagnosis, value);
+                historyPoints, maxNodes, maxFrameBytes, probes, diagnosis, value, ingest);
     }
 
     private CollectorConfig withListen(String hostPort, String origin) {
         ListenAddress address = ListenAddress.parse(hostPort, origin);
         return new CollectorConfig(address.host(), address.port(), insecure, tokens, staleAfterIntervals, expireAfter,
-                historyPoints, maxNodes, maxFrameBytes, probes, diagnosis, tls);
+                historyPoints, maxNodes, maxFrameBytes, probes, diagnosis, tls, ingest);
     }
 
     private CollectorConfig overlayFile(Path file) {
@@ -199,6 +208,9 @@ public record CollectorConfig(
         }
         if (json.has("probes")) {
             c = c.withProbes(c.probes.overlay(json.get("probes"), where, file.toAbsolutePath().getParent()));
+        }
+        if (json.has("ingest")) {
+            c = c.withIngest(c.ingest.overlay(json.get("ingest"), where));
         }
         return c.withLimits(
                 json.has("historyPoints") ? integer(json, "historyPoints", where) : c.historyPoints,

@@ -73,7 +73,7 @@ public final class CollectorVerticle extends VerticleBase {
         AgentRegistry agents = new AgentRegistry();
         DecodeLoops decodeLoops = new DecodeLoops();
         router.get(WireFormat.STREAM_PATH).handler(new AgentIngest(auth, new FrameCodec(config.maxFrameBytes()),
-                store, selfMetrics, agents, diagnoses::accept, decodeLoops));
+                config.ingest(), store, selfMetrics, agents, diagnoses::accept, decodeLoops));
         router.get("/healthz").handler(ctx -> json(ctx.response(), 200, new JsonObject().put("status", "ok")));
         router.get("/readyz").handler(ctx -> json(ctx.response(), ready ? 200 : 503,
                 new JsonObject().put("status", ready ? "ready" : "starting")));
@@ -96,8 +96,8 @@ public final class CollectorVerticle extends VerticleBase {
         router.errorHandler(500, ctx -> json(ctx.response(), 500,
                 new JsonObject().put("error", String.valueOf(ctx.failure()))));
 
-        // the WebSocket layer must let a frame up to the codec's limit through so that the codec can
-        // name the reason; anything far beyond is cut by Vert.x itself
+        // agent streams assemble their messages from frames themselves and close beyond maxFrameBytes with a
+        // reason (AgentConnection); this bounds messages of any other WebSocket
         HttpServerOptions options = new HttpServerOptions()
                 .setMaxWebSocketMessageSize(config.maxFrameBytes() + 64 * 1024);
         long sweepMillis = Math.max(100, Math.min(1000, config.expireAfter().toMillis() / 2));

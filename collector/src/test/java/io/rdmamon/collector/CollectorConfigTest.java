@@ -2,6 +2,7 @@ package io.rdmamon.collector;
 
 import io.rdmamon.collector.auth.Role;
 import io.rdmamon.collector.auth.TokenEntry;
+import io.rdmamon.collector.ingest.IngestLimits;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -43,6 +44,18 @@ class CollectorConfigTest {
         assertTrue(!config.tokens().toString().contains("secret"), "tokens must not show in toString");
     }
 
+    @Test
+    void ingestLimitsHaveDefaultsAndAFileSectionOverridesSomeOfThem() throws IOException {
+        assertEquals(IngestLimits.defaults(), CollectorConfig.defaults().ingest());
+        Path file = Files.writeString(dir.resolve("collector.json"),
+                "{\"ingest\": {\"maxPortsPerDevice\": 4, \"maxClockSkew\": \"30s\", \"idleTimeout\": \"1m\"}}");
+        IngestLimits limits = CollectorConfig.load(file, Map.of()).ingest();
+        assertEquals(4, limits.maxPortsPerDevice());
+        assertEquals(Duration.ofSeconds(30), limits.maxClockSkew());
+        assertEquals(Duration.ofMinutes(1), limits.idleTimeout());
+        assertEquals(IngestLimits.defaults().maxCountersPerGroup(), limits.maxCountersPerGroup());
+    }
+
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
             "{\"listen\": \"nohost\"}                    | collector.json: listen: expected HOST:PORT, got 'nohost'",
@@ -51,7 +64,12 @@ class CollectorConfigTest {
             "{\"maxNodes\": \"many\"}                    | collector.json: maxNodes must be an integer",
             "{\"tokens\": [{\"role\": \"admin\", \"token\": \"x\"}] } | collector.json: tokens[0]: unknown role 'admin'",
             "{\"tokens\": [{\"role\": \"agent\"}] }      | collector.json: tokens[0]: needs a role and exactly one of token, tokenFile",
-            "{\"listen\": 5                              | collector.json: cannot read config"})
+            "{\"listen\": 5                              | collector.json: cannot read config",
+            "{\"ingest\": {\"maxPorts\": 4}}              | collector.json: unknown key 'ingest.maxPorts'",
+            "{\"ingest\": {\"maxDevices\": 0}}            | collector.json: ingest.maxDevices must be positive: 0",
+            "{\"ingest\": {\"maxNameLength\": 10}}        | collector.json: ingest.maxNameLength must be at least 64: 10",
+            "{\"ingest\": {\"maxClockSkew\": 5}}          | collector.json: ingest.maxClockSkew must be a duration",
+            "{\"ingest\": {\"idleTimeout\": \"500ms\"}}   | collector.json: ingest.idleTimeout must be at least 1s"})
     void badFilesAreNamed(String content, String message) throws IOException {
         Path file = Files.writeString(dir.resolve("collector.json"), content);
         ConfigException e = assertThrows(ConfigException.class, () -> CollectorConfig.load(file, Map.of()));

@@ -20,6 +20,7 @@ import io.vertx.core.net.PemTrustOptions;
 
 import java.security.GeneralSecurityException;
 import java.util.List;
+import java.util.UUID;
 import javax.net.ssl.SSLException;
 import java.util.random.RandomGenerator;
 
@@ -54,6 +55,8 @@ public final class AgentStreamer extends VerticleBase {
     private final FrameCodec codec = new FrameCodec();
     private final ReplayBuffer buffer;
     private final Backoff backoff;
+    /** This run of the agent, in every hello: the collector tells a reconnect (seq goes on) from a restart. */
+    private final String instance = UUID.randomUUID().toString();
     private WebSocketClient client;
     private ProbeRunner probes;
     private WebSocket ws;
@@ -168,7 +171,7 @@ public final class AgentStreamer extends VerticleBase {
         connects++;
         // the hello tells the collector whether this agent runs probes, so that it can refuse one at once
         encoder = new SampleEncoder(options.node(), options.agentVersion(), options.interval().toMillis(),
-                options.probes().enabled() ? List.of(Frame.Hello.CAPABILITY_PROBES) : List.of());
+                options.probes().enabled() ? List.of(Frame.Hello.CAPABILITY_PROBES) : List.of(), instance);
         sentUpTo = acknowledgedSeq;
         LOG.log(System.Logger.Level.INFO, "streaming to {0}; {1} samples to replay", endpoint, buffer.size());
         socket.binaryMessageHandler(message -> onMessage(socket, message));

@@ -130,6 +130,21 @@ class AgentStreamerTest {
         assertTrue(collector.store().nodes().isEmpty());
     }
 
+    /** Two hosts configured with one node name: the second is refused, logs why, and keeps retrying. */
+    @Test
+    void aSecondAgentWithTheSameNodeNameIsToldWhyAndRetries() throws Exception {
+        Collector.Running collector = collector(0);
+        AgentStreamer first = deploy(collector.port(), TOKEN, 600);
+        waitFor(() -> first.stats().acknowledgedSeq() >= 1, "the first agent streams");
+        AgentStreamer second = deploy(collector.port(), TOKEN, 600);
+        String refused = "closed by collector (1008 node name conflict: node-a is streaming on another live connection)";
+        // lastFailure is the reason between a close and the next connect (the agent logs it with its retry delay)
+        waitFor(() -> second.stats().connects() >= 2 && refused.equals(second.stats().lastFailure()),
+                "the second agent was refused, and again after its retry");
+        assertEquals(0, second.stats().acknowledgedSeq());
+        assertTrue(first.stats().connected());
+    }
+
     private static RatePoint lastPoint(Collector.Running collector) {
         List<RatePoint> points = collector.store().history("node-a").orElseThrow().get("mlx5_0/1");
         return points.get(points.size() - 1);

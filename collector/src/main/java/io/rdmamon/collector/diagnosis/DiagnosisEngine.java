@@ -1,5 +1,6 @@
 package io.rdmamon.collector.diagnosis;
 
+import io.rdmamon.collector.store.IngestIssues;
 import io.rdmamon.collector.store.NodeStore;
 import io.rdmamon.collector.store.NodeView;
 import io.rdmamon.protocol.model.HostSample;
@@ -7,6 +8,7 @@ import io.rdmamon.protocol.model.IbDevice;
 import io.rdmamon.protocol.model.IbPort;
 import io.rdmamon.protocol.model.SourceStatus;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -35,6 +37,8 @@ public final class DiagnosisEngine {
     private static final System.Logger LOG = System.getLogger(DiagnosisEngine.class.getName());
     private static final Rule[] RULES = Rule.values();
     private static final int MAX_FAILURES_IN_EVIDENCE = 3;
+    /** node_name_conflict stays active while a hello for the node's name was refused within this window. */
+    public static final Duration NAME_CONFLICT_WINDOW = Duration.ofMinutes(10);
 
     /** The active diagnoses, sorted by {@link Diagnosis#ORDER}; {@code version} changes with the list. */
     public record Snapshot(long version, List<Diagnosis> diagnoses) {
@@ -149,6 +153,7 @@ public final class DiagnosisEngine {
         Set<String> present = new HashSet<>(views.size() * 2);
         for (NodeView view : views) {
             present.add(view.node());
+            nameConflict(view, now);
             NodeState node = nodes.get(view.node());
             if (node == null) {
                 continue;
@@ -174,6 +179,36 @@ public final class DiagnosisEngine {
             forgetState(name, nodes.get(name));
             return true;
         });
+        // a node may hold a conflict without ever having delivered a sample (no NodeState): forgotten here
+        if (active.keySet().removeIf(key -> key.rule() == Rule.NODE_NAME_CONFLICT && !present.contains(key.node()))) {
+            dirty = true;
+        }
+    }
+
+    /** node_name_conflict: active while the store saw a refused hello for the name within {@link #NAME_CONFLICT_WINDOW}. */
+    private void nameConflict(NodeView view, long now) {
+        Key key = new Key(view.node(), null, 0, Rule.NODE_NAME_CONFLICT);
+        IngestIssues issues = view.issues();
+        Diagnosis current = active.get(key);
+        boolean recent = issues.nameConflicts() > 0
+                && now - issues.lastConflictMillis() <= NAME_CONFLICT_WINDOW.toMillis();
+        if (!recent) {
+            if (current != null) {
+                active.remove(key);
+                dirty = true;
+            }
+            return;
+        }
+        double refused = issues.nameConflicts();
+        if (current == null || !Objects.equals(current.values().get("refusedHellos"), refused)) {
+            String evidence = String.format(Locale.ROOT, "%d hello(s) for this node name refused while a live "
+                    + "connection held it; last at %s: %s", issues.nameConflicts(),
+                    Instant.ofEpochMilli(issues.lastConflictMillis()), issues.lastConflict());
+            active.put(key, new Diagnosis(Rule.NODE_NAME_CONFLICT, view.node(), null, 0,
+                    current == null ? issues.lastConflictMillis() : current.sinceMillis(), evidence,
+                    Map.of("refusedHellos", refused)));
+            dirty = true;
+        }
     }
 
     /** Drops a node and every diagnosis of it (the store expired it). */
@@ -199,8 +234,10 @@ public final class DiagnosisEngine {
         for (PortState port : state.ports.values()) {
             dropPort(name, port);
         }
-        if (active.remove(new Key(name, null, 0, Rule.AGENT_STALE)) != null) {
-            dirty = true;
+        for (Rule nodeRule : List.of(Rule.AGENT_STALE, Rule.NODE_NAME_CONFLICT)) {
+            if (active.remove(new Key(name, null, 0, nodeRule)) != null) {
+                dirty = true;
+            }
         }
     }
 

@@ -54,7 +54,12 @@ public enum Rule {
     AGENT_STALE("agent_stale", Severity.WARNING, false,
             "The node's agent stopped delivering fresh samples, or a source fails on it, so part of the node is "
                     + "not watched. Check that the agent runs (systemctl status rdmamon-agent), its token and "
-                    + "collector URL, the network path, and dmesg for a hung device read.");
+                    + "collector URL, the network path, and dmesg for a hung device read."),
+    NODE_NAME_CONFLICT("node_name_conflict", Severity.WARNING, false,
+            "A second agent announced a node name that a live connection holds, and was refused: two hosts share "
+                    + "a name (a cloned config or image), or something impersonates the node. Find the other host "
+                    + "from the collector's log (it names both addresses), give it its own --node name, and bind "
+                    + "agent tokens to node names.");
 
     /** Where the full runbook pages are published (the alerts' runbook_url points there too). */
     public static final String RUNBOOK_BASE_URL = "https://github.com/rdmamon/rdmamon/blob/main/";

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.rdmamon.collector.store.IngestIssues;
 import io.rdmamon.collector.store.NodeStore;
 import io.rdmamon.collector.store.NodeView;
 import io.rdmamon.collector.store.PortRates;
@@ -91,6 +92,13 @@ public final class NodesApi {
             node.put("lastSampleTimestampMillis", view.lastSample().timestampMillis());
         } else {
             node.putNull("lastSampleTimestampMillis");
+        }
+        IngestIssues issues = view.issues();
+        ObjectNode refused = node.putObject("refusedSamples");
+        issues.refusedSamples().forEach(refused::put);
+        ObjectNode conflicts = node.putObject("nameConflicts").put("count", issues.nameConflicts());
+        if (issues.nameConflicts() > 0) {
+            conflicts.put("lastMillis", issues.lastConflictMillis()).put("last", issues.lastConflict());
         }
         return node;
     }

@@ -12,32 +12,42 @@ import io.vertx.core.Context;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.ServerWebSocket;
+import io.vertx.core.http.WebSocketFrame;
 
-import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.function.Consumer;
 import java.util.regex.Pattern;
 
 /**
- * One agent's stream. A frame is decoded (JSON and the rebuild of the sample) on the connection's decode
- * loop ({@link DecodeLoops}) and applied on the event loop of the collector verticle, where the connection
- * lives and everything with state runs (store, diagnosis, agent registry, acks); both steps keep the
- * frames' order. A bad frame closes this connection only (close code 1002 with the reason), never the server.
+ * One agent's stream. A frame is decoded (JSON, the {@link FrameLimits} check and the rebuild of the sample) on
+ * the connection's decode loop ({@link DecodeLoops}) and applied on the event loop of the collector verticle,
+ * where the connection lives and everything with state runs (store, diagnosis, agent registry, acks); both steps
+ * keep the frames' order. A bad frame closes this connection only (with a {@link StreamRefusal}'s code and
+ * reason), never the server.
+ *
+ * <p>WebSocket messages are assembled here from their frames rather than by Vert.x, whose limit drops a larger
+ * message silently: a message beyond {@code maxFrameBytes} closes the stream (1009) as soon as it gets there,
+ * without buffering the rest. A stream silent for {@code ingest.idleTimeout} is closed, so that a half-open
+ * connection does not hold its node's name. A node name belongs to one live connection at a time: the first.
  */
 final class AgentConnection {
     private static final System.Logger LOG = System.getLogger(AgentConnection.class.getName());
     private static final Pattern NODE_NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._:-]{0,252}");
-    private static final short PROTOCOL_ERROR = 1002;
-    private static final short POLICY_VIOLATION = 1008;
-    private static final short TRY_AGAIN_LATER = 1013;
     private static final int MAX_FRAMES_IN_FLIGHT = AgentIngest.MAX_FRAMES_IN_FLIGHT;
+    /** A close reason must fit in 123 bytes of UTF-8 (RFC 6455, 5.5.1). */
+    private static final int MAX_CLOSE_REASON_BYTES = 123;
+    /** Refused samples of one connection are logged at most once per this long. */
+    private static final long REFUSAL_LOG_NANOS = Duration.ofMinutes(1).toNanos();
 
     /** What the decode loop made of a frame: the frame and its sample, or the reason to refuse it. */
-    private record Decoded(Frame frame, HostSample sample, FrameException refusal) {
+    private record Decoded(Frame frame, HostSample sample, StreamRefusal refusal) {
     }
 
     private final ServerWebSocket ws;
     private final TokenEntry token;
     private final FrameCodec codec;
+    private final FrameLimits limits;
+    private final Duration idleTimeout;
     private final NodeStore store;
     private final SelfMetrics metrics;
     private final AgentRegistry agents;
@@ -48,13 +58,24 @@ final class AgentConnection {
     private Context home;
     private Frame.Hello hello;
     private String node;
+    /** Whether this connection holds {@link #node} in the store and the registry. */
+    private boolean registered;
     private boolean closing;
     private boolean closed;
     private int inFlight;
+    /** The binary message being assembled from its frames; null between messages. */
+    private Buffer partial;
+    private long lastFrameNanos;
+    private long idleTimer;
+    private long refusedSinceLog;
+    private long lastRefusalLogNanos;
 
-    AgentConnection(ServerWebSocket ws, TokenEntry token, FrameCodec codec, NodeStore store, SelfMetrics metrics,
-                    AgentRegistry agents, Consumer<HostSample> applied, Context decodeLoop) {
+    AgentConnection(ServerWebSocket ws, TokenEntry token, FrameCodec codec, FrameLimits limits, Duration idleTimeout,
+                    NodeStore store, SelfMetrics metrics, AgentRegistry agents, Consumer<HostSample> applied,
+                    Context decodeLoop) {
         this.ws = ws;
+        this.limits = limits;
+        this.idleTimeout = idleTimeout;
         this.decodeLoop = decodeLoop;
         this.agents = agents;
         this.applied = applied;
@@ -67,22 +88,53 @@ final class AgentConnection {
     /** Called on the collector verticle's event loop. */
     void start() {
         home = Vertx.currentContext();
-        ws.binaryMessageHandler(message -> onFrame(message.getBytes()));
-        ws.textMessageHandler(text -> reject(PROTOCOL_ERROR, "text messages are not part of the protocol; frames are binary"));
+        lastFrameNanos = System.nanoTime();
+        ws.frameHandler(this::onWebSocketFrame);
         ws.exceptionHandler(e -> LOG.log(System.Logger.Level.DEBUG, "agent stream from {0}: {1}", peer(), e.toString()));
         ws.closeHandler(v -> {
             closed = true; // frames still being decoded are dropped when they come back
-            if (node != null) {
-                store.disconnect(node);
-                agents.detach(node, this);
-            }
+            release();
         });
+        long check = Math.max(1000, idleTimeout.toMillis() / 4);
+        idleTimer = home.owner().setPeriodic(check, check, id -> closeIfIdle());
     }
 
-    private void onFrame(byte[] bytes) {
+    private void onWebSocketFrame(WebSocketFrame frame) {
         if (closing) {
             return;
         }
+        lastFrameNanos = System.nanoTime(); // any frame, a ping too, shows the peer is there
+        if (frame.isText()) {
+            reject(new StreamRefusal(StreamRefusal.PROTOCOL_ERROR, StreamRefusal.BAD_FRAME,
+                    "text messages are not part of the protocol; frames are binary"));
+            return;
+        }
+        if (frame.isBinary()) {
+            partial = Buffer.buffer();
+        } else if (!frame.isContinuation()) {
+            return; // ping, pong, close: Vert.x answers them
+        } else if (partial == null) {
+            reject(new StreamRefusal(StreamRefusal.PROTOCOL_ERROR, StreamRefusal.BAD_FRAME,
+                    "continuation frame outside a binary message"));
+            return;
+        }
+        Buffer data = frame.binaryData();
+        if ((long) partial.length() + data.length() > codec.maxFrameBytes()) {
+            partial = null;
+            metrics.framesRejected.inc();
+            reject(new StreamRefusal(StreamRefusal.MESSAGE_TOO_BIG, StreamRefusal.OVERSIZED,
+                    "message exceeds the limit of " + codec.maxFrameBytes() + " bytes (maxFrameBytes)"));
+            return;
+        }
+        partial.appendBuffer(data);
+        if (frame.isFinal()) {
+            byte[] message = partial.getBytes();
+            partial = null;
+            onMessage(message);
+        }
+    }
+
+    private void onMessage(byte[] bytes) {
         metrics.framesReceived.inc();
         if (++inFlight == MAX_FRAMES_IN_FLIGHT) {
             ws.pause();
@@ -102,8 +154,11 @@ final class AgentConnection {
     private Decoded decode(byte[] bytes) {
         try {
             Frame frame = codec.decode(bytes);
+            limits.check(frame); // before the decoder plans a layout or rebuilds a sample from it
             return new Decoded(frame, decoder.accept(frame).orElse(null), null);
         } catch (FrameException e) {
+            return new Decoded(null, null, StreamRefusal.badFrame(e));
+        } catch (StreamRefusal e) {
             return new Decoded(null, null, e);
         } catch (RuntimeException e) {
             // a defect, not a bad frame: drop the frame, as an exception on the event loop would, but come
@@ -120,6 +175,7 @@ final class AgentConnection {
         }
         try {
             if (decoded.refusal() != null) {
+                metrics.framesRejected.inc();
                 throw decoded.refusal();
             }
             Frame frame = decoded.frame();
@@ -136,47 +192,78 @@ final class AgentConnection {
             } else {
                 store.touch(node);
             }
-        } catch (FrameException e) {
-            metrics.framesRejected.inc();
-            reject(PROTOCOL_ERROR, e.getMessage());
+        } catch (StreamRefusal e) {
+            reject(e);
         }
     }
 
-    private void admit(Frame.Hello hello) throws FrameException {
-        if (!NODE_NAME.matcher(hello.node()).matches()) {
-            throw new FrameException("invalid node name '" + abbreviate(hello.node(), 64) + "'");
+    private void admit(Frame.Hello hello) throws StreamRefusal {
+        String name = hello.node();
+        if (!NODE_NAME.matcher(name).matches()) {
+            throw new StreamRefusal(StreamRefusal.PROTOCOL_ERROR, StreamRefusal.INVALID_TEXT,
+                    "invalid node name " + FrameException.quote(name));
         }
-        if (token != null && token.node() != null && !token.node().equals(hello.node())) {
-            reject(POLICY_VIOLATION, "token is bound to another node than " + hello.node());
-            return;
+        if (token != null && token.node() != null && !token.node().equals(name)) {
+            throw new StreamRefusal(StreamRefusal.POLICY_VIOLATION, StreamRefusal.TOKEN_NODE,
+                    "token is bound to another node than " + name);
         }
-        if (!store.connect(hello.node(), hello.agentVersion(), hello.intervalMillis())) {
-            reject(TRY_AGAIN_LATER, "node limit reached; not accepting " + hello.node());
-            return;
+        AgentConnection holder = agents.holder(name);
+        if (holder != null) {
+            // the live connection keeps the name: a second agent with the same name, or an impersonator, must
+            // neither merge its samples into the node nor take the name over (a half-open old connection is
+            // cleared by the idle timeout, after which the agent's retry gets in)
+            String detail = "hello from " + peer() + " refused: a live connection from " + holder.peer()
+                    + " holds the name";
+            store.nameConflict(name, detail);
+            LOG.log(System.Logger.Level.WARNING, "node name conflict for {0}: {1}", name, detail);
+            throw new StreamRefusal(StreamRefusal.POLICY_VIOLATION, StreamRefusal.NAME_CONFLICT,
+                    "node name conflict: " + name + " is streaming on another live connection");
         }
-        node = hello.node();
+        if (!store.connect(name, hello.agentVersion(), hello.intervalMillis())) {
+            throw new StreamRefusal(StreamRefusal.TRY_AGAIN_LATER, StreamRefusal.NODE_LIMIT,
+                    "node limit reached; not accepting " + name);
+        }
+        node = name;
         this.hello = hello;
+        registered = true;
         agents.attach(node, this);
         LOG.log(System.Logger.Level.INFO, "agent {0} (version {1}) connected from {2}", node, hello.agentVersion(), peer());
     }
 
     private void ingest(HostSample sample, long seq) {
-        switch (store.accept(sample)) {
+        NodeStore.Ingest outcome = store.accept(sample, hello.instance(), seq);
+        if (outcome == NodeStore.Ingest.UNKNOWN_NODE
+                && store.connect(node, hello.agentVersion(), hello.intervalMillis())) {
+            // expired while connected (a very long silence on an open connection): registered again
+            outcome = store.accept(sample, hello.instance(), seq);
+        }
+        switch (outcome) {
             case APPLIED -> {
                 metrics.samplesIngested.inc();
                 applied.accept(sample);
             }
             case DUPLICATE -> metrics.samplesDuplicate.inc();
+            case AHEAD_OF_CLOCK -> refused(NodeStore.REFUSED_AHEAD_OF_CLOCK, "sample seq " + seq + " stamped "
+                    + sample.timestampMillis() + " is ahead of the collector's clock by more than ingest.maxClockSkew");
             case UNKNOWN_NODE -> {
-                // expired while connected (a very long silence on an open connection): register again
-                if (store.connect(node, hello.agentVersion(), hello.intervalMillis())
-                        && store.accept(sample) == NodeStore.Ingest.APPLIED) {
-                    metrics.samplesIngested.inc();
-                    applied.accept(sample);
-                }
+                // the node limit was reached meanwhile: the sample is dropped, as the hello of a new node would be
             }
         }
+        // acknowledged in every case: a refused sample would be refused again if the agent replayed it
         ws.writeBinaryMessage(Buffer.buffer(codec.encode(new Frame.Ack(seq))));
+    }
+
+    /** Counts a refused sample; logs the first and then at most one line a minute per connection. */
+    private void refused(String reason, String detail) {
+        metrics.samplesRefused.labelValues(reason).inc();
+        refusedSinceLog++;
+        long now = System.nanoTime();
+        if (lastRefusalLogNanos == 0 || now - lastRefusalLogNanos >= REFUSAL_LOG_NANOS) {
+            LOG.log(System.Logger.Level.WARNING, "agent {0} from {1}: {2} sample(s) refused ({3}), last: {4}", node,
+                    peer(), refusedSinceLog, reason, detail);
+            refusedSinceLog = 0;
+            lastRefusalLogNanos = now;
+        }
     }
 
     /** Writes a collector → agent frame (probe start or cancel). */
@@ -194,30 +281,53 @@ final class AgentConnection {
         return hello != null && hello.accepts(capability);
     }
 
-    private void reject(short code, String reason) {
+    private void closeIfIdle() {
+        if (!closing && !closed && System.nanoTime() - lastFrameNanos > idleTimeout.toNanos()) {
+            reject(new StreamRefusal(StreamRefusal.GOING_AWAY, StreamRefusal.IDLE,
+                    "no frame for " + idleTimeout.toMillis() + " ms (ingest.idleTimeout)"));
+        }
+    }
+
+    private void reject(StreamRefusal refusal) {
         if (closing) {
             return;
         }
         closing = true;
-        LOG.log(System.Logger.Level.WARNING, "closing agent stream from {0}{1}: {2}", peer(),
-                node == null ? "" : " (node " + node + ")", reason);
-        ws.close(code, closeReason(reason));
+        metrics.streamsClosed.labelValues(refusal.kind()).inc();
+        LOG.log(System.Logger.Level.WARNING, "closing agent stream from {0}{1}: {2} {3}", peer(),
+                node == null ? "" : " (node " + node + ")", refusal.code(), refusal.getMessage());
+        // the node's name is free at once: the close handshake of a half-open connection may never complete
+        release();
+        ws.close(refusal.code(), closeReason(refusal.getMessage()));
     }
 
-    private String peer() {
+    /** Gives up this connection's hold on its node (store and registry); once, however often it is called. */
+    private void release() {
+        home.owner().cancelTimer(idleTimer);
+        if (registered) {
+            registered = false;
+            store.disconnect(node);
+            agents.detach(node, this);
+        }
+    }
+
+    String peer() {
         return String.valueOf(ws.remoteAddress());
     }
 
-    /** A close reason must fit in 123 bytes of UTF-8. */
+    /** The longest prefix of {@code reason} that fits a close frame; linear in that prefix, whatever the reason's length. */
     static String closeReason(String reason) {
-        String cut = reason;
-        while (cut.getBytes(StandardCharsets.UTF_8).length > 123) {
-            cut = cut.substring(0, cut.length() - 1);
+        int bytes = 0;
+        int end = 0;
+        while (end < reason.length()) {
+            int codePoint = reason.codePointAt(end);
+            int width = codePoint < 0x80 ? 1 : codePoint < 0x800 ? 2 : codePoint < 0x10000 ? 3 : 4;
+            if (bytes + width > MAX_CLOSE_REASON_BYTES) {
+                break;
+            }
+            bytes += width;
+            end += Character.charCount(codePoint);
         }
-        return cut;
-    }
-
-    private static String abbreviate(String text, int max) {
-        return text.length() <= max ? text : text.substring(0, max) + "...";
+        return reason.substring(0, end);
     }
 }

@@ -34,13 +34,17 @@ public final class AgentIngest implements Handler<RoutingContext> {
     private final AgentRegistry agents;
     private final Consumer<HostSample> applied;
     private final DecodeLoops decodeLoops;
+    private final IngestLimits limits;
+    private final FrameLimits frameLimits;
 
     /**
      * {@code applied} sees every sample the store applied (the diagnosis engine), on the event loop;
      * frames are decoded on {@code decodeLoops}, which must be deployed before the first connection.
      */
-    public AgentIngest(TokenAuthenticator auth, FrameCodec codec, NodeStore store, SelfMetrics metrics,
-                       AgentRegistry agents, Consumer<HostSample> applied, DecodeLoops decodeLoops) {
+    public AgentIngest(TokenAuthenticator auth, FrameCodec codec, IngestLimits limits, NodeStore store,
+                       SelfMetrics metrics, AgentRegistry agents, Consumer<HostSample> applied, DecodeLoops decodeLoops) {
+        this.limits = limits;
+        this.frameLimits = new FrameLimits(limits);
         this.decodeLoops = decodeLoops;
         this.agents = agents;
         this.applied = applied;
@@ -64,8 +68,8 @@ public final class AgentIngest implements Handler<RoutingContext> {
             return;
         }
         ctx.request().toWebSocket()
-                .onSuccess(ws -> new AgentConnection(ws, token.orElse(null), codec, store, metrics, agents, applied,
-                        decodeLoops.assign()).start())
+                .onSuccess(ws -> new AgentConnection(ws, token.orElse(null), codec, frameLimits,
+                        limits.idleTimeout(), store, metrics, agents, applied, decodeLoops.assign()).start())
                 .onFailure(e -> LOG.log(System.Logger.Level.WARNING, "WebSocket upgrade from {0} failed: {1}",
                         ctx.request().remoteAddress(), e.getMessage()));
     }

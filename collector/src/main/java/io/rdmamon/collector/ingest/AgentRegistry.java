@@ -9,7 +9,8 @@ import java.util.Optional;
 /**
  * The open agent connections by node, so that the probe orchestrator can talk to the agent of a node.
  * Confined to the collector verticle's event loop (connections and REST handlers both run there).
- * When a node has several connections (a reconnect overlapping the old one), the newest is addressed.
+ * A node has at most one connection here: the live connection keeps the name, a second hello for it is refused
+ * ({@link AgentConnection}), so that a closing impersonator can never unregister the real agent.
  */
 public final class AgentRegistry {
     /** What the probe side hears from agents. */
@@ -63,8 +64,16 @@ public final class AgentRegistry {
         return Optional.ofNullable(connections.get(node)).map(AgentConnection::remoteHost);
     }
 
+    /** The live connection holding {@code node}; null when none does. */
+    AgentConnection holder(String node) {
+        return connections.get(node);
+    }
+
     void attach(String node, AgentConnection connection) {
-        connections.put(node, connection);
+        AgentConnection held = connections.putIfAbsent(node, connection);
+        if (held != null && held != connection) {
+            throw new IllegalStateException(node + " is held by another connection");
+        }
     }
 
     void detach(String node, AgentConnection connection) {

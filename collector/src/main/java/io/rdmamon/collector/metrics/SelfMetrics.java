@@ -14,6 +14,10 @@ public final class SelfMetrics {
     public final Counter samplesDuplicate;
     public final Counter authFailures;
     public final Counter nodesExpired;
+    /** By {@code reason}: bad_frame, invalid_text, limit, oversized, name_conflict, token_node, node_limit, idle. */
+    public final Counter streamsClosed;
+    /** By {@code reason}: ahead_of_clock. */
+    public final Counter samplesRefused;
 
     public SelfMetrics(PrometheusRegistry registry, NodeStore store) {
         framesReceived = Counter.builder().name("rdmamon_collector_frames_received")
@@ -29,6 +33,11 @@ public final class SelfMetrics {
                 .help("Agent connections refused for a missing or unknown token").register(registry);
         nodesExpired = Counter.builder().name("rdmamon_collector_nodes_expired")
                 .help("Nodes dropped after the expiry time without frames").register(registry);
+        streamsClosed = Counter.builder().name("rdmamon_collector_agent_streams_closed")
+                .help("Agent streams the collector closed, by reason (docs/collector.md, close codes)")
+                .labelNames("reason").register(registry);
+        samplesRefused = Counter.builder().name("rdmamon_collector_samples_refused")
+                .help("Agent samples acknowledged but not stored, by reason").labelNames("reason").register(registry);
         GaugeWithCallback.builder().name("rdmamon_collector_connected_agents")
                 .help("Open agent connections").callback(cb -> cb.call(store.connections())).register(registry);
         GaugeWithCallback.builder().name("rdmamon_collector_nodes").help("Nodes held, by liveness")

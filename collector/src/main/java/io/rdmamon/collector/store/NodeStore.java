@@ -10,6 +10,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.function.LongSupplier;
@@ -25,17 +26,26 @@ public final class NodeStore {
     public enum Ingest {
         /** Newer than anything held: stored. */
         APPLIED,
-        /** Not newer than the last sample (a replay after reconnect that was already received): ignored. */
+        /** Already applied (a replay after reconnect of a sample that was already received): ignored. */
         DUPLICATE,
         /** No hello was registered for the node. */
-        UNKNOWN_NODE
+        UNKNOWN_NODE,
+        /** Stamped further ahead of the collector's clock than the skew allowed: refused, counted. */
+        AHEAD_OF_CLOCK
     }
+
+    /** Why samples of a node were refused, as counted in {@link IngestIssues#refusedSamples()}. */
+    public static final String REFUSED_AHEAD_OF_CLOCK = "ahead_of_clock";
+
+    /** Samples stamped this far ahead of the collector's clock are refused unless configured otherwise. */
+    public static final long DEFAULT_MAX_AHEAD_MILLIS = 5 * 60_000;
 
     private final LongSupplier clock;
     private final int staleAfterIntervals;
     private final long expireAfterMillis;
     private final int historyPoints;
     private final int maxNodes;
+    private final long maxAheadMillis;
     private final Map<String, Node> nodes = new HashMap<>();
 
     private static final class Node {
@@ -46,10 +56,25 @@ public final class NodeStore {
         long lastSampleMillis;
         HostSample last;
         HostSample previous;
+        /** The agent run ({@code Hello.instance}) whose sequence {@link #lastSeq} belongs to; null for older agents. */
+        String instance;
+        /** The agent's {@code seq} of {@link #last}; 0 when it came from no agent stream. */
+        long lastSeq;
+        final Map<String, Long> refused = new TreeMap<>();
+        long conflicts;
+        long lastConflictMillis;
+        String lastConflict;
         final Map<String, ArrayDeque<RatePoint>> history = new LinkedHashMap<>();
     }
 
     public NodeStore(LongSupplier clock, int staleAfterIntervals, long expireAfterMillis, int historyPoints, int maxNodes) {
+        this(clock, staleAfterIntervals, expireAfterMillis, historyPoints, maxNodes, DEFAULT_MAX_AHEAD_MILLIS);
+    }
+
+    /** {@code maxAheadMillis}: agent samples stamped further ahead of {@code clock} are refused ({@link Ingest#AHEAD_OF_CLOCK}). */
+    public NodeStore(LongSupplier clock, int staleAfterIntervals, long expireAfterMillis, int historyPoints, int maxNodes,
+                     long maxAheadMillis) {
+        this.maxAheadMillis = maxAheadMillis;
         this.clock = clock;
         this.staleAfterIntervals = staleAfterIntervals;
         this.expireAfterMillis = expireAfterMillis;
@@ -93,22 +118,71 @@ public final class NodeStore {
         }
     }
 
-    /** Offers a sample of a connected node. */
+    /**
+     * Offers a sample of a connected node from a trusted source in this process (the agent's own exposition):
+     * ordered by its timestamp.
+     */
     public synchronized Ingest accept(HostSample sample) {
+        Node state = nodes.get(sample.node());
+        if (state == null) {
+            return Ingest.UNKNOWN_NODE;
+        }
+        state.lastSeenMillis = clock.getAsLong();
+        if (state.last != null && sample.timestampMillis() <= state.last.timestampMillis()) {
+            return Ingest.DUPLICATE;
+        }
+        apply(state, sample, null, 0);
+        return Ingest.APPLIED;
+    }
+
+    /**
+     * Offers sample {@code seq} of agent run {@code instance} (null from agents that predate instance ids).
+     * Samples are ordered by the agent's sequence, never by its clock alone: a sample stamped in the future must
+     * not hide the ones after it, and an agent whose clock steps back must not lose data. A sample is a duplicate
+     * when the same run already delivered its {@code seq} (a replay after a reconnect whose ack was lost); a new
+     * run starts a new sequence. An agent without instance id cannot tell its restart (seq from 1 again) from a
+     * replay, so there a sample is a duplicate only when both its seq and its timestamp are not newer than the last
+     * one's. Samples stamped more than the allowed skew ahead of the collector's clock are refused and counted.
+     */
+    public synchronized Ingest accept(HostSample sample, String instance, long seq) {
         Node state = nodes.get(sample.node());
         if (state == null) {
             return Ingest.UNKNOWN_NODE;
         }
         long now = clock.getAsLong();
         state.lastSeenMillis = now;
-        if (state.last != null && sample.timestampMillis() <= state.last.timestampMillis()) {
+        if (sample.timestampMillis() - now > maxAheadMillis) {
+            state.refused.merge(REFUSED_AHEAD_OF_CLOCK, 1L, Long::sum);
+            return Ingest.AHEAD_OF_CLOCK;
+        }
+        if (state.last != null && state.lastSeq > 0 && Objects.equals(instance, state.instance) && seq <= state.lastSeq
+                && (instance != null || sample.timestampMillis() <= state.last.timestampMillis())) {
             return Ingest.DUPLICATE;
         }
+        apply(state, sample, instance, seq);
+        return Ingest.APPLIED;
+    }
+
+    private void apply(Node state, HostSample sample, String instance, long seq) {
         appendHistory(state, sample);
         state.previous = state.last;
         state.last = sample;
-        state.lastSampleMillis = now;
-        return Ingest.APPLIED;
+        state.lastSampleMillis = clock.getAsLong();
+        state.instance = instance;
+        state.lastSeq = seq;
+    }
+
+    /**
+     * A hello for {@code node} was refused because a live connection holds the name; {@code detail} says which
+     * (addresses), for the node's view and the {@code node_name_conflict} diagnosis. Unknown nodes are ignored.
+     */
+    public synchronized void nameConflict(String node, String detail) {
+        Node state = nodes.get(node);
+        if (state != null) {
+            state.conflicts++;
+            state.lastConflictMillis = clock.getAsLong();
+            state.lastConflict = detail;
+        }
     }
 
     private void appendHistory(Node state, HostSample sample) {
@@ -181,6 +255,7 @@ public final class NodeStore {
         boolean up = state.last != null
                 && now - state.lastSampleMillis <= staleAfterIntervals * Math.max(1, state.intervalMillis);
         return new NodeView(name, state.agentVersion, state.intervalMillis, up, state.connections,
-                state.lastSeenMillis, state.lastSampleMillis, state.last, state.previous);
+                state.lastSeenMillis, state.lastSampleMillis, state.last, state.previous,
+                new IngestIssues(Map.copyOf(state.refused), state.conflicts, state.lastConflictMillis, state.lastConflict));
     }
 }

@@ -14,9 +14,18 @@ import io.rdmamon.protocol.model.HostSample;
  * @param lastSampleMillis   collector time the last sample was received; 0 before any
  * @param lastSample         the newest sample; null before any
  * @param previousSample     the one before it (for per-second rates); null when fewer than two
+ * @param issues             what the collector refused of this node's agents
  */
 public record NodeView(String node, String agentVersion, long intervalMillis, boolean up, int connections,
-                       long lastSeenMillis, long lastSampleMillis, HostSample lastSample, HostSample previousSample) {
+                       long lastSeenMillis, long lastSampleMillis, HostSample lastSample, HostSample previousSample,
+                       IngestIssues issues) {
+    /** A view of a node with nothing refused. */
+    public NodeView(String node, String agentVersion, long intervalMillis, boolean up, int connections,
+                    long lastSeenMillis, long lastSampleMillis, HostSample lastSample, HostSample previousSample) {
+        this(node, agentVersion, intervalMillis, up, connections, lastSeenMillis, lastSampleMillis, lastSample,
+                previousSample, IngestIssues.NONE);
+    }
+
     public boolean stale() {
         return !up;
     }

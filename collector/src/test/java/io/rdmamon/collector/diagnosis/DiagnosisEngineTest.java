@@ -1,11 +1,13 @@
 package io.rdmamon.collector.diagnosis;
 
+import io.rdmamon.collector.store.IngestIssues;
 import io.rdmamon.collector.store.NodeView;
 import io.rdmamon.protocol.model.HostSample;
 import io.rdmamon.protocol.model.SourceStatus;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Collectors;
@@ -219,6 +221,36 @@ class DiagnosisEngineTest {
         clock.addAndGet(1000);
         engine.accept(new HostSample("kept", clock.get(), List.of(), List.of()));
         assertEquals(Set.of(), active(), "the port is gone from the node's sample");
+    }
+
+    @Test
+    void aRefusedHelloForAHeldNameIsDiagnosedForTenMinutesWithoutASampleOfTheNode() {
+        long refusedAt = clock.get();
+        IngestIssues conflict = new IngestIssues(Map.of(), 1, refusedAt,
+                "hello from /10.0.0.9:5 refused: a live connection from /10.0.0.7:6 holds the name");
+        NodeView held = new NodeView("n1", "test", 1000, false, 1, refusedAt, 0, null, null, conflict);
+        engine.sweep(List.of(held));
+        assertEquals(Set.of("n1 node_name_conflict"), active());
+        Diagnosis d = engine.snapshot().diagnoses().get(0);
+        assertTrue(d.nodeLevel());
+        assertEquals(Severity.WARNING, d.severity());
+        assertEquals(refusedAt, d.sinceMillis());
+        assertTrue(d.evidence().startsWith("1 hello(s) for this node name refused while a live connection held it"),
+                d.evidence());
+        assertEquals(Map.of("refusedHellos", 1.0), d.values());
+
+        clock.addAndGet(DiagnosisEngine.NAME_CONFLICT_WINDOW.toMillis());
+        engine.sweep(List.of(held));
+        assertEquals(Set.of("n1 node_name_conflict"), active(), "still within the window");
+        clock.addAndGet(1);
+        engine.sweep(List.of(held));
+        assertEquals(Set.of(), active(), "no refusal within the last 10 minutes");
+
+        engine.sweep(List.of(new NodeView("n1", "test", 1000, false, 1, clock.get(), 0, null, null,
+                new IngestIssues(Map.of(), 2, clock.get(), "again"))));
+        assertEquals(Set.of("n1 node_name_conflict"), active());
+        engine.sweep(List.of());
+        assertEquals(Set.of(), active(), "an expired node takes the diagnosis with it");
     }
 
     @Test

@@ -128,8 +128,9 @@ class PromtoolRulesTest {
             assertFalse(alert.path("for").asText().isEmpty(), name + " has no `for:` hysteresis");
 
             JsonNode annotations = alert.path("annotations");
-            // agent_stale is about a whole node: its series carry no device or port
-            List<String> labels = rule.equals("agent_stale") ? List.of("node") : List.of("node", "device", "port");
+            // agent_stale and node_name_conflict are about a whole node: their series carry no device or port
+            List<String> labels = Set.of("agent_stale", "node_name_conflict").contains(rule) ? List.of("node")
+                    : List.of("node", "device", "port");
             for (String field : List.of("summary", "description")) {
                 String text = annotations.path(field).asText();
                 for (String label : labels) {

@@ -1,5 +1,7 @@
 package io.rdmamon.protocol.probe;
 
+import io.rdmamon.protocol.wire.FrameException;
+
 import java.util.Objects;
 import java.util.regex.Pattern;
 
@@ -30,7 +32,7 @@ public record PerftestSpec(String device, int port, Integer gidIndex, long sizeB
     public PerftestSpec {
         Objects.requireNonNull(device, "device");
         if (!DEVICE_NAME.matcher(device).matches()) {
-            throw new IllegalArgumentException("device name '" + device + "' is not a valid RDMA device name");
+            throw new IllegalArgumentException("device name " + FrameException.quote(device) + " is not a valid RDMA device name");
         }
         if (port < 1 || port > 255) {
             throw new IllegalArgumentException("port " + port + " is outside 1..255");

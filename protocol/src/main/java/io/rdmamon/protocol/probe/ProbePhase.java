@@ -1,5 +1,7 @@
 package io.rdmamon.protocol.probe;
 
+import io.rdmamon.protocol.wire.FrameException;
+
 /** What an agent reports about its side of a probe. */
 public enum ProbePhase {
     /** The server's perftest listens on its TCP port (seen in /proc/net/tcp, not guessed from output). */
@@ -34,7 +36,7 @@ public enum ProbePhase {
                 return phase;
             }
         }
-        throw new IllegalArgumentException("unknown probe phase '" + name
-                + "' (expected listening, running, done, failed or cancelled)");
+        throw new IllegalArgumentException("unknown probe phase " + FrameException.quote(name)
+                + " (expected listening, running, done, failed or cancelled)");
     }
 }

@@ -1,5 +1,7 @@
 package io.rdmamon.protocol.probe;
 
+import io.rdmamon.protocol.wire.FrameException;
+
 /** Which side of a perftest pair an agent runs. */
 public enum ProbeRole {
     /** perftest without a host argument: waits for one client on a TCP port (the destination). */
@@ -24,6 +26,6 @@ public enum ProbeRole {
                 return role;
             }
         }
-        throw new IllegalArgumentException("unknown probe role '" + name + "' (expected server or client)");
+        throw new IllegalArgumentException("unknown probe role " + FrameException.quote(name) + " (expected server or client)");
     }
 }

@@ -33,9 +33,12 @@ public sealed interface Frame {
      * @param layout         structure of the host
      * @param capabilities   what the agent accepts beyond sampling, e.g. {@link #CAPABILITY_PROBES}; absent on
      *                       the wire means none
+     * @param instance       id of this run of the agent process (random per start), so that the collector tells a
+     *                       reconnect, whose {@code seq} goes on, from a restart, whose {@code seq} starts again;
+     *                       null (absent on the wire) from agents that predate it
      */
     record Hello(String node, String agentVersion, long intervalMillis, int layoutId, HostLayout layout,
-                 List<String> capabilities) implements Frame {
+                 List<String> capabilities, String instance) implements Frame {
         /** The agent runs perftest for probes ({@code rdmamon agent --allow-probes}). */
         public static final String CAPABILITY_PROBES = "probes";
 
@@ -49,6 +52,12 @@ public sealed interface Frame {
         /** A hello of an agent with no capabilities beyond sampling. */
         public Hello(String node, String agentVersion, long intervalMillis, int layoutId, HostLayout layout) {
             this(node, agentVersion, intervalMillis, layoutId, layout, List.of());
+        }
+
+        /** A hello without an instance id, as agents before it sent. */
+        public Hello(String node, String agentVersion, long intervalMillis, int layoutId, HostLayout layout,
+                     List<String> capabilities) {
+            this(node, agentVersion, intervalMillis, layoutId, layout, capabilities, null);
         }
 
         public boolean accepts(String capability) {
@@ -180,6 +189,9 @@ public sealed interface Frame {
             requireProbeId(probeId);
             Objects.requireNonNull(role, "role");
             Objects.requireNonNull(phase, "phase");
+            if (tcpPort < 0 || tcpPort > 65_535) {
+                throw new IllegalArgumentException("tcpPort " + tcpPort + " is outside 0..65535");
+            }
             output = List.copyOf(output);
         }
     }
@@ -190,7 +202,7 @@ public sealed interface Frame {
     private static void requireProbeId(String probeId) {
         Objects.requireNonNull(probeId, "probeId");
         if (!PROBE_ID.matcher(probeId).matches()) {
-            throw new IllegalArgumentException("probe id '" + probeId + "' must match " + PROBE_ID.pattern());
+            throw new IllegalArgumentException("probe id " + FrameException.quote(probeId) + " must match " + PROBE_ID.pattern());
         }
     }
 }

@@ -73,6 +73,9 @@ public final class FrameCodec {
             if (!h.capabilities().isEmpty()) {
                 h.capabilities().forEach(json.putArray("capabilities")::add);
             }
+            if (h.instance() != null) {
+                json.put("instance", h.instance());
+            }
         } else if (frame instanceof Frame.LayoutChange l) {
             json.put("type", "layout").put("layoutId", l.layoutId());
             json.set("layout", layoutJson(l.layout()));
@@ -186,13 +189,15 @@ public final class FrameCodec {
             case "hello" -> new Frame.Hello(f.string("node"), f.string("agentVersion"), f.longValue("intervalMillis"),
                     f.integer("layoutId"), layout(f.object("layout")),
                     // absent from agents that predate capabilities: they accept nothing beyond sampling
-                    json.has("capabilities") ? f.strings("capabilities") : List.of());
+                    json.has("capabilities") ? f.strings("capabilities") : List.of(),
+                    // absent from agents that predate instance ids: the collector cannot tell their restarts
+                    f.optString("instance"));
             case "layout" -> new Frame.LayoutChange(f.integer("layoutId"), layout(f.object("layout")));
             case "values" -> values(f);
             case "heartbeat" -> new Frame.Heartbeat(f.longValue("ts"));
             case "ack" -> new Frame.Ack(f.longValue("seq"));
             case "probe-start", "probe-cancel", "probe-report" -> probeFrame(type, f);
-            default -> throw new FrameException("unknown frame type '" + type + "'");
+            default -> throw new FrameException("unknown frame type " + FrameException.quote(type));
         };
     }
 
@@ -282,7 +287,7 @@ public final class FrameCodec {
         for (int i = 0; i < values.length; i++) {
             values[i] = unsigned64(valuesJson.get(i), f.path + ".values[" + i + "]");
         }
-        BitSet absent = new BitSet();
+        BitSet absent = new BitSet(values.length);
         for (int slot : f.integers("absent")) {
             if (slot < 0 || slot >= values.length) {
                 throw new FrameException(f.path + ".absent: slot " + slot + " outside 0.." + (values.length - 1));

@@ -21,7 +21,7 @@ public final class SampleDecoder {
     public Optional<HostSample> accept(Frame frame) throws FrameException {
         if (frame instanceof Frame.Hello h) {
             if (hello != null) {
-                throw new FrameException("second hello on one connection (node " + h.node() + ")");
+                throw new FrameException("second hello on one connection (node " + FrameException.quote(h.node()) + ")");
             }
             hello = h;
             layout = new ValueSlots.Plan(h.layout());

@@ -16,6 +16,7 @@ public final class SampleEncoder {
     private final String agentVersion;
     private final long intervalMillis;
     private final List<String> capabilities;
+    private final String instance;
     private HostLayout layout;
     private int layoutId;
 
@@ -25,6 +26,13 @@ public final class SampleEncoder {
 
     /** An encoder whose hello announces {@code capabilities} ({@link Frame.Hello#capabilities()}). */
     public SampleEncoder(String node, String agentVersion, long intervalMillis, List<String> capabilities) {
+        this(node, agentVersion, intervalMillis, capabilities, null);
+    }
+
+    /** An encoder whose hello also names the agent's {@code instance} ({@link Frame.Hello#instance()}). */
+    public SampleEncoder(String node, String agentVersion, long intervalMillis, List<String> capabilities,
+                         String instance) {
+        this.instance = instance;
         this.node = node;
         this.agentVersion = agentVersion;
         this.intervalMillis = intervalMillis;
@@ -37,7 +45,7 @@ public final class SampleEncoder {
         HostLayout current = HostLayout.of(sample);
         if (layout == null) {
             layoutId = 1;
-            frames.add(new Frame.Hello(node, agentVersion, intervalMillis, layoutId, current, capabilities));
+            frames.add(new Frame.Hello(node, agentVersion, intervalMillis, layoutId, current, capabilities, instance));
         } else if (!layout.equals(current)) {
             layoutId++;
             frames.add(new Frame.LayoutChange(layoutId, current));

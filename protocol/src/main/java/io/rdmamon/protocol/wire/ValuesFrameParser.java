@@ -63,7 +63,7 @@ final class ValuesFrameParser {
         long ts = 0;
         long[] values = null;
         int count = 0;
-        BitSet absent = null;
+        int[] absentSlots = null;
         List<SourceStatus> sources = null;
         for (String name = p.nextFieldName(); name != null; name = p.nextFieldName()) {
             int field = field(name);
@@ -109,8 +109,8 @@ final class ValuesFrameParser {
                     values = Arrays.copyOf(SCRATCH.get(), count);
                 }
                 case ABSENT -> {
-                    absent = slots(p, token);
-                    if (absent == null) {
+                    absentSlots = slots(p, token);
+                    if (absentSlots == null) {
                         return null;
                     }
                 }
@@ -123,8 +123,16 @@ final class ValuesFrameParser {
             }
         }
         // the loop ends at the object's end (the parser refuses anything else there)
-        if (seen != ALL_FIELDS || p.nextToken() != null || absent.length() > count) {
+        if (seen != ALL_FIELDS || p.nextToken() != null) {
             return null;
+        }
+        // a BitSet is as large as its highest bit: every slot is checked against the values before one is set
+        BitSet absent = new BitSet(count);
+        for (int slot : absentSlots) {
+            if (slot >= count) {
+                return null;
+            }
+            absent.set(slot);
         }
         return new Frame.Values(layoutId, seq, ts, values, absent, sources);
     }
@@ -187,19 +195,26 @@ final class ValuesFrameParser {
         return count;
     }
 
-    /** The absent slots; null when an element is not a non-negative 32-bit integer. */
-    private static BitSet slots(JsonParser p, JsonToken token) throws IOException {
+    /**
+     * The absent slots as listed (the values may come later in the object, so their range is checked by the
+     * caller); null when an element is not a non-negative 32-bit integer. The array is bounded by the frame's size.
+     */
+    private static int[] slots(JsonParser p, JsonToken token) throws IOException {
         if (token != JsonToken.START_ARRAY) {
             return null;
         }
-        BitSet slots = new BitSet();
+        int[] slots = new int[16];
+        int count = 0;
         for (JsonToken t = p.nextToken(); t != JsonToken.END_ARRAY; t = p.nextToken()) {
             if (!isInt(p, t) || p.getIntValue() < 0) {
                 return null;
             }
-            slots.set(p.getIntValue());
+            if (count == slots.length) {
+                slots = Arrays.copyOf(slots, count * 2);
+            }
+            slots[count++] = p.getIntValue();
         }
-        return slots;
+        return Arrays.copyOf(slots, count);
     }
 
     private static List<SourceStatus> sources(JsonParser p, JsonToken token) throws IOException {

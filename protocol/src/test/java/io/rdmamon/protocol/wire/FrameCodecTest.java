@@ -309,6 +309,47 @@ class FrameCodecTest {
     }
 
     @Test
+    void helloCarriesTheAgentInstanceAndAnOldHelloHasNone() throws FrameException {
+        Frame.Hello hello = (Frame.Hello) new SampleEncoder("gpu-01", "1", 1000, List.of(), "run-7f3a")
+                .encode(TestSamples.host(1, 10, 7L), 1).get(0);
+        assertEquals("run-7f3a", ((Frame.Hello) codec.decode(codec.encode(hello))).instance());
+        Frame.Hello plain = (Frame.Hello) new SampleEncoder("gpu-01", "1", 1000).encode(TestSamples.host(1, 10, 7L), 1).get(0);
+        String json = new String(codec.encode(plain), StandardCharsets.UTF_8);
+        assertTrue(!json.contains("instance"), json);
+        assertNull(((Frame.Hello) codec.decode(json.getBytes(StandardCharsets.UTF_8))).instance());
+    }
+
+    /** 98 bytes used to make the streaming path allocate a 256 MiB BitSet before the slot's range check. */
+    @Test
+    void anAbsentSlotFarBeyondTheValuesIsRefusedWithoutAllocatingForIt() {
+        byte[] frame = ("{\"v\":1,\"type\":\"values\",\"layoutId\":1,\"seq\":1,\"ts\":1,\"values\":[1],"
+                + "\"absent\":[2147483647],\"sources\":[]}").getBytes(StandardCharsets.UTF_8);
+        com.sun.management.ThreadMXBean threads =
+                (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+        long before = threads.getCurrentThreadAllocatedBytes();
+        FrameException e = assertThrows(FrameException.class, () -> codec.decode(frame));
+        long allocated = threads.getCurrentThreadAllocatedBytes() - before;
+        assertEquals("frame.absent: slot 2147483647 outside 0..0", e.getMessage());
+        assertTrue(allocated < 4 * 1024 * 1024, "decoding 98 bytes allocated " + allocated + " bytes");
+    }
+
+    /** A 512 KiB type used to be quoted whole into the reason, which the collector logged and cut quadratically. */
+    @Test
+    void reasonsQuoteWireTextBoundedAndPrintable() {
+        String type = "x".repeat(512 * 1024);
+        FrameException e = assertThrows(FrameException.class, () -> codec.decode(
+                ("{\"v\":1,\"type\":\"" + type + "\"}").getBytes(StandardCharsets.UTF_8)));
+        assertEquals("unknown frame type '" + "x".repeat(64) + "… (524288 chars)'", e.getMessage());
+
+        FrameException forged = assertThrows(FrameException.class, () -> codec.decode(
+                "{\"v\":1,\"type\":\"a\\nWARNING forged\\u001b[2J\"}".getBytes(StandardCharsets.UTF_8)));
+        assertEquals("unknown frame type 'a\\u000aWARNING forged\\u001b[2J'", forged.getMessage());
+
+        String long_ = new FrameException("y".repeat(100_000)).getMessage();
+        assertEquals(FrameException.MAX_REASON_CHARS + "… (100000 chars)".length(), long_.length());
+    }
+
+    @Test
     void rejectsOversizedFramesBeforeParsing() {
         FrameCodec small = new FrameCodec(64);
         byte[] frame = new byte[65];

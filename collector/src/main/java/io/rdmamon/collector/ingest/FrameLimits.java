@@ -1,0 +1,245 @@
+package io.rdmamon.collector.ingest;
+
+import io.rdmamon.protocol.model.GidEntry;
+import io.rdmamon.protocol.model.SourceStatus;
+import io.rdmamon.protocol.wire.Frame;
+import io.rdmamon.protocol.wire.FrameException;
+import io.rdmamon.protocol.wire.HostLayout;
+import io.rdmamon.protocol.wire.HostLayout.DeviceLayout;
+import io.rdmamon.protocol.wire.HostLayout.EthtoolLayout;
+import io.rdmamon.protocol.wire.HostLayout.PortLayout;
+import io.rdmamon.protocol.wire.WireText;
+
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Checks every frame of an agent against {@link IngestLimits} before the collector keeps anything of it: how
+ * much a hello or layout announces (devices, ports, names, GIDs, label bytes), and every string from the wire
+ * (printable, bounded; a newline in an agent version forged log lines, a 3 MiB one filled a log line). A
+ * refusal names the field and the limit. Runs on the connection's decode loop: the walk is linear in the frame.
+ */
+final class FrameLimits {
+    /** Capabilities a hello may announce (there is one today). */
+    private static final int MAX_CAPABILITIES = 16;
+    /** Ethernet priorities are 0..7. */
+    private static final int MAX_PRIORITY = 7;
+
+    private final IngestLimits limits;
+
+    FrameLimits(IngestLimits limits) {
+        this.limits = limits;
+    }
+
+    void check(Frame frame) throws StreamRefusal {
+        if (frame instanceof Frame.Hello h) {
+            name("hello.agentVersion", h.agentVersion());
+            if (h.instance() != null) {
+                name("hello.instance", h.instance());
+            }
+            if (h.capabilities().size() > MAX_CAPABILITIES) {
+                throw limit("hello.capabilities lists " + h.capabilities().size() + " entries; at most "
+                        + MAX_CAPABILITIES);
+            }
+            for (int i = 0; i < h.capabilities().size(); i++) {
+                name("hello.capabilities[" + i + "]", h.capabilities().get(i));
+            }
+            if (h.intervalMillis() <= 0 || h.intervalMillis() > IngestLimits.MAX_INTERVAL_MILLIS) {
+                throw new StreamRefusal(StreamRefusal.PROTOCOL_ERROR, StreamRefusal.BAD_FRAME, "hello.intervalMillis "
+                        + h.intervalMillis() + " is outside 1.." + IngestLimits.MAX_INTERVAL_MILLIS);
+            }
+            layout("hello.layout", h.layout());
+        } else if (frame instanceof Frame.LayoutChange l) {
+            layout("layout.layout", l.layout());
+        } else if (frame instanceof Frame.Values v) {
+            values(v);
+        } else if (frame instanceof Frame.ProbeReport r) {
+            if (r.error() != null) {
+                text("probe-report.error", r.error(), IngestLimits.MAX_TEXT_CHARS);
+            }
+            if (r.output().size() > IngestLimits.MAX_PROBE_OUTPUT_LINES) {
+                throw limit("probe-report.output has " + r.output().size() + " lines; at most "
+                        + IngestLimits.MAX_PROBE_OUTPUT_LINES);
+            }
+            for (int i = 0; i < r.output().size(); i++) {
+                text("probe-report.output[" + i + "]", r.output().get(i), IngestLimits.MAX_PROBE_OUTPUT_LINE_CHARS);
+            }
+        }
+    }
+
+    private void values(Frame.Values v) throws StreamRefusal {
+        if (v.seq() <= 0) {
+            // agents number samples from 1; the store orders by seq
+            throw new StreamRefusal(StreamRefusal.PROTOCOL_ERROR, StreamRefusal.BAD_FRAME,
+                    "values.seq " + v.seq() + " is not positive");
+        }
+        List<SourceStatus> sources = v.sources();
+        if (sources.size() > IngestLimits.MAX_SOURCES) {
+            throw limit("values.sources has " + sources.size() + " entries; at most " + IngestLimits.MAX_SOURCES);
+        }
+        for (int i = 0; i < sources.size(); i++) {
+            SourceStatus s = sources.get(i);
+            name("values.sources[" + i + "].source", s.source());
+            name("values.sources[" + i + "].subject", s.subject());
+            if (s.error() != null) {
+                text("values.sources[" + i + "].error", s.error(), IngestLimits.MAX_TEXT_CHARS);
+            }
+        }
+    }
+
+    private void layout(String path, HostLayout layout) throws StreamRefusal {
+        LabelBytes labels = new LabelBytes(path);
+        List<DeviceLayout> devices = layout.devices();
+        count(path + ".devices", devices.size(), limits.maxDevices(), "ingest.maxDevices");
+        Set<String> deviceNames = new HashSet<>();
+        for (int d = 0; d < devices.size(); d++) {
+            DeviceLayout device = devices.get(d);
+            String at = path + ".devices[" + d + "]";
+            labels.name(at + ".name", device.name());
+            if (!deviceNames.add(device.name())) {
+                throw duplicate(at + ".name", device.name());
+            }
+            labels.optName(at + ".nodeType", device.nodeType());
+            labels.optName(at + ".nodeGuid", device.nodeGuid());
+            labels.optName(at + ".sysImageGuid", device.sysImageGuid());
+            labels.optName(at + ".fwVersion", device.fwVersion());
+            labels.optName(at + ".hcaType", device.hcaType());
+            labels.optName(at + ".boardId", device.boardId());
+            count(at + ".ports", device.ports().size(), limits.maxPortsPerDevice(), "ingest.maxPortsPerDevice");
+            Set<Integer> portNumbers = new HashSet<>();
+            for (int p = 0; p < device.ports().size(); p++) {
+                PortLayout port = device.ports().get(p);
+                if (!portNumbers.add(port.port())) {
+                    throw duplicate(at + ".ports[" + p + "].port", String.valueOf(port.port()));
+                }
+                port(at + ".ports[" + p + "]", port, labels);
+            }
+        }
+    }
+
+    private void port(String at, PortLayout port, LabelBytes labels) throws StreamRefusal {
+        labels.optName(at + ".state", port.state());
+        labels.optName(at + ".physState", port.physState());
+        labels.optName(at + ".rate", port.rate());
+        labels.optName(at + ".linkLayer", port.linkLayer());
+        labels.optName(at + ".lid", port.lid());
+        labels.optName(at + ".netdev", port.netdev());
+        labels.names(at + ".counters", port.counterNames());
+        labels.names(at + ".hwCounters", port.hwCounterNames());
+        count(at + ".gids", port.gids().size(), limits.maxGidsPerPort(), "ingest.maxGidsPerPort");
+        for (int g = 0; g < port.gids().size(); g++) {
+            GidEntry gid = port.gids().get(g);
+            String gidAt = at + ".gids[" + g + "]";
+            labels.name(gidAt + ".gid", gid.gid());
+            labels.optName(gidAt + ".type", gid.type());
+            labels.optName(gidAt + ".netdev", gid.netdev());
+            labels.optName(gidAt + ".ipv4", gid.ipv4());
+        }
+        EthtoolLayout ethtool = port.ethtool();
+        if (ethtool != null) {
+            labels.name(at + ".ethtool.netdev", ethtool.netdev());
+            labels.names(at + ".ethtool.raw", ethtool.rawNames());
+            labels.names(at + ".ethtool.vportRdma", ethtool.vportRdmaNames());
+            priorities(at + ".ethtool.priorities", ethtool.priorities());
+            priorities(at + ".ethtool.pfcEnabledPriorities", List.copyOf(ethtool.pfcEnabledPriorities()));
+        }
+    }
+
+    private static void priorities(String at, List<Integer> priorities) throws StreamRefusal {
+        Set<Integer> seen = new HashSet<>();
+        for (int i = 0; i < priorities.size(); i++) {
+            int priority = priorities.get(i);
+            if (priority < 0 || priority > MAX_PRIORITY) {
+                throw new StreamRefusal(StreamRefusal.PROTOCOL_ERROR, StreamRefusal.BAD_FRAME,
+                        at + "[" + i + "]: priority " + priority + " is outside 0.." + MAX_PRIORITY);
+            }
+            if (!seen.add(priority)) {
+                throw duplicate(at + "[" + i + "]", String.valueOf(priority));
+            }
+        }
+    }
+
+    /** Names of one layout, with the running total of their UTF-8 bytes against {@code ingest.maxLabelBytes}. */
+    private final class LabelBytes {
+        private final String layout;
+        private long bytes;
+
+        LabelBytes(String layout) {
+            this.layout = layout;
+        }
+
+        void names(String at, List<String> names) throws StreamRefusal {
+            count(at, names.size(), limits.maxCountersPerGroup(), "ingest.maxCountersPerGroup");
+            for (int i = 0; i < names.size(); i++) {
+                name(at + "[" + i + "]", names.get(i));
+            }
+        }
+
+        void optName(String at, String value) throws StreamRefusal {
+            if (value != null) {
+                name(at, value);
+            }
+        }
+
+        void name(String at, String value) throws StreamRefusal {
+            FrameLimits.this.name(at, value);
+            bytes += utf8Length(value);
+            if (bytes > limits.maxLabelBytes()) {
+                throw limit(layout + ": its names exceed " + limits.maxLabelBytes() + " bytes (ingest.maxLabelBytes)");
+            }
+        }
+    }
+
+    private void name(String at, String value) throws StreamRefusal {
+        if (value.length() > limits.maxNameLength()) {
+            throw new StreamRefusal(StreamRefusal.POLICY_VIOLATION, StreamRefusal.INVALID_TEXT, at + " has "
+                    + value.length() + " characters; at most " + limits.maxNameLength() + " (ingest.maxNameLength)");
+        }
+        if (value.isEmpty()) {
+            throw new StreamRefusal(StreamRefusal.PROTOCOL_ERROR, StreamRefusal.INVALID_TEXT, at + " is empty");
+        }
+        printable(at, value, false);
+    }
+
+    private static void text(String at, String value, int max) throws StreamRefusal {
+        if (value.length() > max) {
+            throw new StreamRefusal(StreamRefusal.POLICY_VIOLATION, StreamRefusal.INVALID_TEXT, at + " has "
+                    + value.length() + " characters; at most " + max);
+        }
+        printable(at, value, true);
+    }
+
+    private static void printable(String at, String value, boolean multiline) throws StreamRefusal {
+        int invalid = WireText.firstInvalid(value, multiline);
+        if (invalid >= 0) {
+            throw new StreamRefusal(StreamRefusal.PROTOCOL_ERROR, StreamRefusal.INVALID_TEXT, at + " "
+                    + FrameException.quote(value) + " holds the unprintable character U+"
+                    + String.format("%04X", (int) value.charAt(invalid)) + " at " + invalid);
+        }
+    }
+
+    private static void count(String at, int count, int max, String key) throws StreamRefusal {
+        if (count > max) {
+            throw limit(at + " lists " + count + " entries; at most " + max + " (" + key + ")");
+        }
+    }
+
+    private static StreamRefusal limit(String reason) {
+        return new StreamRefusal(StreamRefusal.POLICY_VIOLATION, StreamRefusal.LIMIT, reason);
+    }
+
+    private static StreamRefusal duplicate(String at, String value) {
+        return new StreamRefusal(StreamRefusal.PROTOCOL_ERROR, StreamRefusal.BAD_FRAME,
+                at + ": " + FrameException.quote(value) + " appears twice");
+    }
+
+    private static long utf8Length(String value) {
+        long bytes = 0;
+        for (int i = 0; i < value.length(); i++) {
+            char c = value.charAt(i);
+            bytes += c < 0x80 ? 1 : c < 0x800 ? 2 : Character.isSurrogate(c) ? 2 : 3;
+        }
+        return bytes;
+    }
+}

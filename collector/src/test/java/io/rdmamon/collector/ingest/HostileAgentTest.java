@@ -1,0 +1,397 @@
+package io.rdmamon.collector.ingest;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.rdmamon.collector.Collector;
+import io.rdmamon.collector.CollectorConfig;
+import io.rdmamon.collector.FixtureSamples;
+import io.rdmamon.collector.auth.Role;
+import io.rdmamon.collector.auth.TokenEntry;
+import io.rdmamon.collector.store.NodeView;
+import io.rdmamon.protocol.model.HostSample;
+import io.rdmamon.protocol.wire.Frame;
+import io.rdmamon.protocol.wire.FrameCodec;
+import io.rdmamon.protocol.wire.HostLayout;
+import io.rdmamon.protocol.wire.HostLayout.DeviceLayout;
+import io.rdmamon.protocol.wire.HostLayout.PortLayout;
+import io.rdmamon.protocol.wire.SampleEncoder;
+import io.rdmamon.protocol.wire.WireFormat;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.WebSocket;
+import io.vertx.core.http.WebSocketClient;
+import io.vertx.core.http.WebSocketConnectOptions;
+import io.vertx.ext.web.client.WebClient;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
+
+import static io.rdmamon.collector.Waits.await;
+import static io.rdmamon.collector.Waits.waitFor;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Agents that do not play by the rules, against a real collector on loopback through raw WebSocket clients:
+ * every bad agent costs only its own connection, is told why (close code and reason), and the collector keeps
+ * serving everybody else.
+ */
+class HostileAgentTest {
+    private static final String AGENT_TOKEN = "agent-token-hostile";
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private final FrameCodec codec = new FrameCodec();
+    private Vertx vertx;
+    private Collector.Running collector;
+    private WebClient http;
+    private WebSocketClient wsClient;
+
+    private void start(CollectorConfig config) throws Exception {
+        vertx = Vertx.vertx();
+        collector = await(Collector.start(vertx, config.withListen("127.0.0.1:0")
+                .withTokens(List.of(new TokenEntry(Role.AGENT, AGENT_TOKEN, null)))));
+        http = WebClient.create(vertx);
+        wsClient = vertx.createWebSocketClient();
+    }
+
+    private void start() throws Exception {
+        start(CollectorConfig.defaults());
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        if (vertx != null) {
+            await(vertx.close());
+        }
+    }
+
+    /** A WebSocket client that sends whatever bytes a test gives it and records what comes back. */
+    private final class RawAgent {
+        final WebSocket ws;
+        final LinkedBlockingQueue<Frame> received = new LinkedBlockingQueue<>();
+        volatile Short closeCode;
+        volatile String closeReason;
+
+        RawAgent() throws Exception {
+            ws = await(wsClient.connect(new WebSocketConnectOptions().setHost("127.0.0.1").setPort(collector.port())
+                    .setURI(WireFormat.STREAM_PATH).putHeader("Authorization", "Bearer " + AGENT_TOKEN)));
+            ws.binaryMessageHandler(b -> {
+                try {
+                    received.add(codec.decode(b.getBytes()));
+                } catch (Exception e) {
+                    throw new AssertionError(e);
+                }
+            });
+            ws.closeHandler(v -> {
+                closeReason = ws.closeReason();
+                closeCode = ws.closeStatusCode();
+            });
+        }
+
+        void send(Frame frame) throws Exception {
+            send(codec.encode(frame));
+        }
+
+        void send(byte[] bytes) throws Exception {
+            await(ws.writeBinaryMessage(Buffer.buffer(bytes)));
+        }
+
+        void send(String json) throws Exception {
+            send(json.getBytes(StandardCharsets.UTF_8));
+        }
+
+        /** Sends the frames of sample {@code seq} and expects its ack. */
+        void sample(SampleEncoder encoder, HostSample sample, long seq) throws Exception {
+            for (Frame frame : encoder.encode(sample, seq)) {
+                send(frame);
+            }
+            assertEquals(new Frame.Ack(seq), received.poll(5, TimeUnit.SECONDS), "ack of seq " + seq);
+        }
+
+        /** Waits for the collector to close this stream; its close code. */
+        short closed() throws InterruptedException {
+            waitFor(() -> closeCode != null, "the collector closes the stream");
+            return closeCode;
+        }
+    }
+
+    private static SampleEncoder agent(String node, String instance) {
+        return new SampleEncoder(node, "test", 60_000, List.of(), instance);
+    }
+
+    private String get(String path) throws Exception {
+        var response = await(http.request(HttpMethod.GET, collector.port(), "127.0.0.1", path).send());
+        assertEquals(200, response.statusCode(), path);
+        return response.bodyAsString();
+    }
+
+    private JsonNode nodeJson(String node) throws Exception {
+        for (JsonNode n : JSON.readTree(get("/api/nodes")).get("nodes")) {
+            if (n.get("node").asText().equals(node)) {
+                return n;
+            }
+        }
+        return null;
+    }
+
+    private boolean diagnosed(String node, String rule) {
+        try {
+            for (JsonNode d : JSON.readTree(get("/api/diagnoses?rule=" + rule)).get("diagnoses")) {
+                if (d.get("node").asText().equals(node)) {
+                    return true;
+                }
+            }
+            return false;
+        } catch (Exception e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    private void assertStillServing() throws Exception {
+        assertEquals("{\"status\":\"ok\"}", get("/healthz"));
+    }
+
+    /** A 512 KiB frame type spun the event loop for 52 s in a quadratic close-reason cut. */
+    @Test
+    void aFrameTypeOfHalfAMegabyteIsRefusedAtOnceAndTheCollectorKeepsAnswering() throws Exception {
+        start();
+        RawAgent agent = new RawAgent();
+        agent.send("{\"v\":1,\"type\":\"" + "t".repeat(512 * 1024) + "\"}");
+        assertEquals((short) 1002, agent.closed()); // within the bounded wait: it took 52 s
+        assertEquals("unknown frame type '" + "t".repeat(64) + "… (524288 chars)'", agent.closeReason);
+        assertStillServing();
+    }
+
+    @Test
+    void closeReasonsAreCutToAFrameWithoutSplittingACharacter() {
+        assertEquals("x".repeat(123), AgentConnection.closeReason("x".repeat(10_000_000)));
+        String cut = AgentConnection.closeReason("é".repeat(100)); // 2 bytes each
+        assertEquals("é".repeat(61), cut);
+        assertEquals("short", AgentConnection.closeReason("short"));
+    }
+
+    /** 98 bytes allocated a 256 MiB BitSet before the range check. */
+    @Test
+    void anAbsentSlotFarBeyondTheValuesIsRefused() throws Exception {
+        start();
+        RawAgent agent = new RawAgent();
+        agent.send("{\"v\":1,\"type\":\"values\",\"layoutId\":1,\"seq\":1,\"ts\":1,\"values\":[1],"
+                + "\"absent\":[2147483647],\"sources\":[]}");
+        assertEquals((short) 1002, agent.closed());
+        assertEquals("frame.absent: slot 2147483647 outside 0..0", agent.closeReason);
+        assertStillServing();
+    }
+
+    private static PortLayout bare(int port) {
+        return new PortLayout(port, 4, "ACTIVE", 5, "LinkUp", "100 Gb/sec", null, "Ethernet", null, null,
+                List.of(), List.of(), List.of(), null, null);
+    }
+
+    private static Frame.Hello hello(String node, HostLayout layout) {
+        return new Frame.Hello(node, "test", 1000, 1, layout);
+    }
+
+    private static HostLayout oneDevice(List<PortLayout> ports) {
+        return new HostLayout(List.of(new DeviceLayout("mlx5_0", 1, "CA", null, null, null, null, null, ports)));
+    }
+
+    /** One agent with 10,000 ports filled the heap; one with 100,000 counters added 100,009 series. */
+    @Test
+    void aHelloBeyondTheNodeLimitsIsRefusedNamingTheLimit() throws Exception {
+        start();
+        RawAgent ports = new RawAgent();
+        ports.send(hello("many-ports", oneDevice(IntStream.rangeClosed(1, 10_000).mapToObj(HostileAgentTest::bare).toList())));
+        assertEquals((short) 1008, ports.closed());
+        assertEquals("hello.layout.devices[0].ports lists 10000 entries; at most 32 (ingest.maxPortsPerDevice)",
+                ports.closeReason);
+
+        RawAgent counters = new RawAgent();
+        PortLayout wide = new PortLayout(1, 4, "ACTIVE", 5, "LinkUp", null, null, "Ethernet", null, null,
+                IntStream.range(0, 100_000).mapToObj(i -> "c" + i).toList(), List.of(), List.of(), null, null);
+        counters.send(hello("many-counters", oneDevice(List.of(wide))));
+        assertEquals((short) 1008, counters.closed());
+        assertEquals("hello.layout.devices[0].ports[0].counters lists 100000 entries; at most 8192 "
+                + "(ingest.maxCountersPerGroup)", counters.closeReason);
+
+        assertNull(nodeJson("many-ports"));
+        assertNull(nodeJson("many-counters"));
+        String metrics = get("/metrics");
+        assertTrue(metrics.contains("rdmamon_collector_agent_streams_closed_total{reason=\"limit\"} 2.0"), metrics);
+        assertStillServing();
+    }
+
+    @Test
+    void aLayoutChangeBeyondTheLimitsClosesTheStreamAndKeepsTheNodesData() throws Exception {
+        start(CollectorConfig.defaults().withIngest(IngestLimits.defaults().withMaxDevices(2)));
+        RawAgent agent = new RawAgent();
+        long now = System.currentTimeMillis();
+        agent.sample(agent("grows", null), FixtureSamples.host("grows", now, 1), 1); // 2 devices: at the limit
+        List<DeviceLayout> three = IntStream.range(0, 3).mapToObj(i -> new DeviceLayout("d" + i, 1, null, null, null,
+                null, null, null, List.of(bare(1)))).toList();
+        agent.send(new Frame.LayoutChange(2, new HostLayout(three)));
+        assertEquals((short) 1008, agent.closed());
+        assertEquals("layout.layout.devices lists 3 entries; at most 2 (ingest.maxDevices)", agent.closeReason);
+        NodeView node = collector.store().node("grows").orElseThrow();
+        assertEquals(now, node.lastSample().timestampMillis());
+        assertEquals(2, node.lastSample().devices().size());
+        assertEquals(0, node.connections());
+    }
+
+    /** A sample stamped a year ahead froze the node: every later real sample was acked and dropped. */
+    @Test
+    void aSampleFromTheFutureIsRefusedCountedAndTheNextSamplesStillApply() throws Exception {
+        start();
+        RawAgent agent = new RawAgent();
+        SampleEncoder encoder = agent("clock", "run-1");
+        long now = System.currentTimeMillis();
+        agent.sample(encoder, FixtureSamples.host("clock", now, 1), 1);
+        agent.sample(encoder, FixtureSamples.host("clock", now + Duration.ofDays(365).toMillis(), 2), 2);
+        agent.sample(encoder, FixtureSamples.host("clock", now + 1000, 3), 3);
+        assertEquals(now + 1000, collector.store().node("clock").orElseThrow().lastSample().timestampMillis());
+        // the agent's clock steps back: its samples are still new, by their seq
+        agent.sample(encoder, FixtureSamples.host("clock", now - 60_000, 4), 4);
+        assertEquals(now - 60_000, collector.store().node("clock").orElseThrow().lastSample().timestampMillis());
+
+        assertEquals(1, nodeJson("clock").get("refusedSamples").get("ahead_of_clock").asLong());
+        String metrics = get("/metrics");
+        assertTrue(metrics.contains("rdmamon_collector_samples_refused_total{reason=\"ahead_of_clock\"} 1.0"), metrics);
+        assertTrue(metrics.contains("rdmamon_collector_samples_ingested_total 3.0"), metrics);
+    }
+
+    /**
+     * After a reconnect the agent replays what was not acknowledged; what was applied already is a duplicate by
+     * its run and seq (timestamps are not trusted). A restarted agent (a new run) numbers from 1 again, and that
+     * is new data.
+     */
+    @Test
+    void replayedSamplesAreDuplicatesByRunAndSeqAndARestartedAgentStartsAfresh() throws Exception {
+        start();
+        long now = System.currentTimeMillis();
+        RawAgent first = new RawAgent();
+        SampleEncoder run = agent("replay", "run-1");
+        first.sample(run, FixtureSamples.host("replay", now, 1), 1);
+        first.sample(run, FixtureSamples.host("replay", now + 1000, 2), 2);
+        await(first.ws.close());
+        waitFor(() -> collector.store().node("replay").orElseThrow().connections() == 0, "first stream gone");
+
+        RawAgent again = new RawAgent();
+        SampleEncoder sameRun = agent("replay", "run-1");
+        again.sample(sameRun, FixtureSamples.host("replay", now + 1000, 2), 2); // its ack was lost: replayed
+        again.sample(sameRun, FixtureSamples.host("replay", now + 2000, 3), 3);
+        assertEquals(now + 2000, collector.store().node("replay").orElseThrow().lastSample().timestampMillis());
+        await(again.ws.close());
+        waitFor(() -> collector.store().node("replay").orElseThrow().connections() == 0, "second stream gone");
+
+        RawAgent restarted = new RawAgent();
+        SampleEncoder newRun = agent("replay", "run-2");
+        restarted.sample(newRun, FixtureSamples.host("replay", now + 3000, 4), 1);
+        assertEquals(now + 3000, collector.store().node("replay").orElseThrow().lastSample().timestampMillis());
+        String metrics = get("/metrics");
+        assertTrue(metrics.contains("rdmamon_collector_samples_duplicate_total 1.0"), metrics);
+        assertTrue(metrics.contains("rdmamon_collector_samples_ingested_total 4.0"), metrics);
+    }
+
+    /**
+     * Two agents with one name were merged (devices flipping every sample); an impersonator's close then
+     * unregistered the real agent. The live connection keeps the name; the newcomer is refused and told why.
+     */
+    @Test
+    void aSecondAgentWithALiveNodesNameIsRefusedAndTheRealAgentStaysRegistered() throws Exception {
+        start();
+        long now = System.currentTimeMillis();
+        RawAgent real = new RawAgent();
+        SampleEncoder realRun = agent("gpu-07", "real");
+        real.sample(realRun, FixtureSamples.host("gpu-07", now, 1), 1);
+
+        RawAgent impostor = new RawAgent();
+        impostor.send(agent("gpu-07", "impostor").encode(FixtureSamples.host("gpu-07", now, 1), 1).get(0));
+        assertEquals((short) 1008, impostor.closed());
+        assertEquals("node name conflict: gpu-07 is streaming on another live connection", impostor.closeReason);
+
+        real.sample(realRun, FixtureSamples.host("gpu-07", now + 1000, 2), 2);
+        JsonNode node = nodeJson("gpu-07");
+        assertTrue(node.get("connected").asBoolean(), node.toString());
+        assertEquals(1, node.get("nameConflicts").get("count").asInt());
+        assertTrue(node.get("nameConflicts").get("last").asText().contains("refused: a live connection from"));
+        assertEquals(1, collector.store().node("gpu-07").orElseThrow().connections());
+        assertEquals(now + 1000, collector.store().node("gpu-07").orElseThrow().lastSample().timestampMillis());
+        assertTrue(get("/metrics").contains("rdmamon_collector_agent_streams_closed_total{reason=\"name_conflict\"} 1.0"));
+        waitFor(() -> diagnosed("gpu-07", "node_name_conflict"), "node_name_conflict raised at the next sweep");
+    }
+
+    @Test
+    void aSilentStreamIsClosedAndFreesItsNodesName() throws Exception {
+        start(CollectorConfig.defaults().withIngest(IngestLimits.defaults().withIdleTimeout(Duration.ofSeconds(1))));
+        long now = System.currentTimeMillis();
+        RawAgent talker = new RawAgent();
+        SampleEncoder talkerRun = agent("talker", "t");
+        talker.sample(talkerRun, FixtureSamples.host("talker", now, 1), 1);
+        RawAgent silent = new RawAgent();
+        silent.sample(agent("silent", "s"), FixtureSamples.host("silent", now, 1), 1);
+        for (int beat = 0; beat < 8; beat++) { // 2.4 s of heartbeats keep the talker's stream open
+            talker.send(new Frame.Heartbeat(System.currentTimeMillis()));
+            Thread.sleep(300);
+        }
+        assertEquals((short) 1001, silent.closed());
+        assertEquals("no frame for 1000 ms (ingest.idleTimeout)", silent.closeReason);
+        assertNull(talker.closeCode);
+        assertFalse(nodeJson("silent").get("connected").asBoolean());
+
+        RawAgent back = new RawAgent(); // the name is free again
+        back.sample(agent("silent", "s"), FixtureSamples.host("silent", now + 1000, 2), 2);
+        assertTrue(get("/metrics").contains("rdmamon_collector_agent_streams_closed_total{reason=\"idle\"} 1.0"));
+    }
+
+    /** Vert.x dropped a message beyond its limit silently. */
+    @Test
+    void anOversizedMessageClosesTheStreamWithAReason() throws Exception {
+        start(CollectorConfig.defaults().withLimits(900, 10_000, 64 * 1024));
+        RawAgent agent = new RawAgent();
+        byte[] big = new byte[200 * 1024];
+        java.util.Arrays.fill(big, (byte) ' ');
+        agent.send(big);
+        assertEquals((short) 1009, agent.closed());
+        assertEquals("message exceeds the limit of 65536 bytes (maxFrameBytes)", agent.closeReason);
+        String metrics = get("/metrics");
+        assertTrue(metrics.contains("rdmamon_collector_agent_streams_closed_total{reason=\"oversized\"} 1.0"), metrics);
+        assertTrue(metrics.contains("rdmamon_collector_frames_rejected_total 1.0"), metrics);
+    }
+
+    /** A newline in agentVersion forged log lines; a 3 MiB one made a 3 MiB log line. */
+    @Test
+    void stringsFromTheWireMustBePrintableAndBounded() throws Exception {
+        start();
+        HostLayout layout = HostLayout.of(FixtureSamples.host("x", 1, 1));
+        RawAgent forged = new RawAgent();
+        forged.send(new Frame.Hello("forger", "1.0\nWARNING collector: token accepted", 1000, 1, layout));
+        assertEquals((short) 1002, forged.closed());
+        assertEquals("hello.agentVersion '1.0\\u000aWARNING collector: token accepted' holds the unprintable "
+                + "character U+000A at 3", forged.closeReason);
+
+        RawAgent huge = new RawAgent();
+        huge.send(new Frame.Hello("huge", "v".repeat(3 * 1024 * 1024), 1000, 1, layout));
+        assertEquals((short) 1008, huge.closed());
+        assertEquals("hello.agentVersion has 3145728 characters; at most 256 (ingest.maxNameLength)", huge.closeReason);
+
+        RawAgent escape = new RawAgent();
+        PortLayout named = new PortLayout(1, 4, "ACTIVE", 5, "LinkUp", null, null, "Ethernet", null, null,
+                List.of("port_rcv_data\u001b[2J"), List.of(), List.of(), null, null);
+        escape.send(hello("escape", oneDevice(List.of(named))));
+        assertEquals((short) 1002, escape.closed());
+        assertTrue(escape.closeReason.startsWith("hello.layout.devices[0].ports[0].counters[0] 'port_rcv_data\\u001b[2J'"),
+                escape.closeReason);
+
+        for (String node : List.of("forger", "huge", "escape")) {
+            assertNull(nodeJson(node), node);
+        }
+        assertStillServing();
+    }
+}

@@ -1,0 +1,39 @@
+package io.rdmamon.protocol.wire;
+
+/**
+ * What a string from the wire may hold before the collector logs it, serves it or labels a series with it:
+ * no control characters (a newline forges log lines, an escape sequence rewrites a terminal), no format
+ * characters (bidirectional overrides), no line or paragraph separators, no unpaired surrogate halves.
+ */
+public final class WireText {
+    private WireText() {
+    }
+
+    /** Whether {@code c} may appear in a name (and, but for tab, newline and carriage return, in a text). */
+    public static boolean printable(char c) {
+        return switch (Character.getType(c)) {
+            case Character.CONTROL, Character.FORMAT, Character.LINE_SEPARATOR, Character.PARAGRAPH_SEPARATOR,
+                 Character.SURROGATE, Character.UNASSIGNED, Character.PRIVATE_USE -> false;
+            default -> true;
+        };
+    }
+
+    /**
+     * The index of the first character of {@code text} that is not allowed, or -1. Names allow
+     * {@link #printable} characters only; a text ({@code multiline}) also tab, newline and carriage return.
+     * Surrogate pairs are allowed, halves alone are not.
+     */
+    public static int firstInvalid(String text, boolean multiline) {
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (Character.isHighSurrogate(c) && i + 1 < text.length() && Character.isLowSurrogate(text.charAt(i + 1))) {
+                i++;
+                continue;
+            }
+            if (!printable(c) && !(multiline && (c == '\t' || c == '\n' || c == '\r'))) {
+                return i;
+            }
+        }
+        return -1;
+    }
+}
