@@ -6,9 +6,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.SynchronousQueue;
-import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -23,7 +23,7 @@ import java.util.function.Supplier;
  * that never returns stopped the agent's sampling for good, silently.
  *
  * <p>How: the whole sample runs on one reader thread (one hand-off per sample, none per file; the thread
- * is reused from sample to sample). Each read announces itself ({@link #watch}); the calling thread
+ * is the same from sample to sample). Each read announces itself ({@link #watch}); the calling thread
  * waits for the sample and, when the read in progress passes the deadline, leaves that thread to its
  * read, marks the read's key stuck and runs the sample again on another thread. In that run and every
  * later one the stuck key is skipped at once with a {@link StuckReadException} (one problem line naming
@@ -71,8 +71,11 @@ final class ReadWatchdog {
     private final Function<Object, String> label;
     private final Map<Object, Stuck> stuck = new ConcurrentHashMap<>();
     private final AtomicInteger threadsStarted = new AtomicInteger();
-    /** Idle threads are kept for reuse (the common path starts no thread); busy ones are bounded by {@code maxStuck}. */
-    private final ThreadPoolExecutor readers;
+    /**
+     * The reader thread of the samples, the same one from sample to sample (the common path starts no
+     * thread). Replaced when left in a stuck read; the old one ends once that read returns.
+     */
+    private ExecutorService reader;
 
     /** @param label how a key is named in a problem (a file's path relative to the host root) */
     ReadWatchdog(Duration deadline, int maxStuck, Function<Object, String> label) {
@@ -83,7 +86,17 @@ final class ReadWatchdog {
         this.deadlineNanos = deadline.toNanos();
         this.maxStuck = maxStuck;
         this.label = label;
-        this.readers = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 60, TimeUnit.SECONDS, new SynchronousQueue<>(), task -> {
+        this.reader = newReader();
+    }
+
+    /** A new reader thread for the next samples; the old one ends once its current (stuck) read returns. */
+    private void replaceReader() {
+        reader.shutdown();
+        reader = newReader();
+    }
+
+    private ExecutorService newReader() {
+        return Executors.newSingleThreadExecutor(task -> {
             Thread thread = new Thread(task, "rdmamon-host-reader-" + threadsStarted.incrementAndGet());
             thread.setDaemon(true);
             return thread;
@@ -94,7 +107,7 @@ final class ReadWatchdog {
         return Duration.ofNanos(deadlineNanos);
     }
 
-    /** Reader threads started so far (tests: a skipped stuck read starts none). */
+    /** Reader threads started so far: one, plus one per read that got stuck (a skipped stuck read starts none). */
     int threadsStarted() {
         return threadsStarted.get();
     }
@@ -107,16 +120,16 @@ final class ReadWatchdog {
     /**
      * {@code sample} run on a reader thread under the deadline, again on a fresh thread after each read
      * that got stuck; {@code notRead} (given the reason) when {@code maxStuck} reads are stuck or the
-     * caller is interrupted. Blocks the caller: call it from a worker thread.
+     * caller is interrupted. Blocks the caller: call it from a worker thread. One sample at a time.
      */
-    <T> T run(Supplier<T> sample, Function<String, T> notRead) {
+    synchronized <T> T run(Supplier<T> sample, Function<String, T> notRead) {
         while (true) {
             if (stuck.size() >= maxStuck) {
                 return notRead.apply(stuck.size() + " reads stuck (limit " + maxStuck + "), host not read until one returns: "
                         + String.join(", ", stuckLabels()));
             }
             Attempt attempt = new Attempt();
-            Future<T> result = readers.submit(() -> {
+            Future<T> result = reader.submit(() -> {
                 CURRENT.set(attempt);
                 try {
                     return sample.get();
@@ -130,6 +143,7 @@ final class ReadWatchdog {
                 }
             } catch (InterruptedException e) {
                 attempt.abandoned = true;
+                replaceReader(); // the next sample must not queue behind this one
                 Thread.currentThread().interrupt();
                 return notRead.apply("sample interrupted");
             } catch (ExecutionException e) {
@@ -151,6 +165,7 @@ final class ReadWatchdog {
                 stuck.put(read.key(), new Stuck(label.apply(read.key()), read.startNanos()));
                 if (read.claimed().compareAndSet(false, true)) {
                     attempt.abandoned = true;
+                    replaceReader();
                     return false;
                 }
                 stuck.remove(read.key()); // it returned just in time
