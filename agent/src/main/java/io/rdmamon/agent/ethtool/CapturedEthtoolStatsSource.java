@@ -1,6 +1,7 @@
 package io.rdmamon.agent.ethtool;
 
 import java.io.IOException;
+import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -38,6 +39,9 @@ public final class CapturedEthtoolStatsSource implements EthtoolStatsSource {
             text = Files.readString(file, StandardCharsets.UTF_8);
         } catch (NoSuchFileException e) {
             throw new IOException(relative + ": no such file (no ethtool -S capture for " + ifname + ")", e);
+        } catch (CharacterCodingException e) {
+            // its own message ("Input length = 1") would not say which file or what is wrong with it
+            throw new IOException(relative + ": not UTF-8 text, not an ethtool -S capture", e);
         }
         try {
             return EthtoolStatsParser.parseText(text);

@@ -1,5 +1,6 @@
 package io.rdmamon.agent.ethtool;
 
+import io.rdmamon.agent.sysfs.ProblemText;
 import io.rdmamon.protocol.model.EthtoolStats;
 import io.rdmamon.protocol.model.PriorityCounters;
 
@@ -35,7 +36,8 @@ public final class EthtoolStatsParser {
      * per line, indented. The value follows the last colon, because some drivers put colons in
      * names (bnxt_en: {@code [0]: rx_ucast_packets}). A name printed twice keeps its first value.
      *
-     * @throws IllegalArgumentException naming the line number and quoting the line it refused
+     * @throws IllegalArgumentException naming the line number and quoting the line it refused (escaped and
+     *                                  cut: the capture is untrusted text)
      */
     public static LinkedHashMap<String, Long> parseText(String text) {
         LinkedHashMap<String, Long> stats = new LinkedHashMap<>();
@@ -48,14 +50,14 @@ public final class EthtoolStatsParser {
             }
             if (!headerSeen) {
                 if (!line.equals(HEADER)) {
-                    throw new IllegalArgumentException("line " + (i + 1) + ": expected \"" + HEADER + "\", got \"" + line + "\"");
+                    throw new IllegalArgumentException("line " + (i + 1) + ": expected \"" + HEADER + "\", got " + ProblemText.quote(line));
                 }
                 headerSeen = true;
                 continue;
             }
             int colon = line.lastIndexOf(':');
             if (colon <= 0) {
-                throw new IllegalArgumentException("line " + (i + 1) + ": expected \"<name>: <value>\", got \"" + line + "\"");
+                throw new IllegalArgumentException("line " + (i + 1) + ": expected \"<name>: <value>\", got " + ProblemText.quote(line));
             }
             String name = line.substring(0, colon).strip();
             String value = line.substring(colon + 1).strip();
@@ -63,7 +65,7 @@ public final class EthtoolStatsParser {
                 stats.putIfAbsent(name, Long.parseUnsignedLong(value));
             } catch (NumberFormatException e) {
                 throw new IllegalArgumentException("line " + (i + 1) + ": value of " + name
-                        + " is not an unsigned 64-bit number: \"" + value + "\"");
+                        + " is not an unsigned 64-bit number: " + ProblemText.quote(value));
             }
         }
         if (!headerSeen) {

@@ -4,6 +4,7 @@ import io.rdmamon.agent.ethtool.CapturedEthtoolStatsSource;
 import io.rdmamon.agent.ethtool.EthtoolStatsParser;
 import io.rdmamon.agent.ethtool.EthtoolStatsSource;
 import io.rdmamon.agent.ethtool.IoctlEthtoolStatsSource;
+import io.rdmamon.agent.host.ReadWatchdog.StuckReadException;
 import io.rdmamon.agent.sysfs.DeviceReading;
 import io.rdmamon.agent.sysfs.GidTableCache;
 import io.rdmamon.agent.sysfs.IbPorts;
@@ -24,6 +25,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -42,8 +44,19 @@ public final class HostReader {
     static final String SOURCE_SYSFS = "sysfs";
     static final String SOURCE_ETHTOOL = "ethtool";
     static final String SOURCE_VERBS = "verbs";
+    /**
+     * How long one read (a sysfs file, a netdev's ethtool statistics, a verbs port query) may block
+     * before the sample goes on without it: a read slower than the agent's 1 s sampling interval is of
+     * no use to the stream, and a healthy one takes well under a millisecond.
+     */
+    static final Duration READ_DEADLINE = Duration.ofSeconds(1);
+    /** Reads left blocked at once (each holds one daemon thread) before the host is not read at all. */
+    static final int MAX_STUCK_READS = 8;
 
     private final Path hostRoot;
+    /** Every blocking read goes through it; shared by the copies, as are the stuck reads it knows. */
+    private final ReadWatchdog watchdog;
+    /** The sysfs files, read under {@link #watchdog}. */
     private final SmallFileReader files;
     private final InfiniBandClassReader sysfs;
     private final EthtoolStatsSource ethtool;
@@ -53,9 +66,11 @@ public final class HostReader {
     private final Pattern deviceExclude;
     private final Clock clock;
 
-    private HostReader(Path hostRoot, SmallFileReader files, InfiniBandClassReader sysfs, EthtoolStatsSource ethtool,
-                       VerbsPortReader verbs, Pattern deviceInclude, Pattern deviceExclude, Clock clock) {
+    private HostReader(Path hostRoot, ReadWatchdog watchdog, SmallFileReader files, InfiniBandClassReader sysfs,
+                       EthtoolStatsSource ethtool, VerbsPortReader verbs, Pattern deviceInclude, Pattern deviceExclude,
+                       Clock clock) {
         this.hostRoot = hostRoot;
+        this.watchdog = watchdog;
         this.files = files;
         this.sysfs = sysfs;
         this.ethtool = ethtool;
@@ -94,9 +109,18 @@ public final class HostReader {
     /** As {@link #forRoot(Path, EthtoolStatsSource, VerbsPortReader)}, reading sysfs files through {@code files}. */
     static HostReader withFiles(Path hostRoot, SmallFileReader files, EthtoolStatsSource ethtool, VerbsPortReader verbs)
             throws HostRootException {
+        return withFiles(hostRoot, files, ethtool, verbs, READ_DEADLINE);
+    }
+
+    /** As {@link #withFiles(Path, SmallFileReader, EthtoolStatsSource, VerbsPortReader)}, with another read deadline. */
+    static HostReader withFiles(Path hostRoot, SmallFileReader files, EthtoolStatsSource ethtool, VerbsPortReader verbs,
+                                Duration readDeadline) throws HostRootException {
         Path root = validRoot(hostRoot);
-        return new HostReader(root, files, new InfiniBandClassReader(root, files), ethtool, verbs, null, null,
-                Clock.systemUTC());
+        ReadWatchdog watchdog = new ReadWatchdog(readDeadline, MAX_STUCK_READS,
+                key -> key instanceof Path path && path.startsWith(root) ? root.relativize(path).toString() : key.toString());
+        SmallFileReader watched = file -> watchdog.watch(file, () -> files.read(file));
+        return new HostReader(root, watchdog, watched, new InfiniBandClassReader(root, watched), ethtool, verbs,
+                null, null, Clock.systemUTC());
     }
 
     /**
@@ -105,7 +129,7 @@ public final class HostReader {
      * but anchored, so {@code mlx5_1} does not also select {@code mlx5_10}.
      */
     public HostReader withDeviceFilter(Pattern include, Pattern exclude) {
-        return new HostReader(hostRoot, files, sysfs, ethtool, verbs, include, exclude, clock);
+        return new HostReader(hostRoot, watchdog, files, sysfs, ethtool, verbs, include, exclude, clock);
     }
 
     /**
@@ -115,19 +139,29 @@ public final class HostReader {
      * The returned reader keeps that cache (its age is measured with this reader's clock, so set the
      * clock first).
      */
-    public HostReader withGidRefresh(java.time.Duration refresh) {
+    public HostReader withGidRefresh(Duration refresh) {
         GidTableCache cache = new GidTableCache(refresh, () -> clock.millis());
-        return new HostReader(hostRoot, files, new InfiniBandClassReader(hostRoot, files, cache), ethtool, verbs,
-                deviceInclude, deviceExclude, clock);
+        return new HostReader(hostRoot, watchdog, files, new InfiniBandClassReader(hostRoot, files, cache), ethtool,
+                verbs, deviceInclude, deviceExclude, clock);
     }
 
     /** The clock that stamps samples. */
     public HostReader withClock(Clock clock) {
-        return new HostReader(hostRoot, files, sysfs, ethtool, verbs, deviceInclude, deviceExclude, clock);
+        return new HostReader(hostRoot, watchdog, files, sysfs, ethtool, verbs, deviceInclude, deviceExclude, clock);
     }
 
     public Path hostRoot() {
         return hostRoot;
+    }
+
+    /** Reader threads started so far (tests: a skipped stuck read starts none). */
+    int readerThreadsStarted() {
+        return watchdog.threadsStarted();
+    }
+
+    /** Reads blocked past the deadline that have not returned yet. */
+    int stuckReads() {
+        return watchdog.stuckReads();
     }
 
     /**
@@ -166,9 +200,19 @@ public final class HostReader {
      * {@link io.rdmamon.protocol.model.SourceStatus} naming the file, and the rest is still read.
      * Statuses: one {@code sysfs} per device, one {@code ethtool} per netdev read, one {@code verbs}
      * per device when verbs are used.
+     *
+     * <p>Returns even when reads never do: each read has {@link #READ_DEADLINE}, and one that passes it is
+     * named in its source's status ({@code read stuck for ...}) and skipped by later samples until it
+     * returns ({@link ReadWatchdog}). With {@link #MAX_STUCK_READS} reads stuck, the sample has no devices
+     * and one failed {@code sysfs} status listing them.
      */
     public HostSample read(String node) {
         long timestamp = clock.millis();
+        return watchdog.run(() -> readNow(node, timestamp), reason -> new HostSample(node, timestamp, List.of(),
+                List.of(SourceStatus.failed(SOURCE_SYSFS, relative(sysfs.classDir()), reason))));
+    }
+
+    private HostSample readNow(String node, long timestamp) {
         List<IbDevice> devices = new ArrayList<>();
         List<SourceStatus> sources = new ArrayList<>();
         List<String> names;
@@ -182,7 +226,14 @@ public final class HostReader {
         String verbsUnavailable = verbs == null ? null : verbs.unavailableReason();
         Map<String, EthtoolStats> ethtoolByNetdev = new HashMap<>();
         for (String name : names) {
-            DeviceReading reading = sysfs.readDevice(name);
+            DeviceReading reading;
+            try {
+                reading = sysfs.readDevice(name);
+            } catch (RuntimeException e) {
+                // readDevice turns every file's failure into a problem; this is the net under a bug in it
+                sources.add(SourceStatus.failed(SOURCE_SYSFS, name, relative(sysfs.classDir().resolve(name)) + ": " + e));
+                continue;
+            }
             sources.add(reading.problems().isEmpty()
                     ? SourceStatus.ok(SOURCE_SYSFS, name)
                     : SourceStatus.failed(SOURCE_SYSFS, name, String.join("; ", reading.problems())));
@@ -212,10 +263,13 @@ public final class HostReader {
                     : ethtoolByNetdev.computeIfAbsent(port.netdev(), netdev -> readEthtool(netdev, sources));
             VerbsPortAttributes attributes = null;
             if (verbs != null && verbsUnavailable == null) {
+                String call = "ibv_query_port(" + device.name() + ", " + port.port() + ")";
                 try {
-                    attributes = verbs.queryPort(device.name(), port.port());
-                } catch (VerbsException e) {
-                    verbsProblems.add("ibv_query_port(" + device.name() + ", " + port.port() + "): " + e.getMessage());
+                    attributes = watchdog.watch(call, () -> verbs.queryPort(device.name(), port.port()));
+                } catch (VerbsException | StuckReadException e) {
+                    verbsProblems.add(call + ": " + e.getMessage());
+                } catch (RuntimeException e) {
+                    verbsProblems.add(call + ": " + e);
                 }
             }
             ports.add(IbPorts.with(port, port.netdev(), stats, attributes));
@@ -231,14 +285,20 @@ public final class HostReader {
 
     /** Null (and a failed status) when the statistics cannot be read; the port is still reported. */
     private EthtoolStats readEthtool(String netdev, List<SourceStatus> sources) {
+        String call = "ethtool -S " + netdev;
         try {
-            EthtoolStats stats = EthtoolStatsParser.toStats(netdev, ethtool.statistics(netdev));
+            EthtoolStats stats = EthtoolStatsParser.toStats(netdev, watchdog.watch(call, () -> ethtool.statistics(netdev)));
             sources.add(SourceStatus.ok(SOURCE_ETHTOOL, netdev));
             return stats;
+        } catch (StuckReadException e) {
+            sources.add(SourceStatus.failed(SOURCE_ETHTOOL, netdev, call + ": " + e.getMessage()));
         } catch (IOException e) {
             sources.add(SourceStatus.failed(SOURCE_ETHTOOL, netdev, e.getMessage()));
-            return null;
+        } catch (RuntimeException e) {
+            // the ioctl binding or a parser bug: costs this netdev only
+            sources.add(SourceStatus.failed(SOURCE_ETHTOOL, netdev, call + ": " + e));
         }
+        return null;
     }
 
     private List<String> filtered(List<String> names) {

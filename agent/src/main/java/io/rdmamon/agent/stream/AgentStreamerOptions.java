@@ -49,10 +49,10 @@ public record AgentStreamerOptions(String collectorUrl, String node, String agen
         }
     }
 
-    /** 1 s interval, 5 s heartbeat, 600 samples, backoff 1 s .. 60 s, no token, default trust, probes refused. */
+    /** 1 s interval, 5 s heartbeat, 600 samples, backoff 1 s .. 15 s ({@link Backoff#DEFAULT_CAP}), no token, default trust, probes refused. */
     public static AgentStreamerOptions of(String collectorUrl, String node, Supplier<HostSample> sampler) {
         return new AgentStreamerOptions(collectorUrl, node, defaultVersion(), null, sampler, Duration.ofSeconds(1),
-                Duration.ofSeconds(5), 600, Duration.ofSeconds(1), Duration.ofSeconds(60), null, ProbeSettings.disabled());
+                Duration.ofSeconds(5), 600, Backoff.DEFAULT_BASE, Backoff.DEFAULT_CAP, null, ProbeSettings.disabled());
     }
 
     public AgentStreamerOptions withToken(String value) {

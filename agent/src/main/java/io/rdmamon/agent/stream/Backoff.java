@@ -9,6 +9,17 @@ import java.util.random.RandomGenerator;
  * the collector at the same instant from reconnecting in lockstep.
  */
 public final class Backoff {
+    /** The first reconnect window. */
+    public static final Duration DEFAULT_BASE = Duration.ofSeconds(1);
+    /**
+     * The largest reconnect window. After a collector restart an agent that has been retrying for a
+     * while waits a uniform delay in [0, cap], so the cap is how long the last agents stay away: 60 s
+     * meant a minute of gap on every node's charts for a restart that takes seconds. 15 s keeps that
+     * short while full jitter still spreads the fleet: 2,000 agents (the collector's benchmarked size,
+     * docs/performance.md) come back at about 130 connections a second on average, not all in one instant.
+     */
+    public static final Duration DEFAULT_CAP = Duration.ofSeconds(15);
+
     private final long baseMillis;
     private final long capMillis;
     private final RandomGenerator random;

@@ -24,17 +24,28 @@ import java.util.stream.Stream;
  * Documentation/ABI/stable/sysfs-class-infiniband). Reading is kept apart from parsing: this class
  * walks directories and reads files, {@link SysfsParsers} turns text into values.
  *
- * <p>Never throws for a file: a file that cannot be read or parsed leaves its field absent and adds
- * a line to the device's problems. Required attributes (present on every kernel: {@code node_type},
- * {@code fw_ver}, the port's {@code state}, {@code phys_state}, {@code rate}, {@code link_layer})
- * are problems when missing; optional ones ({@code hca_type}, {@code board_id}: mlx only;
- * {@code counters/}: only drivers with {@code process_mad}) are not.
+ * <p>Never throws for a file: a file that cannot be read or parsed (garbage, a number beyond 64 bits,
+ * NUL bytes, bytes that are not UTF-8, or any exception a parser throws) leaves its field absent and
+ * adds one line naming that file to the device's problems; the rest of the device is still read.
+ * Required attributes ({@code fw_ver}, the port's {@code state}, {@code phys_state}, {@code rate},
+ * {@code link_layer}) are problems when missing; optional ones are not: {@code hca_type},
+ * {@code board_id} (mlx only), {@code counters/} (only drivers with {@code process_mad}) and
+ * {@code node_type}, which real captured trees lack (prometheus/procfs and node_exporter fixtures).
  */
 public final class InfiniBandClassReader {
     /** The data counters count octets divided by 4 (ABI doc: "divided by 4 (lanes)"); ×4 gives bytes. */
     private static final long DATA_COUNTER_UNIT_BYTES = 4;
     private static final Set<String> DATA_COUNTERS =
             Set.of("port_rcv_data", "port_xmit_data", "port_rcv_data_64", "port_xmit_data_64");
+    /**
+     * The {@code counters_ext/} file (kernels before 4.5, mlx4; rdma-facts.md §1.3) that counts the same
+     * thing as a {@code counters/} name: the 64-bit PortCountersExt value next to the legacy 32-bit one.
+     */
+    private static final Map<String, String> COUNTERS_EXT_TWINS = Map.of(
+            "port_rcv_data_64", "port_rcv_data", "port_xmit_data_64", "port_xmit_data",
+            "port_rcv_packets_64", "port_rcv_packets", "port_xmit_packets_64", "port_xmit_packets",
+            "port_unicast_rcv_packets", "unicast_rcv_packets", "port_unicast_xmit_packets", "unicast_xmit_packets",
+            "port_multicast_rcv_packets", "multicast_rcv_packets", "port_multicast_xmit_packets", "multicast_xmit_packets");
     /** A setting (cache time in ms), not a counter. */
     private static final String HW_COUNTER_LIFESPAN = "lifespan";
     private static final Set<Failure> TOLERATE_NONE = EnumSet.noneOf(Failure.class);
@@ -80,13 +91,13 @@ public final class InfiniBandClassReader {
         if (!Files.isDirectory(dir)) {
             return vanished(name, dir);
         }
-        IdName nodeType = parse(dir.resolve("node_type"), read(dir.resolve("node_type"), problems, TOLERATE_NONE),
+        IdName nodeType = parse(dir.resolve("node_type"), read(dir.resolve("node_type"), problems, TOLERATE_ABSENT),
                 SysfsParsers::parseIdName, problems);
-        String nodeGuid = read(dir.resolve("node_guid"), problems, TOLERATE_ABSENT);
-        String sysImageGuid = read(dir.resolve("sys_image_guid"), problems, TOLERATE_ABSENT);
-        String fwVersion = read(dir.resolve("fw_ver"), problems, TOLERATE_NONE);
-        String hcaType = read(dir.resolve("hca_type"), problems, TOLERATE_ABSENT);
-        String boardId = read(dir.resolve("board_id"), problems, TOLERATE_ABSENT);
+        String nodeGuid = text(dir.resolve("node_guid"), problems, TOLERATE_ABSENT);
+        String sysImageGuid = text(dir.resolve("sys_image_guid"), problems, TOLERATE_ABSENT);
+        String fwVersion = text(dir.resolve("fw_ver"), problems, TOLERATE_NONE);
+        String hcaType = text(dir.resolve("hca_type"), problems, TOLERATE_ABSENT);
+        String boardId = text(dir.resolve("board_id"), problems, TOLERATE_ABSENT);
 
         List<IbPort> ports = readPorts(dir, problems);
         Map<Integer, String> netdevs = netdevResolver.resolve(dir, nodeGuid, ports, problems);
@@ -101,8 +112,7 @@ public final class InfiniBandClassReader {
         }
         IbDevice device = new IbDevice(name,
                 nodeType == null ? 0 : nodeType.id(), nodeType == null ? null : nodeType.name(),
-                emptyToNull(nodeGuid), emptyToNull(sysImageGuid), emptyToNull(fwVersion),
-                emptyToNull(hcaType), emptyToNull(boardId), withNetdevs);
+                nodeGuid, sysImageGuid, fwVersion, hcaType, boardId, withNetdevs);
         return new DeviceReading(name, device, problems.messages());
     }
 
@@ -134,14 +144,13 @@ public final class InfiniBandClassReader {
                 SysfsParsers::parseIdName, problems);
         IdName physState = parse(dir.resolve("phys_state"), read(dir.resolve("phys_state"), problems, TOLERATE_NONE),
                 SysfsParsers::parseIdName, problems);
-        String rate = read(dir.resolve("rate"), problems, TOLERATE_NONE);
+        String rate = text(dir.resolve("rate"), problems, TOLERATE_NONE);
         Long rateBytesPerSecond = parse(dir.resolve("rate"), rate, SysfsParsers::parseRateBytesPerSecond, problems);
-        String linkLayer = emptyToNull(read(dir.resolve("link_layer"), problems, TOLERATE_NONE));
-        String lid = emptyToNull(read(dir.resolve("lid"), problems, TOLERATE_ABSENT));
+        String linkLayer = text(dir.resolve("link_layer"), problems, TOLERATE_NONE);
+        String lid = text(dir.resolve("lid"), problems, TOLERATE_ABSENT);
 
         Map<String, Long> counters = readCounterDir(dir.resolve("counters"), Set.of(), problems);
-        // counters_ext/ (kernels before 4.5, mlx4): own file names (port_rcv_data_64, ...), no clash.
-        counters.putAll(readCounterDir(dir.resolve("counters_ext"), Set.of(), problems));
+        mergeCountersExt(counters, readCounterDir(dir.resolve("counters_ext"), Set.of(), problems));
         Map<String, Long> hwCounters = readCounterDir(dir.resolve("hw_counters"), Set.of(HW_COUNTER_LIFESPAN), problems);
         List<GidEntry> gids = gidCache == null ? readGids(dir, problems)
                 : gidCache.get(dir, (state == null ? "?" : state.id()) + "/" + linkLayer, () -> {
@@ -153,8 +162,28 @@ public final class InfiniBandClassReader {
         return new IbPort(number,
                 state == null ? -1 : state.id(), state == null ? null : state.name(),
                 physState == null ? -1 : physState.id(), physState == null ? null : physState.name(),
-                emptyToNull(rate), rateBytesPerSecond, linkLayer, lid, null,
+                rate, rateBytesPerSecond, linkLayer, lid, null,
                 counters, hwCounters, gids, null, null);
+    }
+
+    /**
+     * Adds {@code counters_ext/} (kernels before 4.5, mlx4) under its own names, as node_exporter's
+     * {@code legacy_*} metrics do, and makes each 64-bit value count for its {@code counters/} twin, which
+     * is what the collector and the CLI read: there the legacy group is 32-bit and stops at 2^32-1 (16 GiB
+     * of data, under 4 s at 40 Gb/s), and a captured mlx4 port reads 0 in {@code counters/port_rcv_data}
+     * while {@code counters_ext/port_rcv_data_64} holds the traffic. The larger of the two wins: a counter
+     * that only undercounts (saturated) loses to the 64-bit one, and a 64-bit counter the firmware does not
+     * keep (the same capture reads 0 in {@code port_rcv_packets_64} next to 6.8 billion packets in
+     * {@code counters/}) does not wipe out a real value. Unsigned, as both are u64 in a long.
+     */
+    private static void mergeCountersExt(Map<String, Long> counters, Map<String, Long> countersExt) {
+        countersExt.forEach((name, value) -> {
+            counters.put(name, value);
+            String twin = COUNTERS_EXT_TWINS.get(name);
+            if (twin != null) {
+                counters.merge(twin, value, (legacy, ext) -> Long.compareUnsigned(legacy, ext) >= 0 ? legacy : ext);
+            }
+        });
     }
 
     /**
@@ -204,8 +233,8 @@ public final class InfiniBandClassReader {
             if (gid == null || SysfsParsers.isEmptyGid(gid)) {
                 continue;
             }
-            String type = emptyToNull(read(portDir.resolve("gid_attrs/types").resolve(entry), problems, TOLERATE_NO_VALUE));
-            String netdev = emptyToNull(read(portDir.resolve("gid_attrs/ndevs").resolve(entry), problems, TOLERATE_NO_VALUE));
+            String type = text(portDir.resolve("gid_attrs/types").resolve(entry), problems, TOLERATE_NO_VALUE);
+            String netdev = text(portDir.resolve("gid_attrs/ndevs").resolve(entry), problems, TOLERATE_NO_VALUE);
             gids.add(new GidEntry(index, gid, type, netdev, SysfsParsers.ipv4OfGid(gid)));
         }
         gids.sort(Comparator.comparingInt(GidEntry::index));
@@ -224,7 +253,16 @@ public final class InfiniBandClassReader {
         }
     }
 
-    private static <T> T parse(Path file, String text, Function<String, T> parser, ReadProblems problems) {
+    /** A text attribute, null when absent, empty or not printable text (then a problem). */
+    private String text(Path file, ReadProblems problems, Set<Failure> tolerated) {
+        return emptyToNull(parse(file, read(file, problems, tolerated), SysfsParsers::parseText, problems));
+    }
+
+    /**
+     * {@code parser} applied to {@code text} (null: null). Whatever the parser throws costs this one file:
+     * its message (or, for a parser bug, the exception) becomes the file's problem, and the caller goes on.
+     */
+    static <T> T parse(Path file, String text, Function<String, T> parser, ReadProblems problems) {
         if (text == null) {
             return null;
         }
@@ -232,6 +270,9 @@ public final class InfiniBandClassReader {
             return parser.apply(text);
         } catch (IllegalArgumentException e) {
             problems.add(file, e.getMessage());
+            return null;
+        } catch (RuntimeException e) {
+            problems.add(file, "cannot parse " + ProblemText.quote(text) + ": " + e);
             return null;
         }
     }

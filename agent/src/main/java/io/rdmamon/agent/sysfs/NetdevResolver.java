@@ -90,19 +90,16 @@ final class NetdevResolver {
      * same directory {@code /sys/class/net/<if>} links to, so its {@code dev_port} is read there.
      */
     private int portOfNetdev(Path netdevDir, int orderIndex, ReadProblems problems) {
-        String devPort = reader.read(netdevDir.resolve("dev_port"), problems, TOLERATE_NO_VALUE);
-        try {
-            if (devPort != null) {
-                return SysfsParsers.parseDevPort(devPort) + 1;
-            }
-            String devId = reader.read(netdevDir.resolve("dev_id"), problems, TOLERATE_NO_VALUE);
-            if (devId != null) {
-                return SysfsParsers.parseDevId(devId) + 1;
-            }
-        } catch (IllegalArgumentException e) {
-            problems.add(netdevDir, e.getMessage());
+        Path devPortFile = netdevDir.resolve("dev_port");
+        String devPort = reader.read(devPortFile, problems, TOLERATE_NO_VALUE);
+        if (devPort != null) {
+            Integer index = InfiniBandClassReader.parse(devPortFile, devPort, SysfsParsers::parseDevPort, problems);
+            return index == null ? orderIndex + 1 : index + 1;
         }
-        return orderIndex + 1;
+        Path devIdFile = netdevDir.resolve("dev_id");
+        Integer index = InfiniBandClassReader.parse(devIdFile, reader.read(devIdFile, problems, TOLERATE_NO_VALUE),
+                SysfsParsers::parseDevId, problems);
+        return index == null ? orderIndex + 1 : index + 1;
     }
 
     private String byEui64Mac(String nodeGuid, ReadProblems problems) {

@@ -9,7 +9,8 @@ import java.util.regex.Pattern;
 /**
  * Pure parsers for the text of {@code /sys/class/infiniband} attributes (formats in
  * rdma-facts.md §1; kernel ABI: Documentation/ABI/stable/sysfs-class-infiniband). Each takes the
- * trimmed file content and throws {@link IllegalArgumentException} quoting the text it refused.
+ * trimmed file content and throws {@link IllegalArgumentException} quoting the text it refused
+ * ({@link ProblemText#quote}), never another exception: callers turn that into a problem of one file.
  */
 public final class SysfsParsers {
     /** What old kernels printed for a PMA counter the device cannot answer (procfs skips it too). */
@@ -32,14 +33,15 @@ public final class SysfsParsers {
 
     /** {@code "4: ACTIVE"} (state), {@code "5: LinkUp"} (phys_state), {@code "1: CA"} (node_type). */
     public static IdName parseIdName(String text) {
+        parseText(text);
         Matcher m = ID_NAME.matcher(text);
         if (!m.matches()) {
-            throw new IllegalArgumentException("expected \"<id>: <name>\", got \"" + text + "\"");
+            throw new IllegalArgumentException("expected \"<id>: <name>\", got " + ProblemText.quote(text));
         }
         try {
             return new IdName(Integer.parseInt(m.group(1)), m.group(2));
         } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("id out of range in \"" + text + "\"");
+            throw new IllegalArgumentException("id out of range in " + ProblemText.quote(text));
         }
     }
 
@@ -51,9 +53,15 @@ public final class SysfsParsers {
     public static long parseRateBytesPerSecond(String text) {
         Matcher m = RATE.matcher(text);
         if (!m.matches()) {
-            throw new IllegalArgumentException("expected \"<n> Gb/sec (<width>X <speed>)\", got \"" + text + "\"");
+            throw new IllegalArgumentException("expected \"<n> Gb/sec (<width>X <speed>)\", got " + ProblemText.quote(text));
         }
-        return new BigDecimal(m.group(1)).multiply(BigDecimal.valueOf(BYTES_PER_SECOND_PER_GBIT)).longValueExact();
+        try {
+            return new BigDecimal(m.group(1)).multiply(BigDecimal.valueOf(BYTES_PER_SECOND_PER_GBIT)).longValueExact();
+        } catch (ArithmeticException e) {
+            // a fraction of a byte per second (0.0000000001 Gb/sec) or beyond a long: no kernel prints that
+            throw new IllegalArgumentException("rate is not a whole number of bytes per second within 64 bits: "
+                    + ProblemText.quote(text));
+        }
     }
 
     /**
@@ -67,7 +75,7 @@ public final class SysfsParsers {
         try {
             return Long.parseUnsignedLong(text);
         } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("expected an unsigned decimal counter, got \"" + text + "\"");
+            throw new IllegalArgumentException("expected an unsigned decimal counter, got " + ProblemText.quote(text));
         }
     }
 
@@ -75,7 +83,7 @@ public final class SysfsParsers {
     public static String parseGid(String text) {
         String gid = text.toLowerCase(Locale.ROOT);
         if (!GID.matcher(gid).matches()) {
-            throw new IllegalArgumentException("expected a GID of 8 groups of 4 hex digits, got \"" + text + "\"");
+            throw new IllegalArgumentException("expected a GID of 8 groups of 4 hex digits, got " + ProblemText.quote(text));
         }
         return gid;
     }
@@ -121,9 +129,9 @@ public final class SysfsParsers {
     /** {@code /sys/class/net/<if>/dev_port}: decimal, 0-based port of a multi-port function. */
     public static int parseDevPort(String text) {
         try {
-            return Integer.parseInt(text);
+            return requireNotNegative(Integer.parseInt(text));
         } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("expected a decimal dev_port, got \"" + text + "\"");
+            throw new IllegalArgumentException("expected a decimal dev_port, got " + ProblemText.quote(text));
         }
     }
 
@@ -131,9 +139,33 @@ public final class SysfsParsers {
     public static int parseDevId(String text) {
         String digits = text.startsWith("0x") || text.startsWith("0X") ? text.substring(2) : text;
         try {
-            return Integer.parseInt(digits, 16);
+            return requireNotNegative(Integer.parseInt(digits, 16));
         } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("expected a hex dev_id, got \"" + text + "\"");
+            throw new IllegalArgumentException("expected a hex dev_id, got " + ProblemText.quote(text));
         }
+    }
+
+    /** A port index below 0 would name no port; NumberFormatException so the callers' message quotes the text. */
+    private static int requireNotNegative(int index) {
+        if (index < 0) {
+            throw new NumberFormatException("negative");
+        }
+        return index;
+    }
+
+    /**
+     * A text attribute ({@code fw_ver}, {@code board_id}, {@code link_layer}, a GID's type or netdev) as
+     * printed, when it is printable text: the kernel prints these with {@code %s} from driver strings,
+     * so a NUL byte, a control character or bytes that were not UTF-8 (decoded as U+FFFD) mean a broken
+     * file, not a name to pass on to the collector, a terminal or an ioctl.
+     */
+    public static String parseText(String text) {
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c < 0x20 || c == 0x7f || c == '\ufffd') {
+                throw new IllegalArgumentException("expected printable UTF-8 text, got " + ProblemText.quote(text));
+            }
+        }
+        return text;
     }
 }

@@ -18,6 +18,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.regex.Pattern;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -266,10 +267,81 @@ class HostReaderFixturesTest {
         assertEquals(8109L, mlx5Port.hwCounters().get("resp_cqe_error"));
         assertEquals(175528982L, mlx5Port.hwCounters().get("rx_read_requests"));
 
-        // procfs' fixture predates node_type; rdmamon treats it as required and says which file is missing.
-        assertEquals(new SourceStatus("sysfs", "mlx5_0", false, "sys/class/infiniband/mlx5_0/node_type: no such file"),
-                sample.sources().get(2));
-        assertEquals(0, mlx5.nodeTypeId());
+        // procfs' fixture has no node_type: an absent optional attribute, not a failed source
+        assertEquals(List.of(SourceStatus.ok("sysfs", "hfi1_0"), SourceStatus.ok("sysfs", "mlx4_0"),
+                SourceStatus.ok("sysfs", "mlx5_0")), sample.sources());
+        assertEquals(List.of(0, "null"), List.of(mlx5.nodeTypeId(), String.valueOf(mlx5.nodeType())));
+    }
+
+    /**
+     * The values node_exporter publishes for its captured tree (prometheus/node_exporter
+     * collector/fixtures/e2e-output.txt, {@code node_infiniband_*}; its byte counters are already ×4),
+     * rebuilt as the {@code node-exporter} fixture. Each rdmamon counter equals the node_exporter metric of
+     * the same file; a {@code counters/} name with a {@code counters_ext/} twin carries the larger of the two
+     * (port 2's {@code counters/} reads 0 where node_exporter's legacy metric has the traffic).
+     */
+    @Test
+    void nodeExporterCaptureGivesNodeExporterPublishedValues() throws IOException {
+        HostSample sample = Fixtures.reader("node-exporter").read("n");
+        assertEquals(List.of(SourceStatus.ok("sysfs", "i40iw0"), SourceStatus.ok("sysfs", "mlx4_0")), sample.sources(),
+                "no node_type file is an absent optional attribute, not a failure");
+
+        IbDevice i40iw = sample.devices().get(0);
+        assertEquals(List.of("I40IW Board ID", "0.2", "I40IW"), List.of(i40iw.boardId(), i40iw.fwVersion(), i40iw.hcaType()));
+        IbPort iwarp = i40iw.ports().get(0);
+        assertEquals(List.of(4, 5, 1_250_000_000L), List.of(iwarp.stateId(), iwarp.physStateId(), iwarp.rateBytesPerSecond()));
+        assertEquals(Map.of(), iwarp.counters(), "N/A (no PMA) everywhere: node_exporter publishes no counter either");
+
+        IbDevice mlx4 = sample.devices().get(1);
+        assertEquals(List.of("SM_1141000001000", "2.31.5050", "MT4099"), List.of(mlx4.boardId(), mlx4.fwVersion(), mlx4.hcaType()));
+        Map<String, Long> legacy = new LinkedHashMap<>();
+        legacy.put("port_rcv_data_64", 18527668L);           // legacy_data_received_bytes_total
+        legacy.put("port_xmit_data_64", 14933760L);          // legacy_data_transmitted_bytes_total
+        legacy.put("port_rcv_packets_64", 0L);               // legacy_packets_received_total
+        legacy.put("port_xmit_packets_64", 0L);              // legacy_packets_transmitted_total
+        legacy.put("port_unicast_rcv_packets", 61148L);      // legacy_unicast_packets_received_total
+        legacy.put("port_unicast_xmit_packets", 61239L);     // legacy_unicast_packets_transmitted_total
+        legacy.put("port_multicast_rcv_packets", 93L);       // legacy_multicast_packets_received_total
+        legacy.put("port_multicast_xmit_packets", 16L);      // legacy_multicast_packets_transmitted_total
+
+        Map<String, Long> port1 = new LinkedHashMap<>(legacy);
+        port1.put("port_rcv_data", 18527668L);               // port_data_received_bytes_total
+        port1.put("port_xmit_data", 14933760L);              // port_data_transmitted_bytes_total
+        port1.put("port_rcv_packets", 6825908347L);          // port_packets_received_total (counters_ext reads 0)
+        port1.put("port_xmit_packets", 6235865L);            // port_packets_transmitted_total
+        port1.put("unicast_rcv_packets", 61148L);            // unicast_packets_received_total
+        port1.put("unicast_xmit_packets", 61239L);           // unicast_packets_transmitted_total
+        port1.put("multicast_rcv_packets", 93L);             // multicast_packets_received_total
+        port1.put("multicast_xmit_packets", 16L);            // multicast_packets_transmitted_total
+        port1.put("port_rcv_errors", 0L);                    // port_errors_received_total
+        port1.put("port_rcv_discards", 0L);                  // port_discards_received_total
+        port1.put("port_xmit_discards", 5L);                 // port_discards_transmitted_total
+        port1.put("port_rcv_constraint_errors", 0L);         // port_constraint_errors_received_total
+        port1.put("port_xmit_constraint_errors", 0L);        // port_constraint_errors_transmitted_total
+        port1.put("port_xmit_wait", 4294967295L);            // port_transmit_wait_total
+        port1.put("link_downed", 0L);                        // link_downed_total
+        port1.put("link_error_recovery", 0L);                // link_error_recovery_total
+
+        // node_exporter: port_data_received_bytes_total 0 but legacy_data_received_bytes_total 1.8527668e+07 (and
+        // likewise for the other twins); rdmamon reports the traffic under the counters/ name the collector reads.
+        Map<String, Long> port2 = new LinkedHashMap<>(legacy);
+        port2.put("port_rcv_data", 18527668L);
+        port2.put("port_xmit_data", 14933760L);
+        port2.put("port_rcv_packets", 0L);                   // only in counters_ext/ on this port
+        port2.put("port_xmit_packets", 0L);
+        port2.put("unicast_rcv_packets", 61148L);
+        port2.put("unicast_xmit_packets", 61239L);
+        port2.put("multicast_rcv_packets", 93L);
+        port2.put("multicast_xmit_packets", 16L);
+        port2.put("link_downed", 0L);
+        port2.put("link_error_recovery", 0L);
+
+        for (Map.Entry<IbPort, Map<String, Long>> expected : Map.of(mlx4.ports().get(0), port1, mlx4.ports().get(1), port2)
+                .entrySet()) {
+            IbPort port = expected.getKey();
+            assertEquals(new TreeMap<>(expected.getValue()), new TreeMap<>(port.counters()), "port " + port.port());
+            assertEquals(List.of(4, 5, 5_000_000_000L), List.of(port.stateId(), port.physStateId(), port.rateBytesPerSecond()));
+        }
     }
 
     @Test

@@ -1,8 +1,10 @@
 package io.rdmamon.agent.host;
 
 import io.rdmamon.agent.ethtool.CapturedEthtoolStatsSource;
+import io.rdmamon.agent.sysfs.SmallFileReader;
 import io.rdmamon.agent.sysfs.SysfsFiles;
 import io.rdmamon.agent.verbs.VerbsPortReader;
+import io.rdmamon.collector.Waits;
 import io.rdmamon.nativeio.verbs.DeviceAttributes;
 import io.rdmamon.nativeio.verbs.GidEntryAttributes;
 import io.rdmamon.nativeio.verbs.PortAttributes;
@@ -18,11 +20,14 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -30,6 +35,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -148,6 +154,121 @@ class HostReaderRobustnessTest {
                 PORT + "/gids/2: expected a GID of 8 groups of 4 hex digits, got \"fe80::1\"")),
                 sample.sources().get(0));
         assertEquals(SourceStatus.ok("sysfs", "mlx5_1"), sample.sources().get(2));
+    }
+
+    /**
+     * Each odd file costs itself only, named in the device's status; before, the rate threw
+     * ArithmeticException out of {@link HostReader#read} and the whole host was lost ({@code rdmamon devinfo} exit 1).
+     */
+    @Test
+    void oddFilesEachCostOneNamedProblemAndTheRestOfTheHostIsRead() throws IOException {
+        Fixtures.copy("mlx5-roce", root);
+        Files.writeString(root.resolve(PORT + "/rate"), "0.0000000001 Gb/sec\n");
+        Files.writeString(root.resolve(PORT + "/counters/port_xmit_packets"), "18446744073709551616\n");
+        Files.writeString(root.resolve(PORT + "/counters/symbol_error"), "-3\n");
+        Files.writeString(root.resolve(PORT + "/hw_counters/out_of_buffer"), "\n");
+        Files.write(root.resolve(MLX5_0 + "/board_id"), new byte[] {'M', 'T', 0, 0, 0, '\n'});
+        Files.write(root.resolve(MLX5_0 + "/fw_ver"), new byte[] {'1', '6', '.', (byte) 0xff, (byte) 0xfe, '\n'});
+        Files.writeString(root.resolve(PORT + "/lid"), "0x\u001b0\n");
+
+        HostSample sample = HostReader.forRoot(root).read("n");
+
+        IbDevice device = sample.devices().get(0);
+        IbPort port = device.ports().get(0);
+        assertEquals(List.of("0.0000000001 Gb/sec", "null", "null", "null", "MT4125"),
+                List.of(port.rate(), String.valueOf(port.rateBytesPerSecond()), String.valueOf(device.boardId()),
+                        String.valueOf(device.fwVersion()), device.hcaType()));
+        assertFalse(port.counters().containsKey("port_xmit_packets"));
+        assertFalse(port.hwCounters().containsKey("out_of_buffer"));
+        assertEquals(2831545107L * 4, port.counters().get("port_rcv_data"));
+        assertEquals(4, port.gids().size());
+        assertEquals(List.of(
+                        SourceStatus.failed("sysfs", "mlx5_0", String.join("; ",
+                                MLX5_0 + "/fw_ver: expected printable UTF-8 text, got \"16.\\ufffd\\ufffd\"",
+                                MLX5_0 + "/board_id: expected printable UTF-8 text, got \"MT\\0\\0\\0\"",
+                                PORT + "/rate: rate is not a whole number of bytes per second within 64 bits: "
+                                        + "\"0.0000000001 Gb/sec\"",
+                                PORT + "/lid: expected printable UTF-8 text, got \"0x\\x1b0\"",
+                                PORT + "/counters/port_xmit_packets: expected an unsigned decimal counter, got "
+                                        + "\"18446744073709551616\"",
+                                PORT + "/counters/symbol_error: expected an unsigned decimal counter, got \"-3\"",
+                                PORT + "/hw_counters/out_of_buffer: expected an unsigned decimal counter, got \"\"")),
+                        SourceStatus.ok("ethtool", "ens1f0np0"),
+                        SourceStatus.ok("sysfs", "mlx5_1"),
+                        SourceStatus.ok("ethtool", "ens1f1np1")),
+                sample.sources());
+    }
+
+    @Test
+    void anEthtoolCaptureThatIsNotUtf8IsNamed() throws IOException {
+        Fixtures.copy("mlx5-roce", root);
+        Files.write(root.resolve("ethtool/ens1f0np0/statistics"), new byte[] {'N', 'I', 'C', (byte) 0xc3, '\n'});
+
+        HostSample sample = HostReader.forRoot(root).read("n");
+
+        assertEquals(SourceStatus.failed("ethtool", "ens1f0np0",
+                "ethtool/ens1f0np0/statistics: not UTF-8 text, not an ethtool -S capture"), sample.sources().get(1));
+        assertNotNull(sample.devices().get(1).ports().get(0).ethtool());
+    }
+
+    /**
+     * A PMA read stuck on sick firmware, played by a FIFO: opening it blocks in open(2) until a writer
+     * comes. Before, {@link HostReader#read} never returned and the agent stopped sampling for good.
+     */
+    @Test
+    void aReadThatNeverReturnsIsNamedSkippedWithoutNewThreadsAndReadAgainOnceItReturns() throws Exception {
+        Fixtures.copy("mlx5-roce", root);
+        Path fifo = root.resolve(PORT + "/counters/port_xmit_wait");
+        Files.delete(fifo);
+        Process mkfifo;
+        try {
+            mkfifo = new ProcessBuilder(List.of("mkfifo", fifo.toString())).start();
+        } catch (IOException e) {
+            assumeTrue(false, "needs mkfifo: " + e.getMessage());
+            return;
+        }
+        assertEquals(0, mkfifo.waitFor());
+        HostReader reader = HostReader.withFiles(root, SmallFileReader.SYSFS, new CapturedEthtoolStatsSource(root), null,
+                Duration.ofMillis(200));
+        String stuck = Pattern.quote(PORT + "/counters/port_xmit_wait: read stuck for ")
+                + "\\d+\\.\\d s \\(deadline 0\\.2 s\\), skipped until it returns";
+
+        // a hang guard, not a timing assertion: without a deadline this read never returns
+        HostSample first = assertTimeoutPreemptively(Duration.ofSeconds(30), () -> reader.read("n"));
+
+        assertFalse(first.sources().get(0).success());
+        assertTrue(first.sources().get(0).error().matches(stuck), first.sources().get(0).error());
+        IbPort port = first.devices().get(0).ports().get(0);
+        assertFalse(port.counters().containsKey("port_xmit_wait"));
+        assertEquals(2831545107L * 4, port.counters().get("port_rcv_data"), "the rest of the port is read");
+        assertNotNull(port.ethtool());
+        assertEquals(List.of(SourceStatus.ok("ethtool", "ens1f0np0"), SourceStatus.ok("sysfs", "mlx5_1"),
+                SourceStatus.ok("ethtool", "ens1f1np1")), first.sources().subList(1, 4));
+        int threads = reader.readerThreadsStarted();
+        assertEquals(2, threads, "the thread left in the stuck read, and the one that read the sample again");
+
+        HostSample second = assertTimeoutPreemptively(Duration.ofSeconds(30), () -> reader.read("n"));
+
+        assertTrue(second.sources().get(0).error().matches(stuck), second.sources().get(0).error());
+        assertEquals(threads, reader.readerThreadsStarted(), "a stuck file is skipped, not read on a new thread");
+        assertEquals(1, reader.stuckReads());
+
+        Files.writeString(fifo, "7\n"); // the writer comes: the stuck open and read return
+        Waits.waitFor(() -> reader.stuckReads() == 0, "the stuck read to return");
+        Thread writer = new Thread(() -> {
+            try {
+                Files.writeString(fifo, "42\n"); // blocks in open(2) until the next sample opens the FIFO
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        });
+        writer.setDaemon(true);
+        writer.start();
+
+        HostSample third = assertTimeoutPreemptively(Duration.ofSeconds(30), () -> reader.read("n"));
+
+        assertEquals(SourceStatus.ok("sysfs", "mlx5_0"), third.sources().get(0));
+        assertEquals(42L, third.devices().get(0).ports().get(0).counters().get("port_xmit_wait"));
     }
 
     @Test

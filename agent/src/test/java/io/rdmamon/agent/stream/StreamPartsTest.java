@@ -53,6 +53,37 @@ class StreamPartsTest {
         assertEquals(1000L, backoff.windowMillis());
     }
 
+    /** Before: the default cap was 60 s, so agents took up to a minute to come back after a collector restart. */
+    @Test
+    void agentsComeBackWithinFifteenSecondsOfACollectorRestart() {
+        AgentStreamerOptions defaults = AgentStreamerOptions.of("ws://collector:9470", "n", () -> null);
+        Backoff backoff = new Backoff(defaults.backoffBase(), defaults.backoffCap(), new SplittableRandom(3));
+        for (int failedAttempt = 0; failedAttempt < 100; failedAttempt++) {
+            assertTrue(backoff.nextDelayMillis() <= 15_000);
+        }
+        assertEquals(15_000L, backoff.windowMillis());
+    }
+
+    /**
+     * The fleet that has been retrying for a while (every agent at the capped window) when the collector
+     * comes back: full jitter still spreads 1,000 agents over the whole 15 s, no second gets more than
+     * twice its fair share (1000 / 15 ≈ 67).
+     */
+    @Test
+    void aThousandAgentsAtTheCapStillSpreadOverTheWholeWindow() {
+        SplittableRandom seeds = new SplittableRandom(11);
+        long[] perSecond = new long[16];
+        for (int agent = 0; agent < 1000; agent++) {
+            Backoff backoff = new Backoff(Backoff.DEFAULT_BASE, Backoff.DEFAULT_CAP, seeds.split());
+            while (backoff.windowMillis() < Backoff.DEFAULT_CAP.toMillis()) {
+                backoff.nextDelayMillis();
+            }
+            perSecond[(int) (backoff.nextDelayMillis() / 1000)]++;
+        }
+        assertTrue(LongStream.of(perSecond).max().orElseThrow() < 2 * 1000 / 15, java.util.Arrays.toString(perSecond));
+        assertTrue(LongStream.of(perSecond).limit(15).min().orElseThrow() > 0, java.util.Arrays.toString(perSecond));
+    }
+
     @Test
     void aThousandAgentsDoNotReconnectInLockstep() {
         SplittableRandom seeds = new SplittableRandom(42);

@@ -57,9 +57,64 @@ class SysfsParsersTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"", "fast", "100 Mb/sec (1X)", "Gb/sec (4X EDR)", "1.2.3 Gb/sec (4X EDR)"})
-    void rateGarbageIsRefused(String text) {
-        assertThrows(IllegalArgumentException.class, () -> SysfsParsers.parseRateBytesPerSecond(text));
+    @ValueSource(strings = {"", "fast", "100 Mb/sec (1X)", "Gb/sec (4X EDR)", "1.2.3 Gb/sec (4X EDR)",
+            "0.0000000001 Gb/sec", "0.000000001 Gb/sec (1X SDR)", "99999999999999999999 Gb/sec (4X EDR)",
+            "-100 Gb/sec (4X EDR)", "1e3 Gb/sec", "100\u0000 Gb/sec"})
+    void rateGarbageIsRefusedQuotingTheText(String text) {
+        // before: a fraction of a byte or a rate beyond a long threw ArithmeticException, which no caller caught
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> SysfsParsers.parseRateBytesPerSecond(text));
+        assertTrue(e.getMessage().contains(ProblemText.quote(text)), e.getMessage());
+    }
+
+    /** Every parser refuses odd input with IllegalArgumentException (one file's problem), never another exception. */
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+            "counter | 18446744073709551616",
+            "counter | 99999999999999999999999999999999999999",
+            "counter | -1",
+            "counter | ''",
+            "counter | 12\u00003",
+            "counter | \ufffd\ufffd",
+            "counter | 1.5",
+            "idName  | 4: ACT\u0000IVE",
+            "idName  | 2147483648: DOWN",
+            "gid     | fe80:0000:0000:0000:0000:0000:0000:00\u00000",
+            "devPort | -1",
+            "devPort | 99999999999",
+            "devId   | 0x-1",
+            "devId   | 0x",
+            "text    | Infini\u0000Band",
+            "text    | Infini\u0007Band",
+            "text    | 2.31.\ufffd050"})
+    void everyParserRefusesOddInputWithOneKindOfError(String parser, String text) {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> {
+            switch (parser) {
+                case "counter" -> SysfsParsers.parseCounter(text);
+                case "idName" -> SysfsParsers.parseIdName(text);
+                case "gid" -> SysfsParsers.parseGid(text);
+                case "devPort" -> SysfsParsers.parseDevPort(text);
+                case "devId" -> SysfsParsers.parseDevId(text);
+                case "text" -> SysfsParsers.parseText(text);
+                default -> throw new AssertionError(parser);
+            }
+        });
+        assertTrue(e.getMessage().contains(ProblemText.quote(text)), e.getMessage());
+        assertFalse(e.getMessage().chars().anyMatch(c -> c < 0x20 || c == 0xfffd), "problem text is escaped: " + e.getMessage());
+    }
+
+    @Test
+    void problemTextIsQuotedAndEscaped() {
+        assertEquals("\"InfiniBand\"", ProblemText.quote("InfiniBand"));
+        assertEquals("\"a\\0b\\nc\\x1b\\x7f\"", ProblemText.quote("a\0b\nc\u001b\u007f"));
+        assertEquals("\"say \\\"hi\\\" \\\\\"", ProblemText.quote("say \"hi\" \\"));
+        assertEquals("\"2.31.\\ufffd050\"", ProblemText.quote("2.31.\ufffd050"));
+    }
+
+    @Test
+    void longProblemTextIsCut() {
+        String quoted = ProblemText.quote("7".repeat(5000));
+        assertEquals("\"" + "7".repeat(ProblemText.MAX_QUOTED_CHARS) + "\"…(5000 chars)", quoted);
     }
 
     @Test

@@ -1,0 +1,220 @@
+package io.rdmamon.agent.host;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
+import java.util.function.Supplier;
+
+/**
+ * Gives every blocking read of a sample a deadline. A sysfs PMA counter read is a MAD to the firmware
+ * and an ethtool or verbs query a firmware command: on sick firmware they can block for ever, and no
+ * Java interrupt wakes a thread blocked in {@code open(2)} or {@code read(2)} of such a file. A sample
+ * that never returns stopped the agent's sampling for good, silently.
+ *
+ * <p>How: the whole sample runs on one reader thread (one hand-off per sample, none per file; the thread
+ * is the same from sample to sample). Each read announces itself ({@link #watch}); the calling thread
+ * waits for the sample and, when the read in progress passes the deadline, leaves that thread to its
+ * read, marks the read's key stuck and runs the sample again on another thread. In that run and every
+ * later one the stuck key is skipped at once with a {@link StuckReadException} (one problem line naming
+ * the file) until its read returns; then it is read again. So a stuck file costs one deadline and one
+ * thread once, not one per sample. The run that was left behind stops reading (every later read of it
+ * fails at once) and its result is dropped.
+ *
+ * <p>Bounds: at most one outstanding read per key (the key is skipped while it is outstanding), so
+ * reader threads are at most the stuck reads plus one; with {@code maxStuck} reads stuck the host is
+ * not read at all (the sample says which reads are stuck) until one returns. Reader threads are daemons:
+ * a stuck one never keeps the JVM alive.
+ */
+final class ReadWatchdog {
+    /** A blocking operation under the deadline. */
+    @FunctionalInterface
+    interface Blocking<V, E extends Exception> {
+        V call() throws E;
+    }
+
+    /** A read skipped because an earlier read of the same key is still blocked. */
+    static final class StuckReadException extends IOException {
+        StuckReadException(String message) {
+            super(message);
+        }
+    }
+
+    /** One read in progress; claimed once by whoever decides its fate: the reader (returned) or the watchdog (stuck). */
+    private record InFlight(Object key, long startNanos, AtomicBoolean claimed) {
+    }
+
+    /** One run of a sample on one reader thread. */
+    private static final class Attempt {
+        volatile InFlight inFlight;
+        /** Left behind at a stuck read: reads nothing more, its result is dropped. */
+        volatile boolean abandoned;
+    }
+
+    private record Stuck(String label, long sinceNanos) {
+    }
+
+    private static final ThreadLocal<Attempt> CURRENT = new ThreadLocal<>();
+
+    private final long deadlineNanos;
+    private final int maxStuck;
+    private final Function<Object, String> label;
+    private final Map<Object, Stuck> stuck = new ConcurrentHashMap<>();
+    private final AtomicInteger threadsStarted = new AtomicInteger();
+    /**
+     * The reader thread of the samples, the same one from sample to sample (the common path starts no
+     * thread). Replaced when left in a stuck read; the old one ends once that read returns.
+     */
+    private ExecutorService reader;
+
+    /** @param label how a key is named in a problem (a file's path relative to the host root) */
+    ReadWatchdog(Duration deadline, int maxStuck, Function<Object, String> label) {
+        if (deadline.isNegative() || deadline.isZero() || maxStuck < 1) {
+            throw new IllegalArgumentException("read deadline must be positive and max stuck reads at least 1, got "
+                    + deadline + ", " + maxStuck);
+        }
+        this.deadlineNanos = deadline.toNanos();
+        this.maxStuck = maxStuck;
+        this.label = label;
+        this.reader = newReader();
+    }
+
+    /** A new reader thread for the next samples; the old one ends once its current (stuck) read returns. */
+    private void replaceReader() {
+        reader.shutdown();
+        reader = newReader();
+    }
+
+    private ExecutorService newReader() {
+        return Executors.newSingleThreadExecutor(task -> {
+            Thread thread = new Thread(task, "rdmamon-host-reader-" + threadsStarted.incrementAndGet());
+            thread.setDaemon(true);
+            return thread;
+        });
+    }
+
+    Duration deadline() {
+        return Duration.ofNanos(deadlineNanos);
+    }
+
+    /** Reader threads started so far: one, plus one per read that got stuck (a skipped stuck read starts none). */
+    int threadsStarted() {
+        return threadsStarted.get();
+    }
+
+    /** Reads blocked past the deadline that have not returned yet. */
+    int stuckReads() {
+        return stuck.size();
+    }
+
+    /**
+     * {@code sample} run on a reader thread under the deadline, again on a fresh thread after each read
+     * that got stuck; {@code notRead} (given the reason) when {@code maxStuck} reads are stuck or the
+     * caller is interrupted. Blocks the caller: call it from a worker thread. One sample at a time.
+     */
+    synchronized <T> T run(Supplier<T> sample, Function<String, T> notRead) {
+        while (true) {
+            if (stuck.size() >= maxStuck) {
+                return notRead.apply(stuck.size() + " reads stuck (limit " + maxStuck + "), host not read until one returns: "
+                        + String.join(", ", stuckLabels()));
+            }
+            Attempt attempt = new Attempt();
+            Future<T> result = reader.submit(() -> {
+                CURRENT.set(attempt);
+                try {
+                    return sample.get();
+                } finally {
+                    CURRENT.remove();
+                }
+            });
+            try {
+                if (awaitOrAbandon(attempt, result)) {
+                    return result.get();
+                }
+            } catch (InterruptedException e) {
+                attempt.abandoned = true;
+                replaceReader(); // the next sample must not queue behind this one
+                Thread.currentThread().interrupt();
+                return notRead.apply("sample interrupted");
+            } catch (ExecutionException e) {
+                if (e.getCause() instanceof Error error) {
+                    throw error;
+                }
+                throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
+            }
+        }
+    }
+
+    /** True when the attempt finished; false when it was left behind at a stuck read. */
+    private boolean awaitOrAbandon(Attempt attempt, Future<?> result) throws InterruptedException, ExecutionException {
+        while (true) {
+            InFlight read = attempt.inFlight;
+            long waitNanos = read == null ? deadlineNanos : read.startNanos() + deadlineNanos - System.nanoTime();
+            if (read != null && waitNanos <= 0) {
+                // published before the claim, so the reader's removal (after the claim) always follows it
+                stuck.put(read.key(), new Stuck(label.apply(read.key()), read.startNanos()));
+                if (read.claimed().compareAndSet(false, true)) {
+                    attempt.abandoned = true;
+                    replaceReader();
+                    return false;
+                }
+                stuck.remove(read.key()); // it returned just in time
+                continue;
+            }
+            try {
+                result.get(waitNanos, TimeUnit.NANOSECONDS);
+                return true;
+            } catch (TimeoutException e) {
+                // look at the read in progress again
+            }
+        }
+    }
+
+    /**
+     * {@code op} under the deadline when called from a sample run by {@link #run}; plainly otherwise.
+     *
+     * @param key what is read (a file's path, a netdev): an earlier read of it still blocked skips this one
+     * @throws StuckReadException when skipped (message says for how long it has been blocked), or when this
+     *                            sample was left behind
+     */
+    <V, E extends Exception> V watch(Object key, Blocking<V, E> op) throws E, StuckReadException {
+        Attempt attempt = CURRENT.get();
+        if (attempt == null) {
+            return op.call();
+        }
+        if (attempt.abandoned) {
+            throw new StuckReadException("not read: this sample was left behind at a stuck read");
+        }
+        Stuck blocked = stuck.get(key);
+        if (blocked != null) {
+            throw new StuckReadException(String.format("read stuck for %.1f s (deadline %.1f s), skipped until it returns",
+                    (System.nanoTime() - blocked.sinceNanos()) / 1e9, deadlineNanos / 1e9));
+        }
+        InFlight read = new InFlight(key, System.nanoTime(), new AtomicBoolean());
+        attempt.inFlight = read;
+        try {
+            return op.call();
+        } finally {
+            attempt.inFlight = null;
+            if (!read.claimed().compareAndSet(false, true)) {
+                // the watchdog declared it stuck and moved on: it has returned now, so the key may be read again
+                stuck.remove(key);
+                attempt.abandoned = true;
+            }
+        }
+    }
+
+    private List<String> stuckLabels() {
+        return stuck.values().stream().map(Stuck::label).sorted().toList();
+    }
+}
