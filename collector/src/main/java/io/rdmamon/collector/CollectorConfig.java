@@ -40,6 +40,7 @@ import java.util.regex.Pattern;
  * @param probes              active probe limits (the {@code "probes"} section, docs/probes.md)
  * @param diagnosis           thresholds and windows of the diagnosis engine (the {@code "diagnosis"} section, docs/diagnosis.md)
  * @param tls                 the server's certificate and key (the {@code "tls"} section); {@link TlsConfig#NONE} = plain HTTP
+ * @param http                connection, request and refusal-log bounds of the HTTP side (the {@code "http"} section)
  */
 public record CollectorConfig(
         String listenHost,
@@ -53,13 +54,14 @@ public record CollectorConfig(
         int maxFrameBytes,
         ProbeConfig probes,
         DiagnosisConfig diagnosis,
-        TlsConfig tls) {
+        TlsConfig tls,
+        HttpLimits http) {
 
     public static final int DEFAULT_PORT = 9470;
     private static final ObjectMapper MAPPER = new ObjectMapper();
     private static final Set<String> FILE_KEYS = Set.of("listen", "insecure", "tokens", "staleAfterIntervals",
             "expireAfter", "historyPoints", "maxNodes", "maxFrameBytes", "probes",
-            "diagnosis", "tls");
+            "diagnosis", "tls", "http");
     private static final Pattern DURATION = Pattern.compile("(\\d+)(ms|s|m|h)?");
 
     public CollectorConfig {
@@ -67,6 +69,7 @@ public record CollectorConfig(
         Objects.requireNonNull(probes, "probes");
         Objects.requireNonNull(diagnosis, "diagnosis");
         Objects.requireNonNull(tls, "tls");
+        Objects.requireNonNull(http, "http");
         if (listenPort < 0 || listenPort > 65535) {
             throw new ConfigException("listen port out of range: " + listenPort);
         }
@@ -83,7 +86,7 @@ public record CollectorConfig(
     public static CollectorConfig defaults() {
         return new CollectorConfig("127.0.0.1", DEFAULT_PORT, false, List.of(), 3, Duration.ofMinutes(10), 900,
                 10_000, WireFormat.DEFAULT_MAX_FRAME_BYTES, ProbeConfig.defaults(),
-                DiagnosisConfig.defaults(), TlsConfig.NONE);
+                DiagnosisConfig.defaults(), TlsConfig.NONE, HttpLimits.defaults());
     }
 
     /**
@@ -107,32 +110,32 @@ public record CollectorConfig(
     /** {@code --insecure}. */
     public CollectorConfig withInsecure(boolean value) {
         return new CollectorConfig(listenHost, listenPort, value, tokens, staleAfterIntervals, expireAfter,
-                historyPoints, maxNodes, maxFrameBytes, probes, diagnosis, tls);
+                historyPoints, maxNodes, maxFrameBytes, probes, diagnosis, tls, http);
     }
 
     public CollectorConfig withTokens(List<TokenEntry> value) {
         return new CollectorConfig(listenHost, listenPort, insecure, value, staleAfterIntervals, expireAfter,
-                historyPoints, maxNodes, maxFrameBytes, probes, diagnosis, tls);
+                historyPoints, maxNodes, maxFrameBytes, probes, diagnosis, tls, http);
     }
 
     public CollectorConfig withStaleness(int intervals, Duration expiry) {
         return new CollectorConfig(listenHost, listenPort, insecure, tokens, intervals, expiry, historyPoints,
-                maxNodes, maxFrameBytes, probes, diagnosis, tls);
+                maxNodes, maxFrameBytes, probes, diagnosis, tls, http);
     }
 
     public CollectorConfig withLimits(int points, int nodes, int frameBytes) {
         return new CollectorConfig(listenHost, listenPort, insecure, tokens, staleAfterIntervals, expireAfter,
-                points, nodes, frameBytes, probes, diagnosis, tls);
+                points, nodes, frameBytes, probes, diagnosis, tls, http);
     }
 
     public CollectorConfig withProbes(ProbeConfig value) {
         return new CollectorConfig(listenHost, listenPort, insecure, tokens, staleAfterIntervals, expireAfter,
-                historyPoints, maxNodes, maxFrameBytes, value, diagnosis, tls);
+                historyPoints, maxNodes, maxFrameBytes, value, diagnosis, tls, http);
     }
 
     public CollectorConfig withDiagnosis(DiagnosisConfig value) {
         return new CollectorConfig(listenHost, listenPort, insecure, tokens, staleAfterIntervals, expireAfter,
-                historyPoints, maxNodes, maxFrameBytes, probes, value, tls);
+                historyPoints, maxNodes, maxFrameBytes, probes, value, tls, http);
     }
 
     /** {@code --tls-cert FILE --tls-key FILE}: either may be null to keep the earlier layers' file. */
@@ -149,13 +152,18 @@ public record CollectorConfig(
 
     public CollectorConfig withTls(TlsConfig value) {
         return new CollectorConfig(listenHost, listenPort, insecure, tokens, staleAfterIntervals, expireAfter,
-                historyPoints, maxNodes, maxFrameBytes, probes, diagnosis, value);
+                historyPoints, maxNodes, maxFrameBytes, probes, diagnosis, value, http);
+    }
+
+    public CollectorConfig withHttp(HttpLimits value) {
+        return new CollectorConfig(listenHost, listenPort, insecure, tokens, staleAfterIntervals, expireAfter,
+                historyPoints, maxNodes, maxFrameBytes, probes, diagnosis, tls, value);
     }
 
     private CollectorConfig withListen(String hostPort, String origin) {
         ListenAddress address = ListenAddress.parse(hostPort, origin);
         return new CollectorConfig(address.host(), address.port(), insecure, tokens, staleAfterIntervals, expireAfter,
-                historyPoints, maxNodes, maxFrameBytes, probes, diagnosis, tls);
+                historyPoints, maxNodes, maxFrameBytes, probes, diagnosis, tls, http);
     }
 
     private CollectorConfig overlayFile(Path file) {
@@ -196,6 +204,9 @@ public record CollectorConfig(
         }
         if (json.has("tls")) {
             c = c.withTls(tlsFrom(json.get("tls"), where, file.toAbsolutePath().getParent(), c.tls));
+        }
+        if (json.has("http")) {
+            c = c.withHttp(c.http.overlay(json.get("http"), where));
         }
         if (json.has("probes")) {
             c = c.withProbes(c.probes.overlay(json.get("probes"), where, file.toAbsolutePath().getParent()));
@@ -309,6 +320,7 @@ public record CollectorConfig(
                 env.containsKey("RDMAMON_EXPIRE_AFTER")
                         ? duration(env.get("RDMAMON_EXPIRE_AFTER"), "RDMAMON_EXPIRE_AFTER") : c.expireAfter);
         c = c.withProbes(c.probes.overlayEnv(env));
+        c = c.withHttp(c.http.overlayEnv(env));
         c = c.withTlsFiles(envPath(env, "RDMAMON_TLS_CERT_FILE"), envPath(env, "RDMAMON_TLS_KEY_FILE"));
         return c.withLimits(envInt(env, "RDMAMON_HISTORY_POINTS", c.historyPoints),
                 envInt(env, "RDMAMON_MAX_NODES", c.maxNodes), envInt(env, "RDMAMON_MAX_FRAME_BYTES", c.maxFrameBytes));
@@ -338,7 +350,7 @@ public record CollectorConfig(
         return node.textValue();
     }
 
-    private static int integer(JsonNode json, String key, String where) {
+    static int integer(JsonNode json, String key, String where) {
         JsonNode node = json.get(key);
         if (!node.isInt()) {
             throw new ConfigException(where + key + " must be an integer");
@@ -357,7 +369,7 @@ public record CollectorConfig(
         return Path.of(value.strip());
     }
 
-    private static int envInt(Map<String, String> env, String variable, int fallback) {
+    static int envInt(Map<String, String> env, String variable, int fallback) {
         String value = env.get(variable);
         if (value == null) {
             return fallback;
