@@ -101,12 +101,12 @@ public final class CollectorVerticle extends VerticleBase {
 
         // the WebSocket layer must let a frame up to the codec's limit through so that the codec can
         // name the reason; anything far beyond is cut by Vert.x itself. The idle timeout closes any connection,
-        // WebSockets included, on which nothing moved either way: agents send a heartbeat after 5 s of silence and
-        // the dashboard stream gets an event every tick, so only dead or stalled peers reach it. HTTP/2 cleartext
-        // is off: the collector speaks HTTP/1.1, whose one-request-at-a-time connections the guard bounds.
+        // WebSockets included, on which no whole message or frame moved either way: agents send a heartbeat after
+        // 5 s of silence and the dashboard stream gets an event every tick, so only dead, stalled or trickling peers
+        // reach it. HTTP/2 cleartext is off: the collector speaks HTTP/1.1, whose one-request-at-a-time
+        // connections the guard bounds.
         HttpLimits limits = config.http();
-        ConnectionGuard guard = new ConnectionGuard(vertx, limits.maxConnections(), limits.requestTimeout(),
-                limits.idleTimeout(), registry);
+        ConnectionGuard guard = new ConnectionGuard(vertx, limits.maxConnections(), limits.requestTimeout(), registry);
         guard.start();
         HttpServerOptions options = new HttpServerOptions()
                 .setMaxWebSocketMessageSize(config.maxFrameBytes() + 64 * 1024)

@@ -17,22 +17,24 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Bounds what an HTTP/1.1 connection may hold without doing its part, beyond Vert.x's idle timeout (which a
- * client defeats by sending a byte now and then):
+ * Bounds what an HTTP/1.1 connection may hold without doing its part. Vert.x's idle timeout (set by the verticle)
+ * counts only whole HTTP messages, body chunks and WebSocket frames, not stray bytes, so it already closes a
+ * kept-alive connection that trickles its next request's headers; what it cannot see is a connection that does
+ * move whole messages, only too slowly, or that has been slow from its first byte. This guard adds:
  * <ul>
  *   <li>a new connection must deliver a complete request (headers and body) within {@code requestTimeout};</li>
- *   <li>a request's body must be complete within {@code requestTimeout} of its headers;</li>
- *   <li>after a response, a kept-alive connection must deliver its next complete request within
- *       {@code idleTimeout};</li>
+ *   <li>a request's body must be complete within {@code requestTimeout} of its headers (a body trickled in
+ *       small chunks resets the idle timeout at every chunk);</li>
  *   <li>at most {@code maxConnections} are open at once: a further one is answered {@code 503} with a JSON
  *       error naming the limit on its first request and closed, or closed after {@link #REFUSED_GRACE} when it
  *       sends none.</li>
  * </ul>
- * While a response is in progress (a {@code /metrics} scrape, a dashboard event stream) the guard imposes no
- * deadline, and once a connection became a WebSocket (an agent, answered 101) it leaves it to the agent
- * heartbeat timeout and Vert.x's idle timeout; both still count towards {@code maxConnections}. Deadlines are
- * checked by one periodic sweep, so a connection is closed at most a sweep period (a quarter of the shorter
- * timeout, at most 1 s) after its deadline. Confined to the server's event loop (one verticle instance).
+ * While a response is in progress (a {@code /metrics} scrape, a dashboard event stream), between kept-alive
+ * requests, and once a connection became a WebSocket (an agent, answered 101) the guard imposes no deadline: the
+ * idle timeout and, for agents, their heartbeat timeout watch those; all of them count towards
+ * {@code maxConnections}. Deadlines are checked by one periodic sweep, so a connection is closed at most a sweep
+ * period (a quarter of the request timeout, at most 1 s) after its deadline. Confined to the server's event loop
+ * (one verticle instance).
  */
 public final class ConnectionGuard {
     /** How long a connection refused at the limit may take to send the request its 503 answers. */
@@ -42,46 +44,40 @@ public final class ConnectionGuard {
     private final Vertx vertx;
     private final int maxConnections;
     private final long requestTimeoutMillis;
-    private final long idleTimeoutMillis;
     private final Map<HttpConnection, Tracked> open = new IdentityHashMap<>();
     private final Map<HttpConnection, Long> refused = new IdentityHashMap<>();
     private final Counter refusedCount;
     private final Counter timedOut;
     private volatile int openCount;
 
-    /** One admitted connection: when it opened, its latest request, and since when it has waited for the next. */
+    /** One admitted connection: when it opened, its latest request and when that one's headers came. */
     private static final class Tracked {
         final long openedMillis;
         HttpServerRequest current;
         long requestMillis;
-        long waitingSinceMillis = -1;
-        boolean upgraded;
 
         Tracked(long openedMillis) {
             this.openedMillis = openedMillis;
         }
     }
 
-    public ConnectionGuard(Vertx vertx, int maxConnections, Duration requestTimeout, Duration idleTimeout,
-                           PrometheusRegistry registry) {
+    public ConnectionGuard(Vertx vertx, int maxConnections, Duration requestTimeout, PrometheusRegistry registry) {
         this.vertx = vertx;
         this.maxConnections = maxConnections;
         this.requestTimeoutMillis = requestTimeout.toMillis();
-        this.idleTimeoutMillis = idleTimeout.toMillis();
         refusedCount = Counter.builder().name("rdmamon_collector_http_connections_refused")
                 .help("Connections refused because http.maxConnections were open (answered 503 where possible)")
                 .register(registry);
         timedOut = Counter.builder().name("rdmamon_collector_http_connections_timed_out")
-                .help("Connections closed for not delivering a complete request in time: request = the first one"
-                        + " (or a body) within http.requestTimeout, keep_alive = the next one within http.idleTimeout")
-                .labelNames("phase").register(registry);
+                .help("Connections closed for not delivering a complete request (or a request body) within"
+                        + " http.requestTimeout").register(registry);
         GaugeWithCallback.builder().name("rdmamon_collector_http_connections")
                 .help("Open HTTP connections, WebSockets included").callback(cb -> cb.call(openCount)).register(registry);
     }
 
     /** Starts the deadline sweep on the caller's context (the verticle's: undeploying it stops the sweep). */
     public void start() {
-        long period = Math.max(50, Math.min(1000, Math.min(requestTimeoutMillis, idleTimeoutMillis) / 4));
+        long period = Math.max(50, Math.min(1000, requestTimeoutMillis / 4));
         vertx.setPeriodic(period, id -> sweep(System.currentTimeMillis()));
     }
 
@@ -112,7 +108,6 @@ public final class ConnectionGuard {
             }
             tracked.current = request;
             tracked.requestMillis = System.currentTimeMillis();
-            tracked.waitingSinceMillis = -1;
             next.handle(request);
         };
     }
@@ -135,39 +130,22 @@ public final class ConnectionGuard {
             }
         });
         open.forEach((connection, tracked) -> {
-            String phase = overdue(tracked, now);
-            if (phase != null) {
-                timedOut.labelValues(phase).inc();
-                LOG.log(System.Logger.Level.DEBUG, "closing connection from {0}: no complete request in time ({1})",
-                        connection.remoteAddress(), phase);
+            if (overdue(tracked, now)) {
+                timedOut.inc();
+                LOG.log(System.Logger.Level.DEBUG, "closing connection from {0}: no complete request within {1} ms",
+                        connection.remoteAddress(), requestTimeoutMillis);
                 expired.add(connection);
             }
         });
         expired.forEach(HttpConnection::close);
     }
 
-    /** The phase whose deadline {@code tracked} missed ({@code request}, {@code keep_alive}), or null. */
-    private String overdue(Tracked tracked, long now) {
+    /** Whether {@code tracked} has not delivered its first request, or its latest request's body, in time. */
+    private boolean overdue(Tracked tracked, long now) {
         HttpServerRequest request = tracked.current;
-        if (tracked.upgraded) {
-            return null;
-        }
         if (request == null) {
-            return now - tracked.openedMillis >= requestTimeoutMillis ? "request" : null;
+            return now - tracked.openedMillis >= requestTimeoutMillis;
         }
-        if (!request.isEnded()) {
-            return now - tracked.requestMillis >= requestTimeoutMillis ? "request" : null;
-        }
-        if (!request.response().ended()) {
-            return null; // the answer is being produced or streamed: the guard has no say
-        }
-        if (request.response().getStatusCode() == 101) {
-            tracked.upgraded = true; // a WebSocket now: agent heartbeats and the idle timeout watch it
-            return null;
-        }
-        if (tracked.waitingSinceMillis < 0) {
-            tracked.waitingSinceMillis = now;
-        }
-        return now - tracked.waitingSinceMillis >= idleTimeoutMillis ? "keep_alive" : null;
+        return !request.isEnded() && now - tracked.requestMillis >= requestTimeoutMillis;
     }
 }
