@@ -70,13 +70,17 @@ public record HttpLimits(int maxConnections, Duration requestTimeout, Duration i
             }
         }
         String prefix = where + "http.";
-        return new HttpLimits(
-                section.has("maxConnections") ? CollectorConfig.integer(section, "maxConnections", prefix) : maxConnections,
-                durationOr(section, "requestTimeout", prefix, requestTimeout),
-                durationOr(section, "idleTimeout", prefix, idleTimeout),
-                durationOr(section, "refusalLogWindow", prefix, refusalLogWindow),
-                section.has("maxPortWatchesPerAddress")
-                        ? CollectorConfig.integer(section, "maxPortWatchesPerAddress", prefix) : maxPortWatchesPerAddress);
+        try {
+            return new HttpLimits(
+                    section.has("maxConnections") ? CollectorConfig.integer(section, "maxConnections", prefix) : maxConnections,
+                    durationOr(section, "requestTimeout", prefix, requestTimeout),
+                    durationOr(section, "idleTimeout", prefix, idleTimeout),
+                    durationOr(section, "refusalLogWindow", prefix, refusalLogWindow),
+                    section.has("maxPortWatchesPerAddress")
+                            ? CollectorConfig.integer(section, "maxPortWatchesPerAddress", prefix) : maxPortWatchesPerAddress);
+        } catch (ConfigException e) {
+            throw e.getMessage().startsWith(where) ? e : new ConfigException(where + e.getMessage());
+        }
     }
 
     /** {@code RDMAMON_HTTP_MAX_CONNECTIONS}, {@code _REQUEST_TIMEOUT}, {@code _IDLE_TIMEOUT}, {@code _REFUSAL_LOG_WINDOW}, {@code _MAX_PORT_WATCHES_PER_ADDRESS}. */
