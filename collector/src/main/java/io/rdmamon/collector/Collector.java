@@ -63,6 +63,11 @@ public final class Collector {
             LOG.log(System.Logger.Level.WARNING, "no {0} token configured while other tokens are: {0} requests are"
                     + " refused with 403", role.name().toLowerCase(Locale.ROOT));
         }
+        if (config.http().maxConnections() <= config.maxNodes()) {
+            LOG.log(System.Logger.Level.WARNING, "http.maxConnections ({0}) is not above maxNodes ({1}): a full fleet"
+                    + " of agents leaves no connection for browsers and scrapers", config.http().maxConnections(),
+                    config.maxNodes());
+        }
         CollectorVerticle verticle = new CollectorVerticle(config, store, registry, selfMetrics, auth, extraRoutes,
                 probeOutcomes, diagnoses, rdmaMetrics);
         return vertx.deployVerticle(verticle)
