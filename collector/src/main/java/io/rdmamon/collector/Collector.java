@@ -1,6 +1,8 @@
 package io.rdmamon.collector;
 
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import io.rdmamon.collector.auth.AuthRefusals;
+import io.rdmamon.collector.auth.Role;
 import io.rdmamon.collector.auth.TokenAuthenticator;
 import io.rdmamon.collector.diagnosis.DiagnosisEngine;
 import io.rdmamon.collector.metrics.RdmaMetrics;
@@ -14,6 +16,7 @@ import io.vertx.ext.web.Router;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.function.Consumer;
 
@@ -55,7 +58,17 @@ public final class Collector {
         DiagnosisEngine diagnoses = new DiagnosisEngine(config.diagnosis(), System::currentTimeMillis);
         RdmaMetrics rdmaMetrics = new RdmaMetrics(store, probeOutcomes::snapshot, () -> diagnoses.snapshot().diagnoses());
         SelfMetrics selfMetrics = new SelfMetrics(registry, store);
-        TokenAuthenticator auth = new TokenAuthenticator(config.tokens());
+        TokenAuthenticator auth = new TokenAuthenticator(config.tokens(),
+                AuthRefusals.create(vertx, registry, config.http().refusalLogWindow()));
+        for (Role role : auth.unconfiguredRoles()) {
+            LOG.log(System.Logger.Level.WARNING, "no {0} token configured while other tokens are: {0} requests are"
+                    + " refused with 403", role.name().toLowerCase(Locale.ROOT));
+        }
+        if (config.http().maxConnections() <= config.maxNodes()) {
+            LOG.log(System.Logger.Level.WARNING, "http.maxConnections ({0}) is not above maxNodes ({1}): a full fleet"
+                    + " of agents leaves no connection for browsers and scrapers", config.http().maxConnections(),
+                    config.maxNodes());
+        }
         CollectorVerticle verticle = new CollectorVerticle(config, store, registry, selfMetrics, auth, extraRoutes,
                 probeOutcomes, diagnoses, rdmaMetrics);
         return vertx.deployVerticle(verticle)

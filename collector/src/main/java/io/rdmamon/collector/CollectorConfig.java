@@ -42,6 +42,7 @@ import java.util.regex.Pattern;
  * @param diagnosis           thresholds and windows of the diagnosis engine (the {@code "diagnosis"} section, docs/diagnosis.md)
  * @param tls                 the server's certificate and key (the {@code "tls"} section); {@link TlsConfig#NONE} = plain HTTP
  * @param ingest              what one agent may announce and how long its stream may stay silent (the {@code "ingest"} section)
+ * @param http                connection, request and refusal-log bounds of the HTTP side (the {@code "http"} section)
  */
 public record CollectorConfig(
         String listenHost,
@@ -56,13 +57,14 @@ public record CollectorConfig(
         ProbeConfig probes,
         DiagnosisConfig diagnosis,
         TlsConfig tls,
-        IngestLimits ingest) {
+        IngestLimits ingest,
+        HttpLimits http) {
 
     public static final int DEFAULT_PORT = 9470;
     private static final ObjectMapper MAPPER = new ObjectMapper();
     private static final Set<String> FILE_KEYS = Set.of("listen", "insecure", "tokens", "staleAfterIntervals",
             "expireAfter", "historyPoints", "maxNodes", "maxFrameBytes", "probes",
-            "diagnosis", "tls", "ingest");
+            "diagnosis", "tls", "ingest", "http");
     private static final Pattern DURATION = Pattern.compile("(\\d+)(ms|s|m|h)?");
 
     public CollectorConfig {
@@ -71,6 +73,7 @@ public record CollectorConfig(
         Objects.requireNonNull(diagnosis, "diagnosis");
         Objects.requireNonNull(tls, "tls");
         Objects.requireNonNull(ingest, "ingest");
+        Objects.requireNonNull(http, "http");
         if (listenPort < 0 || listenPort > 65535) {
             throw new ConfigException("listen port out of range: " + listenPort);
         }
@@ -87,7 +90,7 @@ public record CollectorConfig(
     public static CollectorConfig defaults() {
         return new CollectorConfig("127.0.0.1", DEFAULT_PORT, false, List.of(), 3, Duration.ofMinutes(10), 900,
                 10_000, WireFormat.DEFAULT_MAX_FRAME_BYTES, ProbeConfig.defaults(),
-                DiagnosisConfig.defaults(), TlsConfig.NONE, IngestLimits.defaults());
+                DiagnosisConfig.defaults(), TlsConfig.NONE, IngestLimits.defaults(), HttpLimits.defaults());
     }
 
     /**
@@ -111,32 +114,32 @@ public record CollectorConfig(
     /** {@code --insecure}. */
     public CollectorConfig withInsecure(boolean value) {
         return new CollectorConfig(listenHost, listenPort, value, tokens, staleAfterIntervals, expireAfter,
-                historyPoints, maxNodes, maxFrameBytes, probes, diagnosis, tls, ingest);
+                historyPoints, maxNodes, maxFrameBytes, probes, diagnosis, tls, ingest, http);
     }
 
     public CollectorConfig withTokens(List<TokenEntry> value) {
         return new CollectorConfig(listenHost, listenPort, insecure, value, staleAfterIntervals, expireAfter,
-                historyPoints, maxNodes, maxFrameBytes, probes, diagnosis, tls, ingest);
+                historyPoints, maxNodes, maxFrameBytes, probes, diagnosis, tls, ingest, http);
     }
 
     public CollectorConfig withStaleness(int intervals, Duration expiry) {
         return new CollectorConfig(listenHost, listenPort, insecure, tokens, intervals, expiry, historyPoints,
-                maxNodes, maxFrameBytes, probes, diagnosis, tls, ingest);
+                maxNodes, maxFrameBytes, probes, diagnosis, tls, ingest, http);
     }
 
     public CollectorConfig withLimits(int points, int nodes, int frameBytes) {
         return new CollectorConfig(listenHost, listenPort, insecure, tokens, staleAfterIntervals, expireAfter,
-                points, nodes, frameBytes, probes, diagnosis, tls, ingest);
+                points, nodes, frameBytes, probes, diagnosis, tls, ingest, http);
     }
 
     public CollectorConfig withProbes(ProbeConfig value) {
         return new CollectorConfig(listenHost, listenPort, insecure, tokens, staleAfterIntervals, expireAfter,
-                historyPoints, maxNodes, maxFrameBytes, value, diagnosis, tls, ingest);
+                historyPoints, maxNodes, maxFrameBytes, value, diagnosis, tls, ingest, http);
     }
 
     public CollectorConfig withDiagnosis(DiagnosisConfig value) {
         return new CollectorConfig(listenHost, listenPort, insecure, tokens, staleAfterIntervals, expireAfter,
-                historyPoints, maxNodes, maxFrameBytes, probes, value, tls, ingest);
+                historyPoints, maxNodes, maxFrameBytes, probes, value, tls, ingest, http);
     }
 
     /** {@code --tls-cert FILE --tls-key FILE}: either may be null to keep the earlier layers' file. */
@@ -153,18 +156,23 @@ public record CollectorConfig(
 
     public CollectorConfig withIngest(IngestLimits value) {
         return new CollectorConfig(listenHost, listenPort, insecure, tokens, staleAfterIntervals, expireAfter,
-                historyPoints, maxNodes, maxFrameBytes, probes, diagnosis, tls, value);
+                historyPoints, maxNodes, maxFrameBytes, probes, diagnosis, tls, value, http);
     }
 
     public CollectorConfig withTls(TlsConfig value) {
         return new CollectorConfig(listenHost, listenPort, insecure, tokens, staleAfterIntervals, expireAfter,
-                historyPoints, maxNodes, maxFrameBytes, probes, diagnosis, value, ingest);
+                historyPoints, maxNodes, maxFrameBytes, probes, diagnosis, value, ingest, http);
+    }
+
+    public CollectorConfig withHttp(HttpLimits value) {
+        return new CollectorConfig(listenHost, listenPort, insecure, tokens, staleAfterIntervals, expireAfter,
+                historyPoints, maxNodes, maxFrameBytes, probes, diagnosis, tls, ingest, value);
     }
 
     private CollectorConfig withListen(String hostPort, String origin) {
         ListenAddress address = ListenAddress.parse(hostPort, origin);
         return new CollectorConfig(address.host(), address.port(), insecure, tokens, staleAfterIntervals, expireAfter,
-                historyPoints, maxNodes, maxFrameBytes, probes, diagnosis, tls, ingest);
+                historyPoints, maxNodes, maxFrameBytes, probes, diagnosis, tls, ingest, http);
     }
 
     private CollectorConfig overlayFile(Path file) {
@@ -205,6 +213,9 @@ public record CollectorConfig(
         }
         if (json.has("tls")) {
             c = c.withTls(tlsFrom(json.get("tls"), where, file.toAbsolutePath().getParent(), c.tls));
+        }
+        if (json.has("http")) {
+            c = c.withHttp(c.http.overlay(json.get("http"), where));
         }
         if (json.has("probes")) {
             c = c.withProbes(c.probes.overlay(json.get("probes"), where, file.toAbsolutePath().getParent()));
@@ -321,6 +332,7 @@ public record CollectorConfig(
                 env.containsKey("RDMAMON_EXPIRE_AFTER")
                         ? duration(env.get("RDMAMON_EXPIRE_AFTER"), "RDMAMON_EXPIRE_AFTER") : c.expireAfter);
         c = c.withProbes(c.probes.overlayEnv(env));
+        c = c.withHttp(c.http.overlayEnv(env));
         c = c.withTlsFiles(envPath(env, "RDMAMON_TLS_CERT_FILE"), envPath(env, "RDMAMON_TLS_KEY_FILE"));
         return c.withLimits(envInt(env, "RDMAMON_HISTORY_POINTS", c.historyPoints),
                 envInt(env, "RDMAMON_MAX_NODES", c.maxNodes), envInt(env, "RDMAMON_MAX_FRAME_BYTES", c.maxFrameBytes));
@@ -350,7 +362,7 @@ public record CollectorConfig(
         return node.textValue();
     }
 
-    private static int integer(JsonNode json, String key, String where) {
+    static int integer(JsonNode json, String key, String where) {
         JsonNode node = json.get(key);
         if (!node.isInt()) {
             throw new ConfigException(where + key + " must be an integer");
@@ -369,7 +381,7 @@ public record CollectorConfig(
         return Path.of(value.strip());
     }
 
-    private static int envInt(Map<String, String> env, String variable, int fallback) {
+    static int envInt(Map<String, String> env, String variable, int fallback) {
         String value = env.get(variable);
         if (value == null) {
             return fallback;

@@ -3,6 +3,7 @@ package io.rdmamon.collector;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.rdmamon.collector.auth.TokenAuthenticator;
 import io.rdmamon.collector.diagnosis.DiagnosisEngine;
+import io.rdmamon.collector.http.ConnectionGuard;
 import io.rdmamon.collector.http.DiagnosesApi;
 import io.rdmamon.collector.http.MetricsHandler;
 import io.rdmamon.collector.http.NodesApi;
@@ -29,6 +30,7 @@ import io.vertx.ext.web.Router;
 import io.vertx.ext.web.handler.StaticHandler;
 
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 /**
@@ -84,9 +86,10 @@ public final class CollectorVerticle extends VerticleBase {
         router.get("/api/nodes/:node/history").handler(nodes::history);
         router.get("/api/diagnoses").handler(new DiagnosesApi(diagnoses)::list);
         LiveFeed live = new LiveFeed(vertx, store, diagnoses, registry,
-                LiveFeedOptions.defaults(config.historyPoints()));
+                LiveFeedOptions.defaults(config.historyPoints()).withMaxWatchesPerAddress(config.http().maxPortWatchesPerAddress()));
         live.accept(router);
-        probes = new ProbeOrchestrator(vertx, config.probes(), store, agents, probeOutcomes);
+        probes = new ProbeOrchestrator(vertx, config.probes(), store, agents, probeOutcomes, registry,
+                config.http().refusalLogWindow());
         probes.onChange(probe -> live.publish("probe", probe.encode()));
         new ProbeApi(probes, auth, config.probes()).accept(router);
         extraRoutes.forEach(mount -> mount.accept(router));
@@ -97,13 +100,23 @@ public final class CollectorVerticle extends VerticleBase {
                 new JsonObject().put("error", String.valueOf(ctx.failure()))));
 
         // agent streams assemble their messages from frames themselves and close beyond maxFrameBytes with a
-        // reason (AgentConnection); this bounds messages of any other WebSocket
+        // reason (AgentConnection); this bounds messages of any other WebSocket. The idle timeout closes any
+        // connection, WebSockets included, on which no whole message or frame moved either way: agents send a
+        // heartbeat after 5 s of silence and the dashboard stream gets an event every tick, so only dead, stalled or
+        // trickling peers reach it. HTTP/2 cleartext is off: the collector speaks HTTP/1.1, whose
+        // one-request-at-a-time connections the guard bounds.
+        HttpLimits limits = config.http();
+        ConnectionGuard guard = new ConnectionGuard(vertx, limits.maxConnections(), limits.requestTimeout(), registry);
+        guard.start();
         HttpServerOptions options = new HttpServerOptions()
-                .setMaxWebSocketMessageSize(config.maxFrameBytes() + 64 * 1024);
+                .setMaxWebSocketMessageSize(config.maxFrameBytes() + 64 * 1024)
+                .setIdleTimeoutUnit(TimeUnit.MILLISECONDS).setIdleTimeout(Math.toIntExact(limits.idleTimeout().toMillis()))
+                .setHttp2ClearTextEnabled(false);
         long sweepMillis = Math.max(100, Math.min(1000, config.expireAfter().toMillis() / 2));
         // the server is created on this verticle's context (withTls completes there), so undeploy closes it
         return withTls(options).compose(serverOptions -> {
-            server = vertx.createHttpServer(serverOptions).requestHandler(router);
+            server = vertx.createHttpServer(serverOptions).connectionHandler(guard::opened)
+                    .requestHandler(guard.admitting(router));
             return probes.open();
         }).compose(v -> decodeLoops.deploy(vertx, DecodeLoops.defaultCount(Runtime.getRuntime().availableProcessors())))
                 .compose(v -> server.listen(config.listenPort(), config.listenHost())).map(s -> {

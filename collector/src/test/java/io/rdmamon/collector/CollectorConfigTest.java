@@ -69,12 +69,27 @@ class CollectorConfigTest {
             "{\"ingest\": {\"maxDevices\": 0}}            | collector.json: ingest.maxDevices must be positive: 0",
             "{\"ingest\": {\"maxNameLength\": 10}}        | collector.json: ingest.maxNameLength must be at least 64: 10",
             "{\"ingest\": {\"maxClockSkew\": 5}}          | collector.json: ingest.maxClockSkew must be a duration",
-            "{\"ingest\": {\"idleTimeout\": \"500ms\"}}   | collector.json: ingest.idleTimeout must be at least 1s"})
+            "{\"ingest\": {\"idleTimeout\": \"500ms\"}}   | collector.json: ingest.idleTimeout must be at least 1s",
+            "{\"http\": {\"maxConections\": 5}}          | collector.json: unknown key 'http.maxConections'",
+            "{\"http\": {\"idleTimeout\": 60}}           | collector.json: http.idleTimeout must be a string like \"10s\"",
+            "{\"http\": {\"maxConnections\": 0}}         | collector.json: http.maxConnections must be positive: 0"})
     void badFilesAreNamed(String content, String message) throws IOException {
         Path file = Files.writeString(dir.resolve("collector.json"), content);
         ConfigException e = assertThrows(ConfigException.class, () -> CollectorConfig.load(file, Map.of()));
         assertTrue(e.getMessage().startsWith(file.getParent().resolve(message.substring(0, message.indexOf(':'))).toString())
                 && e.getMessage().contains(message.substring(message.indexOf(':') + 2)), e.getMessage());
+    }
+
+    @Test
+    void httpLimitsFromTheFileThenTheEnvironment() throws IOException {
+        Path file = Files.writeString(dir.resolve("collector.json"), """
+                {"http": {"maxConnections": 500, "requestTimeout": "5s", "idleTimeout": "2m",
+                 "refusalLogWindow": "30s", "maxPortWatchesPerAddress": 3}}""");
+        HttpLimits http = CollectorConfig.load(file, Map.of("RDMAMON_HTTP_IDLE_TIMEOUT", "90s",
+                "RDMAMON_HTTP_MAX_CONNECTIONS", "700")).http();
+        assertEquals(new HttpLimits(700, Duration.ofSeconds(5), Duration.ofSeconds(90), Duration.ofSeconds(30), 3), http);
+        assertEquals(new HttpLimits(12_000, Duration.ofSeconds(10), Duration.ofSeconds(60), Duration.ofSeconds(60), 8),
+                CollectorConfig.defaults().http());
     }
 
     @ParameterizedTest

@@ -42,6 +42,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 /** The collector over loopback: ingest, REST, /metrics, faults (malformed frame, unknown token), staleness. */
 class CollectorEndToEndTest {
     private static final String AGENT_TOKEN = "agent-secret-1";
+    /** Once any token is configured, reads need a viewer token (an unconfigured role is refused, not open). */
+    private static final String VIEWER_TOKEN = "viewer-secret-1";
     private static final ObjectMapper JSON = new ObjectMapper();
     private final FrameCodec codec = new FrameCodec();
     private Vertx vertx;
@@ -53,7 +55,7 @@ class CollectorEndToEndTest {
     void start() throws Exception {
         vertx = Vertx.vertx();
         CollectorConfig config = CollectorConfig.defaults().withListen("127.0.0.1:0")
-                .withTokens(List.of(new TokenEntry(Role.AGENT, AGENT_TOKEN, null)))
+                .withTokens(List.of(new TokenEntry(Role.AGENT, AGENT_TOKEN, null), new TokenEntry(Role.VIEWER, VIEWER_TOKEN, null)))
                 .withStaleness(2, Duration.ofMillis(1500));
         collector = await(Collector.start(vertx, config));
         http = WebClient.create(vertx);
@@ -236,7 +238,8 @@ class CollectorEndToEndTest {
     }
 
     private HttpResponse<Buffer> get(String path, String accept) throws Exception {
-        var request = http.request(HttpMethod.GET, collector.port(), "127.0.0.1", path);
+        var request = http.request(HttpMethod.GET, collector.port(), "127.0.0.1", path)
+                .putHeader("Authorization", "Bearer " + VIEWER_TOKEN);
         if (accept != null) {
             request.putHeader("Accept", accept);
         }

@@ -32,6 +32,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** The real streamer against the real collector over loopback. */
 class AgentStreamerTest {
     private static final String TOKEN = "fleet-token";
+    /** Reads need a viewer token once any token is configured. */
+    private static final String VIEWER = "viewer-token";
     private Vertx vertx;
     private final List<Long> sampledTimestamps = new CopyOnWriteArrayList<>();
     private final AtomicLong bytes = new AtomicLong();
@@ -59,7 +61,7 @@ class AgentStreamerTest {
 
     private Collector.Running collector(int port) throws Exception {
         return await(Collector.start(vertx, CollectorConfig.defaults().withListen("127.0.0.1:" + port)
-                .withTokens(List.of(new TokenEntry(Role.AGENT, TOKEN, null)))));
+                .withTokens(List.of(new TokenEntry(Role.AGENT, TOKEN, null), new TokenEntry(Role.VIEWER, VIEWER, null)))));
     }
 
     private AgentStreamer deploy(int port, String token, int buffer) throws Exception {
@@ -76,9 +78,11 @@ class AgentStreamerTest {
         AgentStreamer streamer = deploy(collector.port(), TOKEN, 600);
         waitFor(() -> streamer.stats().acknowledgedSeq() >= 3, "three samples acknowledged");
         WebClient http = WebClient.create(vertx);
-        String nodes = await(http.request(HttpMethod.GET, collector.port(), "127.0.0.1", "/api/nodes").send()).bodyAsString();
+        String nodes = await(http.request(HttpMethod.GET, collector.port(), "127.0.0.1", "/api/nodes")
+                .bearerTokenAuthentication(VIEWER).send()).bodyAsString();
         assertTrue(nodes.contains("\"node\":\"node-a\"") && nodes.contains("\"up\":true"), nodes);
-        String metrics = await(http.request(HttpMethod.GET, collector.port(), "127.0.0.1", "/metrics").send()).bodyAsString();
+        String metrics = await(http.request(HttpMethod.GET, collector.port(), "127.0.0.1", "/metrics")
+                .bearerTokenAuthentication(VIEWER).send()).bodyAsString();
         assertTrue(metrics.contains("rdma_port_data_received_bytes_total{device=\"mlx5_0\",node=\"node-a\",port=\"1\"}"), metrics);
         assertTrue(metrics.contains("rdma_agent_up{node=\"node-a\"} 1.0"), metrics);
         // rates of ~1 MB per ~100 ms: the history holds plausible numbers, not nulls

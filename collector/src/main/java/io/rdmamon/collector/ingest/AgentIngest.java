@@ -9,7 +9,6 @@ import io.rdmamon.protocol.model.HostSample;
 import io.rdmamon.protocol.wire.FrameCodec;
 import io.vertx.core.Handler;
 import io.vertx.core.http.HttpHeaders;
-import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
 
 import java.util.EnumSet;
@@ -18,7 +17,8 @@ import java.util.function.Consumer;
 
 /**
  * The ingest route ({@code GET /api/agent/stream}, WebSocket upgrade). The agent's token is checked
- * on the upgrade request; an unknown token gets 401 and no WebSocket.
+ * on the upgrade request; an unknown token gets 401 and no WebSocket, a token of another role (or none, when
+ * no agent token is configured but other tokens are) 403.
  */
 public final class AgentIngest implements Handler<RoutingContext> {
     /**
@@ -56,17 +56,14 @@ public final class AgentIngest implements Handler<RoutingContext> {
 
     @Override
     public void handle(RoutingContext ctx) {
-        Optional<TokenEntry> token = auth.authenticate(ctx.request().getHeader(HttpHeaders.AUTHORIZATION),
-                EnumSet.of(Role.AGENT));
-        if (auth.required(Role.AGENT) && token.isEmpty()) {
+        String header = ctx.request().getHeader(HttpHeaders.AUTHORIZATION);
+        Optional<TokenAuthenticator.Refusal> refusal = auth.check(header, EnumSet.of(Role.AGENT));
+        if (refusal.isPresent()) {
             metrics.authFailures.inc();
-            LOG.log(System.Logger.Level.WARNING, "refused agent stream from {0}: missing or unknown token",
-                    ctx.request().remoteAddress());
-            ctx.response().setStatusCode(401).putHeader("WWW-Authenticate", "Bearer")
-                    .putHeader(HttpHeaders.CONTENT_TYPE, "application/json")
-                    .end(new JsonObject().put("error", "missing or unknown agent token").encode());
+            auth.refuse(ctx, refusal.get()); // logged by the collector's throttled refusal log, with the peer address
             return;
         }
+        Optional<TokenEntry> token = auth.authenticate(header, EnumSet.of(Role.AGENT));
         ctx.request().toWebSocket()
                 .onSuccess(ws -> new AgentConnection(ws, token.orElse(null), codec, frameLimits,
                         limits.idleTimeout(), store, metrics, agents, applied, decodeLoops.assign()).start())

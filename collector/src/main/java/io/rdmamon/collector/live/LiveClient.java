@@ -5,6 +5,7 @@ import io.vertx.core.http.HttpConnection;
 import io.vertx.core.http.HttpServerResponse;
 
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -18,20 +19,44 @@ import java.util.Map;
 final class LiveClient {
     private final HttpServerResponse response;
     private final HttpConnection connection;
-    private final List<PortKey> watched;
+    private final String address;
+    private final List<PortKey> watched = new ArrayList<>();
+    private final List<PortKey> pending;
     private final Map<PortKey, Long> sentUpTo = new HashMap<>();
     private boolean needsFull = true;
     private long diagnosesVersion = -1;
     private long stalledSinceMillis = -1;
 
-    LiveClient(HttpServerResponse response, HttpConnection connection, List<PortKey> watched) {
+    /** {@code pending}: watches of nodes that have not sent a sample yet (settled by the feed later). */
+    LiveClient(HttpServerResponse response, HttpConnection connection, String address, List<PortKey> pending) {
         this.response = response;
         this.connection = connection;
-        this.watched = List.copyOf(watched);
+        this.address = address;
+        this.pending = new ArrayList<>(pending);
     }
 
+    /** The peer's IP address: watches are bounded per address. */
+    String address() {
+        return address;
+    }
+
+    /** Ports with a detail slot held for this client. */
     List<PortKey> watched() {
-        return watched;
+        return List.copyOf(watched);
+    }
+
+    void watching(PortKey key) {
+        watched.add(key);
+    }
+
+    /** Watches waiting for their node's first sample. */
+    List<PortKey> pending() {
+        return List.copyOf(pending);
+    }
+
+    /** {@code key} is no longer pending (watched or refused). */
+    void settled(PortKey key) {
+        pending.remove(key);
     }
 
     /** The version of the diagnoses list this client has; -1 before the first. */

@@ -6,6 +6,8 @@ import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.rdmamon.collector.diagnosis.DiagnosisEngine;
 import io.rdmamon.collector.diagnosis.DiagnosisJson;
 import io.rdmamon.collector.store.NodeStore;
+import io.rdmamon.collector.store.NodeView;
+import io.rdmamon.protocol.model.HostSample;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServerResponse;
@@ -15,8 +17,11 @@ import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.Consumer;
 
@@ -28,10 +33,16 @@ import java.util.function.Consumer;
  * <p>Events: {@code hello} once; {@code fleet} every tick (a full snapshot first and after any skipped
  * tick, else the nodes that changed and the names removed); {@code port} for each watched port
  * ({@code ?watch=node/device/port}, repeatable) with its new detail points, the whole history first;
- * {@code error} for a watch that cannot be served; {@code probe} with a probe's JSON whenever it changes
+ * {@code error} for a watch that cannot be served (every history in use, or the client address holds
+ * {@link LiveFeedOptions#maxWatchesPerAddress()} watches already); {@code probe} with a probe's JSON whenever it changes
  * ({@link #publish}); {@code diagnoses} with the active diagnoses, after the hello and whenever they change
  * (at most once per tick, at most {@value #MAX_LIVE_DIAGNOSES} items). docs/dashboard.md and docs/diagnosis.md
  * describe the payloads.
+ *
+ * <p>A watch of a port the store does not know (unknown node, or a node whose last sample lacks the port) is
+ * answered 404 naming it, so that no detail history is spent on it. A watch of a connected node that has not sent
+ * its first sample yet (the dashboard opened on a port link right after the collector or the agent started) is
+ * held pending, without a history, and settled at the first tick after that sample.
  *
  * <p>Backpressure: messages are built once per tick and shared by all clients; a client whose
  * connection write queue is above {@link LiveFeedOptions#writeQueueMaxBytes()} is skipped for that tick
@@ -53,7 +64,10 @@ public final class LiveFeed implements Consumer<Router> {
     private final FleetState fleet;
     private final DiagnosisEngine diagnoses;
     private final DetailTracker tracker;
+    private final NodeStore store;
     private final Set<LiveClient> clients = new LinkedHashSet<>();
+    /** Detail watches held per client address, over all its streams. */
+    private final Map<String, Integer> watchesByAddress = new HashMap<>();
     private final Counter messagesSent;
     private final Counter updatesDropped;
     private final Counter clientsEvicted;
@@ -68,6 +82,7 @@ public final class LiveFeed implements Consumer<Router> {
     public LiveFeed(Vertx vertx, NodeStore store, DiagnosisEngine diagnoses, PrometheusRegistry registry,
                     LiveFeedOptions options) {
         this.vertx = vertx;
+        this.store = store;
         this.diagnoses = diagnoses;
         this.options = options;
         this.fleet = new FleetState(store, System::currentTimeMillis);
@@ -131,27 +146,37 @@ public final class LiveFeed implements Consumer<Router> {
             badRequest(ctx, "watch: at most " + options.maxWatchPerClient() + " ports per stream, got " + keys.size());
             return;
         }
-        List<PortKey> accepted = new ArrayList<>();
-        List<PortKey> refused = new ArrayList<>();
+        List<PortKey> pending = new ArrayList<>();
         for (PortKey key : keys) {
-            (tracker.watch(key) ? accepted : refused).add(key);
+            PortCheck check = check(key);
+            if (check == PortCheck.UNKNOWN) {
+                notFound(ctx, key);
+                return;
+            }
+            if (check == PortCheck.NO_SAMPLE_YET) {
+                pending.add(key);
+            }
         }
-        watchedPorts = tracker.size();
+        String address = ctx.request().remoteAddress() == null ? "unknown" : ctx.request().remoteAddress().hostAddress();
         HttpServerResponse response = ctx.response().setChunked(true)
                 .putHeader(HttpHeaders.CONTENT_TYPE, "text/event-stream; charset=utf-8")
                 .putHeader(HttpHeaders.CACHE_CONTROL, "no-cache")
                 .putHeader("X-Accel-Buffering", "no");
         response.setWriteQueueMaxSize(options.writeQueueMaxBytes());
-        LiveClient client = new LiveClient(response, ctx.request().connection(), accepted);
+        LiveClient client = new LiveClient(response, ctx.request().connection(), address, pending);
         clients.add(client);
         clientCount = clients.size();
         response.closeHandler(v -> closed(client));
         response.exceptionHandler(e -> LOG.log(System.Logger.Level.DEBUG, "live client: {0}", e.toString()));
-        write(client, "hello", hello(accepted));
-        for (PortKey key : refused) {
-            write(client, "error", new JsonObject().put("watch", key.toString()).put("error", "cannot watch " + key
-                    + ": all " + options.maxWatchedPorts() + " detail histories are in use").encode());
+        List<String> refusals = new ArrayList<>();
+        for (PortKey key : keys) {
+            if (!pending.contains(key)) {
+                watch(client, key).ifPresent(refusals::add);
+            }
         }
+        watchedPorts = tracker.size();
+        write(client, "hello", hello(client.watched(), pending));
+        refusals.forEach(error -> write(client, "error", error));
         writeDiagnoses(client);
         tracker.poll();
         if (lastTick != null) {
@@ -159,17 +184,82 @@ public final class LiveFeed implements Consumer<Router> {
         }
     }
 
-    private String hello(List<PortKey> watched) {
+    private String hello(List<PortKey> watched, List<PortKey> pending) {
         return new JsonObject().put("tickMillis", options.tickInterval().toMillis())
                 .put("historyPoints", options.historyPoints())
                 .put("portFields", new JsonArray(FleetState.PORT_FIELDS))
                 .put("series", new JsonArray(DetailSeries.names()))
-                .put("watching", new JsonArray(watched.stream().map(PortKey::toString).toList())).encode();
+                .put("watching", new JsonArray(watched.stream().map(PortKey::toString).toList()))
+                .put("pending", new JsonArray(pending.stream().map(PortKey::toString).toList())).encode();
+    }
+
+    /** Whether the store knows {@code key}'s port: a connected node without a sample yet cannot tell. */
+    private enum PortCheck { KNOWN, NO_SAMPLE_YET, UNKNOWN }
+
+    private PortCheck check(PortKey key) {
+        Optional<NodeView> view = store.node(key.node());
+        if (view.isEmpty()) {
+            return PortCheck.UNKNOWN;
+        }
+        HostSample last = view.get().lastSample();
+        if (last == null) {
+            return PortCheck.NO_SAMPLE_YET;
+        }
+        return NodeStore.portsByKey(last).containsKey(key.devicePort()) ? PortCheck.KNOWN : PortCheck.UNKNOWN;
+    }
+
+    /**
+     * Gives {@code client} a detail slot for the known port {@code key}; the error event's JSON when the client's
+     * address holds all its watches or every history is watched.
+     */
+    private Optional<String> watch(LiveClient client, PortKey key) {
+        int held = watchesByAddress.getOrDefault(client.address(), 0);
+        if (held >= options.maxWatchesPerAddress()) {
+            return Optional.of(watchError(key, "cannot watch " + key + ": this client address already holds "
+                    + held + " port watches (at most " + options.maxWatchesPerAddress()
+                    + ", http.maxPortWatchesPerAddress); close another port view first"));
+        }
+        if (!tracker.watch(key)) {
+            return Optional.of(watchError(key, "cannot watch " + key + ": all " + options.maxWatchedPorts()
+                    + " detail histories are in use"));
+        }
+        watchesByAddress.merge(client.address(), 1, Integer::sum);
+        client.watching(key);
+        return Optional.empty();
+    }
+
+    /**
+     * Settles the watches a client asked for before their node's first sample: a port the sample has gets its
+     * slot (or an error event when none is left), one it lacks or a node that went away gets an error event.
+     */
+    private void settlePending(LiveClient client) {
+        for (PortKey key : client.pending()) {
+            PortCheck check = check(key);
+            if (check == PortCheck.NO_SAMPLE_YET) {
+                continue;
+            }
+            client.settled(key);
+            Optional<String> error = check == PortCheck.KNOWN ? watch(client, key)
+                    : Optional.of(watchError(key, unknownPort(key)));
+            error.ifPresent(json -> write(client, "error", json));
+        }
+        watchedPorts = tracker.size();
+    }
+
+    private String unknownPort(PortKey key) {
+        return store.node(key.node()).isEmpty() ? "watch '" + key + "': unknown node '" + key.node() + "'"
+                : "watch '" + key + "': node '" + key.node() + "' has no port " + key.devicePort();
+    }
+
+    private static String watchError(PortKey key, String message) {
+        return new JsonObject().put("watch", key.toString()).put("error", message).encode();
     }
 
     private void closed(LiveClient client) {
         if (clients.remove(client)) {
             client.watched().forEach(tracker::unwatch);
+            watchesByAddress.computeIfPresent(client.address(),
+                    (address, held) -> held > client.watched().size() ? held - client.watched().size() : null);
             clientCount = clients.size();
         }
     }
@@ -201,6 +291,9 @@ public final class LiveFeed implements Consumer<Router> {
                 client.close();
             }
             return;
+        }
+        if (!client.pending().isEmpty()) {
+            settlePending(client);
         }
         writeDiagnoses(client);
         boolean full = client.needsFull();
@@ -242,6 +335,11 @@ public final class LiveFeed implements Consumer<Router> {
     private void write(LiveClient client, String event, String json) {
         client.event(event, json);
         messagesSent.inc();
+    }
+
+    private void notFound(RoutingContext ctx, PortKey key) {
+        ctx.response().setStatusCode(404).putHeader(HttpHeaders.CONTENT_TYPE, "application/json")
+                .end(new JsonObject().put("error", unknownPort(key)).put("watch", key.toString()).encode());
     }
 
     private static void badRequest(RoutingContext ctx, String message) {

@@ -35,8 +35,8 @@ public final class ProbeApi implements Consumer<Router> {
     public void accept(Router router) {
         // Vert.x wants the body handler first on a route; the bounded body of a refused caller is simply dropped
         router.post(PATH).handler(BodyHandler.create(false).setBodyLimit(MAX_BODY_BYTES))
-                .handler(auth.requireOperator(ctx -> probes.refused(requester(ctx, EnumSet.allOf(Role.class)),
-                        403, "token role may not start probes")))
+                .handler(auth.requireOperator((ctx, refusal) -> probes.refused(
+                        requester(ctx, EnumSet.allOf(Role.class)), refusal.status(), refusal.error())))
                 .handler(this::start);
         router.get(PATH).handler(ctx -> json(ctx, 200, probes.list()));
         router.get(PATH + "/:id").handler(ctx -> probes.get(ctx.pathParam("id")).ifPresentOrElse(

@@ -1,5 +1,6 @@
 package io.rdmamon.collector.probe;
 
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.rdmamon.collector.ingest.AgentRegistry;
 import io.rdmamon.collector.metrics.ProbeOutcome;
 import io.rdmamon.collector.store.NodeStore;
@@ -16,6 +17,7 @@ import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
@@ -54,14 +56,15 @@ public final class ProbeOrchestrator implements AgentRegistry.Listener {
     private final Map<String, Long> pairFinished = new HashMap<>();
     private Consumer<JsonObject> onChange = json -> { };
 
+    /** Refused starts are counted in {@code registry} and their audit lines throttled per {@code refusalLogWindow}. */
     public ProbeOrchestrator(Vertx vertx, ProbeConfig config, NodeStore store, AgentRegistry agents,
-                             ProbeOutcomes outcomes) {
+                             ProbeOutcomes outcomes, PrometheusRegistry registry, Duration refusalLogWindow) {
         this.vertx = vertx;
         this.config = config;
         this.store = store;
         this.agents = agents;
         this.outcomes = outcomes;
-        this.audit = new ProbeAudit(vertx, config.auditLog());
+        this.audit = new ProbeAudit(vertx, config.auditLog(), registry, refusalLogWindow);
         agents.listener(this);
     }
 
@@ -90,7 +93,7 @@ public final class ProbeOrchestrator implements AgentRegistry.Listener {
         try {
             probe = admit(request, who);
         } catch (ProbeRefused e) {
-            audit.record("refuse", null, request, who, e.status() + " " + e.getMessage());
+            audit.refused(e.status(), request, who, e.getMessage());
             throw e;
         }
         probes.put(probe.id, probe);
@@ -111,7 +114,7 @@ public final class ProbeOrchestrator implements AgentRegistry.Listener {
 
     /** Audits a start refused before it reached {@link #start} (unreadable body, a viewer's token). */
     public void refused(Requester who, int status, String reason) {
-        audit.record("refuse", null, null, who, status + " " + reason);
+        audit.refused(status, null, who, reason);
     }
 
     /**

@@ -163,6 +163,77 @@ class LiveFeedTest {
     }
 
     @Test
+    void watchesOfPortsThatDoNotExistAreRefusedWithoutTakingASlot() throws Exception {
+        sample("node-a", System.currentTimeMillis(), 1);
+        start(LiveFeedOptions.defaults(900).withMaxWatchedPorts(1));
+        HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+        for (int i = 0; i < 64; i++) {
+            HttpResponse<String> ghost = client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port
+                    + "/api/live?watch=ghost-" + i + "/mlx5_0/1")).build(), HttpResponse.BodyHandlers.ofString());
+            assertEquals(404, ghost.statusCode());
+            assertEquals("watch 'ghost-" + i + "/mlx5_0/1': unknown node 'ghost-" + i + "'",
+                    new JsonObject(ghost.body()).getString("error"));
+        }
+        HttpResponse<String> noSuchPort = client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port
+                + "/api/live?watch=node-a/mlx5_0/9")).build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(404, noSuchPort.statusCode());
+        assertEquals("watch 'node-a/mlx5_0/9': node 'node-a' has no port mlx5_0/9",
+                new JsonObject(noSuchPort.body()).getString("error"));
+        assertEquals(0, feed.stats().watchedPorts(), "no history spent on them");
+
+        EventReader real = EventReader.open(port, "/api/live?watch=node-a/mlx5_0/1");
+        assertEquals(new JsonArray().add("node-a/mlx5_0/1"), real.next("hello", e -> true).getJsonArray("watching"),
+                "the one slot is still free for a real port");
+        real.close();
+    }
+
+    @Test
+    void oneAddressHoldsAtMostItsWatchesOverAllItsStreams() throws Exception {
+        sample("node-a", System.currentTimeMillis(), 1);
+        start(LiveFeedOptions.defaults(900).withMaxWatchesPerAddress(2));
+        EventReader first = EventReader.open(port, "/api/live?watch=node-a/mlx5_0/1");
+        first.next("hello", e -> true);
+        EventReader second = EventReader.open(port, "/api/live?watch=node-a/mlx5_0/2");
+        assertEquals(new JsonArray().add("node-a/mlx5_0/2"), second.next("hello", e -> true).getJsonArray("watching"));
+        EventReader third = EventReader.open(port, "/api/live?watch=node-a/mlx5_0/1");
+        assertEquals(new JsonArray(), third.next("hello", e -> true).getJsonArray("watching"));
+        JsonObject refused = third.next("error", e -> true);
+        assertEquals("node-a/mlx5_0/1", refused.getString("watch"));
+        assertTrue(refused.getString("error").startsWith("cannot watch node-a/mlx5_0/1: this client address already"
+                + " holds 2 port watches (at most 2, http.maxPortWatchesPerAddress)"), refused.getString("error"));
+        third.next("fleet", e -> true); // the stream itself is served
+
+        first.close();
+        waitFor(() -> feed.stats().clients() == 2, "the first stream closed");
+        EventReader fourth = EventReader.open(port, "/api/live?watch=node-a/mlx5_0/1");
+        assertEquals(new JsonArray().add("node-a/mlx5_0/1"), fourth.next("hello", e -> true).getJsonArray("watching"),
+                "a closed stream gives its watches back");
+        second.close();
+        third.close();
+        fourth.close();
+    }
+
+    @Test
+    void aWatchBeforeTheNodesFirstSampleIsHeldPendingAndServedOnceItArrives() throws Exception {
+        store.connect("node-a", "test", 1000); // hello received, no sample yet
+        start(LiveFeedOptions.defaults(900).withTick(Duration.ofMillis(100), Duration.ofSeconds(30)));
+        EventReader events = EventReader.open(port, "/api/live?watch=node-a/mlx5_0/1&watch=node-a/mlx5_0/9");
+        JsonObject hello = events.next("hello", e -> true);
+        assertEquals(new JsonArray(), hello.getJsonArray("watching"));
+        assertEquals(new JsonArray().add("node-a/mlx5_0/1").add("node-a/mlx5_0/9"), hello.getJsonArray("pending"));
+        assertEquals(0, feed.stats().watchedPorts(), "pending watches hold no history");
+
+        long t0 = System.currentTimeMillis();
+        store.accept(FixtureSamples.host("node-a", t0, 1));
+        JsonObject absent = events.next("error", e -> true);
+        assertEquals("watch 'node-a/mlx5_0/9': node 'node-a' has no port mlx5_0/9", absent.getString("error"));
+        JsonObject history = events.next("port", e -> e.getBoolean("reset"));
+        assertEquals("node-a/mlx5_0/1", history.getString("key"));
+        assertEquals(1, feed.stats().watchedPorts());
+        events.close();
+    }
+
+    @Test
     void aClientThatStopsReadingIsThinnedThenDroppedWhileOthersKeepUp() throws Exception {
         // 300 nodes reporting every 50 ms: ~200 kB of delta per 50 ms tick, far more than a stalled
         // socket's buffers take in a few seconds

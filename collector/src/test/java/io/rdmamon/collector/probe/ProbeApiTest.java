@@ -2,6 +2,8 @@ package io.rdmamon.collector.probe;
 
 import io.rdmamon.collector.Collector;
 import io.rdmamon.collector.CollectorConfig;
+import io.rdmamon.collector.HttpLimits;
+import io.rdmamon.collector.SeriesValue;
 import io.rdmamon.collector.PromtoolCheck;
 import io.rdmamon.collector.auth.Role;
 import io.rdmamon.collector.auth.TokenEntry;
@@ -62,6 +64,7 @@ class ProbeApiTest {
     private WebClient http;
     private WebSocketClient wsClient;
     private final List<FakeAgent> agents = new ArrayList<>();
+    private HttpLimits httpLimits = HttpLimits.defaults();
 
     private void start(Vertx v, UnaryOperator<ProbeConfig> limits) throws Exception {
         vertx = v;
@@ -69,7 +72,7 @@ class ProbeApiTest {
                 .withTimeouts(Duration.ofMillis(2000), Duration.ofMillis(2000)).withAuditLog(dir.resolve("audit.log")));
         CollectorConfig config = CollectorConfig.defaults().withListen("127.0.0.1:0").withTokens(List.of(
                 new TokenEntry(Role.AGENT, AGENT, null), new TokenEntry(Role.VIEWER, VIEWER, null),
-                new TokenEntry(Role.OPERATOR, OPERATOR, null))).withProbes(probes);
+                new TokenEntry(Role.OPERATOR, OPERATOR, null))).withProbes(probes).withHttp(httpLimits);
         collector = await(Collector.start(vertx, config));
         http = WebClient.create(vertx);
         wsClient = vertx.createWebSocketClient();
@@ -440,6 +443,29 @@ class ProbeApiTest {
     }
 
     /** The audit file once it holds {@code lines} lines (it is written asynchronously). */
+    @Test
+    void aFloodOfRefusedStartsIsAuditedAsOneLineThenASummaryAndCountedInFull() throws Exception {
+        httpLimits = HttpLimits.defaults().withRefusalLogWindow(Duration.ofSeconds(2));
+        start(Vertx.vertx(), c -> c);
+        for (int i = 0; i < 400; i++) {
+            assertEquals(403, post(request("gpu-01", "gpu-02"), VIEWER).statusCode());
+        }
+        assertEquals(400.0, SeriesValue.of(collector.registry(), "rdmamon_collector_probe_refusals_total{status=\"403\"}"),
+                "every refusal counted");
+        assertEquals(1, Files.readAllLines(dir.resolve("audit.log")).size(), "one line while the window is open");
+        List<JsonObject> audit = audit(2); // every line parses as JSON
+        assertEquals("refuse", audit.get(0).getString("action"));
+        JsonObject summary = audit.get(1);
+        assertEquals("refuse-summary", summary.getString("action"));
+        assertEquals(399, summary.getLong("count"));
+        assertEquals(2000, summary.getLong("windowMillis"));
+        assertEquals(audit.get(0).getString("detail"), summary.getString("detail"));
+        assertEquals("127.0.0.1", summary.getJsonObject("who").getString("remote"));
+
+        assertEquals(403, post(request("gpu-01", "gpu-02"), VIEWER).statusCode());
+        assertEquals("refuse", audit(3).get(2).getString("action"), "a new window starts with a full line");
+    }
+
     private List<JsonObject> audit(int lines) throws Exception {
         Path file = dir.resolve("audit.log");
         waitFor(() -> {
