@@ -138,8 +138,9 @@ class ConnectionGuardTest {
 
     @Test
     void aHealthyAgentWebSocketAndADashboardStreamOutliveTheTimeouts() throws Exception {
-        // deadlines far shorter than the connections' lives: 500 ms to a request, 1 s without a byte
-        start(HttpLimits.defaults().withTimeouts(Duration.ofMillis(500), Duration.ofSeconds(1)));
+        // deadlines far shorter than the connections' lives: 500 ms to a request, 2 s without a byte (twice the
+        // dashboard's 1 s tick, so that a tick delayed by a loaded machine does not look like a dead peer)
+        start(HttpLimits.defaults().withTimeouts(Duration.ofMillis(500), Duration.ofSeconds(2)));
         FrameCodec codec = new FrameCodec();
         WebSocket agent = await(vertx.createWebSocketClient().connect(new WebSocketConnectOptions().setHost("127.0.0.1")
                 .setPort(collector.port()).setURI(WireFormat.STREAM_PATH)));
@@ -156,8 +157,8 @@ class ConnectionGuardTest {
         stream.getOutputStream().write("GET /api/live HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
         BufferedReader events = new BufferedReader(new InputStreamReader(stream.getInputStream(), StandardCharsets.UTF_8));
         assertEquals("HTTP/1.1 200 OK", events.readLine());
-        stream.setSoTimeout(5000);
-        long until = System.currentTimeMillis() + 3000; // three idle timeouts, six request deadlines
+        stream.setSoTimeout(8000);
+        long until = System.currentTimeMillis() + 6000; // three idle timeouts, twelve request deadlines
         int fleetEvents = 0;
         while (System.currentTimeMillis() < until) {
             String line = events.readLine();
