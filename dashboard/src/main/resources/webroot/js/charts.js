@@ -34,7 +34,7 @@ export const CHARTS = [
 
 const css = (name) => getComputedStyle(document.documentElement).getPropertyValue(name).trim();
 
-/** Draws the link state on the plot: shaded where not ACTIVE, a line at each change. */
+/** Draws the link state on the plot: shaded where not active, a line at each change. */
 function linkStatePlugin(getChanges) {
   return {
     hooks: {
@@ -104,7 +104,7 @@ export class PortCharts {
   }
 
   update(data) {
-    this.states = stateChanges(data.time, data.series.state);
+    this.states = stateChanges(data.time, data.series.state, data.series.active);
     const missing = [];
     for (const spec of CHARTS) {
       const present = spec.series.filter((s) => hasData(data.series[s.name]));
@@ -189,19 +189,20 @@ function stack(columns) {
   return out;
 }
 
-/** Link state changes (seconds) and the intervals the port was not ACTIVE (4). */
-export function stateChanges(time, states) {
+/** Link state changes (seconds) and the intervals the port was not active (the collector's `active` series: 1 or 0). */
+export function stateChanges(time, states, actives) {
   const changes = [];
   const downs = [];
-  if (!states) return {changes, downs};
+  if (!states || !actives) return {changes, downs};
   let previous = null;
   let downFrom = null;
   for (let i = 0; i < time.length; i++) {
     const s = states[i];
     if (s == null) continue;
     if (previous != null && s !== previous) changes.push(time[i]);
-    if (s !== 4 && downFrom == null) downFrom = time[i];
-    if (s === 4 && downFrom != null) {
+    const active = actives[i] === 1;
+    if (!active && downFrom == null) downFrom = time[i];
+    if (active && downFrom != null) {
       downs.push([downFrom, time[i]]);
       downFrom = null;
     }

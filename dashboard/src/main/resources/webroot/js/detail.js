@@ -176,7 +176,7 @@ export class Detail {
     const crumbs = document.getElementById('crumbs');
     crumbs.replaceChildren(text('span', this.node + ' › ' + this.device + ' › port ' + this.port));
     const facts = [
-      ['State', row ? row.state : port?.state, row && row.stateId !== 4 ? 'bad' : 'ok'],
+      ['State', row ? row.state : port?.state, (row ? row.active : port?.active) === false ? 'bad' : 'ok'],
       ['Physical', port?.physState],
       ['Rate', port?.rate || (row ? fmt.linkRate(row.rate) : null)],
       ['Link layer', row?.linkLayer || port?.linkLayer],
@@ -276,9 +276,9 @@ export class Detail {
       tbody.replaceChildren();
       return;
     }
-    const advice = gidAdvice(port);
+    const advice = port.gidAdvice;
     hint.textContent = advice.text;
-    hint.className = 'hint ' + advice.cls;
+    hint.className = 'hint ' + (advice.ok ? 'ok' : 'bad');
     tbody.replaceChildren(...port.gids.map((g) => {
       const tr = document.createElement('tr');
       if (g.index === advice.index) tr.className = 'recommended';
@@ -287,25 +287,6 @@ export class Detail {
       return tr;
     }));
   }
-}
-
-/** Which GID index suits NCCL_IB_GID_INDEX for RoCE v2 over IPv4, in plain words. */
-export function gidAdvice(port) {
-  if (port.linkLayer === 'InfiniBand') {
-    return {cls: 'ok', text: 'InfiniBand port: NCCL_IB_GID_INDEX does not apply (traffic is routed by LID); leave it unset.'};
-  }
-  const v2ipv4 = port.gids.filter((g) => g.roceV2 && g.ipv4);
-  if (v2ipv4.length) {
-    const best = v2ipv4[0];
-    const others = v2ipv4.slice(1).map((g) => g.index);
-    return {index: best.index, cls: 'ok', text: 'Use NCCL_IB_GID_INDEX=' + best.index + ': RoCE v2 over IPv4 ' + best.ipv4
-      + (best.netdev ? ' on ' + best.netdev : '') + '.' + (others.length ? ' Also RoCE v2 IPv4: ' + others.join(', ') + '.' : '')};
-  }
-  if (port.gids.some((g) => g.roceV2)) {
-    return {cls: 'bad', text: 'No RoCE v2 GID with an IPv4 address: only IPv6 (link-local) RoCE v2 GIDs. Give '
-      + (port.netdev || 'the netdev') + ' an IPv4 address, or NCCL will not find a RoCE v2 IPv4 GID.'};
-  }
-  return {cls: 'bad', text: 'No RoCE v2 GID on this port (RoCE v1 or iWARP only): NCCL_IB_GID_INDEX has no RoCE v2 index to use.'};
 }
 
 function text(tag, value, cls) {

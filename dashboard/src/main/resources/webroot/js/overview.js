@@ -15,7 +15,7 @@ const COLUMNS = [
   {id: 'port', title: 'Port', sort: (r) => r.device + '/' + String(r.port).padStart(3, '0'),
     text: (r) => r.device + '/' + r.port},
   {id: 'netdev', title: 'Netdev', sort: (r) => r.netdev, text: (r) => r.netdev || '—'},
-  {id: 'state', title: 'State', sort: (r) => r.state, text: (r) => r.state, cls: (r) => r.stateId === 4 ? 'ok' : 'bad'},
+  {id: 'state', title: 'State', sort: (r) => r.state, text: (r) => r.state, cls: (r) => r.active ? 'ok' : 'bad'},
   {id: 'layer', title: 'Link layer', sort: (r) => r.linkLayer, text: (r) => r.linkLayer},
   {id: 'rate', title: 'Rate', sort: (r) => -(r.rate ?? -1), text: (r) => fmt.linkRate(r.rate), num: true},
   {id: 'rx', title: 'RX', sort: (r) => -(r.rx ?? -1), text: (r) => fmt.bits(r.rx), num: true},
@@ -117,10 +117,10 @@ export class Overview {
   matches(r) {
     switch (this.filter) {
       case 'problems': return r.severity > 0;
-      case 'down': return r.stateId !== 4;
+      case 'down': return !r.active;
       case 'stale': return !r.up;
-      case 'roce': return r.linkLayer === 'Ethernet';
-      case 'ib': return r.linkLayer === 'InfiniBand';
+      case 'roce': return r.transport === 'roce';
+      case 'ib': return r.transport === 'infiniband';
       default: return true;
     }
   }
@@ -209,7 +209,7 @@ export class Overview {
     let active = 0;
     let notActive = 0;
     for (const r of this.fleet.ports.values()) {
-      if (r.stateId === 4) active++;
+      if (r.active) active++;
       else notActive++;
     }
     this.summary.replaceChildren(

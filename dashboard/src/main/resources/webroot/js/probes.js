@@ -6,19 +6,19 @@
 import * as fmt from './format.js';
 import {AuthRequired, OperatorRequired, RequestFailed, getJson, sendJson, setOperatorToken} from './api.js';
 
-const TERMINAL = new Set(['done', 'failed', 'cancelled']);
-const STEPS = ['queued', 'server-ready', 'running', 'done'];
-// a probe's state never goes back: an answer that arrives late must not undo a newer one
-const RANK = {queued: 0, 'server-ready': 1, running: 2, done: 3, failed: 3, cancelled: 3};
+// a probe's state never goes back: an answer that arrives late must not undo a newer one. The collector
+// says which states are terminal and where on the path (`steps`) a state is; nothing here re-derives it.
+const rank = (probe) => probe.terminal ? Infinity : probe.step;
 const HISTORY_LIMIT = 200;
 const PICKER_LIMIT = 200;
 // the collector pushes every change at once; quiet for this long means the event is not coming
 const POLL_AFTER_MILLIS = 2500;
-const DEFAULTS = {sizeBytes: 65536, durationSeconds: 5, qps: 1};
 const PORT_ORDER = new Intl.Collator('en', {numeric: true});
+// the collector's transport names (API `transport`) as the picker labels them
+const TRANSPORT_LABELS = {roce: 'RoCE', infiniband: 'IB', iwarp: 'iWARP'};
 
 export const probeHref = (id) => '#/probes/' + encodeURIComponent(id);
-const isTerminal = (probe) => TERMINAL.has(probe.state);
+const isTerminal = (probe) => probe.terminal;
 const endpointKey = (e) => e.node + '/' + e.device + '/' + e.port;
 const endpointText = (e) => e.node + ' ' + e.device + '/' + e.port;
 const gbits = (bitsPerSecond) => bitsPerSecond == null ? '—' : fmt.bits(bitsPerSecond / 8);
@@ -57,6 +57,8 @@ export class ProbeStore {
     this.eventAt = new Map();
     this.polling = new Set();
     this.limits = null;
+    this.defaults = null;  // what the collector fills in for a field left out of a request
+    this.steps = [];       // state names of a probe that succeeds, in order
     this.loaded = false;
     this.error = null;
     this.unavailable = false;
@@ -76,7 +78,7 @@ export class ProbeStore {
   put(probe, pushed) {
     const old = this.probes.get(probe.id);
     if (pushed || !old) this.eventAt.set(probe.id, Date.now());
-    if (old && RANK[probe.state] < RANK[old.state]) return;
+    if (old && rank(probe) < rank(old)) return;
     this.probes.set(probe.id, probe);
     this.trim();
     this.changed();
@@ -103,6 +105,8 @@ export class ProbeStore {
     try {
       const answer = await getJson('/api/probes');
       this.limits = answer.limits;
+      this.defaults = answer.defaults;
+      this.steps = answer.steps;
       this.error = null;
       this.loaded = true;
       answer.probes.forEach((p) => this.put(p));
@@ -259,8 +263,8 @@ class PortPicker {
 }
 
 function optionText(row) {
-  const layer = row.linkLayer === 'Ethernet' ? 'RoCE' : row.linkLayer === 'InfiniBand' ? 'IB' : row.linkLayer;
-  const notes = [row.stateId === 4 ? null : row.state, row.connected ? null : 'agent disconnected'].filter(Boolean);
+  const layer = TRANSPORT_LABELS[row.transport] || row.linkLayer;
+  const notes = [row.active ? null : row.state, row.connected ? null : 'agent disconnected'].filter(Boolean);
   return row.node + ' ' + row.device + '/' + row.port + ' · ' + layer + ' ' + fmt.linkRate(row.rate)
     + (notes.length ? ' · ' + notes.join(', ') : '');
 }
@@ -274,11 +278,13 @@ class ProbeForm {
     this.destination = new PortPicker(fleet, prefix + '-destination', 'Destination');
     const number = (name, label, value, min) => {
       const input = el('input', {type: 'number', id: prefix + '-' + name, name, min, step: 1, value, inputMode: 'numeric'});
+      input.addEventListener('input', () => { input.dataset.edited = 'yes'; });
       return [input, el('label', {htmlFor: input.id}, label, input)];
     };
-    const [size, sizeLabel] = number('size', 'Message size (bytes)', DEFAULTS.sizeBytes, 1);
-    const [duration, durationLabel] = number('duration', 'Duration (s)', DEFAULTS.durationSeconds, 1);
-    const [qps, qpsLabel] = number('qps', 'QPs', DEFAULTS.qps, 1);
+    // empty until the collector's defaults arrive (applyLimits); an empty field is left out of the request
+    const [size, sizeLabel] = number('size', 'Message size (bytes)', '', 1);
+    const [duration, durationLabel] = number('duration', 'Duration (s)', '', 1);
+    const [qps, qpsLabel] = number('qps', 'QPs', '', 1);
     const [gid, gidLabel] = number('gid', 'GID index', '', 0);
     gid.placeholder = 'auto';
     gid.title = 'Empty: the collector picks the source port\'s RoCE v2 IPv4 GID';
@@ -305,6 +311,15 @@ class ProbeForm {
   }
 
   applyLimits() {
+    const d = this.store.defaults;
+    if (d) {
+      // the collector's defaults, shown until the user types something else
+      for (const [input, value] of [[this.inputs.size, d.sizeBytes], [this.inputs.duration, d.durationSeconds],
+        [this.inputs.qps, d.qps]]) {
+        input.placeholder = String(value);
+        if (input.value === '' && !input.dataset.edited) input.value = value;
+      }
+    }
     const l = this.store.limits;
     if (!l) return;
     this.inputs.size.max = l.maxSizeBytes;
@@ -328,9 +343,10 @@ class ProbeForm {
     }
     const endpoint = (r) => ({node: r.node, device: r.device, port: r.port});
     const body = {source: endpoint(source), destination: endpoint(destination),
-      sizeBytes: Number(this.inputs.size.value || DEFAULTS.sizeBytes),
-      durationSeconds: Number(this.inputs.duration.value || DEFAULTS.durationSeconds),
-      qps: Number(this.inputs.qps.value || DEFAULTS.qps), bidirectional: this.bidirectional.checked};
+      bidirectional: this.bidirectional.checked};
+    if (this.inputs.size.value !== '') body.sizeBytes = Number(this.inputs.size.value);
+    if (this.inputs.duration.value !== '') body.durationSeconds = Number(this.inputs.duration.value);
+    if (this.inputs.qps.value !== '') body.qps = Number(this.inputs.qps.value);
     if (this.inputs.gid.value !== '') body.gidIndex = Number(this.inputs.gid.value);
     return body;
   }
@@ -397,7 +413,7 @@ class ProbeCard {
       p.finishedMillis ? 'finished ' + fmt.clock(p.finishedMillis) : null].filter(Boolean).join(' · ');
     const parts = [el('header', {}, title, state), el('p', {className: 'muted'}, params),
       el('p', {className: 'muted'}, 'Probe ', el('code', {}, p.id), ' ' + who)];
-    if (!isTerminal(p)) parts.push(steps(p), progress(p));
+    if (!isTerminal(p)) parts.push(steps(p, this.store.steps), progress(p));
     if (p.result) parts.push(result(p));
     if (p.error || p.state === 'failed' || (p.exitCode ?? 0) !== 0) parts.push(failure(p));
     if (p.output?.length) {
@@ -438,9 +454,9 @@ class ProbeCard {
   }
 }
 
-function steps(p) {
-  const at = STEPS.indexOf(p.state);
-  return el('ol', {className: 'probe-steps', 'aria-label': 'Steps'}, ...STEPS.map((s, i) =>
+function steps(p, names) {
+  const at = p.step;
+  return el('ol', {className: 'probe-steps', 'aria-label': 'Steps'}, ...names.map((s, i) =>
     el('li', {className: i < at ? 'past' : i === at ? 'current' : '', 'aria-current': i === at ? 'step' : null}, s)));
 }
 

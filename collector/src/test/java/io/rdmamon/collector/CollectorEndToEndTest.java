@@ -129,6 +129,18 @@ class CollectorEndToEndTest {
         assertEquals(3, roce.get("ethtool").get("pfcEnabledPriorities").get(0).asInt());
         JsonNode erdma = detail.get("devices").get(0).get("ports").get(0);
         assertEquals(5_000.0, erdma.get("rates").get("txBytesPerSecond").asDouble());
+        // the port facts the dashboard renders as they are (PortTransport, IbPort.isActive, GidAdvice)
+        assertEquals(List.of("roce", "true", "3", "192.168.1.2", "true"), List.of(roce.get("transport").asText(),
+                roce.get("active").asText(), roce.get("gidAdvice").get("index").asText(),
+                roce.get("gidAdvice").get("ipv4").asText(), roce.get("gidAdvice").get("ok").asText()));
+        assertTrue(roce.get("gidAdvice").get("text").asText().startsWith("Use NCCL_IB_GID_INDEX=3"));
+        assertEquals(List.of("iwarp", "true"), List.of(erdma.get("transport").asText(), erdma.get("active").asText()));
+        assertTrue(erdma.get("gidAdvice").get("index").isNull());
+        JsonNode ib = detail.get("devices").get(1).get("ports").get(1);
+        assertEquals(List.of("infiniband", "false", "true"), List.of(ib.get("transport").asText(),
+                ib.get("active").asText(), ib.get("gidAdvice").get("ok").asText()));
+        assertEquals(List.of("iwarp", "roce", "infiniband"), List.of(node.get("ports").get(0).get("transport").asText(),
+                node.get("ports").get(1).get("transport").asText(), node.get("ports").get(2).get("transport").asText()));
         assertEquals("Operation not supported", detail.get("sources").get(3).get("error").asText().replaceAll(".*: ", ""));
 
         HttpResponse<Buffer> missing = get("/api/nodes/nope", null);

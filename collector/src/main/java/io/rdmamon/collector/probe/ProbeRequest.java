@@ -1,5 +1,6 @@
 package io.rdmamon.collector.probe;
 
+import io.rdmamon.protocol.model.Names;
 import io.rdmamon.protocol.probe.PerftestSpec;
 import io.vertx.core.json.JsonObject;
 
@@ -61,8 +62,8 @@ public record ProbeRequest(Endpoint source, Endpoint destination, long sizeBytes
         }
         unknownFields(object, ENDPOINT_FIELDS, field + ".");
         Object node = object.getValue("node");
-        if (!(node instanceof String name) || name.isBlank() || name.length() > 253) {
-            throw invalid(field + ".node: must be a node name");
+        if (!(node instanceof String name) || !Names.isNodeName(name)) {
+            throw invalid(field + ".node: must be a node name (" + Names.nodeNameRule() + ")");
         }
         Object device = object.getValue("device");
         if (!(device instanceof String dev) || !PerftestSpec.DEVICE_NAME.matcher(dev).matches()) {

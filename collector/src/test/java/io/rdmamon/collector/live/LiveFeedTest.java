@@ -108,6 +108,8 @@ class LiveFeedTest {
         assertEquals(8_000_000.0, roce.getDouble(fields.indexOf("txBytesPerSecond")), 1e-6);
         assertEquals("ACTIVE", roce.getString(fields.indexOf("state")));
         assertEquals("eth2", roce.getString(fields.indexOf("netdev")));
+        assertEquals(true, roce.getBoolean(fields.indexOf("active")));
+        assertEquals("roce", roce.getString(fields.indexOf("transport")));
 
         JsonObject history = events.next("port", e -> e.getBoolean("reset"));
         assertEquals("node-a/mlx5_0/1", history.getString("key"));
@@ -127,6 +129,7 @@ class LiveFeedTest {
         assertEquals(100.0, series.getJsonArray("np_cnp_sent").getDouble(0), 1e-3);
         assertEquals(3_000_000.0, series.getJsonArray("rx_prio3_bytes").getDouble(0), 1e-3);
         assertEquals(4.0, series.getJsonArray("state").getDouble(0));
+        assertEquals(1.0, series.getJsonArray("active").getDouble(0), "ACTIVE carries traffic");
         assertFalse(series.containsKey("tx_bps_limit_drop_cnt"), "a series the port lacks is left out");
         List<String> moved = point.getJsonArray("moved").stream().map(m -> ((JsonArray) m).getString(1)).toList();
         assertTrue(moved.containsAll(List.of("port_rcv_data", "port_xmit_data", "np_cnp_sent", "rx_prio3_bytes")), moved.toString());

@@ -65,16 +65,6 @@ class LivePartsTest {
         assertNull(FleetState.losslessShare(ib, ib, 1000), "no ethtool: no share");
     }
 
-    @Test
-    void byteCountersAreRecognisedForTheMbpsColumn() {
-        assertEquals(List.of(true, true, true, false, false), List.of(
-                MovedCounter.isBytes(io.rdmamon.protocol.rates.CounterGroup.PORT_COUNTERS, "port_xmit_data"),
-                MovedCounter.isBytes(io.rdmamon.protocol.rates.CounterGroup.ETHTOOL, "rx_prio3_bytes"),
-                MovedCounter.isBytes(io.rdmamon.protocol.rates.CounterGroup.HW_COUNTERS, "tx_bytes_cnt"),
-                MovedCounter.isBytes(io.rdmamon.protocol.rates.CounterGroup.PORT_COUNTERS, "port_xmit_packets"),
-                MovedCounter.isBytes(io.rdmamon.protocol.rates.CounterGroup.HW_COUNTERS, "np_cnp_sent")));
-    }
-
     private static IbPort port(Map<String, Long> raw, Set<Integer> pfc) {
         EthtoolStats ethtool = new EthtoolStats("eth2", new LinkedHashMap<>(raw), List.of(), new TreeSet<>(pfc), Map.of(),
                 null, null);
