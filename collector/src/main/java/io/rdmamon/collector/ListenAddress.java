@@ -1,5 +1,7 @@
 package io.rdmamon.collector;
 
+import io.rdmamon.protocol.net.HostPort;
+
 /**
  * A {@code HOST:PORT} to listen on ({@code [::1]:9470} for IPv6; port 0 = any free port).
  *
@@ -9,29 +11,17 @@ package io.rdmamon.collector;
 public record ListenAddress(String host, int port) {
 
     /**
-     * Parses {@code hostPort}.
+     * Parses {@code hostPort} ({@link HostPort#parse}, the agent's {@code --listen} parser).
      *
      * @param origin the flag, variable or file key the text came from, named in the error
      * @throws ConfigException naming {@code origin} when the text is not a valid address
      */
     public static ListenAddress parse(String hostPort, String origin) {
-        int colon = hostPort.lastIndexOf(':');
-        if (colon <= 0 || colon == hostPort.length() - 1) {
-            throw new ConfigException(origin + ": expected HOST:PORT, got '" + hostPort + "'");
-        }
-        String host = hostPort.substring(0, colon);
-        if (host.startsWith("[") && host.endsWith("]")) {
-            host = host.substring(1, host.length() - 1);
-        }
-        int port;
         try {
-            port = Integer.parseInt(hostPort.substring(colon + 1));
-        } catch (NumberFormatException e) {
-            throw new ConfigException(origin + ": port of '" + hostPort + "' is not a number");
+            HostPort parsed = HostPort.parse(hostPort, origin);
+            return new ListenAddress(parsed.host(), parsed.port());
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException(e.getMessage());
         }
-        if (port < 0 || port > 65535) {
-            throw new ConfigException(origin + ": port " + port + " out of range 0..65535");
-        }
-        return new ListenAddress(host, port);
     }
 }

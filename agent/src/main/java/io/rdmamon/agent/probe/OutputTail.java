@@ -4,24 +4,24 @@ import java.util.ArrayDeque;
 import java.util.List;
 
 /** The last lines of a program's output: a run that prints without end keeps a bounded memory. */
-final class OutputTail {
-    static final int DEFAULT_LINES = 200;
+public final class OutputTail {
+    public static final int DEFAULT_LINES = 200;
 
     private final int capacity;
     private final ArrayDeque<String> lines = new ArrayDeque<>();
 
-    OutputTail(int capacity) {
+    public OutputTail(int capacity) {
         this.capacity = capacity;
     }
 
-    synchronized void add(String line) {
+    public synchronized void add(String line) {
         if (lines.size() == capacity) {
             lines.removeFirst();
         }
         lines.addLast(line);
     }
 
-    synchronized List<String> snapshot() {
+    public synchronized List<String> snapshot() {
         return List.copyOf(lines);
     }
 }

@@ -7,7 +7,7 @@ import java.util.function.Consumer;
 /**
  * Starts perftest with an argv from {@link PerftestArguments}. The real one runs the binary as a
  * child process ({@link ProcessPerftestLauncher}); the demo's runs a simulated perftest in-process
- * ({@link SimulatedPerftestLauncher}); both print perftest's output and exit like it.
+ * ({@code io.rdmamon.agent.sim.perftest.SimulatedPerftestLauncher}); both print perftest's output and exit like it.
  */
 public interface PerftestLauncher {
 

@@ -137,7 +137,7 @@ public final class ProbeRunner implements AutoCloseable {
     }
 
     /** An ephemeral port nobody uses now: bound and released, then handed to perftest's {@code -p}. */
-    static int freeTcpPort() throws IOException {
+    public static int freeTcpPort() throws IOException {
         try (ServerSocket socket = new ServerSocket(0)) {
             return socket.getLocalPort();
         }

@@ -11,11 +11,19 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.SplittableRandom;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 
 /**
  * A simulated RDMA fabric: real host-root trees (DESIGN.md §2) under {@code <baseDir>/<node>/}
  * whose counters move with a traffic model, so the real readers
  * ({@code HostReader.forRoot(node.hostRoot())}) read them exactly as they read a host.
+ *
+ * <p>The simulator keeps its own time: {@link #startClock} advances it by the wall-clock time elapsed, on a
+ * thread of its own, until {@link #stopClock} or {@link #close}. Tests that want exact steps call
+ * {@link #advance} instead.
  *
  * <p>Thread safety: {@link #advance} may run on one thread while readers read the trees on others;
  * every file is replaced atomically. The methods of this class are synchronized.
@@ -24,8 +32,11 @@ public final class FabricSimulator implements AutoCloseable {
     private final SimulationSpec spec;
     private final List<SimulatedHost> hosts;
     private final List<SimulatedNode> nodes;
+    /** Shortest step of the clock: the step rewrites every moving file of every node. */
+    private static final Duration MIN_CLOCK_STEP = Duration.ofMillis(50);
     private Duration elapsed = Duration.ZERO;
     private boolean closed;
+    private ScheduledExecutorService clock;
 
     private FabricSimulator(SimulationSpec spec, List<SimulatedHost> hosts) {
         this.spec = spec;
@@ -100,14 +111,74 @@ public final class FabricSimulator implements AutoCloseable {
         elapsed = elapsed.plus(step);
     }
 
-    /** Stops the simulation; the trees stay on disk (see {@link #deleteTrees()}). */
+    /**
+     * Starts advancing the fabric by the wall-clock time elapsed, step after step, on a thread of its own. It
+     * steps four times per {@code sampleInterval} (at most every 50 ms): stepping at the sampling rate would
+     * alias (two samples between one step read a zero rate, the next one double). Steps never overlap: a slow
+     * step (a slow disk) makes the next one longer.
+     *
+     * @param onFailure told of a step that failed (the clock goes on with the next step)
+     * @throws IllegalStateException when the clock already runs or the simulator is closed
+     */
+    public synchronized void startClock(Duration sampleInterval, Consumer<Exception> onFailure) {
+        if (closed) {
+            throw new IllegalStateException("the fabric simulator is closed");
+        }
+        if (clock != null) {
+            throw new IllegalStateException("the fabric simulator's clock already runs");
+        }
+        long stepMillis = Math.max(MIN_CLOCK_STEP.toMillis(), sampleInterval.toMillis() / 4);
+        clock = Executors.newSingleThreadScheduledExecutor(task -> {
+            Thread thread = new Thread(task, "fabric-simulator-clock");
+            thread.setDaemon(true);
+            return thread;
+        });
+        long[] last = {System.nanoTime()};
+        clock.scheduleWithFixedDelay(() -> {
+            long now = System.nanoTime();
+            try {
+                advance(Duration.ofNanos(now - last[0]));
+            } catch (IOException | RuntimeException e) {
+                onFailure.accept(e);
+            }
+            last[0] = now;
+        }, stepMillis, stepMillis, TimeUnit.MILLISECONDS);
+    }
+
+    /** True between {@link #startClock} and {@link #stopClock}. */
+    public synchronized boolean clockRunning() {
+        return clock != null;
+    }
+
+    /** Stops the clock; a step under way finishes first. Nothing when it does not run. */
+    public void stopClock() throws InterruptedException {
+        ScheduledExecutorService running;
+        synchronized (this) {
+            running = clock;
+            clock = null;
+        }
+        if (running != null) {
+            running.shutdown(); // no interrupt: a step cut short would fail its file writes
+            // outside the lock: the step under way needs it to finish
+            running.awaitTermination(1, TimeUnit.MINUTES);
+        }
+    }
+
+    /** Stops the clock and the simulation; the trees stay on disk (see {@link #deleteTrees()}). */
     @Override
-    public synchronized void close() {
-        closed = true;
+    public void close() {
+        try {
+            stopClock();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        synchronized (this) {
+            closed = true;
+        }
     }
 
     /** Closes the simulator and deletes every node directory it created (and nothing else). */
-    public synchronized void deleteTrees() throws IOException {
+    public void deleteTrees() throws IOException {
         close();
         for (SimulatedNode node : nodes) {
             deleteRecursively(node.hostRoot());

@@ -25,14 +25,14 @@ import javax.net.ssl.SSLException;
 import java.util.random.RandomGenerator;
 
 /**
- * Samples the host at a fixed interval and streams the samples to the collector.
+ * Streams the agent's samples to the collector: the transport sink of the agent daemon
+ * ({@code io.rdmamon.agent.daemon.AgentDaemon}), which reads the host and hands each sample to {@link #offer}.
  *
  * <p>Sampling never depends on the connection: every sample goes into a bounded {@link ReplayBuffer}
  * and stays there until the collector acknowledges it, so a short outage loses nothing (a long one
  * loses the oldest samples, counted in {@link Stats#dropped()}). On connect the agent sends a hello
  * (with the layout) and every unacknowledged sample, oldest first. Lost connections are retried with
- * full-jitter exponential backoff ({@link Backoff}). All state lives on this verticle's event loop;
- * the sampler runs on a worker.
+ * full-jitter exponential backoff ({@link Backoff}). All state lives on this verticle's event loop.
  *
  * <p>Probe frames from the collector go to a {@link ProbeRunner}; its reports are sent on the
  * connection the probe was started on and dropped if that connection is gone (they are not
@@ -46,8 +46,8 @@ public final class AgentStreamer extends VerticleBase {
      * Counters for the agent's own metrics and for tests; {@code lastFailure} is why the last connection attempt
      * failed or the last connection ended (e.g. a refused certificate), null while connected or before any failure.
      */
-    public record Stats(boolean connected, int buffered, long dropped, long samplesTaken, long samplerFailures,
-                        long acknowledgedSeq, long connects, String lastFailure) {
+    public record Stats(boolean connected, int buffered, long dropped, long samplesOffered, long acknowledgedSeq,
+                        long connects, String lastFailure) {
     }
 
     private final AgentStreamerOptions options;
@@ -63,12 +63,11 @@ public final class AgentStreamer extends VerticleBase {
     private SampleEncoder encoder;
     private long sentUpTo;
     private long lastWriteMillis;
-    private boolean sampling;
-    private boolean stopped;
+    private volatile Context streamerContext;
+    private volatile boolean stopped;
     private long reconnectTimer = -1;
     private volatile long nextSeq;
     private volatile long acknowledgedSeq;
-    private volatile long samplerFailures;
     private volatile long connects;
     private volatile boolean connected;
     private volatile String lastFailure;
@@ -85,8 +84,7 @@ public final class AgentStreamer extends VerticleBase {
     }
 
     public Stats stats() {
-        return new Stats(connected, buffer.size(), buffer.dropped(), nextSeq, samplerFailures, acknowledgedSeq, connects,
-                lastFailure);
+        return new Stats(connected, buffer.size(), buffer.dropped(), nextSeq, acknowledgedSeq, connects, lastFailure);
     }
 
     public StreamEndpoint endpoint() {
@@ -103,9 +101,8 @@ public final class AgentStreamer extends VerticleBase {
             }
         }
         client = vertx.createWebSocketClient(clientOptions);
-        Context streamerContext = context;
+        streamerContext = context;
         probes = new ProbeRunner(options.probes(), report -> streamerContext.runOnContext(v -> sendProbeReport(report)));
-        vertx.setPeriodic(0, options.interval().toMillis(), id -> sample());
         long heartbeat = options.heartbeatInterval().toMillis();
         vertx.setPeriodic(heartbeat, heartbeat, id -> heartbeat());
         connect();
@@ -123,23 +120,21 @@ public final class AgentStreamer extends VerticleBase {
         return Future.all(closing, probesClosed).transform(v -> client.close());
     }
 
-    private void sample() {
-        if (sampling) {
-            return; // the previous read is still running: skip a beat rather than pile up workers
+    /**
+     * Buffers {@code sample} (named as this agent's node) and sends it when connected. Any thread; a sample
+     * offered before the streamer started or after it stopped is ignored.
+     */
+    public void offer(HostSample sample) {
+        Context running = streamerContext;
+        if (running == null || stopped) {
+            return;
         }
-        sampling = true;
-        vertx.executeBlocking(() -> options.sampler().get(), false).andThen(ar -> sampling = false)
-                .onSuccess(sample -> {
-                    // the configured node name is the identity; the sampler's own name is not trusted
-                    HostSample named = new HostSample(options.node(), sample.timestampMillis(), sample.devices(),
-                            sample.sources());
-                    buffer.add(++nextSeq, named);
-                    sendPending();
-                })
-                .onFailure(e -> {
-                    samplerFailures++;
-                    LOG.log(System.Logger.Level.WARNING, "sampling failed: {0}", String.valueOf(e));
-                });
+        running.runOnContext(v -> {
+            if (!stopped) {
+                buffer.add(++nextSeq, sample);
+                sendPending();
+            }
+        });
     }
 
     private void connect() {

@@ -1,7 +1,6 @@
 package io.rdmamon.agent.stream;
 
 import io.rdmamon.agent.probe.ProbeSettings;
-import io.rdmamon.protocol.model.HostSample;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -12,17 +11,16 @@ import java.security.cert.CertificateException;
 import java.security.cert.CertificateFactory;
 import java.time.Duration;
 import java.util.Objects;
-import java.util.function.Supplier;
 
 /**
- * Settings of an {@link AgentStreamer}.
+ * Settings of an {@link AgentStreamer}. The samples come from the agent daemon; {@code node} and
+ * {@code interval} here are what the hello announces, and must be the daemon's.
  *
  * @param collectorUrl      the collector's base URL (http, https, ws, wss)
  * @param node              the node name to report as
  * @param agentVersion      sent in the hello
  * @param token             bearer token; null when the collector needs none
- * @param sampler           reads one sample; called on a worker thread, may block
- * @param interval          sampling interval
+ * @param interval          sampling interval, announced in the hello
  * @param heartbeatInterval a heartbeat is sent when nothing else was sent for this long
  * @param bufferCapacity    unacknowledged samples kept for replay (600 = 10 min at 1 Hz)
  * @param backoffBase       first reconnect window
@@ -31,14 +29,13 @@ import java.util.function.Supplier;
  * @param probes            whether and how this agent runs the collector's probes
  */
 public record AgentStreamerOptions(String collectorUrl, String node, String agentVersion, String token,
-                                   Supplier<HostSample> sampler, Duration interval, Duration heartbeatInterval,
+                                   Duration interval, Duration heartbeatInterval,
                                    int bufferCapacity, Duration backoffBase, Duration backoffCap, Path trustCaFile,
                                    ProbeSettings probes) {
     public AgentStreamerOptions {
         Objects.requireNonNull(collectorUrl, "collectorUrl");
         Objects.requireNonNull(node, "node");
         Objects.requireNonNull(agentVersion, "agentVersion");
-        Objects.requireNonNull(sampler, "sampler");
         Objects.requireNonNull(probes, "probes");
         StreamEndpoint.from(collectorUrl);
         if (interval.isNegative() || interval.isZero() || heartbeatInterval.isNegative() || heartbeatInterval.isZero()) {
@@ -50,48 +47,48 @@ public record AgentStreamerOptions(String collectorUrl, String node, String agen
     }
 
     /** 1 s interval, 5 s heartbeat, 600 samples, backoff 1 s .. 15 s ({@link Backoff#DEFAULT_CAP}), no token, default trust, probes refused. */
-    public static AgentStreamerOptions of(String collectorUrl, String node, Supplier<HostSample> sampler) {
-        return new AgentStreamerOptions(collectorUrl, node, defaultVersion(), null, sampler, Duration.ofSeconds(1),
+    public static AgentStreamerOptions of(String collectorUrl, String node) {
+        return new AgentStreamerOptions(collectorUrl, node, defaultVersion(), null, Duration.ofSeconds(1),
                 Duration.ofSeconds(5), 600, Backoff.DEFAULT_BASE, Backoff.DEFAULT_CAP, null, ProbeSettings.disabled());
     }
 
     public AgentStreamerOptions withToken(String value) {
-        return new AgentStreamerOptions(collectorUrl, node, agentVersion, value, sampler, interval, heartbeatInterval,
+        return new AgentStreamerOptions(collectorUrl, node, agentVersion, value, interval, heartbeatInterval,
                 bufferCapacity, backoffBase, backoffCap, trustCaFile, probes);
     }
 
     public AgentStreamerOptions withInterval(Duration value) {
-        return new AgentStreamerOptions(collectorUrl, node, agentVersion, token, sampler, value, heartbeatInterval,
+        return new AgentStreamerOptions(collectorUrl, node, agentVersion, token, value, heartbeatInterval,
                 bufferCapacity, backoffBase, backoffCap, trustCaFile, probes);
     }
 
     public AgentStreamerOptions withHeartbeatInterval(Duration value) {
-        return new AgentStreamerOptions(collectorUrl, node, agentVersion, token, sampler, interval, value,
+        return new AgentStreamerOptions(collectorUrl, node, agentVersion, token, interval, value,
                 bufferCapacity, backoffBase, backoffCap, trustCaFile, probes);
     }
 
     public AgentStreamerOptions withBufferCapacity(int value) {
-        return new AgentStreamerOptions(collectorUrl, node, agentVersion, token, sampler, interval, heartbeatInterval,
+        return new AgentStreamerOptions(collectorUrl, node, agentVersion, token, interval, heartbeatInterval,
                 value, backoffBase, backoffCap, trustCaFile, probes);
     }
 
     public AgentStreamerOptions withBackoff(Duration base, Duration cap) {
-        return new AgentStreamerOptions(collectorUrl, node, agentVersion, token, sampler, interval, heartbeatInterval,
+        return new AgentStreamerOptions(collectorUrl, node, agentVersion, token, interval, heartbeatInterval,
                 bufferCapacity, base, cap, trustCaFile, probes);
     }
 
     public AgentStreamerOptions withTrustCaFile(Path value) {
-        return new AgentStreamerOptions(collectorUrl, node, agentVersion, token, sampler, interval, heartbeatInterval,
+        return new AgentStreamerOptions(collectorUrl, node, agentVersion, token, interval, heartbeatInterval,
                 bufferCapacity, backoffBase, backoffCap, value, probes);
     }
 
     public AgentStreamerOptions withAgentVersion(String value) {
-        return new AgentStreamerOptions(collectorUrl, node, value, token, sampler, interval, heartbeatInterval,
+        return new AgentStreamerOptions(collectorUrl, node, value, token, interval, heartbeatInterval,
                 bufferCapacity, backoffBase, backoffCap, trustCaFile, probes);
     }
 
     public AgentStreamerOptions withProbes(ProbeSettings value) {
-        return new AgentStreamerOptions(collectorUrl, node, agentVersion, token, sampler, interval, heartbeatInterval,
+        return new AgentStreamerOptions(collectorUrl, node, agentVersion, token, interval, heartbeatInterval,
                 bufferCapacity, backoffBase, backoffCap, trustCaFile, value);
     }
 

@@ -10,7 +10,8 @@ import java.nio.file.attribute.BasicFileAttributes;
 
 /** The host-root fixtures under {@code agent/src/test/fixtures} and copies of them to break. */
 public final class Fixtures {
-    private static final Path DIR = Path.of("src/test/fixtures");
+    /** Relative to any module directory, so that the it/ module reads the same fixtures. */
+    private static final Path DIR = Path.of("..", "agent", "src", "test", "fixtures");
 
     private Fixtures() {
     }

@@ -4,7 +4,7 @@ import io.rdmamon.agent.ethtool.CapturedEthtoolStatsSource;
 import io.rdmamon.agent.sysfs.SmallFileReader;
 import io.rdmamon.agent.sysfs.SysfsFiles;
 import io.rdmamon.agent.verbs.VerbsPortReader;
-import io.rdmamon.collector.Waits;
+import io.rdmamon.protocol.testing.Waits;
 import io.rdmamon.nativeio.verbs.DeviceAttributes;
 import io.rdmamon.nativeio.verbs.GidEntryAttributes;
 import io.rdmamon.nativeio.verbs.PortAttributes;

@@ -1,6 +1,6 @@
 package io.rdmamon.agent.host;
 
-import io.rdmamon.collector.Waits;
+import io.rdmamon.protocol.testing.Waits;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;

@@ -1,5 +1,7 @@
 package io.rdmamon.agent.stream;
 
+import io.rdmamon.agent.daemon.AgentDaemon;
+import io.rdmamon.agent.daemon.AgentDaemonOptions;
 import io.rdmamon.agent.host.Fixtures;
 import io.rdmamon.agent.host.HostReader;
 import io.rdmamon.agent.probe.ProbeRunner;
@@ -30,8 +32,8 @@ import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicReference;
 
-import static io.rdmamon.collector.Waits.await;
-import static io.rdmamon.collector.Waits.waitFor;
+import static io.rdmamon.protocol.testing.Waits.await;
+import static io.rdmamon.protocol.testing.Waits.waitFor;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -76,9 +78,11 @@ class AgentStreamerProbeTest {
 
     private void deploy(ProbeSettings probes) throws Exception {
         HostReader reader = HostReader.forRoot(ROOT);
-        await(vertx.deployVerticle(new AgentStreamer(AgentStreamerOptions.of("http://127.0.0.1:" + collector.actualPort(),
-                "node-a", () -> reader.read("node-a")).withInterval(Duration.ofMillis(200))
-                .withBackoff(Duration.ofMillis(50), Duration.ofMillis(100)).withProbes(probes))));
+        Duration interval = Duration.ofMillis(200);
+        await(vertx.deployVerticle(new AgentDaemon(AgentDaemonOptions.of("node-a", interval, () -> reader.read("node-a"))
+                .withStreamer(AgentStreamerOptions.of("http://127.0.0.1:" + collector.actualPort(), "node-a")
+                        .withInterval(interval).withBackoff(Duration.ofMillis(50), Duration.ofMillis(100))
+                        .withProbes(probes)))));
         waitFor(() -> received.stream().anyMatch(f -> f instanceof Frame.Hello), "the agent's hello");
     }
 

@@ -56,7 +56,7 @@ class StreamPartsTest {
     /** Before: the default cap was 60 s, so agents took up to a minute to come back after a collector restart. */
     @Test
     void agentsComeBackWithinFifteenSecondsOfACollectorRestart() {
-        AgentStreamerOptions defaults = AgentStreamerOptions.of("ws://collector:9470", "n", () -> null);
+        AgentStreamerOptions defaults = AgentStreamerOptions.of("ws://collector:9470", "n");
         Backoff backoff = new Backoff(defaults.backoffBase(), defaults.backoffCap(), new SplittableRandom(3));
         for (int failedAttempt = 0; failedAttempt < 100; failedAttempt++) {
             assertTrue(backoff.nextDelayMillis() <= 15_000);

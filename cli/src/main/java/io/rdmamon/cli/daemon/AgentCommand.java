@@ -1,19 +1,16 @@
 package io.rdmamon.cli.daemon;
 
+import io.rdmamon.agent.daemon.AgentDaemon;
+import io.rdmamon.agent.daemon.AgentDaemonOptions;
 import io.rdmamon.agent.host.HostReader;
 import io.rdmamon.agent.probe.ProbeSettings;
 import io.rdmamon.agent.probe.ProcessPerftestLauncher;
-import io.rdmamon.agent.stream.AgentStreamer;
 import io.rdmamon.agent.stream.AgentStreamerOptions;
 import io.rdmamon.agent.stream.StreamEndpoint;
 import io.rdmamon.cli.CliFailure;
 import io.rdmamon.cli.node.HostRootOption;
-import io.rdmamon.collector.ConfigException;
-import io.rdmamon.collector.ListenAddress;
-import io.rdmamon.collector.NodeMetricsServer;
-import io.rdmamon.protocol.model.HostSample;
 import io.rdmamon.protocol.model.Names;
-import io.vertx.core.Future;
+import io.rdmamon.protocol.net.HostPort;
 import io.vertx.core.Vertx;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -22,11 +19,7 @@ import picocli.CommandLine.Option;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.Callable;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.function.Supplier;
 
 @Command(name = "agent",
         description = {"The node daemon: streams this host's RDMA counters to the collector.",
@@ -103,41 +96,25 @@ public final class AgentCommand implements Callable<Integer> {
         }
         HostReader reader = hostRoot.open().withGidRefresh(gidRefresh);
         ProbeSettings probes = probeSettings(reader.hostRoot());
-        NodeMetricsServer local = listen == null ? null : new NodeMetricsServer(listenAddress(), node, interval);
-        Supplier<HostSample> sampler = () -> {
-            HostSample sample = reader.read(node);
-            if (local != null) {
-                local.record(sample);
-            }
-            return sample;
-        };
-        AgentStreamerOptions streamer = collector == null ? null : streamerOptions(sampler).withProbes(probes);
+        AgentDaemonOptions options = AgentDaemonOptions.of(node, interval, () -> reader.read(node));
+        if (listen != null) {
+            options = options.withMetricsListen(listenAddress());
+        }
+        if (collector != null) {
+            options = options.withStreamer(streamerOptions().withProbes(probes));
+        }
+        AgentDaemon daemon = new AgentDaemon(options);
 
         Vertx vertx = Vertx.vertx();
-        List<Future<?>> deployments = new ArrayList<>();
-        if (local != null) {
-            deployments.add(vertx.deployVerticle(local));
-        }
-        if (streamer != null) {
-            deployments.add(vertx.deployVerticle(new AgentStreamer(streamer)));
-        } else {
-            // no collector: the local /metrics is the only consumer, so sample here on a worker
-            AtomicBoolean reading = new AtomicBoolean();
-            vertx.setPeriodic(0, interval.toMillis(), id -> {
-                if (reading.compareAndSet(false, true)) { // skip a beat rather than pile up slow reads
-                    vertx.executeBlocking(sampler::get, false).onComplete(done -> reading.set(false));
-                }
-            });
-        }
         try {
-            Future.all(deployments).await();
+            vertx.deployVerticle(daemon).await();
         } catch (Exception e) {
             vertx.close();
             throw CliFailure.runtime("agent failed to start: " + e.getMessage(), e);
         }
         System.err.printf("rdmamon agent: node %s, host root %s, every %s%s%s%n", node, hostRoot.path(),
-                interval, streamer == null ? "" : ", streaming to " + collector,
-                local == null ? "" : ", metrics at http://" + listen.replaceFirst(":\\d+$", "") + ":" + local.port() + "/metrics");
+                interval, collector == null ? "" : ", streaming to " + collector, listen == null ? ""
+                        : ", metrics at http://" + listen.replaceFirst(":\\d+$", "") + ":" + daemon.metrics().port() + "/metrics");
         if (probes.enabled()) {
             System.err.printf("rdmamon agent: probes allowed (perftest %s, at most %ss each)%n", perftest,
                     probes.maxDuration().toSeconds());
@@ -163,13 +140,13 @@ public final class AgentCommand implements Callable<Integer> {
         return ProbeSettings.enabled(new ProcessPerftestLauncher(perftest), root, probeMaxDuration);
     }
 
-    private AgentStreamerOptions streamerOptions(Supplier<HostSample> sampler) {
+    private AgentStreamerOptions streamerOptions() {
         try {
             StreamEndpoint.from(collector);
         } catch (IllegalArgumentException e) {
             throw CliFailure.badInput("--collector: " + e.getMessage());
         }
-        AgentStreamerOptions options = AgentStreamerOptions.of(collector, node, sampler).withInterval(interval);
+        AgentStreamerOptions options = AgentStreamerOptions.of(collector, node).withInterval(interval);
         if (tokenFile != null) {
             try {
                 options = options.withToken(AgentStreamerOptions.readTokenFile(tokenFile));
@@ -188,10 +165,10 @@ public final class AgentCommand implements Callable<Integer> {
         return options;
     }
 
-    private ListenAddress listenAddress() {
+    private HostPort listenAddress() {
         try {
-            return ListenAddress.parse(listen, "--listen");
-        } catch (ConfigException e) {
+            return HostPort.parse(listen, "--listen");
+        } catch (IllegalArgumentException e) {
             throw CliFailure.badInput(e.getMessage());
         }
     }

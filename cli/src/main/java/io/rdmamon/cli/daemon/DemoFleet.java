@@ -1,12 +1,13 @@
 package io.rdmamon.cli.daemon;
 
+import io.rdmamon.agent.daemon.AgentDaemon;
+import io.rdmamon.agent.daemon.AgentDaemonOptions;
 import io.rdmamon.agent.host.HostReader;
 import io.rdmamon.agent.host.HostRootException;
 import io.rdmamon.agent.probe.ProbeSettings;
-import io.rdmamon.agent.probe.SimulatedPerftestFabric;
 import io.rdmamon.agent.sim.FabricSimulator;
 import io.rdmamon.agent.sim.SimulatedNode;
-import io.rdmamon.agent.stream.AgentStreamer;
+import io.rdmamon.agent.sim.perftest.SimulatedPerftestFabric;
 import io.rdmamon.agent.stream.AgentStreamerOptions;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -18,12 +19,11 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.UnaryOperator;
 
 /**
- * The demo's wiring of a simulated fabric to a collector: the simulator steps on a worker, and one
- * {@link AgentStreamer} per simulated node streams what the real {@link HostReader} reads from that
+ * The demo's wiring of a simulated fabric to a collector: the simulator runs its clock, and one
+ * {@link AgentDaemon} per simulated node streams what the real {@link HostReader} reads from that
  * node's tree. Every agent runs probes through one in-process simulated perftest, which rendezvouses
  * the simulated nodes by TCP port. {@code rdmamon demo} runs it; tests reuse it so they exercise the
  * exact demo path.
@@ -32,18 +32,18 @@ public final class DemoFleet {
     private static final Path TMPFS = Path.of("/dev/shm");
 
     private final Vertx vertx;
-    private final long tickTimer;
-    /** Agent node name to the deployment id of its streamer, in node order. */
+    private final FabricSimulator simulator;
+    /** Agent node name to the deployment id of its daemon, in node order. */
     private final Map<String, String> agents;
 
-    private DemoFleet(Vertx vertx, long tickTimer, Map<String, String> agents) {
+    private DemoFleet(Vertx vertx, FabricSimulator simulator, Map<String, String> agents) {
         this.vertx = vertx;
-        this.tickTimer = tickTimer;
+        this.simulator = simulator;
         this.agents = agents;
     }
 
     /**
-     * Starts stepping {@code simulator} and one streamer per node towards {@code collectorUrl}.
+     * Starts the simulator's clock and one agent per node streaming towards {@code collectorUrl}.
      *
      * @param nodePrefix put before every simulated node name to form the agent's node name ("" in the
      *                   demo); lets several simulated fleets report to one Prometheus without clashing
@@ -59,7 +59,8 @@ public final class DemoFleet {
                 return Future.failedFuture(e);
             }
         }
-        long timer = tickSimulator(vertx, simulator, interval);
+        simulator.startClock(interval,
+                e -> System.err.println("rdmamon demo: simulator step failed: " + e.getMessage()));
         SimulatedPerftestFabric perftest = new SimulatedPerftestFabric();
         List<String> names = new ArrayList<>();
         List<Future<String>> deployments = new ArrayList<>();
@@ -70,16 +71,18 @@ public final class DemoFleet {
             ProbeSettings probes = ProbeSettings.enabled(perftest.launcherFor(hostRoot), hostRoot,
                     ProbeSettings.DEFAULT_MAX_DURATION);
             names.add(name);
-            deployments.add(vertx.deployVerticle(new AgentStreamer(options.apply(AgentStreamerOptions
-                    .of(collectorUrl, name, () -> reader.read(name)).withInterval(interval).withProbes(probes)))));
+            AgentStreamerOptions streamer = options.apply(AgentStreamerOptions.of(collectorUrl, name)
+                    .withInterval(interval).withProbes(probes));
+            deployments.add(vertx.deployVerticle(new AgentDaemon(AgentDaemonOptions
+                    .of(name, interval, () -> reader.read(name)).withStreamer(streamer))));
         }
         return Future.all(deployments).map(all -> {
             Map<String, String> agents = new LinkedHashMap<>();
             for (int i = 0; i < names.size(); i++) {
                 agents.put(names.get(i), deployments.get(i).result());
             }
-            return new DemoFleet(vertx, timer, agents);
-        }).onFailure(e -> vertx.cancelTimer(timer));
+            return new DemoFleet(vertx, simulator, agents);
+        }).onFailure(e -> stopClock(simulator));
     }
 
     /** The node names the agents report, in node order. */
@@ -96,9 +99,9 @@ public final class DemoFleet {
         return vertx.undeploy(id);
     }
 
-    /** Stops stepping the simulator and every agent. */
+    /** Stops the simulator's clock (waiting for a step under way: call it off the event loop) and every agent. */
     public synchronized Future<Void> stop() {
-        vertx.cancelTimer(tickTimer);
+        stopClock(simulator);
         List<Future<Void>> undeployed = new ArrayList<>();
         for (String name : List.copyOf(agents.keySet())) {
             undeployed.add(stopAgent(name));
@@ -111,29 +114,11 @@ public final class DemoFleet {
         return Files.isDirectory(TMPFS) && Files.isWritable(TMPFS) ? TMPFS : Path.of(System.getProperty("java.io.tmpdir"));
     }
 
-    /**
-     * Advances the fabric by the wall-clock time elapsed, on a worker, one step at a time. It steps
-     * four times per sampling interval: stepping at the sampling rate would alias (two samples
-     * between one step read a zero rate, the next one double).
-     */
-    private static long tickSimulator(Vertx vertx, FabricSimulator simulator, Duration interval) {
-        AtomicBoolean stepping = new AtomicBoolean();
-        long[] last = {System.nanoTime()};
-        return vertx.setPeriodic(Math.max(50, interval.toMillis() / 4), id -> {
-            if (!stepping.compareAndSet(false, true)) {
-                return; // a slow disk: the next step covers the time this one skipped
-            }
-            vertx.executeBlocking(() -> {
-                long now = System.nanoTime();
-                simulator.advance(Duration.ofNanos(now - last[0]));
-                last[0] = now;
-                return null;
-            }, false).onComplete(done -> {
-                stepping.set(false);
-                if (done.failed()) {
-                    System.err.println("rdmamon demo: simulator step failed: " + done.cause().getMessage());
-                }
-            });
-        });
+    private static void stopClock(FabricSimulator simulator) {
+        try {
+            simulator.stopClock();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 }

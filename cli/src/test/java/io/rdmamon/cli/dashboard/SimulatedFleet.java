@@ -15,12 +15,12 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 
-import static io.rdmamon.collector.Waits.await;
+import static io.rdmamon.protocol.testing.Waits.await;
 
 /**
  * A collector on loopback (agent, viewer and operator tokens) fed by a simulated fabric through the
  * demo's own wiring ({@link DemoFleet}): real agent streamers reading the simulated trees through the
- * real host reader, the simulator stepping on a worker, probes run by the simulated perftest.
+ * real host reader, the simulator running its own clock, probes run by the simulated perftest.
  */
 public final class SimulatedFleet implements AutoCloseable {
     private static final Duration FLEET_LIMIT = Duration.ofSeconds(30);

@@ -3,8 +3,9 @@ package io.rdmamon.collector.http;
 import io.prometheus.metrics.expositionformats.ExpositionFormatWriter;
 import io.prometheus.metrics.expositionformats.ExpositionFormats;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
-import io.rdmamon.collector.metrics.ExpositionFormat;
 import io.rdmamon.collector.metrics.RdmaMetrics;
+import io.rdmamon.protocol.exposition.ExpositionFormat;
+import io.rdmamon.protocol.exposition.ExpositionGzip;
 import io.vertx.core.Handler;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServerResponse;
@@ -14,9 +15,6 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
-import java.util.Locale;
-import java.util.zip.Deflater;
-import java.util.zip.GZIPOutputStream;
 
 /**
  * {@code /metrics}: Prometheus text, or OpenMetrics when the Accept header asks for it; gzip when the
@@ -28,7 +26,6 @@ import java.util.zip.GZIPOutputStream;
  */
 public final class MetricsHandler implements Handler<RoutingContext> {
     private static final ExpositionFormats FORMATS = ExpositionFormats.init();
-    private static final int GZIP_BUFFER_BYTES = 64 * 1024;
     private final RdmaMetrics rdma;
     private final PrometheusRegistry registry;
 
@@ -40,7 +37,7 @@ public final class MetricsHandler implements Handler<RoutingContext> {
     @Override
     public void handle(RoutingContext ctx) {
         ExpositionFormat format = ExpositionFormat.forAccept(ctx.request().getHeader(HttpHeaders.ACCEPT));
-        boolean gzip = acceptsGzip(ctx.request().getHeader(HttpHeaders.ACCEPT_ENCODING));
+        boolean gzip = ExpositionGzip.accepted(ctx.request().getHeader(HttpHeaders.ACCEPT_ENCODING));
         HttpServerResponse response = ctx.response().setChunked(true)
                 .putHeader(HttpHeaders.CONTENT_TYPE, writer(format).getContentType());
         if (gzip) {
@@ -50,7 +47,7 @@ public final class MetricsHandler implements Handler<RoutingContext> {
         ResponseOutputStream body = new ResponseOutputStream(ctx.vertx().getOrCreateContext(), response);
         ctx.vertx().executeBlocking(() -> {
             Throwable failure = null;
-            try (OutputStream out = gzip ? fastGzip(body) : body) {
+            try (OutputStream out = gzip ? ExpositionGzip.fastest(body) : body) {
                 write(out, format, rdma, registry);
             } catch (IOException | RuntimeException e) {
                 failure = e;
@@ -85,36 +82,5 @@ public final class MetricsHandler implements Handler<RoutingContext> {
     private static ExpositionFormatWriter writer(ExpositionFormat format) {
         return format == ExpositionFormat.OPENMETRICS ? FORMATS.getOpenMetricsTextFormatWriter()
                 : FORMATS.getPrometheusTextFormatWriter();
-    }
-
-    /** True when {@code acceptEncoding} lists gzip (or *) without {@code q=0}. */
-    static boolean acceptsGzip(String acceptEncoding) {
-        if (acceptEncoding == null) {
-            return false;
-        }
-        for (String part : acceptEncoding.toLowerCase(Locale.ROOT).split(",")) {
-            String[] params = part.split(";");
-            String coding = params[0].trim();
-            if (coding.equals("gzip") || coding.equals("*")) {
-                boolean refused = false; // only an explicit q=0 refuses
-                for (int i = 1; i < params.length; i++) {
-                    refused |= params[i].replace(" ", "").matches("q=0(\\.0*)?");
-                }
-                return !refused;
-            }
-        }
-        return false;
-    }
-
-    /**
-     * gzip at the fastest level: the exposition is very repetitive, so level 1 already shrinks it about
-     * tenfold, at several times the speed of the default level (docs/performance.md).
-     */
-    private static OutputStream fastGzip(OutputStream out) throws IOException {
-        return new GZIPOutputStream(out, GZIP_BUFFER_BYTES) {
-            {
-                def.setLevel(Deflater.BEST_SPEED);
-            }
-        };
     }
 }

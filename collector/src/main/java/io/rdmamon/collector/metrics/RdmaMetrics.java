@@ -3,6 +3,11 @@ package io.rdmamon.collector.metrics;
 import io.rdmamon.collector.diagnosis.Diagnosis;
 import io.rdmamon.collector.store.NodeStore;
 import io.rdmamon.collector.store.NodeView;
+import io.rdmamon.protocol.exposition.ExpositionAssembler;
+import io.rdmamon.protocol.exposition.ExpositionBytes;
+import io.rdmamon.protocol.exposition.ExpositionFormat;
+import io.rdmamon.protocol.exposition.NodeChunk;
+import io.rdmamon.protocol.exposition.NodeRenderer;
 import io.rdmamon.protocol.model.HostSample;
 
 import java.io.IOException;
@@ -11,13 +16,18 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
+
+import static io.rdmamon.protocol.exposition.MetricFamilies.AGENT_UP;
+import static io.rdmamon.protocol.exposition.MetricFamilies.DIAGNOSIS_ACTIVE;
+import static io.rdmamon.protocol.exposition.MetricFamilies.PROBE_BANDWIDTH;
+import static io.rdmamon.protocol.exposition.MetricFamilies.PROBE_SUCCESS;
+import static io.rdmamon.protocol.exposition.MetricFamilies.PROBE_TIMESTAMP;
 
 /**
  * The {@code rdma_*} families of DESIGN.md §5, written straight to the exposition text at scrape time.
@@ -31,14 +41,6 @@ import java.util.function.Supplier;
  * <p>Thread-safe: scrapes may run concurrently with each other and with ingest.
  */
 public final class RdmaMetrics {
-    private static final Family DIAGNOSIS_ACTIVE = Family.gauge(MetricNames.DIAGNOSIS_ACTIVE,
-            "1 while the diagnosis engine holds the rule active at the place (docs/diagnosis.md)");
-    private static final Family PROBE_BANDWIDTH = Family.gauge("rdma_probe_bandwidth_bits_per_second",
-            "Average bandwidth of the last finished probe of the pair (perftest BW average)");
-    private static final Family PROBE_SUCCESS = Family.gauge("rdma_probe_success", "1 when the last finished probe "
-            + "of the pair reached the pass ratio of the link rate, 0 when it failed or fell short");
-    private static final Family PROBE_TIMESTAMP = Family.gauge("rdma_probe_timestamp_seconds",
-            "Time the last finished probe of the pair finished");
     private static final Comparator<String[]> BY_LABEL_VALUES = Arrays::compare;
     private final NodeStore store;
     private final Supplier<? extends Collection<ProbeOutcome>> probes;
@@ -62,28 +64,15 @@ public final class RdmaMetrics {
         this.diagnoses = diagnoses;
     }
 
-    /** The bytes of one family from one source (a node's chunk or a scrape-time buffer). */
-    private record Segment(byte[] data, int from, int to) {
-    }
-
-    private static final class FamilyOutput {
-        final Family family;
-        final List<Segment> segments = new ArrayList<>();
-
-        FamilyOutput(Family family) {
-            this.family = family;
-        }
-    }
-
     /** Writes every {@code rdma_*} family to {@code out} (blocking: call it on a worker). */
     public void write(OutputStream out, ExpositionFormat format) throws IOException {
-        Map<String, FamilyOutput> families = new HashMap<>();
+        ExpositionAssembler families = new ExpositionAssembler();
         NodeRenderer renderer = new NodeRenderer();
         List<NodeView> nodes = store.nodes();
         ExpositionBytes up = new ExpositionBytes(nodes.size() * 40);
         Set<String> present = new HashSet<>();
         for (NodeView node : nodes) {
-            up.sample(NodeRenderer.AGENT_UP.sampleName(), renderer.labels("node", node.node()), node.up() ? 1 : 0);
+            renderer.agentUp(up, node.node(), node.up());
             HostSample sample = node.lastSample();
             if (sample == null) {
                 continue;
@@ -94,26 +83,17 @@ public final class RdmaMetrics {
                 chunk = renderer.render(node.node(), sample);
                 chunks.put(node.node(), chunk);
             }
-            for (int i = 0; i < chunk.families().length; i++) {
-                add(families, chunk.families()[i], new Segment(chunk.data(), chunk.offsets()[i], chunk.offsets()[i + 1]));
-            }
+            families.add(chunk);
         }
         // expired nodes, and nodes connected again without a sample yet, leave no rendered bytes behind
         chunks.keySet().retainAll(present);
-        add(families, NodeRenderer.AGENT_UP, up);
+        families.add(AGENT_UP, up);
         probes(families, renderer);
         diagnoses(families, renderer);
-        List<FamilyOutput> ordered = new ArrayList<>(families.values());
-        ordered.sort(Comparator.comparing(f -> f.family.name()));
-        for (FamilyOutput f : ordered) {
-            out.write(f.family.header(format));
-            for (Segment s : f.segments) {
-                out.write(s.data(), s.from(), s.to() - s.from());
-            }
-        }
+        families.write(out, format);
     }
 
-    private void probes(Map<String, FamilyOutput> families, NodeRenderer renderer) {
+    private void probes(ExpositionAssembler families, NodeRenderer renderer) {
         List<ProbeOutcome> sorted = new ArrayList<>(probes.get());
         sorted.sort(Comparator.comparing(RdmaMetrics::probeLabelValues, BY_LABEL_VALUES));
         ExpositionBytes bandwidth = new ExpositionBytes(256);
@@ -129,9 +109,9 @@ public final class RdmaMetrics {
             success.sample(PROBE_SUCCESS.sampleName(), labels, p.passed() ? 1 : 0);
             timestamp.sample(PROBE_TIMESTAMP.sampleName(), labels, p.finishedMillis() / 1000.0);
         }
-        add(families, PROBE_BANDWIDTH, bandwidth);
-        add(families, PROBE_SUCCESS, success);
-        add(families, PROBE_TIMESTAMP, timestamp);
+        families.add(PROBE_BANDWIDTH, bandwidth);
+        families.add(PROBE_SUCCESS, success);
+        families.add(PROBE_TIMESTAMP, timestamp);
     }
 
     /** Label values in label-name order (dst_device, dst_node, dst_port, src_device, src_node, src_port). */
@@ -140,7 +120,7 @@ public final class RdmaMetrics {
                 p.srcDevice(), p.srcNode(), Integer.toString(p.srcPort())};
     }
 
-    private void diagnoses(Map<String, FamilyOutput> families, NodeRenderer renderer) {
+    private void diagnoses(ExpositionAssembler families, NodeRenderer renderer) {
         // node-level diagnoses (agent_stale) carry empty device and port labels; values in label-name order
         List<String[]> rows = new ArrayList<>();
         for (Diagnosis d : diagnoses.get()) {
@@ -157,20 +137,6 @@ public final class RdmaMetrics {
             }
             previous = v;
         }
-        add(families, DIAGNOSIS_ACTIVE, active);
-    }
-
-    private static void add(Map<String, FamilyOutput> families, Family family, ExpositionBytes bytes) {
-        if (bytes.size() > 0) {
-            add(families, family, new Segment(bytes.array(), 0, bytes.size()));
-        }
-    }
-
-    private static void add(Map<String, FamilyOutput> families, Family family, Segment segment) {
-        FamilyOutput output = families.computeIfAbsent(family.name(), n -> new FamilyOutput(family));
-        // a name is one type: a segment of another type (only possible for odd counter names) is dropped
-        if (output.family.type() == family.type()) {
-            output.segments.add(segment);
-        }
+        families.add(DIAGNOSIS_ACTIVE, active);
     }
 }

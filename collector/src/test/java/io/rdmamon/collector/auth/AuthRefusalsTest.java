@@ -17,8 +17,8 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
 
-import static io.rdmamon.collector.Waits.await;
-import static io.rdmamon.collector.Waits.waitFor;
+import static io.rdmamon.protocol.testing.Waits.await;
+import static io.rdmamon.protocol.testing.Waits.waitFor;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 

@@ -20,7 +20,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.stream.Stream;
 
-import static io.rdmamon.collector.Waits.await;
+import static io.rdmamon.protocol.testing.Waits.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 

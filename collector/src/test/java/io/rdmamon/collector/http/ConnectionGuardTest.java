@@ -31,8 +31,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 
-import static io.rdmamon.collector.Waits.await;
-import static io.rdmamon.collector.Waits.waitFor;
+import static io.rdmamon.protocol.testing.Waits.await;
+import static io.rdmamon.protocol.testing.Waits.waitFor;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;

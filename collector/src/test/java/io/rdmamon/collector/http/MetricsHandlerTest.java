@@ -1,9 +1,12 @@
 package io.rdmamon.collector.http;
 
+import io.prometheus.metrics.expositionformats.ExpositionFormatWriter;
+import io.prometheus.metrics.expositionformats.ExpositionFormats;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.rdmamon.collector.FixtureSamples;
 import io.rdmamon.collector.metrics.RdmaMetrics;
 import io.rdmamon.collector.store.NodeStore;
+import io.rdmamon.protocol.exposition.ExpositionFormat;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
 import io.vertx.ext.web.Router;
@@ -12,6 +15,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -20,7 +24,8 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.util.zip.GZIPInputStream;
 
-import static io.rdmamon.collector.Waits.await;
+import static io.rdmamon.protocol.testing.Waits.await;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -86,15 +91,18 @@ class MetricsHandlerTest {
         assertTrue(gunzip(r.body()).endsWith("# EOF\n"));
     }
 
+    /** The agent's own /metrics ends and labels its body from ExpositionFormat alone: it must say what the library says. */
     @Test
-    void gzipOnlyWhenAcceptedWithoutQZero() {
-        assertTrue(MetricsHandler.acceptsGzip("gzip"));
-        assertTrue(MetricsHandler.acceptsGzip("deflate, GZIP;q=0.5"));
-        assertTrue(MetricsHandler.acceptsGzip("*"));
-        assertFalse(MetricsHandler.acceptsGzip(null));
-        assertFalse(MetricsHandler.acceptsGzip("identity"));
-        assertFalse(MetricsHandler.acceptsGzip("gzip;q=0"));
-        assertFalse(MetricsHandler.acceptsGzip("gzip; q=0.0, identity"));
+    void theSharedFormatsEndAndAreLabelledAsTheClientLibrarysWriters() throws IOException {
+        for (ExpositionFormat format : ExpositionFormat.values()) {
+            ExpositionFormatWriter writer = format == ExpositionFormat.OPENMETRICS
+                    ? ExpositionFormats.init().getOpenMetricsTextFormatWriter()
+                    : ExpositionFormats.init().getPrometheusTextFormatWriter();
+            assertEquals(writer.getContentType(), format.contentType(), format.name());
+            ByteArrayOutputStream empty = new ByteArrayOutputStream();
+            writer.write(empty, new PrometheusRegistry().scrape());
+            assertArrayEquals(empty.toByteArray(), format.end(), format.name());
+        }
     }
 
     private static String gunzip(byte[] body) throws IOException {

@@ -34,8 +34,8 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import java.util.function.Predicate;
 
-import static io.rdmamon.collector.Waits.await;
-import static io.rdmamon.collector.Waits.waitFor;
+import static io.rdmamon.protocol.testing.Waits.await;
+import static io.rdmamon.protocol.testing.Waits.waitFor;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;

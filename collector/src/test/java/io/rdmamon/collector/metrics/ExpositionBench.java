@@ -4,6 +4,7 @@ import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.rdmamon.collector.FixtureSamples;
 import io.rdmamon.collector.http.MetricsHandler;
 import io.rdmamon.collector.store.NodeStore;
+import io.rdmamon.protocol.exposition.ExpositionFormat;
 
 import java.io.IOException;
 import java.io.OutputStream;

@@ -6,6 +6,7 @@ import io.rdmamon.collector.FixtureSamples;
 import io.rdmamon.collector.PromtoolCheck;
 import io.rdmamon.collector.http.MetricsHandler;
 import io.rdmamon.collector.store.NodeStore;
+import io.rdmamon.protocol.exposition.ExpositionFormat;
 import io.rdmamon.protocol.model.HostSample;
 import io.rdmamon.protocol.model.IbDevice;
 import io.rdmamon.protocol.model.IbPort;

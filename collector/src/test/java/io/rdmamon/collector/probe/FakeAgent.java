@@ -1,7 +1,7 @@
 package io.rdmamon.collector.probe;
 
 import io.rdmamon.collector.FixtureSamples;
-import io.rdmamon.collector.Waits;
+import io.rdmamon.protocol.testing.Waits;
 import io.rdmamon.protocol.probe.PerftestResult;
 import io.rdmamon.protocol.probe.ProbePhase;
 import io.rdmamon.protocol.probe.ProbeRole;

@@ -38,8 +38,8 @@ import java.util.concurrent.TimeUnit;
 
 import java.util.function.UnaryOperator;
 
-import static io.rdmamon.collector.Waits.await;
-import static io.rdmamon.collector.Waits.waitFor;
+import static io.rdmamon.protocol.testing.Waits.await;
+import static io.rdmamon.protocol.testing.Waits.waitFor;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;

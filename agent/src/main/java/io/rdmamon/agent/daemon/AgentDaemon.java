@@ -1,0 +1,107 @@
+package io.rdmamon.agent.daemon;
+
+import io.rdmamon.agent.stream.AgentStreamer;
+import io.rdmamon.protocol.model.HostSample;
+import io.vertx.core.Future;
+import io.vertx.core.VerticleBase;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.Consumer;
+
+/**
+ * The node daemon ({@code rdmamon agent}, and each simulated node of {@code rdmamon demo}): reads the host
+ * every interval and hands each sample to its sinks, the {@link AgentStreamer} towards the collector and
+ * the node's own {@code /metrics} ({@link NodeMetricsServer}), each optional.
+ *
+ * <p>The read runs on a worker, never on the event loop: a host read touches hundreds of sysfs files and may
+ * block (a hung driver, a slow disk). When a read overruns its interval the next beat is skipped rather than
+ * started beside it, so slow reads never pile up workers; the sinks get the next sample one beat later.
+ * The sinks are deployed as this verticle's children and go with it.
+ */
+public final class AgentDaemon extends VerticleBase {
+    private static final System.Logger LOG = System.getLogger(AgentDaemon.class.getName());
+
+    /**
+     * @param reads   reads started
+     * @param skipped beats skipped because the previous read was still running
+     * @param failed  reads that failed (logged, and nothing sent)
+     */
+    public record Stats(long reads, long skipped, long failed) {
+    }
+
+    private final AgentDaemonOptions options;
+    private final AgentStreamer streamer;
+    private final NodeMetricsServer metrics;
+    private final List<Consumer<HostSample>> sinks = new ArrayList<>();
+    /** Event loop only: a read is running on a worker. */
+    private boolean reading;
+    private volatile long reads;
+    private volatile long skipped;
+    private volatile long failed;
+
+    public AgentDaemon(AgentDaemonOptions options) {
+        this.options = options;
+        this.streamer = options.streamer() == null ? null : new AgentStreamer(options.streamer());
+        this.metrics = options.metricsListen() == null ? null
+                : new NodeMetricsServer(options.metricsListen(), options.node(), options.interval());
+        if (streamer != null) {
+            sinks.add(streamer::offer);
+        }
+        if (metrics != null) {
+            sinks.add(metrics::record);
+        }
+    }
+
+    /** The streamer towards the collector; null without one. */
+    public AgentStreamer streamer() {
+        return streamer;
+    }
+
+    /** The node's own /metrics server; null without one. */
+    public NodeMetricsServer metrics() {
+        return metrics;
+    }
+
+    public Stats stats() {
+        return new Stats(reads, skipped, failed);
+    }
+
+    @Override
+    public Future<?> start() {
+        List<Future<?>> deployments = new ArrayList<>();
+        if (streamer != null) {
+            deployments.add(vertx.deployVerticle(streamer));
+        }
+        if (metrics != null) {
+            deployments.add(vertx.deployVerticle(metrics));
+        }
+        return Future.all(deployments).onSuccess(started ->
+                vertx.setPeriodic(0, options.interval().toMillis(), id -> beat()));
+    }
+
+    private void beat() {
+        if (reading) {
+            skipped++;
+            return;
+        }
+        reading = true;
+        reads++;
+        vertx.executeBlocking(() -> Objects.requireNonNull(options.sampler().get(), "the sampler gave no sample"), false)
+                .andThen(done -> reading = false)
+                .onSuccess(this::publish)
+                .onFailure(e -> {
+                    failed++;
+                    LOG.log(System.Logger.Level.WARNING, "sampling failed: {0}", String.valueOf(e));
+                });
+    }
+
+    private void publish(HostSample sample) {
+        // the configured node name is the identity; the sampler's own name is not trusted
+        HostSample named = new HostSample(options.node(), sample.timestampMillis(), sample.devices(), sample.sources());
+        for (Consumer<HostSample> sink : sinks) {
+            sink.accept(named);
+        }
+    }
+}

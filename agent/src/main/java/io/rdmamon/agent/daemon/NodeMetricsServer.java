@@ -1,0 +1,91 @@
+package io.rdmamon.agent.daemon;
+
+import io.rdmamon.protocol.exposition.ExpositionFormat;
+import io.rdmamon.protocol.exposition.ExpositionGzip;
+import io.rdmamon.protocol.model.HostSample;
+import io.rdmamon.protocol.net.HostPort;
+import io.vertx.core.Future;
+import io.vertx.core.VerticleBase;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.HttpServer;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.json.JsonObject;
+
+import java.io.ByteArrayOutputStream;
+import java.io.OutputStream;
+import java.time.Duration;
+
+/**
+ * An agent's own {@code /metrics} and {@code /healthz} ({@code rdmamon agent --listen}), for sites that let
+ * Prometheus scrape every node directly. The body is the node's {@link NodeExposition}: Prometheus text, or
+ * OpenMetrics when the Accept header asks for it, gzip when the scraper accepts it, as the collector's
+ * {@code /metrics}. One node's exposition is small: it is rendered whole, on a worker.
+ */
+public final class NodeMetricsServer extends VerticleBase {
+    private final HostPort listen;
+    private final String node;
+    private final NodeExposition exposition;
+    private volatile int port;
+
+    public NodeMetricsServer(HostPort listen, String node, Duration interval) {
+        this.listen = listen;
+        this.node = node;
+        this.exposition = new NodeExposition(node, interval, System::currentTimeMillis);
+    }
+
+    /** Publishes the agent's latest sample (any thread). */
+    public void record(HostSample sample) {
+        exposition.record(sample);
+    }
+
+    @Override
+    public Future<?> start() {
+        HttpServer server = vertx.createHttpServer().requestHandler(this::handle);
+        return server.listen(listen.port(), listen.host()).onSuccess(s -> port = s.actualPort());
+    }
+
+    /** The bound port (useful with port 0). */
+    public int port() {
+        return port;
+    }
+
+    private void handle(HttpServerRequest request) {
+        String path = request.path();
+        if (!path.equals("/metrics") && !path.equals("/healthz")) {
+            error(request, 404, "no such path: " + path + " (this agent serves /metrics and /healthz)");
+        } else if (request.method() != HttpMethod.GET) {
+            error(request, 405, request.method() + " " + path + ": only GET");
+        } else if (path.equals("/healthz")) {
+            request.response().putHeader(HttpHeaders.CONTENT_TYPE, "application/json")
+                    .end(new JsonObject().put("status", "ok").put("node", node).encode());
+        } else {
+            metrics(request);
+        }
+    }
+
+    private void metrics(HttpServerRequest request) {
+        ExpositionFormat format = ExpositionFormat.forAccept(request.getHeader(HttpHeaders.ACCEPT));
+        boolean gzip = ExpositionGzip.accepted(request.getHeader(HttpHeaders.ACCEPT_ENCODING));
+        vertx.executeBlocking(() -> {
+            ByteArrayOutputStream body = new ByteArrayOutputStream();
+            try (OutputStream out = gzip ? ExpositionGzip.fastest(body) : body) {
+                exposition.write(out, format);
+            }
+            return body.toByteArray();
+        }, false).onSuccess(body -> {
+            request.response().putHeader(HttpHeaders.CONTENT_TYPE, format.contentType())
+                    .putHeader(HttpHeaders.VARY, HttpHeaders.ACCEPT_ENCODING);
+            if (gzip) {
+                request.response().putHeader(HttpHeaders.CONTENT_ENCODING, "gzip");
+            }
+            request.response().end(Buffer.buffer(body));
+        }).onFailure(e -> error(request, 500, "cannot build the exposition: " + e.getMessage()));
+    }
+
+    private static void error(HttpServerRequest request, int status, String message) {
+        request.response().setStatusCode(status).putHeader(HttpHeaders.CONTENT_TYPE, "application/json")
+                .end(new JsonObject().put("error", message).encode());
+    }
+}

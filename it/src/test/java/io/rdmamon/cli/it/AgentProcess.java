@@ -1,0 +1,51 @@
+package io.rdmamon.cli.it;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/** An {@code rdmamon agent} running as its own JVM process from the shaded jar, as on a real node. */
+final class AgentProcess implements AutoCloseable {
+    /** The cli module's shaded jar: its package phase runs before this module's integration tests. */
+    static final Path JAR = Path.of("..", "cli", "target", "rdmamon.jar");
+
+    private final Process process;
+    private final Path log;
+
+    private AgentProcess(Process process, Path log) {
+        this.process = process;
+        this.log = log;
+    }
+
+    static AgentProcess start(Path workDir, String node, Path hostRoot, String collectorUrl, String... extra)
+            throws IOException {
+        List<String> argv = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx96m", "-XX:+UseSerialGC", "-jar", JAR.toAbsolutePath().toString(),
+                "agent", "--collector", collectorUrl, "--node", node, "--interval", "1s",
+                "--host-root", hostRoot.toAbsolutePath().toString()));
+        argv.addAll(List.of(extra));
+        Path log = workDir.resolve("agent-" + node + ".log");
+        Process process = new ProcessBuilder(argv).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        return new AgentProcess(process, log);
+    }
+
+    String log() throws IOException {
+        return Files.readString(log);
+    }
+
+    boolean isAlive() {
+        return process.isAlive();
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        process.destroy();
+        if (!process.waitFor(10, TimeUnit.SECONDS)) {
+            process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+        }
+    }
+}

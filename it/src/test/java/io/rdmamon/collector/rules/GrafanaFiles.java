@@ -1,0 +1,154 @@
+package io.rdmamon.collector.rules;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+/**
+ * The project's grafana/ and docs/runbooks/ files, located from the it module (Maven runs
+ * tests with it/ as working directory), and the metric-name contract they are held to.
+ */
+final class GrafanaFiles {
+    static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
+    static final Path RULES = ROOT.resolve("grafana/rules");
+    static final Path TESTS = ROOT.resolve("grafana/tests");
+    static final Path DASHBOARDS = ROOT.resolve("grafana/dashboards");
+    static final Path RUNBOOKS = ROOT.resolve("docs/runbooks");
+    static final String RUNBOOK_BASE_URL = "https://github.com/rdmamon/rdmamon/blob/main/docs/runbooks/";
+
+    /** DESIGN.md §6 (contract): the diagnosis rule ids. */
+    static final Set<String> RULE_IDS = Set.of("roce_traffic_outside_lossless_priority", "pfc_not_enabled",
+            "pfc_pause_storm", "ecn_not_engaged", "cnp_ignored", "transport_loss", "link_down", "link_degraded",
+            "gid_no_rocev2", "erdma_rate_limited", "agent_stale", "node_name_conflict");
+
+    /** DESIGN.md §5 (contract): the metrics named one by one. */
+    private static final Set<String> CONTRACT_METRICS = Set.of(
+            "rdma_port_data_received_bytes_total", "rdma_port_data_transmitted_bytes_total",
+            "rdma_port_packets_received_total", "rdma_port_packets_transmitted_total",
+            "rdma_prio_bytes_total", "rdma_prio_packets_total",
+            "rdma_pfc_pause_frames_total", "rdma_pfc_pause_duration_seconds_total", "rdma_pfc_pause_transitions_total",
+            "rdma_port_state_id", "rdma_port_physical_state_id", "rdma_port_rate_bytes_per_second",
+            "rdma_device_info", "rdma_port_info", "rdma_gid_info",
+            "rdma_agent_up", "rdma_agent_last_sample_timestamp_seconds", "rdma_source_success",
+            "rdma_probe_bandwidth_bits_per_second", "rdma_probe_success", "rdma_probe_timestamp_seconds",
+            "rdma_diagnosis_active");
+    /** DESIGN.md §5 (contract): the families named by pattern, one metric per sysfs counter file. */
+    private static final Pattern CONTRACT_FAMILIES = Pattern.compile("rdma_(port|hw)_[a-z0-9_]+_total");
+
+    private static final Pattern STRING_LITERAL = Pattern.compile("\"(?:[^\"\\\\]|\\\\.)*\"|'(?:[^'\\\\]|\\\\.)*'");
+    private static final Pattern RDMA_NAME = Pattern.compile("(?<![A-Za-z0-9_:])rdma[_:][A-Za-z0-9_:]*");
+    private static final Pattern NAME_REGEX = Pattern.compile("__name__\\s*=~\\s*\"([^\"]*)\"");
+
+    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private GrafanaFiles() {
+    }
+
+    static List<Path> list(Path dir, String suffix) {
+        try (Stream<Path> files = Files.list(dir)) {
+            List<Path> found = files.filter(f -> f.getFileName().toString().endsWith(suffix)).sorted().toList();
+            if (found.isEmpty()) {
+                throw new AssertionError("no *" + suffix + " files in " + dir);
+            }
+            return found;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot list " + dir, e);
+        }
+    }
+
+    static JsonNode yaml(Path file) {
+        try {
+            return YAML.readTree(file.toFile());
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot parse " + file, e);
+        }
+    }
+
+    static JsonNode json(Path file) {
+        try {
+            return JSON.readTree(file.toFile());
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot parse " + file, e);
+        }
+    }
+
+    /** Every rule (recording and alerting) of every rule file, in file order. */
+    static List<JsonNode> rules() {
+        List<JsonNode> rules = new ArrayList<>();
+        for (Path file : list(RULES, ".yml")) {
+            for (JsonNode group : yaml(file).path("groups")) {
+                group.path("rules").forEach(rules::add);
+            }
+        }
+        return rules;
+    }
+
+    static List<JsonNode> alerts() {
+        return rules().stream().filter(r -> r.has("alert")).toList();
+    }
+
+    static Set<String> recordedNames() {
+        Set<String> names = new LinkedHashSet<>();
+        rules().stream().filter(r -> r.has("record")).forEach(r -> names.add(r.get("record").asText()));
+        return names;
+    }
+
+    /**
+     * The rdma_/rdma: metric names a PromQL expression reads, and the regexes of its
+     * {@code __name__=~"..."} selectors. Other string literals are dropped first: label values are
+     * not names.
+     */
+    static Set<String> metricNames(String expr) {
+        Set<String> names = new LinkedHashSet<>();
+        Matcher regexes = NAME_REGEX.matcher(expr);
+        while (regexes.find()) {
+            names.add(regexes.group(1));
+        }
+        String code = STRING_LITERAL.matcher(expr).replaceAll("\"\"");
+        Matcher m = RDMA_NAME.matcher(code);
+        while (m.find()) {
+            names.add(m.group());
+        }
+        return names;
+    }
+
+    /**
+     * True for a name of DESIGN.md §5 or one recorded by our rules. A name regex qualifies when all
+     * it can match lies in a §5 counter family: an rdma_port_/rdma_hw_ prefix, a _total suffix and
+     * no alternation outside parentheses.
+     */
+    static boolean knownMetric(String name, Set<String> recorded) {
+        if (CONTRACT_METRICS.contains(name) || CONTRACT_FAMILIES.matcher(name).matches() || recorded.contains(name)) {
+            return true;
+        }
+        return (name.startsWith("rdma_port_") || name.startsWith("rdma_hw_")) && name.endsWith("_total")
+                && !hasTopLevelAlternation(name);
+    }
+
+    private static boolean hasTopLevelAlternation(String regex) {
+        int depth = 0;
+        for (char c : regex.toCharArray()) {
+            if (c == '(') {
+                depth++;
+            } else if (c == ')') {
+                depth--;
+            } else if (c == '|' && depth == 0) {
+                return true;
+            }
+        }
+        return false;
+    }
+}

@@ -1,0 +1,64 @@
+package io.rdmamon.protocol.exposition;
+
+import java.util.List;
+
+/**
+ * Every fixed {@code rdma_*} family of DESIGN.md §5, in one table: the node families that the agent's own
+ * {@code /metrics} and the collector render alike ({@link NodeRenderer}), and the families only the collector
+ * has (probes, diagnoses). The per-counter families ({@code rdma_port_*}, {@code rdma_hw_*}) are named from
+ * the counter files by {@link MetricNames}.
+ */
+public final class MetricFamilies {
+    public static final Family AGENT_UP = Family.gauge("rdma_agent_up",
+            "1 when the agent's last sample arrived within the staleness window");
+    public static final Family LAST_SAMPLE = Family.gauge("rdma_agent_last_sample_timestamp_seconds",
+            "Time the agent took its last sample (agent clock)");
+    public static final Family SOURCE_SUCCESS = Family.gauge("rdma_source_success",
+            "1 when the agent read every subject of the source without error in its last sample");
+    public static final Family DEVICE_INFO = Family.info("rdma_device",
+            "Device attributes (sysfs fw_ver, hca_type, board_id, node_guid, node_type)");
+    public static final Family PORT_STATE = Family.gauge("rdma_port_state_id",
+            "Port state (sysfs state: 1 DOWN, 2 INIT, 3 ARMED, 4 ACTIVE)");
+    public static final Family PHYS_STATE = Family.gauge("rdma_port_physical_state_id",
+            "Physical port state (sysfs phys_state: 2 Polling, 3 Disabled, 5 LinkUp)");
+    public static final Family PORT_RATE = Family.gauge("rdma_port_rate_bytes_per_second",
+            "Port rate (sysfs rate, Gb/s x 125000000)");
+    public static final Family PORT_INFO = Family.info("rdma_port",
+            "Port attributes; lossless_priorities are the PFC-enabled priorities of the netdev");
+    public static final Family GID_INFO = Family.info("rdma_gid",
+            "Non-empty GID table entries (sysfs gids/, gid_attrs/)");
+    public static final Family PRIO_BYTES = Family.counter("rdma_prio_bytes",
+            "Bytes per 802.1p priority (ethtool rx/tx_prioN_bytes)");
+    public static final Family PRIO_PACKETS = Family.counter("rdma_prio_packets",
+            "Packets per 802.1p priority (ethtool rx/tx_prioN_packets)");
+    public static final Family PAUSE_FRAMES = Family.counter("rdma_pfc_pause_frames",
+            "PFC pause frames per priority (ethtool rx/tx_prioN_pause)");
+    // the driver counts pause duration in microseconds; Prometheus wants seconds
+    public static final Family PAUSE_DURATION = Family.counter("rdma_pfc_pause_duration_seconds",
+            "PFC pause duration per priority (ethtool rx/tx_prioN_pause_duration, us / 1e6)");
+    public static final Family PAUSE_TRANSITIONS = Family.counter("rdma_pfc_pause_transitions",
+            "PFC pause state transitions (ethtool rx_prioN_pause_transition)");
+
+    public static final Family DIAGNOSIS_ACTIVE = Family.gauge("rdma_diagnosis_active",
+            "1 while the diagnosis engine holds the rule active at the place (docs/diagnosis.md)");
+    public static final Family PROBE_BANDWIDTH = Family.gauge("rdma_probe_bandwidth_bits_per_second",
+            "Average bandwidth of the last finished probe of the pair (perftest BW average)");
+    public static final Family PROBE_SUCCESS = Family.gauge("rdma_probe_success", "1 when the last finished probe "
+            + "of the pair reached the pass ratio of the link rate, 0 when it failed or fell short");
+    public static final Family PROBE_TIMESTAMP = Family.gauge("rdma_probe_timestamp_seconds",
+            "Time the last finished probe of the pair finished");
+
+    /**
+     * The families of one node not named after a counter file, as the agent and the collector both export
+     * them; a counter file that maps onto one of these names is dropped ({@link NodeRenderer}).
+     */
+    public static final List<Family> NODE = List.of(AGENT_UP, LAST_SAMPLE, SOURCE_SUCCESS, DEVICE_INFO, PORT_STATE,
+            PHYS_STATE, PORT_RATE, PORT_INFO, GID_INFO, PRIO_BYTES, PRIO_PACKETS, PAUSE_FRAMES, PAUSE_DURATION,
+            PAUSE_TRANSITIONS);
+    /** The fleet families only the collector knows (it runs the probes and the diagnosis engine). */
+    public static final List<Family> COLLECTOR = List.of(DIAGNOSIS_ACTIVE, PROBE_BANDWIDTH, PROBE_SUCCESS,
+            PROBE_TIMESTAMP);
+
+    private MetricFamilies() {
+    }
+}

@@ -1,0 +1,250 @@
+package io.rdmamon.protocol.exposition;
+
+import io.rdmamon.protocol.model.EthtoolStats;
+import io.rdmamon.protocol.model.GidEntry;
+import io.rdmamon.protocol.model.HostSample;
+import io.rdmamon.protocol.model.IbDevice;
+import io.rdmamon.protocol.model.IbPort;
+import io.rdmamon.protocol.model.PriorityCounters;
+import io.rdmamon.protocol.model.SourceStatus;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
+
+import static io.rdmamon.protocol.exposition.MetricFamilies.DEVICE_INFO;
+import static io.rdmamon.protocol.exposition.MetricFamilies.GID_INFO;
+import static io.rdmamon.protocol.exposition.MetricFamilies.LAST_SAMPLE;
+import static io.rdmamon.protocol.exposition.MetricFamilies.PAUSE_DURATION;
+import static io.rdmamon.protocol.exposition.MetricFamilies.PAUSE_FRAMES;
+import static io.rdmamon.protocol.exposition.MetricFamilies.PAUSE_TRANSITIONS;
+import static io.rdmamon.protocol.exposition.MetricFamilies.PHYS_STATE;
+import static io.rdmamon.protocol.exposition.MetricFamilies.PORT_INFO;
+import static io.rdmamon.protocol.exposition.MetricFamilies.PORT_RATE;
+import static io.rdmamon.protocol.exposition.MetricFamilies.PORT_STATE;
+import static io.rdmamon.protocol.exposition.MetricFamilies.PRIO_BYTES;
+import static io.rdmamon.protocol.exposition.MetricFamilies.PRIO_PACKETS;
+import static io.rdmamon.protocol.exposition.MetricFamilies.SOURCE_SUCCESS;
+import static io.rdmamon.protocol.rates.CounterRate.unsignedToDouble;
+
+/**
+ * Renders the per-node {@code rdma_*} families of DESIGN.md §5 from one sample into a {@link NodeChunk}.
+ * Counters are exported as read (unsigned 64-bit to double); absent values are absent series.
+ *
+ * <p>Within a node, series follow device name, then port number as text (the order the client library's
+ * label sort gave), then the sample's order. A series that would repeat a name and label set is dropped:
+ * a device name or a port number seen before in the sample, a GID index or priority seen before on the
+ * port, a second counter file that sanitises to the same name, and a counter whose name is one of the
+ * fixed gauge or info families. Not thread-safe: one renderer per scrape, reused for all its nodes.
+ */
+public final class NodeRenderer {
+    private static final double MICROS_PER_SECOND = 1_000_000.0;
+    private static final Comparator<IbPort> PORT_ORDER = Comparator.comparing(p -> Integer.toString(p.port()));
+
+    /** The lines of one family for the node being rendered. */
+    private static final class FamilyBuffer {
+        final Family family;
+        final ExpositionBytes bytes = new ExpositionBytes(1024);
+        int node = -1;
+        int port = -1;
+
+        FamilyBuffer(Family family) {
+            this.family = family;
+        }
+    }
+
+    private final Map<String, FamilyBuffer> buffers = new HashMap<>();
+    private final List<FamilyBuffer> used = new ArrayList<>();
+    private final ExpositionBytes labels = new ExpositionBytes(256);
+    private int node;
+    private int port;
+
+    public NodeRenderer() {
+        MetricFamilies.NODE.forEach(f -> buffers.put(f.name(), new FamilyBuffer(f)));
+    }
+
+    public NodeChunk render(String nodeLabel, HostSample sample) {
+        node++;
+        used.clear();
+        byte[] nodeOnly = labels("node", nodeLabel);
+        line(LAST_SAMPLE, nodeOnly, sample.timestampMillis() / 1000.0);
+        // one series per source: 1 only when every subject of that source was read
+        Map<String, Boolean> bySource = sample.sources().stream().collect(Collectors.toMap(
+                SourceStatus::source, SourceStatus::success, Boolean::logicalAnd, TreeMap::new));
+        bySource.forEach((source, success) -> line(SOURCE_SUCCESS, labels("node", nodeLabel, "source", source),
+                success ? 1 : 0));
+        Set<String> devicesSeen = new HashSet<>();
+        List<IbDevice> devices = new ArrayList<>(sample.devices());
+        devices.sort(Comparator.comparing(IbDevice::name));
+        for (IbDevice device : devices) {
+            if (!devicesSeen.add(device.name())) {
+                continue;
+            }
+            info(DEVICE_INFO, labels("board_id", text(device.boardId()), "device", device.name(),
+                    "fw_version", text(device.fwVersion()), "hca_type", text(device.hcaType()), "node", nodeLabel,
+                    "node_guid", text(device.nodeGuid()), "node_type", text(device.nodeType())));
+            List<IbPort> ports = new ArrayList<>(device.ports());
+            ports.sort(PORT_ORDER);
+            Set<Integer> portsSeen = new HashSet<>();
+            for (IbPort p : ports) {
+                if (portsSeen.add(p.port())) {
+                    port++;
+                    port(nodeLabel, device.name(), p);
+                }
+            }
+        }
+        return pack(sample);
+    }
+
+    private void port(String nodeLabel, String device, IbPort p) {
+        String portNumber = Integer.toString(p.port());
+        byte[] portLabels = labels("device", device, "node", nodeLabel, "port", portNumber);
+        if (p.stateId() >= 0) {
+            portLine(PORT_STATE, portLabels, p.stateId());
+        }
+        if (p.physStateId() >= 0) {
+            portLine(PHYS_STATE, portLabels, p.physStateId());
+        }
+        if (p.rateBytesPerSecond() != null) {
+            portLine(PORT_RATE, portLabels, p.rateBytesPerSecond());
+        }
+        EthtoolStats ethtool = p.ethtool();
+        String lossless = ethtool == null ? "" : ethtool.pfcEnabledPriorities().stream().map(String::valueOf)
+                .collect(Collectors.joining(","));
+        info(PORT_INFO, labels("device", device, "link_layer", text(p.linkLayer()), "lossless_priorities", lossless,
+                "netdev", text(p.netdev()), "node", nodeLabel, "phys_state", text(p.physState()), "port", portNumber,
+                "state", text(p.state())));
+        p.counters().forEach((file, value) -> {
+            if (value != null) {
+                portLine(MetricNames.portCounterFamily(file), portLabels, unsignedToDouble(value));
+            }
+        });
+        p.hwCounters().forEach((file, value) -> {
+            if (value != null) {
+                portLine(MetricNames.hwCounterFamily(file), portLabels, unsignedToDouble(value));
+            }
+        });
+        Set<Integer> gidIndexes = new HashSet<>();
+        for (GidEntry gid : p.gids()) {
+            if (gidIndexes.add(gid.index())) {
+                info(GID_INFO, labels("device", device, "gid", gid.gid(), "index", Integer.toString(gid.index()),
+                        "ipv4", text(gid.ipv4()), "netdev", text(gid.netdev()), "node", nodeLabel, "port", portNumber,
+                        "type", text(gid.type())));
+            }
+        }
+        if (ethtool != null) {
+            Set<Integer> priorities = new HashSet<>();
+            for (PriorityCounters prio : ethtool.priorities()) {
+                if (priorities.add(prio.priority())) {
+                    priority(nodeLabel, device, portNumber, prio);
+                }
+            }
+        }
+    }
+
+    private void priority(String nodeLabel, String device, String portNumber, PriorityCounters p) {
+        String prio = Integer.toString(p.priority());
+        byte[] rx = labels("device", device, "direction", "rx", "node", nodeLabel, "port", portNumber, "priority", prio);
+        byte[] tx = labels("device", device, "direction", "tx", "node", nodeLabel, "port", portNumber, "priority", prio);
+        counter(PRIO_BYTES, rx, p.rxBytes(), 1);
+        counter(PRIO_BYTES, tx, p.txBytes(), 1);
+        counter(PRIO_PACKETS, rx, p.rxPackets(), 1);
+        counter(PRIO_PACKETS, tx, p.txPackets(), 1);
+        counter(PAUSE_FRAMES, rx, p.rxPauseFrames(), 1);
+        counter(PAUSE_FRAMES, tx, p.txPauseFrames(), 1);
+        counter(PAUSE_DURATION, rx, p.rxPauseDurationMicros(), MICROS_PER_SECOND);
+        counter(PAUSE_DURATION, tx, p.txPauseDurationMicros(), MICROS_PER_SECOND);
+        counter(PAUSE_TRANSITIONS, rx, p.rxPauseTransitions(), 1);
+    }
+
+    private void counter(Family family, byte[] labelBytes, Long value, double divisor) {
+        if (value != null) {
+            line(family, labelBytes, unsignedToDouble(value) / divisor);
+        }
+    }
+
+    /** A series labelled by device, node and port only: at most one per family and port. */
+    private void portLine(Family family, byte[] portLabels, double value) {
+        FamilyBuffer buffer = buffer(family);
+        if (buffer != null && buffer.port != port) {
+            buffer.port = port;
+            buffer.bytes.sample(buffer.family.sampleName(), portLabels, value);
+        }
+    }
+
+    private void line(Family family, byte[] labelBytes, double value) {
+        FamilyBuffer buffer = buffer(family);
+        if (buffer != null) {
+            buffer.bytes.sample(buffer.family.sampleName(), labelBytes, value);
+        }
+    }
+
+    private void info(Family family, byte[] labelBytes) {
+        FamilyBuffer buffer = buffer(family);
+        if (buffer != null) {
+            buffer.bytes.info(buffer.family.sampleName(), labelBytes);
+        }
+    }
+
+    /** The buffer of {@code family} for this node; null when its name belongs to a family of another type. */
+    private FamilyBuffer buffer(Family family) {
+        FamilyBuffer buffer = buffers.get(family.name());
+        if (buffer == null) {
+            buffer = new FamilyBuffer(family);
+            buffers.put(family.name(), buffer);
+        } else if (buffer.family.type() != family.type()) {
+            return null;
+        }
+        if (buffer.node != node) {
+            buffer.node = node;
+            buffer.bytes.reset();
+            used.add(buffer);
+        }
+        return buffer;
+    }
+
+    private NodeChunk pack(HostSample sample) {
+        int total = 0;
+        for (FamilyBuffer b : used) {
+            total += b.bytes.size();
+        }
+        byte[] data = new byte[total];
+        Family[] families = new Family[used.size()];
+        int[] offsets = new int[used.size() + 1];
+        int at = 0;
+        for (int i = 0; i < used.size(); i++) {
+            FamilyBuffer b = used.get(i);
+            families[i] = b.family;
+            offsets[i] = at;
+            System.arraycopy(b.bytes.array(), 0, data, at, b.bytes.size());
+            at += b.bytes.size();
+        }
+        offsets[used.size()] = at;
+        return new NodeChunk(sample, data, families, offsets);
+    }
+
+    /** The node's {@code rdma_agent_up} line into {@code out}: the collector's liveness or the agent's own. */
+    public void agentUp(ExpositionBytes out, String nodeLabel, boolean up) {
+        out.sample(MetricFamilies.AGENT_UP.sampleName(), labels("node", nodeLabel), up ? 1 : 0);
+    }
+
+    /** {@code {name1="value1",...}} with the values escaped; names must be given in sorted order. */
+    public byte[] labels(String... namesAndValues) {
+        labels.reset();
+        for (int i = 0; i < namesAndValues.length; i += 2) {
+            labels.label(i == 0, namesAndValues[i], namesAndValues[i + 1]);
+        }
+        labels.put('}');
+        return labels.toByteArray();
+    }
+
+    static String text(String value) {
+        return value == null ? "" : value;
+    }
+}
