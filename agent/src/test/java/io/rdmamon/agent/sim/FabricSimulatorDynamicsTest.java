@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -22,6 +23,7 @@ import java.util.stream.Stream;
 import static io.rdmamon.agent.sim.Trees.counter;
 import static io.rdmamon.agent.sim.Trees.ethtool;
 import static io.rdmamon.agent.sim.Trees.snapshot;
+import static io.rdmamon.protocol.testing.Waits.waitFor;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -42,6 +44,23 @@ class FabricSimulatorDynamicsTest {
             }
         });
         return values;
+    }
+
+    /** The simulator's own clock (rdmamon demo): it advances the fabric by itself until stopped, and once only. */
+    @Test
+    void theClockAdvancesTheFabricUntilStopped(@TempDir Path base) throws Exception {
+        FabricSimulator fleet = FabricSimulator.create(base, SimulationSpec.of(1, Scenario.HEALTHY));
+        List<Exception> failures = new CopyOnWriteArrayList<>();
+        fleet.startClock(Duration.ofMillis(200), failures::add);
+        assertThrows(IllegalStateException.class, () -> fleet.startClock(Duration.ofMillis(200), failures::add));
+        waitFor(() -> !fleet.elapsed().isZero(), "the clock stepping the fabric");
+        fleet.stopClock();
+        Duration stopped = fleet.elapsed();
+        fleet.advance(Duration.ofSeconds(1)); // exact steps still work, and nothing else steps now
+        assertEquals(stopped.plusSeconds(1), fleet.elapsed());
+        assertTrue(failures.isEmpty(), failures.toString());
+        fleet.close();
+        assertThrows(IllegalStateException.class, () -> fleet.startClock(Duration.ofMillis(200), failures::add));
     }
 
     @Test

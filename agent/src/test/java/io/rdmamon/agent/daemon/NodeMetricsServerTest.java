@@ -1,0 +1,106 @@
+package io.rdmamon.agent.daemon;
+
+import io.rdmamon.agent.host.Fixtures;
+import io.rdmamon.protocol.exposition.ExpositionFormat;
+import io.rdmamon.protocol.model.HostSample;
+import io.rdmamon.protocol.net.HostPort;
+import io.vertx.core.Vertx;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.zip.GZIPInputStream;
+
+import static io.rdmamon.protocol.testing.Waits.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The agent's own /metrics: the node's series, the collector's negotiation (OpenMetrics, gzip), liveness. */
+class NodeMetricsServerTest {
+    private static final Duration INTERVAL = Duration.ofSeconds(1);
+    private final HttpClient http = HttpClient.newHttpClient();
+    private Vertx vertx;
+    private NodeMetricsServer server;
+
+    @BeforeEach
+    void start() throws Exception {
+        vertx = Vertx.vertx();
+        server = new NodeMetricsServer(new HostPort("127.0.0.1", 0), "fx-local", INTERVAL);
+        await(vertx.deployVerticle(server));
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        await(vertx.close());
+    }
+
+    private HttpResponse<byte[]> get(String path, String... headers) throws Exception {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path));
+        if (headers.length > 0) {
+            request.headers(headers);
+        }
+        return http.send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
+    }
+
+    @Test
+    void servesTheNodesSeriesAsPrometheusTextOrGzippedOpenMetrics() throws Exception {
+        HostSample sample = Fixtures.reader("mlx5-roce").read("fx-local");
+        server.record(sample);
+        HttpResponse<byte[]> text = get("/metrics");
+        assertEquals(200, text.statusCode());
+        assertEquals(ExpositionFormat.PROMETHEUS_TEXT.contentType(), text.headers().firstValue("Content-Type").orElseThrow());
+        String body = new String(text.body(), StandardCharsets.UTF_8);
+        assertTrue(body.contains("# TYPE rdma_port_data_transmitted_bytes_total counter\n"), body);
+        assertTrue(body.contains("rdma_agent_up{node=\"fx-local\"} 1.0\n"), body);
+        assertTrue(body.contains("rdma_device_info{board_id="), body);
+
+        HttpResponse<byte[]> openMetrics = get("/metrics", "Accept", "application/openmetrics-text;version=1.0.0",
+                "Accept-Encoding", "gzip");
+        assertEquals("gzip", openMetrics.headers().firstValue("Content-Encoding").orElseThrow());
+        String unzipped;
+        try (GZIPInputStream in = new GZIPInputStream(new ByteArrayInputStream(openMetrics.body()))) {
+            unzipped = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+        assertTrue(unzipped.contains("# TYPE rdma_port_data_transmitted_bytes counter\n"), unzipped);
+        assertTrue(unzipped.endsWith("# EOF\n"), unzipped);
+    }
+
+    @Test
+    void healthzAnswersAndOtherPathsAreJsonErrors() throws Exception {
+        assertEquals("{\"status\":\"ok\",\"node\":\"fx-local\"}", new String(get("/healthz").body(), StandardCharsets.UTF_8));
+        HttpResponse<byte[]> missing = get("/api/nodes");
+        assertEquals(404, missing.statusCode());
+        assertTrue(new String(missing.body(), StandardCharsets.UTF_8).startsWith("{\"error\":"));
+    }
+
+    /** The collector's staleness rule: up while the last sample is at most three intervals old; older samples ignored. */
+    @Test
+    void agentUpFollowsTheLastSamplesAgeAndAnOlderSampleChangesNothing() throws Exception {
+        AtomicLong now = new AtomicLong(1_000_000);
+        NodeExposition exposition = new NodeExposition("n1", INTERVAL, now::get);
+        assertEquals("# HELP rdma_agent_up 1 when the agent's last sample arrived within the staleness window\n"
+                + "# TYPE rdma_agent_up gauge\nrdma_agent_up{node=\"n1\"} 0.0\n", text(exposition));
+        HostSample sample = Fixtures.reader("mlx5-roce").read("n1");
+        exposition.record(sample);
+        now.addAndGet(3 * INTERVAL.toMillis());
+        assertTrue(text(exposition).contains("rdma_agent_up{node=\"n1\"} 1.0\n"));
+        exposition.record(new HostSample("n1", sample.timestampMillis() - 1, sample.devices(), sample.sources()));
+        now.addAndGet(1);
+        assertTrue(text(exposition).contains("rdma_agent_up{node=\"n1\"} 0.0\n"), "the older sample did not refresh it");
+    }
+
+    private static String text(NodeExposition exposition) throws Exception {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        exposition.write(out, ExpositionFormat.PROMETHEUS_TEXT);
+        return out.toString(StandardCharsets.UTF_8);
+    }
+}
