@@ -1,5 +1,7 @@
 package io.rdmamon.collector;
 
+import java.time.Duration;
+
 /** Bad collector configuration; the message names the file, key, environment variable or flag at fault. */
 public final class ConfigException extends RuntimeException {
     public ConfigException(String message) {
@@ -8,5 +10,19 @@ public final class ConfigException extends RuntimeException {
 
     public ConfigException(String message, Throwable cause) {
         super(message, cause);
+    }
+
+    /** The settings records' check of a count: {@code KEY must be positive: VALUE}. */
+    public static void requirePositive(String key, int value) {
+        if (value <= 0) {
+            throw new ConfigException(key + " must be positive: " + value);
+        }
+    }
+
+    /** The settings records' check of a time span: {@code KEY must be positive: VALUE}. */
+    public static void requirePositive(String key, Duration value) {
+        if (value.isNegative() || value.isZero()) {
+            throw new ConfigException(key + " must be positive: " + value);
+        }
     }
 }

@@ -1,5 +1,6 @@
 package io.rdmamon.collector;
 
+import io.rdmamon.collector.http.JsonReplies;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.rdmamon.collector.http.MetricsHandler;
 import io.rdmamon.collector.metrics.RdmaMetrics;
@@ -7,7 +8,6 @@ import io.rdmamon.collector.store.NodeStore;
 import io.rdmamon.protocol.model.HostSample;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
-import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
@@ -46,8 +46,7 @@ public final class NodeMetricsServer extends VerticleBase {
     public Future<?> start() {
         Router router = Router.router(vertx);
         router.get("/metrics").handler(new MetricsHandler(new RdmaMetrics(store), new PrometheusRegistry()));
-        router.get("/healthz").handler(ctx -> ctx.response().putHeader(HttpHeaders.CONTENT_TYPE, "application/json")
-                .end(new JsonObject().put("status", "ok").put("node", node).encode()));
+        router.get("/healthz").handler(ctx -> JsonReplies.ok(ctx, new JsonObject().put("status", "ok").put("node", node)));
         server = vertx.createHttpServer().requestHandler(router);
         return server.listen(listen.port(), listen.host()).onSuccess(s -> port = s.actualPort());
     }

@@ -8,7 +8,6 @@ import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpConnection;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServerRequest;
-import io.vertx.core.json.JsonObject;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -114,10 +113,8 @@ public final class ConnectionGuard {
 
     private void refuse(HttpServerRequest request) {
         HttpConnection connection = request.connection();
-        request.response().setStatusCode(503).putHeader(HttpHeaders.CONTENT_TYPE, "application/json")
-                .putHeader(HttpHeaders.CONNECTION, "close")
-                .end(new JsonObject().put("error", "connection limit reached: " + maxConnections
-                        + " connections are open (http.maxConnections); retry later").encode())
+        JsonReplies.error(request.response().putHeader(HttpHeaders.CONNECTION, "close"), 503, "connection limit reached: "
+                + maxConnections + " connections are open (http.maxConnections); retry later")
                 .onComplete(ar -> connection.close());
     }
 

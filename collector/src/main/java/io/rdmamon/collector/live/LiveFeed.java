@@ -5,6 +5,8 @@ import io.prometheus.metrics.core.metrics.GaugeWithCallback;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.rdmamon.collector.diagnosis.DiagnosisEngine;
 import io.rdmamon.collector.diagnosis.DiagnosisJson;
+import io.rdmamon.collector.http.JsonReplies;
+import io.rdmamon.collector.http.Routes;
 import io.rdmamon.collector.store.NodeStore;
 import io.rdmamon.collector.store.NodeView;
 import io.rdmamon.protocol.model.HostSample;
@@ -23,7 +25,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.function.Consumer;
 
 /**
  * The dashboard's push channel: {@code GET /api/live} answers a server-sent event stream (read with
@@ -50,7 +51,7 @@ import java.util.function.Consumer;
  * {@link LiveFeedOptions#stallTimeout()}. The collector therefore holds at most one queue's worth plus
  * one tick per client, however slow the browser.
  */
-public final class LiveFeed implements Consumer<Router> {
+public final class LiveFeed implements Routes {
     public static final String PATH = "/api/live";
     static final int MAX_LIVE_DIAGNOSES = 2000;
     private static final System.Logger LOG = System.getLogger(LiveFeed.class.getName());
@@ -103,7 +104,7 @@ public final class LiveFeed implements Consumer<Router> {
 
     /** Mounts {@code GET /api/live} and starts the tick and poll timers on the caller's context. */
     @Override
-    public void accept(Router router) {
+    public void mount(Router router) {
         router.get(PATH).handler(this::open);
         vertx.setPeriodic(options.tickInterval().toMillis(), id -> tick());
         vertx.setPeriodic(options.detailPollInterval().toMillis(), id -> tracker.poll());
@@ -338,12 +339,10 @@ public final class LiveFeed implements Consumer<Router> {
     }
 
     private void notFound(RoutingContext ctx, PortKey key) {
-        ctx.response().setStatusCode(404).putHeader(HttpHeaders.CONTENT_TYPE, "application/json")
-                .end(new JsonObject().put("error", unknownPort(key)).put("watch", key.toString()).encode());
+        JsonReplies.send(ctx, 404, new JsonObject().put("error", unknownPort(key)).put("watch", key.toString()));
     }
 
     private static void badRequest(RoutingContext ctx, String message) {
-        ctx.response().setStatusCode(400).putHeader(HttpHeaders.CONTENT_TYPE, "application/json")
-                .end(new JsonObject().put("error", message).encode());
+        JsonReplies.error(ctx, 400, message);
     }
 }

@@ -70,7 +70,7 @@ class LiveFeedTest {
         // mounted on an event-loop context, as the collector verticle does
         Promise<HttpServer> listening = Promise.promise();
         vertx.runOnContext(v -> {
-            feed.accept(router);
+            feed.mount(router);
             vertx.createHttpServer().requestHandler(router).listen(0, "127.0.0.1").onComplete(listening);
         });
         HttpServer server = await(listening.future());

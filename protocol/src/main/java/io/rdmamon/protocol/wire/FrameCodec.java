@@ -1,14 +1,13 @@
 package io.rdmamon.protocol.wire;
 
-import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.io.JsonEOFException;
-import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.rdmamon.protocol.json.StrictJson;
+import io.rdmamon.protocol.json.StrictJsonException;
 import io.rdmamon.protocol.model.GidEntry;
 import io.rdmamon.protocol.model.SourceStatus;
 import io.rdmamon.protocol.model.VerbsPortAttributes;
@@ -39,10 +38,7 @@ import java.util.TreeSet;
 public final class FrameCodec {
     private static final BigInteger TWO_TO_64 = BigInteger.ONE.shiftLeft(64);
     /** Shared with {@link ValuesFrameParser}, so that both paths parse with the same features. */
-    static final ObjectMapper MAPPER = JsonMapper.builder()
-            .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
-            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
-            .build();
+    static final ObjectMapper MAPPER = StrictJson.mapper();
 
     private final int maxFrameBytes;
 
@@ -178,7 +174,14 @@ public final class FrameCodec {
         if (json == null || !json.isObject()) {
             throw new FrameException("malformed frame: not a JSON object");
         }
-        Fields f = new Fields(json, "frame");
+        try {
+            return decodeObject(StrictJson.of(json, "frame"), json);
+        } catch (StrictJsonException e) {
+            throw new FrameException(e.getMessage());
+        }
+    }
+
+    private static Frame decodeObject(StrictJson f, JsonNode json) throws FrameException {
         int version = f.integer("v");
         if (version != WireFormat.PROTOCOL_VERSION) {
             throw new FrameException("unsupported protocol version " + version + " (supported: "
@@ -249,22 +252,22 @@ public final class FrameCodec {
         return json;
     }
 
-    private static HostLayout layout(Fields layout) throws FrameException {
+    private static HostLayout layout(StrictJson layout) throws FrameException {
         List<DeviceLayout> devices = new ArrayList<>();
-        for (Fields d : layout.objects("devices")) {
+        for (StrictJson d : layout.objects("devices")) {
             List<PortLayout> ports = new ArrayList<>();
-            for (Fields p : d.objects("ports")) {
+            for (StrictJson p : d.objects("ports")) {
                 int portNumber = p.integer("port");
                 List<GidEntry> gids = new ArrayList<>();
-                for (Fields g : p.objects("gids")) {
+                for (StrictJson g : p.objects("gids")) {
                     gids.add(new GidEntry(g.integer("index"), g.string("gid"), g.optString("type"),
                             g.optString("netdev"), g.optString("ipv4")));
                 }
-                Fields e = p.optObject("ethtool");
+                StrictJson e = p.optObject("ethtool");
                 EthtoolLayout ethtool = e == null ? null : new EthtoolLayout(e.string("netdev"), e.strings("raw"),
                         e.integers("priorities"), new TreeSet<>(e.integers("pfcEnabledPriorities")),
                         e.strings("vportRdma"), e.bool("pauseStormWarningEvents"), e.bool("pauseStormErrorEvents"));
-                Fields v = p.optObject("verbs");
+                StrictJson v = p.optObject("verbs");
                 VerbsPortAttributes verbs = v == null ? null : new VerbsPortAttributes(v.integer("state"),
                         v.integer("maxMtu"), v.integer("activeMtu"), v.integer("gidTableLength"),
                         v.longValue("portCapFlags"), v.integer("lid"), v.integer("smLid"), v.integer("activeWidth"),
@@ -281,33 +284,33 @@ public final class FrameCodec {
         return new HostLayout(devices);
     }
 
-    private static Frame.Values values(Fields f) throws FrameException {
+    private static Frame.Values values(StrictJson f) throws FrameException {
         JsonNode valuesJson = f.array("values");
         long[] values = new long[valuesJson.size()];
         for (int i = 0; i < values.length; i++) {
-            values[i] = unsigned64(valuesJson.get(i), f.path + ".values[" + i + "]");
+            values[i] = unsigned64(valuesJson.get(i), f.path("values") + "[" + i + "]");
         }
         BitSet absent = new BitSet(values.length);
         for (int slot : f.integers("absent")) {
             if (slot < 0 || slot >= values.length) {
-                throw new FrameException(f.path + ".absent: slot " + slot + " outside 0.." + (values.length - 1));
+                throw new FrameException(f.path("absent") + ": slot " + slot + " outside 0.." + (values.length - 1));
             }
             absent.set(slot);
         }
         List<SourceStatus> sources = new ArrayList<>();
-        for (Fields s : f.objects("sources")) {
+        for (StrictJson s : f.objects("sources")) {
             sources.add(new SourceStatus(s.string("source"), s.string("subject"), s.bool("success"),
                     s.optString("error")));
         }
         return new Frame.Values(f.integer("layoutId"), f.longValue("seq"), f.longValue("ts"), values, absent, sources);
     }
 
-    private static Frame probeFrame(String type, Fields f) throws FrameException {
+    private static Frame probeFrame(String type, StrictJson f) throws FrameException {
         // the records validate ids, roles, bounds and addresses; their refusal becomes the frame's reason
         try {
             return switch (type) {
                 case "probe-start" -> {
-                    Fields spec = f.object("spec");
+                    StrictJson spec = f.object("spec");
                     yield new Frame.ProbeStart(f.string("probeId"), ProbeRole.fromWire(f.string("role")),
                             new PerftestSpec(spec.string("device"), spec.integer("port"), spec.optInteger("gidIndex"),
                                     spec.longValue("sizeBytes"), spec.integer("durationSeconds"), spec.integer("qps"),
@@ -316,7 +319,7 @@ public final class FrameCodec {
                 }
                 case "probe-cancel" -> new Frame.ProbeCancel(f.string("probeId"), f.string("reason"));
                 default -> {
-                    Fields r = f.optObject("result");
+                    StrictJson r = f.optObject("result");
                     PerftestResult result = r == null ? null : new PerftestResult(r.longValue("sizeBytes"),
                             r.longValue("iterations"), r.number("peakBitsPerSecond"), r.number("averageBitsPerSecond"),
                             r.number("messageRatePerSecond"));
@@ -326,13 +329,13 @@ public final class FrameCodec {
                 }
             };
         } catch (IllegalArgumentException e) {
-            throw new FrameException(f.path + " (" + type + "): " + e.getMessage());
+            throw new FrameException(f.path() + " (" + type + "): " + e.getMessage());
         }
     }
 
     private static long unsigned64(JsonNode node, String path) throws FrameException {
         if (node == null || !node.isIntegralNumber()) {
-            throw new FrameException(path + ": expected an unsigned integer, got " + describe(node));
+            throw new FrameException(path + ": expected an unsigned integer, got " + StrictJson.typeOf(node));
         }
         // Fast path: Jackson holds values up to Long.MAX_VALUE as int/long nodes; only larger u64
         // counters arrive as BigInteger. A BigInteger per value was the collector's hottest ingest frame.
@@ -344,148 +347,5 @@ public final class FrameCodec {
             throw new FrameException(path + ": " + value + " is outside the unsigned 64-bit range");
         }
         return value.longValue();
-    }
-
-    private static String describe(JsonNode node) {
-        return node == null || node.isMissingNode() ? "nothing" : node.getNodeType().toString().toLowerCase();
-    }
-
-    /** Typed access to the fields of one JSON object; every failure names the field's path. */
-    private static final class Fields {
-        private final JsonNode json;
-        private final String path;
-
-        Fields(JsonNode json, String path) {
-            this.json = json;
-            this.path = path;
-        }
-
-        private JsonNode required(String name) throws FrameException {
-            JsonNode node = json.get(name);
-            if (node == null || node.isNull()) {
-                throw new FrameException(path + "." + name + ": missing");
-            }
-            return node;
-        }
-
-        private FrameException wrongType(String name, String expected, JsonNode node) {
-            return new FrameException(path + "." + name + ": expected " + expected + ", got " + describe(node));
-        }
-
-        String string(String name) throws FrameException {
-            JsonNode node = required(name);
-            if (!node.isTextual()) {
-                throw wrongType(name, "a string", node);
-            }
-            return node.textValue();
-        }
-
-        String optString(String name) throws FrameException {
-            JsonNode node = json.get(name);
-            return node == null || node.isNull() ? null : string(name);
-        }
-
-        long longValue(String name) throws FrameException {
-            JsonNode node = required(name);
-            if (!node.isIntegralNumber() || !node.canConvertToLong()) {
-                throw wrongType(name, "a 64-bit integer", node);
-            }
-            return node.longValue();
-        }
-
-        Long optLong(String name) throws FrameException {
-            JsonNode node = json.get(name);
-            return node == null || node.isNull() ? null : longValue(name);
-        }
-
-        Integer optInteger(String name) throws FrameException {
-            JsonNode node = json.get(name);
-            return node == null || node.isNull() ? null : integer(name);
-        }
-
-        double number(String name) throws FrameException {
-            JsonNode node = required(name);
-            if (!node.isNumber()) {
-                throw wrongType(name, "a number", node);
-            }
-            return node.doubleValue();
-        }
-
-        int integer(String name) throws FrameException {
-            JsonNode node = required(name);
-            if (!node.isIntegralNumber() || !node.canConvertToInt()) {
-                throw wrongType(name, "a 32-bit integer", node);
-            }
-            return node.intValue();
-        }
-
-        boolean bool(String name) throws FrameException {
-            JsonNode node = required(name);
-            if (!node.isBoolean()) {
-                throw wrongType(name, "true or false", node);
-            }
-            return node.booleanValue();
-        }
-
-        Fields object(String name) throws FrameException {
-            JsonNode node = required(name);
-            if (!node.isObject()) {
-                throw wrongType(name, "an object", node);
-            }
-            return new Fields(node, path + "." + name);
-        }
-
-        Fields optObject(String name) throws FrameException {
-            JsonNode node = json.get(name);
-            return node == null || node.isNull() ? null : object(name);
-        }
-
-        JsonNode array(String name) throws FrameException {
-            JsonNode node = required(name);
-            if (!node.isArray()) {
-                throw wrongType(name, "an array", node);
-            }
-            return node;
-        }
-
-        List<Fields> objects(String name) throws FrameException {
-            JsonNode array = array(name);
-            List<Fields> result = new ArrayList<>(array.size());
-            for (int i = 0; i < array.size(); i++) {
-                JsonNode element = array.get(i);
-                String elementPath = path + "." + name + "[" + i + "]";
-                if (!element.isObject()) {
-                    throw new FrameException(elementPath + ": expected an object, got " + describe(element));
-                }
-                result.add(new Fields(element, elementPath));
-            }
-            return result;
-        }
-
-        List<String> strings(String name) throws FrameException {
-            JsonNode array = array(name);
-            List<String> result = new ArrayList<>(array.size());
-            for (int i = 0; i < array.size(); i++) {
-                JsonNode element = array.get(i);
-                if (!element.isTextual()) {
-                    throw new FrameException(path + "." + name + "[" + i + "]: expected a string, got " + describe(element));
-                }
-                result.add(element.textValue());
-            }
-            return result;
-        }
-
-        List<Integer> integers(String name) throws FrameException {
-            JsonNode array = array(name);
-            List<Integer> result = new ArrayList<>(array.size());
-            for (int i = 0; i < array.size(); i++) {
-                JsonNode element = array.get(i);
-                if (!element.isIntegralNumber() || !element.canConvertToInt()) {
-                    throw new FrameException(path + "." + name + "[" + i + "]: expected an integer, got " + describe(element));
-                }
-                result.add(element.intValue());
-            }
-            return result;
-        }
     }
 }
