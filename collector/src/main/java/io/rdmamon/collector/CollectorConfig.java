@@ -1,7 +1,6 @@
 package io.rdmamon.collector;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.rdmamon.collector.auth.Role;
 import io.rdmamon.collector.auth.TokenEntry;
 import io.rdmamon.collector.diagnosis.DiagnosisConfig;
@@ -59,7 +58,6 @@ public record CollectorConfig(
         HttpLimits http) {
 
     public static final int DEFAULT_PORT = 9470;
-    private static final ObjectMapper MAPPER = new ObjectMapper();
     private static final Set<String> FILE_KEYS = Set.of("listen", "insecure", "tokens", "staleAfterIntervals",
             "expireAfter", "historyPoints", "maxNodes", "maxFrameBytes", "probes",
             "diagnosis", "tls", "ingest", "http");
@@ -175,7 +173,7 @@ public record CollectorConfig(
     private CollectorConfig overlayFile(Path file) {
         JsonNode json;
         try {
-            json = MAPPER.readTree(Files.readAllBytes(file));
+            json = StrictJson.mapper().readTree(Files.readAllBytes(file));
         } catch (IOException e) {
             throw new ConfigException(file + ": cannot read config: " + e.getMessage().lines().findFirst().orElse(""), e);
         }

@@ -266,9 +266,9 @@ class ProbeApiTest {
         assertError(400, "durationSeconds: 11 is over the maximum of 10 s",
                 post(request("gpu-01", "gpu-02").put("durationSeconds", 11), OPERATOR));
         assertError(400, "qps: 65 is outside 1..64", post(request("gpu-01", "gpu-02").put("qps", 65), OPERATOR));
-        assertError(400, "sizeBytes: must be an integer",
+        assertError(400, "sizeBytes: expected a 64-bit integer, got number",
                 post(request("gpu-01", "gpu-02").put("sizeBytes", 1.5), OPERATOR));
-        assertError(400, "color: unknown field", post(request("gpu-01", "gpu-02").put("color", "red"), OPERATOR));
+        assertError(400, "unknown key 'color' (known: [bidirectional, destination,", post(request("gpu-01", "gpu-02").put("color", "red"), OPERATOR));
         assertError(400, "body: not a JSON object",
                 send(HttpMethod.POST, "/api/probes", OPERATOR, Buffer.buffer("{\"source\": ")));
         assertError(403, "needs [operator]", post(request("gpu-01", "gpu-02"), VIEWER));

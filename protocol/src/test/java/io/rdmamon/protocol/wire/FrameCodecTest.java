@@ -248,7 +248,7 @@ class FrameCodecTest {
                 Arguments.of("negative absent slot", frame.replace("\"absent\":[1]", "\"absent\":[-1]"),
                         "frame.absent: slot -1 outside 0..4"),
                 Arguments.of("float absent slot", frame.replace("\"absent\":[1]", "\"absent\":[1.0]"),
-                        "frame.absent[0]: expected an integer, got number"),
+                        "frame.absent[0]: expected a 32-bit integer, got number"),
                 Arguments.of("source success as a string", frame.replace("\"success\":true", "\"success\":\"true\""),
                         "frame.sources[0].success: expected true or false, got string"),
                 Arguments.of("source error as a number", frame.replace("\"error\":\"ioctl: No such device\"", "\"error\":7"),
