@@ -47,6 +47,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class HostileAgentTest {
     private static final String AGENT_TOKEN = "agent-token-hostile";
+    /** The collector refuses a role without a token once any token is configured: reads need their own. */
+    private static final String VIEWER_TOKEN = "viewer-token-hostile";
     private static final ObjectMapper JSON = new ObjectMapper();
     private final FrameCodec codec = new FrameCodec();
     private Vertx vertx;
@@ -57,7 +59,8 @@ class HostileAgentTest {
     private void start(CollectorConfig config) throws Exception {
         vertx = Vertx.vertx();
         collector = await(Collector.start(vertx, config.withListen("127.0.0.1:0")
-                .withTokens(List.of(new TokenEntry(Role.AGENT, AGENT_TOKEN, null)))));
+                .withTokens(List.of(new TokenEntry(Role.AGENT, AGENT_TOKEN, null),
+                        new TokenEntry(Role.VIEWER, VIEWER_TOKEN, null)))));
         http = WebClient.create(vertx);
         wsClient = vertx.createWebSocketClient();
     }
@@ -128,7 +131,8 @@ class HostileAgentTest {
     }
 
     private String get(String path) throws Exception {
-        var response = await(http.request(HttpMethod.GET, collector.port(), "127.0.0.1", path).send());
+        var response = await(http.request(HttpMethod.GET, collector.port(), "127.0.0.1", path)
+                .putHeader("Authorization", "Bearer " + VIEWER_TOKEN).send());
         assertEquals(200, response.statusCode(), path);
         return response.bodyAsString();
     }
