@@ -51,7 +51,15 @@ class CollectorConfigTest {
             "{\"maxNodes\": \"many\"}                    | collector.json: maxNodes must be an integer",
             "{\"tokens\": [{\"role\": \"admin\", \"token\": \"x\"}] } | collector.json: tokens[0]: unknown role 'admin'",
             "{\"tokens\": [{\"role\": \"agent\"}] }      | collector.json: tokens[0]: needs a role and exactly one of token, tokenFile",
-            "{\"listen\": 5                              | collector.json: cannot read config"})
+            "{\"listen\": 5                              | collector.json: cannot read config",
+            // found by CollectorConfigFuzzTest: each threw something else than a ConfigException
+            "{\"expireAfter\": \"99999999999999999999s\"} | collector.json: expireAfter: duration '99999999999999999999s' is out of range",
+            "{\"expireAfter\": \"9999999999999999h\"}    | collector.json: expireAfter: duration '9999999999999999h' is out of range",
+            "{\"diagnosis\": {\"flapWindow\": \"99999999999999999999m\"}} | collector.json: diagnosis.flapWindow: duration",
+            "{\"tokens\": [{\"role\": \"viewer\", \"token\": \" \"}] } | collector.json: tokens[0]: empty viewer token",
+            "{\"tokens\": [{\"role\": \"agent\", \"tokenFile\": \"a\\u0000b\"}] } | collector.json: tokens[0].tokenFile: not a file name",
+            "{\"tls\": {\"certFile\": \"a\\u0000b\"}}       | collector.json: tls.certFile: not a file name",
+            "{\"probes\": {\"auditLog\": \"a\\u0000b\"}}    | collector.json: probes.auditLog: not a file name"})
     void badFilesAreNamed(String content, String message) throws IOException {
         Path file = Files.writeString(dir.resolve("collector.json"), content);
         ConfigException e = assertThrows(ConfigException.class, () -> CollectorConfig.load(file, Map.of()));

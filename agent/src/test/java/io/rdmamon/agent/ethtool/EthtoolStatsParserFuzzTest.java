@@ -16,7 +16,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  */
 class EthtoolStatsParserFuzzTest {
 
-    @FuzzTest(maxDuration = "20s")
+    @FuzzTest
     void statisticsTextParsesOrIsRefusedWithAnIllegalArgument(byte[] capture) {
         LinkedHashMap<String, Long> raw;
         try {

@@ -27,7 +27,7 @@ class InfiniBandClassReaderFuzzTest {
     /** The fixtures' own answers, read once: the fuzzer varies the answers, not the disk. */
     private static final Map<Path, FixtureRead> FIXTURE_READS = new ConcurrentHashMap<>();
 
-    @FuzzTest(maxDuration = "25s")
+    @FuzzTest
     void everyDeviceReadsWithoutThrowingWhateverItsFilesSay(FuzzedDataProvider data) throws IOException {
         Path root = Fixtures.root(data.pickValue(FIXTURES));
         InfiniBandClassReader reader = new InfiniBandClassReader(root, file -> answer(file, data));

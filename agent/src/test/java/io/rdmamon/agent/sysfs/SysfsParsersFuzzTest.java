@@ -15,7 +15,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class SysfsParsersFuzzTest {
 
-    @FuzzTest(maxDuration = "20s")
+    @FuzzTest
     void attributeTextParsesOrIsRefusedWithAnIllegalArgument(byte[] attribute) {
         String text = new String(attribute, StandardCharsets.UTF_8).strip();
         parsedOrRefused(() -> SysfsParsers.parseIdName(text));

@@ -19,7 +19,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 class FrameDecoderFuzzTest {
     private static final FrameCodec CODEC = new FrameCodec();
 
-    @FuzzTest(maxDuration = "25s")
+    @FuzzTest
     void framesOfOneConnectionDecodeAndApplyOrAreRefusedWithAReason(byte[] connection) {
         SampleDecoder decoder = new SampleDecoder();
         int start = 0;
