@@ -12,6 +12,7 @@ import io.rdmamon.protocol.wire.WireFormat;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -176,9 +177,22 @@ public record CollectorConfig(
     }
 
     private CollectorConfig overlayFile(Path file) {
+        try {
+            return overlayFile(file, Files.readAllBytes(file));
+        } catch (IOException e) {
+            throw new ConfigException(file + ": cannot read config: " + e.getMessage().lines().findFirst().orElse(""), e);
+        }
+    }
+
+    /**
+     * This config overlaid by {@code content}, the bytes of config file {@code file}: the parse path without the
+     * read, for the fuzz test. {@code file} names the culprit in errors; relative file names resolve against its
+     * directory.
+     */
+    CollectorConfig overlayFile(Path file, byte[] content) {
         JsonNode json;
         try {
-            json = MAPPER.readTree(Files.readAllBytes(file));
+            json = MAPPER.readTree(content);
         } catch (IOException e) {
             throw new ConfigException(file + ": cannot read config: " + e.getMessage().lines().findFirst().orElse(""), e);
         }
@@ -242,10 +256,10 @@ public record CollectorConfig(
         }
         TlsConfig result = current;
         if (section.has("certFile")) {
-            result = result.withCertFile(baseDir.resolve(text(section, "certFile", where + "tls.")));
+            result = result.withCertFile(resolve(baseDir, text(section, "certFile", where + "tls."), where + "tls.certFile"));
         }
         if (section.has("keyFile")) {
-            result = result.withKeyFile(baseDir.resolve(text(section, "keyFile", where + "tls.")));
+            result = result.withKeyFile(resolve(baseDir, text(section, "keyFile", where + "tls."), where + "tls.keyFile"));
         }
         return result;
     }
@@ -269,9 +283,14 @@ public record CollectorConfig(
             }
             String node = entry.hasNonNull("node") ? entry.get("node").asText() : null;
             if (entry.has("token")) {
-                result.add(new TokenEntry(role, text(entry, "token", where + "."), node));
+                try {
+                    result.add(new TokenEntry(role, text(entry, "token", where + "."), node));
+                } catch (IllegalArgumentException e) {
+                    throw new ConfigException(where + ": " + e.getMessage());
+                }
             } else {
-                Path tokenFile = file.toAbsolutePath().getParent().resolve(text(entry, "tokenFile", where + "."));
+                Path tokenFile = resolve(file.toAbsolutePath().getParent(), text(entry, "tokenFile", where + "."),
+                        where + ".tokenFile");
                 result.addAll(readTokenFile(tokenFile, role));
             }
         }
@@ -344,14 +363,30 @@ public record CollectorConfig(
         if (!m.matches()) {
             throw new ConfigException(origin + ": expected a duration like 500ms, 30s, 10m, 1h; got '" + text + "'");
         }
-        long amount = Long.parseLong(m.group(1));
         String unit = m.group(2) == null ? "s" : m.group(2);
-        return switch (unit) {
-            case "ms" -> Duration.ofMillis(amount);
-            case "m" -> Duration.ofMinutes(amount);
-            case "h" -> Duration.ofHours(amount);
-            default -> Duration.ofSeconds(amount);
-        };
+        try {
+            long amount = Long.parseLong(m.group(1));
+            return switch (unit) {
+                case "ms" -> Duration.ofMillis(amount);
+                case "m" -> Duration.ofMinutes(amount);
+                case "h" -> Duration.ofHours(amount);
+                default -> Duration.ofSeconds(amount);
+            };
+        } catch (NumberFormatException | ArithmeticException e) { // beyond a long, or beyond Duration's range
+            throw new ConfigException(origin + ": duration '" + text + "' is out of range");
+        }
+    }
+
+    /**
+     * {@code name}, a file named in the config, resolved against {@code baseDir}; {@code key} names it when it
+     * cannot be a file name (a NUL character in it).
+     */
+    public static Path resolve(Path baseDir, String name, String key) {
+        try {
+            return baseDir.resolve(name);
+        } catch (InvalidPathException e) {
+            throw new ConfigException(key + ": not a file name: " + e.getReason());
+        }
     }
 
     private static String text(JsonNode json, String key, String where) {

@@ -72,7 +72,15 @@ class CollectorConfigTest {
             "{\"ingest\": {\"idleTimeout\": \"500ms\"}}   | collector.json: ingest.idleTimeout must be at least 1s",
             "{\"http\": {\"maxConections\": 5}}          | collector.json: unknown key 'http.maxConections'",
             "{\"http\": {\"idleTimeout\": 60}}           | collector.json: http.idleTimeout must be a string like \"10s\"",
-            "{\"http\": {\"maxConnections\": 0}}         | collector.json: http.maxConnections must be positive: 0"})
+            "{\"http\": {\"maxConnections\": 0}}         | collector.json: http.maxConnections must be positive: 0",
+            // found by CollectorConfigFuzzTest: each threw something else than a ConfigException
+            "{\"expireAfter\": \"99999999999999999999s\"} | collector.json: expireAfter: duration '99999999999999999999s' is out of range",
+            "{\"expireAfter\": \"9999999999999999h\"}    | collector.json: expireAfter: duration '9999999999999999h' is out of range",
+            "{\"diagnosis\": {\"flapWindow\": \"99999999999999999999m\"}} | collector.json: diagnosis.flapWindow: duration",
+            "{\"tokens\": [{\"role\": \"viewer\", \"token\": \" \"}] } | collector.json: tokens[0]: empty viewer token",
+            "{\"tokens\": [{\"role\": \"agent\", \"tokenFile\": \"a\\u0000b\"}] } | collector.json: tokens[0].tokenFile: not a file name",
+            "{\"tls\": {\"certFile\": \"a\\u0000b\"}}       | collector.json: tls.certFile: not a file name",
+            "{\"probes\": {\"auditLog\": \"a\\u0000b\"}}    | collector.json: probes.auditLog: not a file name"})
     void badFilesAreNamed(String content, String message) throws IOException {
         Path file = Files.writeString(dir.resolve("collector.json"), content);
         ConfigException e = assertThrows(ConfigException.class, () -> CollectorConfig.load(file, Map.of()));

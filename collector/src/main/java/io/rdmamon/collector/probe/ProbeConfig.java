@@ -1,6 +1,7 @@
 package io.rdmamon.collector.probe;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.rdmamon.collector.CollectorConfig;
 import io.rdmamon.collector.ConfigException;
 
 import java.nio.file.Path;
@@ -135,7 +136,7 @@ public record ProbeConfig(int maxConcurrent, int maxDurationSeconds, Duration co
                 if (!log.isNull() && !log.isTextual()) {
                     throw new ConfigException("probes.auditLog must be a file name or null");
                 }
-                c = c.withAuditLog(log.isNull() ? null : baseDir.resolve(log.textValue()));
+                c = c.withAuditLog(log.isNull() ? null : CollectorConfig.resolve(baseDir, log.textValue(), "probes.auditLog"));
             }
             return c;
         } catch (ConfigException e) {
