@@ -1,6 +1,7 @@
 package io.rdmamon.protocol.model;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.BitSet;
 import java.util.Collections;
 import java.util.List;
@@ -8,6 +9,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.SortedSet;
 import java.util.TreeSet;
+import java.util.function.IntFunction;
 
 /**
  * The {@code ethtool -S <netdev>} statistics of a port's netdev: the raw statistics, and a typed view of
@@ -156,11 +158,11 @@ public final class EthtoolStats {
         private Derivation(CounterMap.Keys keys, List<String> names) {
             this.keys = keys;
             int[] byPriority = new int[PRIORITY_COUNT * FIELDS];
-            java.util.Arrays.fill(byPriority, NONE);
+            Arrays.fill(byPriority, NONE);
             boolean[] listed = new boolean[PRIORITY_COUNT];
             SortedSet<Integer> pfc = new TreeSet<>();
             int[] vport = new int[VPORT_RDMA_NAMES.size()];
-            java.util.Arrays.fill(vport, NONE);
+            Arrays.fill(vport, NONE);
             int warning = NONE;
             int error = NONE;
             for (int i = 0; i < names.size(); i++) {
@@ -226,7 +228,7 @@ public final class EthtoolStats {
         }
 
         /** {@code raw} is immutable; {@code value} answers the value of the name at an index of the names. */
-        private EthtoolStats derive(String netdev, Map<String, Long> raw, java.util.function.IntFunction<Long> value) {
+        private EthtoolStats derive(String netdev, Map<String, Long> raw, IntFunction<Long> value) {
             Objects.requireNonNull(netdev, "netdev");
             PriorityCounters[] counters = new PriorityCounters[priorities.length];
             Long[] fields = new Long[FIELDS];
