@@ -74,7 +74,7 @@ public final class CollectorVerticle extends VerticleBase {
         NodesApi nodes = new NodesApi(store);
         AgentRegistry agents = new AgentRegistry();
         DecodeLoops decodeLoops = new DecodeLoops();
-        router.get(WireFormat.STREAM_PATH).handler(new AgentIngest(auth, new FrameCodec(config.maxFrameBytes()),
+        router.get(WireFormat.STREAM_PATH).handler(new AgentIngest(auth, new FrameCodec(config.maxFrameBytes(), "collector"),
                 config.ingest(), store, selfMetrics, agents, diagnoses::accept, decodeLoops));
         router.get("/healthz").handler(ctx -> json(ctx.response(), 200, new JsonObject().put("status", "ok")));
         router.get("/readyz").handler(ctx -> json(ctx.response(), ready ? 200 : 503,

@@ -11,8 +11,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 /**
  * Fuzzes the captured {@code ethtool -S} text path of {@link CapturedEthtoolStatsSource}: {@link
  * EthtoolStatsParser#parseText}, whose refusal ({@link IllegalArgumentException}, naming the line) the source
- * turns into an {@link java.io.IOException} for that netdev, then {@link EthtoolStatsParser#toStats} of what it
- * accepted, which must not throw.
+ * turns into an {@link java.io.IOException} for that netdev, then the model's typed view ({@link EthtoolStats#of})
+ * of what it accepted, which must not throw.
  */
 class EthtoolStatsParserFuzzTest {
 
@@ -24,7 +24,7 @@ class EthtoolStatsParserFuzzTest {
         } catch (IllegalArgumentException refused) {
             return;
         }
-        EthtoolStats stats = EthtoolStatsParser.toStats("eth0", raw);
+        EthtoolStats stats = EthtoolStats.of("eth0", raw);
         assertEquals(raw, stats.raw());
     }
 }
