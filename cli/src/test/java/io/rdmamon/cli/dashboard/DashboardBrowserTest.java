@@ -218,6 +218,8 @@ class DashboardBrowserTest {
             assertTrue(diagnosis.first().locator(".badge").textContent().equals("critical"));
             assertTrue(diagnosis.first().locator("details").textContent().contains("docs/runbooks/"
                     + "roce_traffic_outside_lossless_priority.md"));
+            assertEquals("/runbooks/roce_traffic_outside_lossless_priority",
+                    diagnosis.first().locator("details a").getAttribute("href"), "the collector's own runbook page");
 
             Locator badge = page.locator(ROWS + "[data-key='gpu-node-001/mlx5_0/1'] .c-health .badge");
             waitFor(() -> "roce_traffic_outside_lossless_priority".equals(badge.textContent()), "the fleet badge");
