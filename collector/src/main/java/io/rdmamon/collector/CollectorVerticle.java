@@ -5,6 +5,7 @@ import io.rdmamon.collector.auth.TokenAuthenticator;
 import io.rdmamon.collector.diagnosis.DiagnosisEngine;
 import io.rdmamon.collector.http.ConnectionGuard;
 import io.rdmamon.collector.http.DiagnosesApi;
+import io.rdmamon.collector.http.RunbookPages;
 import io.rdmamon.collector.http.MetricsHandler;
 import io.rdmamon.collector.http.NodesApi;
 import io.rdmamon.collector.ingest.AgentIngest;
@@ -85,6 +86,7 @@ public final class CollectorVerticle extends VerticleBase {
         router.get("/api/nodes/:node").handler(nodes::detail);
         router.get("/api/nodes/:node/history").handler(nodes::history);
         router.get("/api/diagnoses").handler(new DiagnosesApi(diagnoses)::list);
+        router.get(RunbookPages.PATH).handler(new RunbookPages()::serve);
         LiveFeed live = new LiveFeed(vertx, store, diagnoses, registry,
                 LiveFeedOptions.defaults(config.historyPoints()).withMaxWatchesPerAddress(config.http().maxPortWatchesPerAddress()));
         live.accept(router);
