@@ -1,9 +1,8 @@
 // The fleet as pushed by the collector: node rows, flattened into one row per port for the
 // overview, badged with the diagnosis engine's findings. Each port row carries a version that changes with its data, so views redraw only what
-// changed.
+// changed. Port facts (active, transport) come decided by the collector; nothing here re-derives them.
 
 const SEVERITY = {ok: 0, warning: 1, critical: 2};
-export const ACTIVE = 4;
 
 export class Fleet {
   constructor() {
@@ -101,7 +100,7 @@ export class Fleet {
     const row = {
       key: node.node + '/' + p[i.device] + '/' + p[i.port],
       node: node.node, device: p[i.device], port: p[i.port], state: p[i.state] || '?', stateId: p[i.stateId],
-      linkLayer: p[i.linkLayer] || '?', rate: p[i.rateBytesPerSecond], netdev: p[i.netdev] || '',
+      active: p[i.active] === true, transport: p[i.transport] || 'other', linkLayer: p[i.linkLayer] || '?', rate: p[i.rateBytesPerSecond], netdev: p[i.netdev] || '',
       rx: p[i.rxBytesPerSecond], tx: p[i.txBytesPerSecond], rxp: p[i.rxPacketsPerSecond],
       txp: p[i.txPacketsPerSecond], share: p[i.losslessShare], up: node.up, connected: node.connected,
       lastSample: node.lastSampleTimestampMillis,

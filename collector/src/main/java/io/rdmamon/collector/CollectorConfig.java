@@ -13,6 +13,7 @@ import io.rdmamon.protocol.wire.WireFormat;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -171,9 +172,22 @@ public record CollectorConfig(
     }
 
     private CollectorConfig overlayFile(Path file) {
+        try {
+            return overlayFile(file, Files.readAllBytes(file));
+        } catch (IOException e) {
+            throw new ConfigException(file + ": cannot read config: " + e.getMessage().lines().findFirst().orElse(""), e);
+        }
+    }
+
+    /**
+     * This config overlaid by {@code content}, the bytes of config file {@code file}: the parse path without the
+     * read, for the fuzz test. {@code file} names the culprit in errors; relative file names resolve against its
+     * directory.
+     */
+    CollectorConfig overlayFile(Path file, byte[] content) {
         JsonNode json;
         try {
-            json = StrictJson.mapper().readTree(Files.readAllBytes(file));
+            json = StrictJson.mapper().readTree(content);
         } catch (IOException e) {
             throw new ConfigException(file + ": cannot read config: " + e.getMessage().lines().findFirst().orElse(""), e);
         }
@@ -224,10 +238,10 @@ public record CollectorConfig(
         section.requireKnownKeys(TLS_KEYS);
         TlsConfig result = current;
         if (section.has("certFile")) {
-            result = result.withCertFile(baseDir.resolve(section.string("certFile")));
+            result = result.withCertFile(ConfigException.resolvePath(baseDir, section.string("certFile"), section.path("certFile")));
         }
         if (section.has("keyFile")) {
-            result = result.withKeyFile(baseDir.resolve(section.string("keyFile")));
+            result = result.withKeyFile(ConfigException.resolvePath(baseDir, section.string("keyFile"), section.path("keyFile")));
         }
         return result;
     }
@@ -247,9 +261,14 @@ public record CollectorConfig(
             }
             String node = entry.optString("node");
             if (entry.has("token")) {
-                result.add(new TokenEntry(role, entry.string("token"), node));
+                try {
+                    result.add(new TokenEntry(role, entry.string("token"), node));
+                } catch (IllegalArgumentException e) { // a blank token
+                    throw new ConfigException(entry.path() + ": " + e.getMessage());
+                }
             } else {
-                result.addAll(readTokenFile(baseDir.resolve(entry.string("tokenFile")), role));
+                result.addAll(readTokenFile(ConfigException.resolvePath(baseDir, entry.string("tokenFile"),
+                        entry.path("tokenFile")), role));
             }
         }
         return result;

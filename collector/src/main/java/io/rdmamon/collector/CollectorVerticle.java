@@ -6,6 +6,7 @@ import io.rdmamon.collector.diagnosis.DiagnosisEngine;
 import io.rdmamon.collector.http.ConnectionGuard;
 import io.rdmamon.collector.http.DiagnosesApi;
 import io.rdmamon.collector.http.JsonReplies;
+import io.rdmamon.collector.http.RunbookPages;
 import io.rdmamon.collector.http.MetricsHandler;
 import io.rdmamon.collector.http.NodesApi;
 import io.rdmamon.collector.http.Routes;
@@ -79,7 +80,7 @@ public final class CollectorVerticle extends VerticleBase {
         probes.onChange(probe -> live.publish("probe", probe.encode()));
         // in this order: /api/* is authenticated before the APIs, the dashboard's files come after everything
         List<Routes> routes = new ArrayList<>(List.of(
-                new AgentIngest(auth, new FrameCodec(config.maxFrameBytes()), config.ingest(), store, selfMetrics,
+                new AgentIngest(auth, new FrameCodec(config.maxFrameBytes(), "collector"), config.ingest(), store, selfMetrics,
                         agents, diagnoses::accept, decodeLoops),
                 router -> router.get("/healthz").handler(ctx -> JsonReplies.ok(ctx, new JsonObject().put("status", "ok"))),
                 router -> router.get("/readyz").handler(ctx -> JsonReplies.send(ctx, ready ? 200 : 503,
@@ -88,6 +89,7 @@ public final class CollectorVerticle extends VerticleBase {
                 router -> router.route("/api/*").handler(auth.requireRead()),
                 new NodesApi(store),
                 new DiagnosesApi(diagnoses),
+                router -> router.get(RunbookPages.PATH).handler(new RunbookPages()::serve),
                 live,
                 new ProbeApi(probes, auth, config.probes())));
         routes.addAll(extraRoutes);

@@ -1,5 +1,7 @@
 package io.rdmamon.collector;
 
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
 import java.time.Duration;
 
 /** Bad collector configuration; the message names the file, key, environment variable or flag at fault. */
@@ -23,6 +25,18 @@ public final class ConfigException extends RuntimeException {
     public static void requirePositive(String key, Duration value) {
         if (value.isNegative() || value.isZero()) {
             throw new ConfigException(key + " must be positive: " + value);
+        }
+    }
+
+    /**
+     * {@code name}, a file named in the config, resolved against {@code baseDir}; {@code key} names it when it cannot
+     * be a file name (a NUL character in it).
+     */
+    public static Path resolvePath(Path baseDir, String name, String key) {
+        try {
+            return baseDir.resolve(name);
+        } catch (InvalidPathException e) {
+            throw new ConfigException(key + ": not a file name: " + e.getReason());
         }
     }
 }

@@ -77,7 +77,15 @@ class CollectorConfigTest {
             "{\"expireAfter\": \"99999999999999999999\"} | collector.json: expireAfter: duration '99999999999999999999' is beyond",
             "{\"tokens\": [{\"role\": \"agent\", \"token\": \"x\", \"nodes\": \"gpu-1\"}]} | collector.json: unknown key 'tokens[0].nodes'",
             "{\"tokens\": {\"role\": \"agent\"}}        | collector.json: tokens: expected an array, got object",
-            "{\"maxNodes\": 5, \"maxNodes\": 6}          | collector.json: cannot read config: Duplicate field 'maxNodes'"})
+            "{\"maxNodes\": 5, \"maxNodes\": 6}          | collector.json: cannot read config: Duplicate field 'maxNodes'",
+            // found by CollectorConfigFuzzTest: each threw something else than a ConfigException
+            "{\"expireAfter\": \"99999999999999999999s\"} | collector.json: expireAfter: duration '99999999999999999999s' is beyond",
+            "{\"expireAfter\": \"9999999999999999h\"}    | collector.json: expireAfter: duration '9999999999999999h' is beyond",
+            "{\"diagnosis\": {\"flapWindow\": \"99999999999999999999m\"}} | collector.json: diagnosis.flapWindow: duration",
+            "{\"tokens\": [{\"role\": \"viewer\", \"token\": \" \"}] } | collector.json: tokens[0]: empty viewer token",
+            "{\"tokens\": [{\"role\": \"agent\", \"tokenFile\": \"a\\u0000b\"}] } | collector.json: tokens[0].tokenFile: not a file name",
+            "{\"tls\": {\"certFile\": \"a\\u0000b\"}}       | collector.json: tls.certFile: not a file name",
+            "{\"probes\": {\"auditLog\": \"a\\u0000b\"}}    | collector.json: probes.auditLog: not a file name"})
     void badFilesAreNamed(String content, String message) throws IOException {
         Path file = Files.writeString(dir.resolve("collector.json"), content);
         ConfigException e = assertThrows(ConfigException.class, () -> CollectorConfig.load(file, Map.of()));

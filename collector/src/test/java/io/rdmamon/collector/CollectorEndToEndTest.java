@@ -36,6 +36,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -129,6 +130,18 @@ class CollectorEndToEndTest {
         assertEquals(3, roce.get("ethtool").get("pfcEnabledPriorities").get(0).asInt());
         JsonNode erdma = detail.get("devices").get(0).get("ports").get(0);
         assertEquals(5_000.0, erdma.get("rates").get("txBytesPerSecond").asDouble());
+        // the port facts the dashboard renders as they are (PortTransport, IbPort.isActive, GidAdvice)
+        assertEquals(List.of("roce", "true", "3", "192.168.1.2", "true"), List.of(roce.get("transport").asText(),
+                roce.get("active").asText(), roce.get("gidAdvice").get("index").asText(),
+                roce.get("gidAdvice").get("ipv4").asText(), roce.get("gidAdvice").get("ok").asText()));
+        assertTrue(roce.get("gidAdvice").get("text").asText().startsWith("Use NCCL_IB_GID_INDEX=3"));
+        assertEquals(List.of("iwarp", "true"), List.of(erdma.get("transport").asText(), erdma.get("active").asText()));
+        assertTrue(erdma.get("gidAdvice").get("index").isNull());
+        JsonNode ib = detail.get("devices").get(1).get("ports").get(1);
+        assertEquals(List.of("infiniband", "false", "true"), List.of(ib.get("transport").asText(),
+                ib.get("active").asText(), ib.get("gidAdvice").get("ok").asText()));
+        assertEquals(List.of("iwarp", "roce", "infiniband"), List.of(node.get("ports").get(0).get("transport").asText(),
+                node.get("ports").get(1).get("transport").asText(), node.get("ports").get(2).get("transport").asText()));
         assertEquals("Operation not supported", detail.get("sources").get(3).get("error").asText().replaceAll(".*: ", ""));
 
         HttpResponse<Buffer> missing = get("/api/nodes/nope", null);
@@ -164,11 +177,37 @@ class CollectorEndToEndTest {
         RawAgent wrongVersion = new RawAgent(AGENT_TOKEN);
         await(wrongVersion.ws.writeBinaryMessage(Buffer.buffer("{\"v\":9,\"type\":\"heartbeat\",\"ts\":1}")));
         waitFor(() -> wrongVersion.closeCode != null, "wrong-version connection closed");
-        assertEquals("unsupported protocol version 9 (supported: 1)", wrongVersion.closeReason);
+        assertEquals("protocol version 9 is not supported; this collector speaks 1 and 2", wrongVersion.closeReason);
 
         good.send("good", 2_000L, 2, 2, 60_000); // still streaming, acked
         assertEquals(2_000L, collector.store().node("good").orElseThrow().lastSample().timestampMillis());
         assertTrue(get("/metrics", null).bodyAsString().contains("rdmamon_collector_frames_rejected_total 2.0"));
+    }
+
+    /**
+     * Agents and collectors are upgraded at different times: a protocol 1 agent (frames recorded from the protocol 1
+     * encoder, {@code /wire/v1/golden-gpu-01.jsonl}) streams to this collector, its samples are acknowledged and
+     * exported, its per-priority counters derived from its raw ethtool statistics.
+     */
+    @Test
+    void aProtocolOneAgentStreamsToThisCollector() throws Exception {
+        RawAgent agent = new RawAgent(AGENT_TOKEN);
+        List<String> frames;
+        try (java.io.InputStream in = getClass().getResourceAsStream("/wire/v1/golden-gpu-01.jsonl")) {
+            frames = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).lines().toList();
+        }
+        for (String frame : frames) {
+            await(agent.ws.writeBinaryMessage(Buffer.buffer(frame)));
+        }
+        for (long seq = 1; seq <= 3; seq++) {
+            assertEquals(new Frame.Ack(seq), agent.received.poll(5, TimeUnit.SECONDS));
+        }
+        String metrics = get("/metrics", null).bodyAsString();
+        assertTrue(metrics.contains("rdma_prio_bytes_total{device=\"mlx5_0\",direction=\"rx\",node=\"gpu-01\",port=\"1\","
+                + "priority=\"3\"} 9000000.0"), metrics);
+        assertTrue(metrics.contains("rdma_pfc_pause_duration_seconds_total{device=\"mlx5_0\",direction=\"rx\","
+                + "node=\"gpu-01\",port=\"1\",priority=\"3\"} 2.5"), metrics);
+        assertNull(agent.closeCode, "the stream stays open");
     }
 
     /**

@@ -1,12 +1,11 @@
 package io.rdmamon.agent.ethtool;
 
+import io.rdmamon.protocol.model.Names;
+
 import java.io.IOException;
 
-/** Network interface names as the kernel accepts them ({@code dev_valid_name} in net/core/dev.c). */
+/** Network interface names as the kernel accepts them: the rule is {@link Names#isInterfaceName}. */
 public final class InterfaceNames {
-    /** IFNAMSIZ (16) including the terminating NUL. */
-    static final int MAX_LENGTH = 15;
-
     private InterfaceNames() {
     }
 
@@ -15,11 +14,8 @@ public final class InterfaceNames {
      * host-root directory ({@code ..}, {@code /}).
      */
     public static void requireValid(String ifname) throws IOException {
-        if (ifname == null || ifname.isEmpty() || ifname.length() > MAX_LENGTH
-                || ifname.equals(".") || ifname.equals("..")
-                || ifname.chars().anyMatch(c -> c == '/' || c == ':' || Character.isWhitespace(c) || c < 0x20)) {
-            throw new IOException("invalid interface name \"" + ifname + "\" (1-" + MAX_LENGTH
-                    + " characters, no '/', ':' or whitespace)");
+        if (!Names.isInterfaceName(ifname)) {
+            throw new IOException("invalid interface name \"" + ifname + "\" (" + Names.interfaceNameRule() + ")");
         }
     }
 }

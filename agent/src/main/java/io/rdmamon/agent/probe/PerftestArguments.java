@@ -2,6 +2,8 @@ package io.rdmamon.agent.probe;
 
 import io.rdmamon.agent.sysfs.SysfsFiles;
 import io.rdmamon.agent.sysfs.SysfsParsers;
+import io.rdmamon.protocol.model.GidEntry;
+import io.rdmamon.protocol.model.PortTransport;
 import io.rdmamon.protocol.probe.PerftestSpec;
 import io.rdmamon.protocol.probe.ProbeRole;
 
@@ -18,8 +20,8 @@ import java.util.stream.Stream;
  * {@code -d DEV -i PORT [-x GID] -s SIZE -D SECONDS -q QPS [-b] -p TCPPORT --report_gbits -F [-R] [SERVER]}.
  * perftest wants the same options on both sides (its README); {@code --report_gbits} makes the
  * table speak the unit the link rate is given in; {@code -F} stops the CPU frequency warnings that
- * perftest interleaves with its table; {@code -R} (rdma_cm) is what iWARP devices (node type
- * {@code 4: RNIC}, e.g. eRDMA) need to connect at all.
+ * perftest interleaves with its table; {@code -R} (rdma_cm) is what iWARP ports ({@link PortTransport#IWARP}:
+ * an RNIC such as eRDMA without RoCE v2 GIDs) need to connect at all.
  *
  * <p>Reads below the host root ({@code sys/class/infiniband}): blocking, call it on a worker.
  */
@@ -64,7 +66,7 @@ public final class PerftestArguments {
             argv.add("-b");
         }
         argv.addAll(List.of("-p", Integer.toString(tcpPort), "--report_gbits", "-F"));
-        if (isIwarp(deviceDir)) {
+        if (transport(deviceDir, portDir).needsRdmaCm()) {
             argv.add("-R");
         }
         if (role == ProbeRole.CLIENT) {
@@ -91,12 +93,42 @@ public final class PerftestArguments {
         }
     }
 
-    /** iWARP devices say {@code 4: RNIC} in {@code node_type} (rdma-facts.md §1.1). */
-    private static boolean isIwarp(Path deviceDir) {
+    /**
+     * The port's transport by the one rule ({@link PortTransport}): an RNIC without RoCE v2 GIDs is iWARP. An
+     * unreadable node type counts as 0, which is never iWARP: perftest's default (verbs connection) is the
+     * InfiniBand/RoCE one.
+     */
+    private static PortTransport transport(Path deviceDir, Path portDir) {
+        int nodeTypeId;
         try {
-            return SysfsParsers.parseIdName(SysfsFiles.readOnce(deviceDir.resolve("node_type"))).id() == 4;
+            nodeTypeId = SysfsParsers.parseIdName(SysfsFiles.readOnce(deviceDir.resolve("node_type"))).id();
         } catch (IOException | IllegalArgumentException e) {
-            return false; // no readable node type: perftest's default (verbs connection) is the InfiniBand/RoCE one
+            nodeTypeId = 0;
+        }
+        String linkLayer;
+        try {
+            linkLayer = SysfsFiles.readOnce(portDir.resolve("link_layer")).strip();
+        } catch (IOException e) {
+            linkLayer = null;
+        }
+        return PortTransport.of(nodeTypeId, linkLayer, hasRoceV2Gid(portDir.resolve("gid_attrs/types")));
+    }
+
+    /** Any readable {@code gid_attrs/types/<i>} says RoCE v2 (empty entries fail to read: skipped). */
+    private static boolean hasRoceV2Gid(Path typesDir) {
+        if (!Files.isDirectory(typesDir)) {
+            return false;
+        }
+        try (Stream<Path> entries = Files.list(typesDir)) {
+            return entries.anyMatch(file -> {
+                try {
+                    return GidEntry.isRoceV2Type(SysfsFiles.readOnce(file));
+                } catch (IOException e) {
+                    return false;
+                }
+            });
+        } catch (IOException e) {
+            return false;
         }
     }
 

@@ -1,5 +1,7 @@
 package io.rdmamon.agent.sim;
 
+import io.rdmamon.protocol.rates.CounterWidth;
+
 /** One monotonic simulated counter; unsigned 64-bit value with the overflow rule of its width. */
 final class Counter {
     private final CounterWidth width;

@@ -1,24 +1,32 @@
 package io.rdmamon.agent.sim;
 
+import io.rdmamon.protocol.rates.CounterGroup;
+import io.rdmamon.protocol.rates.CounterWidth;
+
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 
-/** Named counters in the order the kernel lists them (a {@code counters/} dir, or one ethtool group). */
+/**
+ * Named counters in the order the kernel lists them (a {@code counters/} dir, or one ethtool group). Each counts
+ * with the width the collector assumes for its name ({@link CounterWidth#of}), so both agree on wraps and
+ * saturation.
+ */
 final class CounterSet {
+    private final CounterGroup group;
     private final Map<String, Counter> counters = new LinkedHashMap<>();
 
-    /** Adds a counter at the end; its value starts at {@code initial} (clipped to the width). */
-    CounterSet define(String name, CounterWidth width, long initial) {
-        if (counters.putIfAbsent(name, new Counter(width, initial)) != null) {
+    CounterSet(CounterGroup group) {
+        this.group = group;
+    }
+
+    /** Adds a counter at the end, starting at zero. */
+    CounterSet define(String name) {
+        if (counters.putIfAbsent(name, new Counter(CounterWidth.of(group, name), 0)) != null) {
             throw new IllegalStateException("counter defined twice: " + name);
         }
         return this;
-    }
-
-    CounterSet define(String name) {
-        return define(name, CounterWidth.U64, 0);
     }
 
     boolean has(String name) {

@@ -1,5 +1,7 @@
 package io.rdmamon.agent.sim;
 
+import io.rdmamon.protocol.rates.CounterGroup;
+
 import java.io.IOException;
 import java.util.List;
 import java.util.random.RandomGenerator;
@@ -36,9 +38,9 @@ final class ErdmaDevice implements SimulatedDevice {
     private final Carry txPacketCarry = new Carry();
     private final Carry rxPacketCarry = new Carry();
     private final Carry tcpPacketCarry = new Carry();
-    private final CounterSet hw = new CounterSet();
+    private final CounterSet hw = new CounterSet(CounterGroup.HW_COUNTERS);
     /** virtio_net's per-queue statistics (non-RDMA traffic only: eRDMA bypasses the virtio rings). */
-    private final CounterSet ethtool = new CounterSet();
+    private final CounterSet ethtool = new CounterSet(CounterGroup.ETHTOOL);
 
     /**
      * @param speed {@link LinkSpeed#EDR_1X} when the netdev reports 25 Gb/s, {@link LinkSpeed#SDR_1X}

@@ -1,14 +1,11 @@
 package io.rdmamon.agent.sim;
 
+import io.rdmamon.protocol.rates.CounterGroup;
+
 import java.io.IOException;
 import java.util.List;
 import java.util.random.RandomGenerator;
 
-import static io.rdmamon.agent.sim.CounterWidth.PMA_16;
-import static io.rdmamon.agent.sim.CounterWidth.PMA_32;
-import static io.rdmamon.agent.sim.CounterWidth.PMA_4;
-import static io.rdmamon.agent.sim.CounterWidth.PMA_8;
-import static io.rdmamon.agent.sim.CounterWidth.U64;
 
 /**
  * A ConnectX (mlx5) device with one port, in RoCE mode (link layer Ethernet, a netdev with
@@ -123,24 +120,24 @@ final class Mlx5Device implements SimulatedDevice {
 
     private static CounterSet pmaCounters() {
         // Extended group (mlx5 always advertises IB_PMA_CLASS_CAP_EXT_WIDTH): 64-bit data and packets;
-        // the PortCounters error fields keep their narrow, saturating widths.
-        return new CounterSet()
-                .define("symbol_error", PMA_16, 0)
-                .define("link_error_recovery", PMA_8, 0)
-                .define("link_downed", PMA_8, 0)
-                .define("port_rcv_errors", PMA_16, 0)
-                .define("port_rcv_remote_physical_errors", PMA_16, 0)
-                .define("port_rcv_switch_relay_errors", PMA_16, 0)
-                .define("port_xmit_discards", PMA_16, 0)
-                .define("port_xmit_constraint_errors", PMA_8, 0)
-                .define("port_rcv_constraint_errors", PMA_8, 0)
-                .define("local_link_integrity_errors", PMA_4, 0)
-                .define("excessive_buffer_overrun_errors", PMA_4, 0)
-                .define("VL15_dropped", PMA_16, 0)
-                .define("port_xmit_wait", PMA_32, 0)
+        // the PortCounters error fields keep their narrow, saturating widths (CounterWidth.of).
+        return new CounterSet(CounterGroup.PORT_COUNTERS)
+                .define("symbol_error")
+                .define("link_error_recovery")
+                .define("link_downed")
+                .define("port_rcv_errors")
+                .define("port_rcv_remote_physical_errors")
+                .define("port_rcv_switch_relay_errors")
+                .define("port_xmit_discards")
+                .define("port_xmit_constraint_errors")
+                .define("port_rcv_constraint_errors")
+                .define("local_link_integrity_errors")
+                .define("excessive_buffer_overrun_errors")
+                .define("VL15_dropped")
+                .define("port_xmit_wait")
                 // Held in octets; written divided by 4 as the kernel prints them (see writeState).
-                .define("port_xmit_data", U64, 0)
-                .define("port_rcv_data", U64, 0)
+                .define("port_xmit_data")
+                .define("port_rcv_data")
                 .define("port_xmit_packets")
                 .define("port_rcv_packets")
                 .define("unicast_xmit_packets")
@@ -149,12 +146,9 @@ final class Mlx5Device implements SimulatedDevice {
                 .define("multicast_rcv_packets");
     }
 
-    /**
-     * mlx5 Q counters are 32-bit in hardware; whether sysfs wraps them is not verified (rdma-facts §9),
-     * so the simulator keeps them monotonic 64-bit like every other hw counter.
-     */
+    /** mlx5 Q counters count in 32 bits and wrap, as the collector assumes (CounterWidth.of); the rest are 64-bit. */
     private static CounterSet hwCounters(boolean roce) {
-        CounterSet set = new CounterSet();
+        CounterSet set = new CounterSet(CounterGroup.HW_COUNTERS);
         List.of("rx_write_requests", "rx_read_requests", "rx_atomic_requests", "rx_dct_connect", "out_of_buffer",
                 "out_of_sequence",
                 "duplicate_request", "rnr_nak_retry_err", "packet_seq_err", "implied_nak_seq_err", "local_ack_timeout_err",
@@ -173,7 +167,7 @@ final class Mlx5Device implements SimulatedDevice {
 
     /** mlx5e stats groups in kernel order (rdma-facts §3.1), the subset a monitor cares about. */
     private static CounterSet ethtoolCounters(int losslessPriority) {
-        CounterSet set = new CounterSet();
+        CounterSet set = new CounterSet(CounterGroup.ETHTOOL);
         // sw: the netdev's own rings (non-RDMA traffic only)
         List.of("rx_packets", "rx_bytes", "tx_packets", "tx_bytes").forEach(set::define);
         // qcnt

@@ -56,8 +56,6 @@ public final class CollectorIngestBench {
     private static final int SLOTS_PER_SECOND = 20;
     private static final long UPTIME_SECONDS = 10L * 24 * 3600;
     private static final int HISTORY_POINTS = 900; // CollectorConfig.defaults()
-    /** Set when the run is over: closed connections are expected from then on. */
-    private static volatile boolean stopping;
 
     private CollectorIngestBench() {
     }
@@ -83,12 +81,13 @@ public final class CollectorIngestBench {
         Vertx vertx = Vertx.vertx();
         try (BenchChild collector = BenchChild.java("collector", jvmFlags, BenchCollector.class, List.of(), log)) {
             int port = Integer.parseInt(BenchControl.fields(collector.awaitAnswer()).get("port"));
-            AtomicLong acks = new AtomicLong();
-            AtomicLong skipped = new AtomicLong();
+            LoadCounters counters = new LoadCounters();
+            AtomicLong acks = counters.acks;
+            AtomicLong skipped = counters.skipped;
             int instances = 2;
             long connectStart = System.nanoTime();
             for (int k = 0; k < instances; k++) {
-                vertx.deployVerticle(new LoadVerticle(port, nodes, k, instances, feed, acks, skipped))
+                vertx.deployVerticle(new LoadVerticle(port, "bench-node-%04d", nodes, k, instances, feed, counters))
                         .toCompletionStage().toCompletableFuture().get();
             }
             System.out.printf("%d connections up in %.1f s (%s)%n", nodes, (System.nanoTime() - connectStart) / 1e9,
@@ -153,7 +152,7 @@ public final class CollectorIngestBench {
             long heapEnd = heapAfterGc(collector);
             double heapSeconds = (System.nanoTime() - heapStartNanos) / 1e9;
             ProcessUsage collectorEnd = collector.usage();
-            stopping = true;
+            counters.stopping = true;
             System.out.printf("collector (%s): %s%n", flags.isBlank() ? "default JVM flags" : flags, collector.ask("stats"));
 
             double collectorCores = (collectorAfter.cpuMillis() - collectorBefore.cpuMillis()) / 1000.0 / windowSeconds;
@@ -258,15 +257,29 @@ public final class CollectorIngestBench {
         }
     }
 
+    /** What the load generator did and what came back, over all its verticles. */
+    static final class LoadCounters {
+        /** Values frames written. */
+        final AtomicLong sent = new AtomicLong();
+        /** Frames the collector sent back (acks). */
+        final AtomicLong acks = new AtomicLong();
+        /** Sends skipped because the socket's write queue was full. */
+        final AtomicLong skipped = new AtomicLong();
+        /** Connections the collector closed while the run was on. */
+        final AtomicLong closedByCollector = new AtomicLong();
+        /** Set when the run is over: closed connections are expected from then on. */
+        volatile boolean stopping;
+    }
+
     /** Owns nodes {@code index % instances == instance}: their connections and their send schedule. */
     static final class LoadVerticle extends VerticleBase {
         private final int port;
+        private final String nameFormat;
         private final int nodes;
         private final int instance;
         private final int instances;
         private final FrameFeed feed;
-        private final AtomicLong acks;
-        private final AtomicLong skipped;
+        private final LoadCounters counters;
         private final List<Integer> owned = new ArrayList<>();
         private final List<WebSocket> sockets = new ArrayList<>();
         private long[] lastSent;
@@ -274,14 +287,15 @@ public final class CollectorIngestBench {
         /** Held in a field: Vert.x closes a client (and its WebSockets) once it is unreachable. */
         private WebSocketClient client;
 
-        LoadVerticle(int port, int nodes, int instance, int instances, FrameFeed feed, AtomicLong acks, AtomicLong skipped) {
+        /** Node {@code i} is named {@code String.format(nameFormat, i)}. */
+        LoadVerticle(int port, String nameFormat, int nodes, int instance, int instances, FrameFeed feed, LoadCounters counters) {
             this.port = port;
+            this.nameFormat = nameFormat;
             this.nodes = nodes;
             this.instance = instance;
             this.instances = instances;
             this.feed = feed;
-            this.acks = acks;
-            this.skipped = skipped;
+            this.counters = counters;
         }
 
         @Override
@@ -306,13 +320,14 @@ public final class CollectorIngestBench {
         }
 
         private Future<Void> connect(int index) {
-            String node = String.format("bench-node-%04d", index);
+            String node = String.format(nameFormat, index);
             WebSocketConnectOptions options = new WebSocketConnectOptions().setHost("127.0.0.1").setPort(port)
                     .setURI(WireFormat.STREAM_PATH);
             return client.connect(options).map(ws -> {
-                ws.binaryMessageHandler(message -> acks.incrementAndGet());
+                ws.binaryMessageHandler(message -> counters.acks.incrementAndGet());
                 ws.closeHandler(v -> {
-                    if (!stopping) {
+                    if (!counters.stopping) {
+                        counters.closedByCollector.incrementAndGet();
                         System.err.println(node + " closed by the collector: " + ws.closeStatusCode() + " " + ws.closeReason());
                     }
                 });
@@ -324,6 +339,9 @@ public final class CollectorIngestBench {
 
         /** Sends second {@code t}'s frame to every owned node whose slot in the second has come. */
         private void sendDue() {
+            if (counters.stopping) {
+                return;
+            }
             long elapsed = System.currentTimeMillis() - startMillis;
             long second = elapsed / 1000 + 1;
             long slot = (elapsed % 1000) * SLOTS_PER_SECOND / 1000;
@@ -334,9 +352,10 @@ public final class CollectorIngestBench {
                         continue;
                     }
                     if (ws.writeQueueFull()) {
-                        skipped.incrementAndGet();
+                        counters.skipped.incrementAndGet();
                     } else {
                         ws.writeBinaryMessage(feed.values(owned.get(j) % PROFILES, second));
+                        counters.sent.incrementAndGet();
                     }
                     lastSent[j] = second;
                 }

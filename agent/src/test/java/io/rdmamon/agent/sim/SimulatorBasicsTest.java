@@ -1,5 +1,6 @@
 package io.rdmamon.agent.sim;
 
+import io.rdmamon.protocol.rates.CounterWidth;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -68,26 +69,26 @@ class SimulatorBasicsTest {
 
     @Test
     void narrowPmaCountersSaturateInsteadOfWrapping() {
-        Counter xmitWait = new Counter(CounterWidth.PMA_32, 4_294_967_000L);
+        Counter xmitWait = new Counter(CounterWidth.saturating(32), 4_294_967_000L);
         xmitWait.add(1_000L);
         assertEquals(4_294_967_295L, xmitWait.value());
         xmitWait.add(1L);
         assertEquals(4_294_967_295L, xmitWait.value());
 
-        Counter linkDowned = new Counter(CounterWidth.PMA_8, 300);
+        Counter linkDowned = new Counter(CounterWidth.saturating(8), 300);
         assertEquals(255, linkDowned.value());
     }
 
     @Test
     void u64CountersUseUnsignedArithmeticAndRendering() {
-        Counter bytes = new Counter(CounterWidth.U64, Long.MAX_VALUE);
+        Counter bytes = new Counter(CounterWidth.WRAPPING_64, Long.MAX_VALUE);
         bytes.add(2L);
         assertEquals("9223372036854775809\n", CounterSet.sysfsValue(bytes.value()));
     }
 
     @Test
     void fractionalIncrementsCarryOver() {
-        Counter rare = new Counter(CounterWidth.U64, 0);
+        Counter rare = new Counter(CounterWidth.WRAPPING_64, 0);
         for (int i = 0; i < 5; i++) {
             rare.add(0.3);
         }

@@ -12,6 +12,7 @@ import io.rdmamon.collector.ConfigException;
 import io.rdmamon.collector.ListenAddress;
 import io.rdmamon.collector.NodeMetricsServer;
 import io.rdmamon.protocol.model.HostSample;
+import io.rdmamon.protocol.model.Names;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import picocli.CommandLine.Command;
@@ -26,7 +27,6 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
-import java.util.regex.Pattern;
 
 @Command(name = "agent",
         description = {"The node daemon: streams this host's RDMA counters to the collector.",
@@ -40,7 +40,6 @@ import java.util.regex.Pattern;
                 "node (docs/probes-agent.md): one per port, each at most --probe-max-duration, killed with its",
                 "process group at its timeout, on cancel or when the collector connection drops."})
 public final class AgentCommand implements Callable<Integer> {
-    private static final Pattern NODE_NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,252}");
     private static final Duration MIN_INTERVAL = Duration.ofMillis(100);
 
     @Option(names = "--collector", paramLabel = "URL",
@@ -93,8 +92,8 @@ public final class AgentCommand implements Callable<Integer> {
         if (collector == null && listen == null) {
             throw CliFailure.badInput("give --collector URL, --listen HOST:PORT, or both");
         }
-        if (!NODE_NAME.matcher(node).matches()) {
-            throw CliFailure.badInput("--node '" + node + "': use letters, digits, '.', '_' or '-' (at most 253)");
+        if (!Names.isNodeName(node)) {
+            throw CliFailure.badInput("--node '" + node + "': use " + Names.nodeNameRule());
         }
         if (interval.compareTo(MIN_INTERVAL) < 0) {
             throw CliFailure.badInput("--interval " + interval.toMillis() + "ms: must be at least 100ms");

@@ -1,5 +1,6 @@
 package io.rdmamon.cli.node;
 
+import io.rdmamon.protocol.model.CounterUnits;
 import io.rdmamon.protocol.model.EthtoolStats;
 import io.rdmamon.protocol.model.IbDevice;
 import io.rdmamon.protocol.model.IbPort;
@@ -17,13 +18,10 @@ import java.util.Set;
  * count bytes (printed as Bps and Mbps).
  *
  * @param values       counter values by display name, in kernel order
- * @param byteCounters names of the counters that count bytes
+ * @param byteCounters names of the counters that count bytes ({@link CounterUnits#isByteCounter})
  * @param widths       width and wrap behaviour of each counter, for its per-second rate
  */
 public record PerfCounters(Map<String, Long> values, Set<String> byteCounters, Map<String, CounterWidth> widths) {
-    /** The model's data counters; already in bytes (the reader multiplies the kernel's octets/4 by 4). */
-    private static final Set<String> PORT_DATA_COUNTERS = Set.of("port_rcv_data", "port_xmit_data");
-
     public PerfCounters {
         values = Collections.unmodifiableMap(new LinkedHashMap<>(values));
         byteCounters = Set.copyOf(byteCounters);
@@ -70,11 +68,6 @@ public record PerfCounters(Map<String, Long> values, Set<String> byteCounters, M
         return b.build();
     }
 
-    /** mlnx_perf's rule: a key with "bytes" and without "_to_" (not {@code rx_1024_to_1518_bytes_phy}). */
-    static boolean isByteCounterName(String name) {
-        return (name.contains("bytes") && !name.contains("_to_")) || PORT_DATA_COUNTERS.contains(name);
-    }
-
     private static final class Builder {
         private final Map<String, Long> values = new LinkedHashMap<>();
         private final Set<String> bytes = new LinkedHashSet<>();
@@ -89,7 +82,7 @@ public record PerfCounters(Map<String, Long> values, Set<String> byteCounters, M
                 }
                 values.put(key, value);
                 widths.put(key, CounterWidth.of(group, name));
-                if (isByteCounterName(name)) {
+                if (CounterUnits.isByteCounter(group, name)) {
                     bytes.add(key);
                 }
             });

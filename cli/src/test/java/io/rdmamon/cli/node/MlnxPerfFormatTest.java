@@ -1,5 +1,7 @@
 package io.rdmamon.cli.node;
 
+import io.rdmamon.protocol.model.CounterUnits;
+import io.rdmamon.protocol.rates.CounterGroup;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -8,10 +10,13 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Predicate;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 class MlnxPerfFormatTest {
+    /** mlnx_perf itself only ever sees ethtool names. */
+    private static final Predicate<String> ETHTOOL_BYTES = name -> CounterUnits.isByteCounter(CounterGroup.ETHTOOL, name);
 
     @ParameterizedTest
     @CsvSource({
@@ -40,7 +45,7 @@ class MlnxPerfFormatTest {
         rates.put("rx_1024_to_1518_bytes_phy", 11_614_936.0);
         rates.put("rx_prio0_bytes", 12_404_738_832.0);
         rates.put("rx_prio0_packets", 11_614_923.0);
-        List<String> lines = MlnxPerfFormat.interval(rates, PerfCounters::isByteCounterName);
+        List<String> lines = MlnxPerfFormat.interval(rates, ETHTOOL_BYTES);
         assertEquals(List.of(
                 "  rx_vport_unicast_packets: 11,614,900",
                 "    rx_vport_unicast_bytes: 12,358,253,600 Bps   = 98,866.2 Mbps",
@@ -62,7 +67,7 @@ class MlnxPerfFormatTest {
         rates.put("tx_prio0_packets", 100.0);
         rates.put("tx_prio3_bytes", 750_000.0);
         rates.put("tx_prio3_packets", 300.0);
-        List<String> lines = MlnxPerfFormat.interval(rates, PerfCounters::isByteCounterName);
+        List<String> lines = MlnxPerfFormat.interval(rates, ETHTOOL_BYTES);
         assertEquals(List.of(
                 "                tx_prio0_bytes: 250,000 Bps          = 2 Mbps",
                 "              tx_prio0_packets: 100",
@@ -83,7 +88,7 @@ class MlnxPerfFormatTest {
         rates.put("rx_bytes", 5_000_000.0);
         // mlnx_perf prints the UP block and the separator only after a non-byte counter moved
         assertEquals(List.of("                      rx_bytes: 5,000,000 Bps        = 40 Mbps"),
-                MlnxPerfFormat.interval(rates, PerfCounters::isByteCounterName).stream()
+                MlnxPerfFormat.interval(rates, ETHTOOL_BYTES).stream()
                         .map(String::stripTrailing).toList());
         assertEquals(List.of(), MlnxPerfFormat.interval(Map.of("rx_packets", 0.0), n -> false));
     }

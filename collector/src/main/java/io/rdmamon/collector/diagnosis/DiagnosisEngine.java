@@ -317,8 +317,7 @@ public final class DiagnosisEngine {
 
     /** Keeps the fleet's per-model rate counts in step with this port (active ports of a known model only). */
     private void contribute(PortState state, IbDevice device, IbPort port) {
-        boolean counts = device.hcaType() != null && port.rateBytesPerSecond() != null
-                && (port.stateId() == PortEvaluator.ACTIVE || port.stateId() == PortEvaluator.ACTIVE_DEFER);
+        boolean counts = device.hcaType() != null && port.rateBytesPerSecond() != null && port.isActive();
         FleetRates.Model model = counts ? new FleetRates.Model(device.hcaType(), port.linkLayer()) : null;
         long rate = counts ? port.rateBytesPerSecond() : 0;
         if (Objects.equals(model, state.model) && rate == state.contributedRate) {

@@ -2,8 +2,10 @@ package io.rdmamon.collector.diagnosis;
 
 import io.rdmamon.collector.store.PortRates;
 import io.rdmamon.protocol.model.EthtoolStats;
+import io.rdmamon.protocol.model.GidAdvice;
 import io.rdmamon.protocol.model.GidEntry;
 import io.rdmamon.protocol.model.IbPort;
+import io.rdmamon.protocol.model.PortTransport;
 import io.rdmamon.protocol.model.PriorityCounters;
 import io.rdmamon.protocol.rates.CounterGroup;
 import io.rdmamon.protocol.rates.CounterRate;
@@ -27,9 +29,6 @@ import java.util.function.Function;
  * a few dozen rate computations and no allocation beyond them.
  */
 public final class PortEvaluator {
-    static final int ACTIVE = 4;
-    static final int ACTIVE_DEFER = 5;
-    private static final int NODE_TYPE_CA = 1;
     private static final double MICROS_PER_SECOND = 1_000_000.0;
     // ethtool rx/tx_prioN_* statistics are 64-bit in mlx5e (only the qcnt group is 32-bit)
     private static final CounterWidth PRIO_WIDTH = CounterWidth.of(CounterGroup.ETHTOOL, "tx_prio0_bytes");
@@ -50,7 +49,7 @@ public final class PortEvaluator {
     public List<Finding> evaluate(PortInput in) {
         List<Finding> found = new ArrayList<>(2);
         IbPort port = in.current();
-        boolean active = port.stateId() == ACTIVE || port.stateId() == ACTIVE_DEFER;
+        boolean active = port.isActive();
         if (port.stateId() >= 0 && !active) {
             found.add(new Finding(Rule.LINK_DOWN, "state " + port.stateId() + ": " + port.state()
                     + (port.physState() == null ? "" : ", phys_state " + port.physStateId() + ": " + port.physState()),
@@ -76,9 +75,9 @@ public final class PortEvaluator {
         return found;
     }
 
-    /** A RoCE port: Ethernet link layer on a CA (mlx5); eRDMA is Ethernet too but an RNIC (iWARP-style, no RoCE GIDs). */
+    /** A RoCE port by the one rule of {@link PortTransport} (eRDMA counts only in its RoCE v2 mode). */
     static boolean isRoce(PortInput in) {
-        return "Ethernet".equals(in.current().linkLayer()) && in.device().nodeTypeId() == NODE_TYPE_CA;
+        return PortTransport.of(in.device(), in.current()) == PortTransport.ROCE;
     }
 
     /** link_downed + link_error_recovery increases between two samples (0 without a usable rate). */
@@ -127,10 +126,8 @@ public final class PortEvaluator {
                 return;
             }
         }
-        for (GidEntry gid : port.gids()) {
-            if (gid.isRoceV2() && routable(gid)) {
-                return;
-            }
+        if (GidAdvice.hasRoutableRoceV2(port)) {
+            return;
         }
         StringJoiner listed = new StringJoiner(", ");
         port.gids().stream().limit(4).forEach(g -> listed.add(g.index() + " " + g.type() + " " + g.gid()));
@@ -138,11 +135,6 @@ public final class PortEvaluator {
                 + " GID(s)" + (port.gids().isEmpty() ? "" : ": " + listed + (port.gids().size() > 4 ? ", …" : ""))
                 + (port.netdev() == null ? "" : "; is an IPv4 address configured on " + port.netdev() + "?"),
                 Map.of("gidCount", (double) port.gids().size())));
-    }
-
-    /** An IPv4-mapped GID, or an IPv6 one that is not link-local: something a routed RoCE v2 packet can carry. */
-    private static boolean routable(GidEntry gid) {
-        return gid.ipv4() != null || !(gid.gid().startsWith("fe80:") || gid.gid().replace(":", "").matches("0+"));
     }
 
     private void priorities(PortInput in, SortedSet<Integer> lossless, List<Finding> found) {

@@ -10,10 +10,12 @@ import io.rdmamon.collector.store.NodeView;
 import io.rdmamon.collector.store.PortRates;
 import io.rdmamon.collector.store.RatePoint;
 import io.rdmamon.protocol.model.EthtoolStats;
+import io.rdmamon.protocol.model.GidAdvice;
 import io.rdmamon.protocol.model.GidEntry;
 import io.rdmamon.protocol.model.HostSample;
 import io.rdmamon.protocol.model.IbDevice;
 import io.rdmamon.protocol.model.IbPort;
+import io.rdmamon.protocol.model.PortTransport;
 import io.rdmamon.protocol.model.PriorityCounters;
 import io.rdmamon.protocol.model.SourceStatus;
 import io.rdmamon.protocol.model.VerbsPortAttributes;
@@ -55,7 +57,9 @@ public final class NodesApi implements Routes {
                 for (IbDevice device : last.devices()) {
                     for (IbPort port : device.ports()) {
                         ObjectNode p = ports.addObject().put("device", device.name()).put("port", port.port())
-                                .put("state", port.state()).put("linkLayer", port.linkLayer());
+                                .put("state", port.state()).put("linkLayer", port.linkLayer())
+                                .put("active", port.isActive())
+                                .put("transport", PortTransport.of(device, port).jsonName());
                         headline(p, view, device, port);
                     }
                 }
@@ -139,7 +143,12 @@ public final class NodesApi implements Routes {
         p.put("port", port.port()).put("stateId", port.stateId()).put("state", port.state())
                 .put("physStateId", port.physStateId()).put("physState", port.physState()).put("rate", port.rate())
                 .put("rateBytesPerSecond", port.rateBytesPerSecond()).put("linkLayer", port.linkLayer())
-                .put("lid", port.lid()).put("netdev", port.netdev());
+                .put("lid", port.lid()).put("netdev", port.netdev()).put("active", port.isActive());
+        PortTransport transport = PortTransport.of(device, port);
+        p.put("transport", transport.jsonName());
+        GidAdvice advice = GidAdvice.of(transport, port);
+        p.putObject("gidAdvice").put("index", advice.index()).put("gid", advice.gid()).put("ipv4", advice.ipv4())
+                .put("ok", advice.ok()).put("text", advice.text());
         headline(p.putObject("rates"), view, device, port);
         IbPort previous = previousPort(view, device, port);
         long elapsed = elapsed(view);

@@ -4,6 +4,7 @@ import io.rdmamon.collector.auth.TokenEntry;
 import io.rdmamon.collector.metrics.SelfMetrics;
 import io.rdmamon.collector.store.NodeStore;
 import io.rdmamon.protocol.model.HostSample;
+import io.rdmamon.protocol.model.Names;
 import io.rdmamon.protocol.wire.Frame;
 import io.rdmamon.protocol.wire.FrameCodec;
 import io.rdmamon.protocol.wire.FrameException;
@@ -16,7 +17,6 @@ import io.vertx.core.http.WebSocketFrame;
 
 import java.time.Duration;
 import java.util.function.Consumer;
-import java.util.regex.Pattern;
 
 /**
  * One agent's stream. A frame is decoded (JSON, the {@link FrameLimits} check and the rebuild of the sample) on
@@ -32,7 +32,6 @@ import java.util.regex.Pattern;
  */
 final class AgentConnection {
     private static final System.Logger LOG = System.getLogger(AgentConnection.class.getName());
-    private static final Pattern NODE_NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._:-]{0,252}");
     private static final int MAX_FRAMES_IN_FLIGHT = AgentIngest.MAX_FRAMES_IN_FLIGHT;
     /** A close reason must fit in 123 bytes of UTF-8 (RFC 6455, 5.5.1). */
     private static final int MAX_CLOSE_REASON_BYTES = 123;
@@ -199,9 +198,9 @@ final class AgentConnection {
 
     private void admit(Frame.Hello hello) throws StreamRefusal {
         String name = hello.node();
-        if (!NODE_NAME.matcher(name).matches()) {
+        if (!Names.isNodeName(name)) {
             throw new StreamRefusal(StreamRefusal.PROTOCOL_ERROR, StreamRefusal.INVALID_TEXT,
-                    "invalid node name " + FrameException.quote(name));
+                    "invalid node name " + FrameException.quote(name) + " (" + Names.nodeNameRule() + ")");
         }
         if (token != null && token.node() != null && !token.node().equals(name)) {
             throw new StreamRefusal(StreamRefusal.POLICY_VIOLATION, StreamRefusal.TOKEN_NODE,

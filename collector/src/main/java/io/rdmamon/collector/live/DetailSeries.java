@@ -82,6 +82,8 @@ final class DetailSeries {
             series.add(new Series(name, hwCounter(name)));
         }
         series.add(new Series("state", r -> r.current().stateId() < 0 ? Double.NaN : r.current().stateId()));
+        // 1 while the port carries traffic (IbPort.isActive), so the dashboard need not know which states do
+        series.add(new Series("active", r -> r.current().stateId() < 0 ? Double.NaN : r.current().isActive() ? 1 : 0));
         return List.copyOf(series);
     }
 

@@ -10,6 +10,7 @@ import io.rdmamon.protocol.model.EthtoolStats;
 import io.rdmamon.protocol.model.HostSample;
 import io.rdmamon.protocol.model.IbDevice;
 import io.rdmamon.protocol.model.IbPort;
+import io.rdmamon.protocol.model.PortTransport;
 import io.rdmamon.protocol.model.SourceStatus;
 import io.rdmamon.protocol.rates.CounterGroup;
 import io.rdmamon.protocol.rates.CounterRate;
@@ -32,7 +33,7 @@ final class FleetState {
     /** Field order of a port array in a node row (sent in the hello). */
     static final List<String> PORT_FIELDS = List.of("device", "port", "state", "stateId", "linkLayer",
             "rateBytesPerSecond", "netdev", "rxBytesPerSecond", "txBytesPerSecond", "rxPacketsPerSecond",
-            "txPacketsPerSecond", "losslessShare");
+            "txPacketsPerSecond", "losslessShare", "active", "transport");
     static final int MAX_FAILURES_PER_NODE = 5;
 
     /** One tick: the delta to send to up-to-date clients and every row for a client that needs all. */
@@ -162,6 +163,8 @@ final class FleetState {
         number(g, rates.rxPacketsPerSecond());
         number(g, rates.txPacketsPerSecond());
         number(g, losslessShare(previous, port, elapsed));
+        g.writeBoolean(port.isActive());
+        g.writeString(PortTransport.of(device, port).jsonName());
         g.writeEndArray();
     }
 

@@ -45,6 +45,9 @@ import java.util.Set;
  * its first sample yet (the dashboard opened on a port link right after the collector or the agent started) is
  * held pending, without a history, and settled at the first tick after that sample.
  *
+ * <p>Ports with an active diagnosis get a detail history too, within the same {@link LiveFeedOptions#maxWatchedPorts()}
+ * (see {@link DetailTracker}): a watch of such a port starts with its per-priority and PFC points from before.
+ *
  * <p>Backpressure: messages are built once per tick and shared by all clients; a client whose
  * connection write queue is above {@link LiveFeedOptions#writeQueueMaxBytes()} is skipped for that tick
  * (counted in {@code rdmamon_collector_live_updates_dropped_total}) and disconnected after
@@ -78,6 +81,8 @@ public final class LiveFeed implements Routes {
     private String lastFull;
     private long diagnosesVersion = -1;
     private String diagnosesEvent;
+    private long diagnosedPortsVersion = -1;
+    private List<PortKey> diagnosedPorts = List.of();
     private boolean building;
 
     public LiveFeed(Vertx vertx, NodeStore store, DiagnosisEngine diagnoses, PrometheusRegistry registry,
@@ -273,6 +278,7 @@ public final class LiveFeed implements Routes {
         vertx.executeBlocking(fleet::tick, false).andThen(ar -> building = false).onSuccess(tick -> {
             lastTick = tick;
             lastFull = null;
+            tracker.diagnosed(diagnosedPorts());
             tracker.poll();
             watchedPorts = tracker.size();
             long now = System.currentTimeMillis();
@@ -310,6 +316,17 @@ public final class LiveFeed implements Routes {
                 }
             });
         }
+    }
+
+    /** The ports with an active port-level diagnosis, most urgent first; recomputed when the diagnoses change. */
+    private List<PortKey> diagnosedPorts() {
+        DiagnosisEngine.Snapshot snapshot = diagnoses.snapshot();
+        if (snapshot.version() != diagnosedPortsVersion) {
+            diagnosedPorts = snapshot.diagnoses().stream().filter(d -> !d.nodeLevel())
+                    .map(d -> new PortKey(d.node(), d.device(), d.port())).distinct().toList();
+            diagnosedPortsVersion = snapshot.version();
+        }
+        return diagnosedPorts;
     }
 
     /** Sends the diagnoses when the client's copy is older than the engine's; the event is built once per change. */

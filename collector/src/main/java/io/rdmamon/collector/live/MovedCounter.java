@@ -1,6 +1,7 @@
 package io.rdmamon.collector.live;
 
 import io.rdmamon.collector.store.PortRates;
+import io.rdmamon.protocol.model.CounterUnits;
 import io.rdmamon.protocol.model.IbPort;
 import io.rdmamon.protocol.rates.CounterGroup;
 import io.rdmamon.protocol.rates.CounterRate;
@@ -16,7 +17,7 @@ import java.util.Map;
  * @param group     where it comes from
  * @param name      file or statistic name
  * @param perSecond the rate (above zero)
- * @param bytes     true for byte counters
+ * @param bytes     true for byte counters ({@link CounterUnits#isByteCounter})
  */
 record MovedCounter(CounterGroup group, String name, double perSecond, boolean bytes) {
 
@@ -39,14 +40,8 @@ record MovedCounter(CounterGroup group, String name, double perSecond, boolean b
         for (String name : values.keySet()) {
             CounterRate rate = PortRates.rate(previous, current, elapsedMillis, group, name);
             if (rate != null && rate.hasRate() && rate.perSecond() > 0) {
-                moved.add(new MovedCounter(group, name, rate.perSecond(), isBytes(group, name)));
+                moved.add(new MovedCounter(group, name, rate.perSecond(), CounterUnits.isByteCounter(group, name)));
             }
         }
-    }
-
-    // port_rcv_data / port_xmit_data are normalised to bytes by the reader (the kernel prints octets / 4)
-    static boolean isBytes(CounterGroup group, String name) {
-        return name.contains("bytes") || name.endsWith("octets")
-                || group == CounterGroup.PORT_COUNTERS && (name.equals("port_rcv_data") || name.equals("port_xmit_data"));
     }
 }

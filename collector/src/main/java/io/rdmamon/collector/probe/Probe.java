@@ -77,7 +77,8 @@ final class Probe {
                     .put("sizeBytes", result.sizeBytes()).put("iterations", result.iterations())
                     .put("linkRatio", linkRatio).put("passed", passed);
         }
-        return new JsonObject().put("id", id).put("state", state.jsonName())
+        return new JsonObject().put("id", id).put("state", state.jsonName()).put("terminal", state.terminal())
+                .put("step", state.step())
                 .put("source", new JsonObject().put("node", src.node()).put("device", src.device()).put("port", src.port()))
                 .put("destination", new JsonObject().put("node", dst.node()).put("device", dst.device())
                         .put("port", dst.port()).put("address", serverAddress)

@@ -109,7 +109,7 @@ public record ProbeConfig(int maxConcurrent, int maxDurationSeconds, Duration co
                 section.path("timeoutMarginSeconds")) : c.timeoutMargin;
         c = c.withTimeouts(ready, margin);
         if (section.has("auditLog")) {
-            c = c.withAuditLog(baseDir.resolve(section.string("auditLog")));
+            c = c.withAuditLog(ConfigException.resolvePath(baseDir, section.string("auditLog"), section.path("auditLog")));
         }
         return c;
     }

@@ -5,9 +5,11 @@ import io.rdmamon.collector.ingest.AgentRegistry;
 import io.rdmamon.collector.metrics.ProbeOutcome;
 import io.rdmamon.collector.store.NodeStore;
 import io.rdmamon.collector.store.NodeView;
+import io.rdmamon.protocol.model.GidAdvice;
 import io.rdmamon.protocol.model.GidEntry;
 import io.rdmamon.protocol.model.IbDevice;
 import io.rdmamon.protocol.model.IbPort;
+import io.rdmamon.protocol.model.PortTransport;
 import io.rdmamon.protocol.probe.PerftestSpec;
 import io.rdmamon.protocol.probe.ProbePhase;
 import io.rdmamon.protocol.probe.ProbeRole;
@@ -42,8 +44,6 @@ import java.util.function.Consumer;
  */
 public final class ProbeOrchestrator implements AgentRegistry.Listener {
     private static final System.Logger LOG = System.getLogger(ProbeOrchestrator.class.getName());
-    /** iWARP devices (eRDMA) have no RoCE GID to address: their agent's address is used. */
-    private static final int NODE_TYPE_RNIC = 4;
 
     private final Vertx vertx;
     private final ProbeConfig config;
@@ -139,7 +139,10 @@ public final class ProbeOrchestrator implements AgentRegistry.Listener {
         return Optional.ofNullable(probes.get(id)).map(p -> p.json(System.currentTimeMillis()));
     }
 
-    /** {@code {"probes": [newest first], "limits": {...}}}. */
+    /**
+     * {@code {"probes": [newest first], "limits": {...}, "defaults": {...}, "steps": [...]}}: the defaults are
+     * what a request without the field gets, the steps the state names of a probe that succeeds, in order.
+     */
     public JsonObject list() {
         long now = System.currentTimeMillis();
         List<Probe> newestFirst = new ArrayList<>(probes.values());
@@ -149,7 +152,10 @@ public final class ProbeOrchestrator implements AgentRegistry.Listener {
         return new JsonObject().put("probes", array).put("limits", new JsonObject()
                 .put("maxConcurrent", config.maxConcurrent()).put("maxDurationSeconds", config.maxDurationSeconds())
                 .put("cooldownSeconds", config.cooldown().toMillis() / 1000.0).put("passRatio", config.passRatio())
-                .put("maxQps", PerftestSpec.MAX_QPS).put("maxSizeBytes", PerftestSpec.MAX_SIZE_BYTES));
+                .put("maxQps", PerftestSpec.MAX_QPS).put("maxSizeBytes", PerftestSpec.MAX_SIZE_BYTES))
+                .put("defaults", new JsonObject().put("sizeBytes", ProbeRequest.DEFAULT_SIZE_BYTES)
+                        .put("durationSeconds", ProbeRequest.DEFAULT_DURATION_SECONDS).put("qps", ProbeRequest.DEFAULT_QPS))
+                .put("steps", new JsonArray(ProbeState.STEPS.stream().map(ProbeState::jsonName).toList()));
     }
 
     @Override
@@ -354,8 +360,9 @@ public final class ProbeOrchestrator implements AgentRegistry.Listener {
 
     /**
      * The address the client connects to: on RoCE the IPv4 of the destination's RoCE v2 GID (the given
-     * index, or the first RoCE v2 GID with an IPv4 address, as perftest picks one itself); on InfiniBand
-     * and iWARP (eRDMA) the address the destination's agent connects from.
+     * index, or the one {@link GidAdvice#ncclGid} recommends: the first RoCE v2 GID with an IPv4 address, as
+     * perftest picks one itself); on InfiniBand and iWARP (eRDMA in iWARP mode) the address the destination's
+     * agent connects from. The transport is {@link PortTransport}'s rule.
      */
     private String serverAddress(ProbeRequest request, IbDevice srcDevice, IbPort srcPort, IbDevice dstDevice,
                                  IbPort dstPort) {
@@ -363,8 +370,7 @@ public final class ProbeOrchestrator implements AgentRegistry.Listener {
             return agents.remoteHost(request.destination().node()).orElseThrow(() -> notConnected(request.destination(), "destination"));
         }
         if (request.gidIndex() == null) {
-            return dstPort.gids().stream().filter(g -> g.isRoceV2() && g.ipv4() != null).findFirst()
-                    .map(GidEntry::ipv4).orElseThrow(() -> new ProbeRefused(400, "destination: "
+            return GidAdvice.ncclGid(dstPort).map(GidEntry::ipv4).orElseThrow(() -> new ProbeRefused(400, "destination: "
                             + request.destination() + " has no RoCE v2 GID with an IPv4 address"));
         }
         String address = roceV2Gid(dstPort, request.gidIndex(), request.destination(), "destination").ipv4();
@@ -378,7 +384,7 @@ public final class ProbeOrchestrator implements AgentRegistry.Listener {
         GidEntry gid = port.gids().stream().filter(g -> g.index() == index).findFirst()
                 .orElseThrow(() -> new ProbeRefused(400, "gidIndex: " + index + " is not in the GID table of the "
                         + role + " (" + endpoint + ")"));
-        if (!gid.isRoceV2() || gid.ipv4() == null) {
+        if (!gid.isRoceV2Ipv4()) {
             throw new ProbeRefused(400, "gidIndex: " + index + " on the " + role + " (" + endpoint + ") is "
                     + (gid.type() == null ? "of unknown type" : gid.type()) + (gid.ipv4() == null ? " without an IPv4 address" : "")
                     + ", not a RoCE v2 GID with an IPv4 address");
@@ -387,7 +393,7 @@ public final class ProbeOrchestrator implements AgentRegistry.Listener {
     }
 
     private static boolean roce(IbDevice device, IbPort port) {
-        return "Ethernet".equals(port.linkLayer()) && device.nodeTypeId() != NODE_TYPE_RNIC;
+        return PortTransport.of(device, port) == PortTransport.ROCE;
     }
 
     private IbDevice device(Endpoint endpoint, String role) {

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.rdmamon.protocol.json.StrictJson;
 import io.rdmamon.protocol.json.StrictJsonException;
+import io.rdmamon.protocol.model.Names;
 import io.rdmamon.protocol.probe.PerftestSpec;
 
 import java.io.IOException;
@@ -76,8 +77,8 @@ public record ProbeRequest(Endpoint source, Endpoint destination, long sizeBytes
     private static Endpoint endpoint(StrictJson endpoint) {
         endpoint.requireKnownKeys(ENDPOINT_FIELDS);
         String node = endpoint.string("node");
-        if (node.isBlank() || node.length() > 253) {
-            throw invalid(endpoint.path("node") + ": must be a node name");
+        if (!Names.isNodeName(node)) {
+            throw invalid(endpoint.path("node") + ": must be a node name (" + Names.nodeNameRule() + ")");
         }
         String device = endpoint.string("device");
         if (!PerftestSpec.DEVICE_NAME.matcher(device).matches()) {

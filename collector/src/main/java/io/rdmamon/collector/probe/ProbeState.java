@@ -1,5 +1,7 @@
 package io.rdmamon.collector.probe;
 
+import java.util.List;
+
 /** The collector's view of a probe (DESIGN.md §4; the JSON names are the contract). */
 public enum ProbeState {
     /** Accepted; the destination agent was asked to start its perftest server. */
@@ -22,7 +24,15 @@ public enum ProbeState {
         return jsonName;
     }
 
+    /** The path of a probe that succeeds, in order: what the dashboard draws as steps (API {@code steps}). */
+    public static final List<ProbeState> STEPS = List.of(QUEUED, SERVER_READY, RUNNING, DONE);
+
     public boolean terminal() {
         return this == DONE || this == FAILED || this == CANCELLED;
+    }
+
+    /** This state's place in {@link #STEPS} (0-based); -1 for FAILED and CANCELLED, which leave the path. */
+    public int step() {
+        return STEPS.indexOf(this);
     }
 }

@@ -99,6 +99,13 @@ class PortEvaluatorTest {
                 row("RoCE port with a global IPv6 RoCE v2 GID", () -> TestPort.roce().healthyTraffic(3).gids(List.of(
                         new GidEntry(1, "fd00:0000:0000:0000:0000:0000:0000:0002", "RoCE v2", "eth2", null))), Set.of()),
                 row("eRDMA has no RoCE GIDs by design", () -> TestPort.erdma().rate("hw:tx_bytes_cnt", 1e9), Set.of()),
+                // an RNIC with RoCE v2 GIDs runs RoCE (eRDMA's RoCE v2 mode): the GID rule applies to it
+                row("eRDMA in RoCE v2 mode with a link-local RoCE v2 GID only", () -> TestPort.erdma().gids(List.of(
+                        new GidEntry(0, "fe80:0000:0000:0000:0216:3eff:fe01:0203", "RoCE v2", "eth0", null))),
+                        Set.of(GID_NO_ROCEV2)),
+                row("eRDMA in RoCE v2 mode with an IPv4 RoCE v2 GID", () -> TestPort.erdma().gids(List.of(
+                        new GidEntry(1, "0000:0000:0000:0000:0000:ffff:0a00:0005", "RoCE v2", "eth0", "10.0.0.5"))),
+                        Set.of()),
                 row("eRDMA limit drops", () -> TestPort.erdma().rate("hw:tx_bps_limit_drop_cnt", 70)
                         .rate("hw:rx_pps_limit_drop_cnt", 30), Set.of(ERDMA_RATE_LIMITED)),
                 row("eRDMA limit drops, out-of-tree names", () -> TestPort.erdma().rate("hw:hw_bps_limit_drop_cnt", 5),

@@ -393,7 +393,13 @@ class HostileAgentTest {
         assertTrue(escape.closeReason.startsWith("hello.layout.devices[0].ports[0].counters[0] 'port_rcv_data\\u001b[2J'"),
                 escape.closeReason);
 
-        for (String node : List.of("forger", "huge", "escape")) {
+        // the agent's own rule (Names.NODE_NAME): a ':' was accepted here while `rdmamon agent --node` refused it
+        RawAgent colon = new RawAgent();
+        colon.send(new Frame.Hello("gpu-01:9100", "1.0", 1000, 1, layout));
+        assertEquals((short) 1002, colon.closed());
+        assertTrue(colon.closeReason.startsWith("invalid node name 'gpu-01:9100'"), colon.closeReason);
+
+        for (String node : List.of("forger", "huge", "escape", "gpu-01:9100")) {
             assertNull(nodeJson(node), node);
         }
         assertStillServing();

@@ -233,6 +233,9 @@ class ProbeApiTest {
         waitFor(() -> live.size() >= 4, "four live probe events", EVENT_LIMIT);
         assertEquals(List.of("queued", "server-ready", "running", "done"),
                 live.stream().map(e -> e.getString("state")).toList());
+        // the dashboard draws these as they are: where on the path each state is, and whether it is final
+        assertEquals(List.of(0, 1, 2, 3), live.stream().map(e -> e.getInteger("step")).toList());
+        assertEquals(List.of(false, false, false, true), live.stream().map(e -> e.getBoolean("terminal")).toList());
         assertEquals(0.92, live.get(3).getJsonObject("result").getDouble("linkRatio"), 1e-9);
 
         JsonObject line = audit(1).get(0);
@@ -268,6 +271,8 @@ class ProbeApiTest {
         assertError(400, "qps: 65 is outside 1..64", post(request("gpu-01", "gpu-02").put("qps", 65), OPERATOR));
         assertError(400, "sizeBytes: expected a 64-bit integer, got number",
                 post(request("gpu-01", "gpu-02").put("sizeBytes", 1.5), OPERATOR));
+        // the node-name rule of the agents (Names.NODE_NAME): no ':' (was accepted up to 253 characters of anything)
+        assertError(400, "source.node: must be a node name", post(request("gpu-01:9100", "gpu-02"), OPERATOR));
         assertError(400, "unknown key 'color' (known: [bidirectional, destination,", post(request("gpu-01", "gpu-02").put("color", "red"), OPERATOR));
         assertError(400, "body: not a JSON object",
                 send(HttpMethod.POST, "/api/probes", OPERATOR, Buffer.buffer("{\"source\": ")));
@@ -279,11 +284,11 @@ class ProbeApiTest {
         assertError(404, "unknown probe 'pr-nope'", send(HttpMethod.GET, "/api/probes/pr-nope", VIEWER, null));
         assertTrue(send(HttpMethod.GET, "/api/probes", VIEWER, null).bodyAsJsonObject().getJsonArray("probes").isEmpty());
 
-        List<JsonObject> audit = audit(11);
+        List<JsonObject> audit = audit(12);
         assertTrue(audit.stream().allMatch(l -> l.getString("action").equals("refuse")), audit.toString());
         assertEquals("gpu-99", audit.get(2).getJsonObject("source").getString("node"));
         assertTrue(audit.get(2).getString("detail").startsWith("404 source.node"), audit.get(2).encode());
-        JsonObject viewer = audit.get(10);
+        JsonObject viewer = audit.get(11);
         assertEquals("viewer", viewer.getJsonObject("who").getString("role"));
         assertEquals(Requester.fingerprint(VIEWER), viewer.getJsonObject("who").getString("tokenFingerprint"));
         assertTrue(viewer.getString("detail").startsWith("403"), viewer.encode());
@@ -433,6 +438,9 @@ class ProbeApiTest {
         assertEquals(2, limits.getInteger("maxConcurrent"));
         assertEquals(64, limits.getInteger("maxQps"));
         assertEquals(0.9, limits.getDouble("passRatio"));
+        assertEquals(new JsonObject().put("sizeBytes", 65536).put("durationSeconds", 5).put("qps", 1),
+                list.getJsonObject("defaults"));
+        assertEquals(List.of("queued", "server-ready", "running", "done"), list.getJsonArray("steps").getList());
         assertEquals(404, send(HttpMethod.GET, "/api/probes/" + ids.get(0), VIEWER, null).statusCode());
     }
 

@@ -11,6 +11,24 @@ package io.rdmamon.protocol.model;
  */
 public record GidEntry(int index, String gid, String type, String netdev, String ipv4) {
     public boolean isRoceV2() {
-        return type != null && type.endsWith("v2");
+        return isRoceV2Type(type);
+    }
+
+    /** {@code gid_attrs/types/<index>} says RoCE v2 ({@code RoCE v2}; the other types are {@code IB/RoCE v1}). */
+    public static boolean isRoceV2Type(String type) {
+        return type != null && type.strip().endsWith("v2");
+    }
+
+    /** A RoCE v2 GID of an IPv4 address: what NCCL (NCCL_IB_GID_INDEX) and the probes' server address want. */
+    public boolean isRoceV2Ipv4() {
+        return isRoceV2() && ipv4 != null;
+    }
+
+    /**
+     * An IPv4-mapped GID, or an IPv6 one that is neither link-local ({@code fe80:}) nor all zeros: an
+     * address a routed RoCE v2 packet can carry.
+     */
+    public boolean isRoutable() {
+        return ipv4 != null || !(gid.startsWith("fe80:") || gid.replace(":", "").matches("0+"));
     }
 }

@@ -25,6 +25,11 @@ public record IbDevice(
         String hcaType,
         String boardId,
         List<IbPort> ports) {
+    /** {@code node_type} 1: a channel adapter (mlx5 for InfiniBand and RoCE alike). */
+    public static final int NODE_TYPE_CA = 1;
+    /** {@code node_type} 4: an RDMA NIC (iWARP devices, eRDMA in both its iWARP and RoCE v2 modes). */
+    public static final int NODE_TYPE_RNIC = 4;
+
     public IbDevice {
         ports = List.copyOf(ports);
     }

@@ -44,9 +44,19 @@ public record IbPort(
         List<GidEntry> gids,
         EthtoolStats ethtool,
         VerbsPortAttributes verbs) {
+    /** {@code state} 4: ACTIVE. */
+    public static final int STATE_ACTIVE = 4;
+    /** {@code state} 5: ACTIVE_DEFER, an active port whose transition the SM deferred; it carries traffic. */
+    public static final int STATE_ACTIVE_DEFER = 5;
+
     public IbPort {
         counters = Maps.copyOrdered(counters);
         hwCounters = Maps.copyOrdered(hwCounters);
         gids = List.copyOf(gids);
+    }
+
+    /** The port carries traffic: {@code state} ACTIVE or ACTIVE_DEFER (an unreadable state is not active). */
+    public boolean isActive() {
+        return stateId == STATE_ACTIVE || stateId == STATE_ACTIVE_DEFER;
     }
 }

@@ -72,4 +72,24 @@ public record CounterWidth(int bits, boolean saturating) {
     public long max() {
         return bits == 64 ? -1L : (1L << bits) - 1;
     }
+
+    /**
+     * {@code current + delta} as the hardware counts: a saturating counter sticks at {@link #max()}, a
+     * wrapping one continues from zero (the simulator counts with this; both arguments are unsigned).
+     */
+    public long add(long current, long delta) {
+        if (saturating) {
+            long room = max() - current;
+            return Long.compareUnsigned(delta, room) >= 0 ? max() : current + delta;
+        }
+        return (current + delta) & max();
+    }
+
+    /** {@code value} brought into range the way the counter would hold it: clipped if saturating, else wrapped. */
+    public long clamp(long value) {
+        if (saturating) {
+            return Long.compareUnsigned(value, max()) > 0 ? max() : value;
+        }
+        return value & max();
+    }
 }

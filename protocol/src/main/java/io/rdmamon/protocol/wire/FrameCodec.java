@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.rdmamon.protocol.json.StrictJson;
 import io.rdmamon.protocol.json.StrictJsonException;
+import io.rdmamon.protocol.model.EthtoolStats;
 import io.rdmamon.protocol.model.GidEntry;
 import io.rdmamon.protocol.model.SourceStatus;
 import io.rdmamon.protocol.model.VerbsPortAttributes;
@@ -24,7 +25,6 @@ import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;
-import java.util.TreeSet;
 
 /**
  * JSON encoding of {@link Frame}s. Every frame is an object with {@code "v"} (protocol version)
@@ -34,6 +34,10 @@ import java.util.TreeSet;
  * appears as such on the wire, not as a negative number). Decoding is strict: oversized,
  * truncated, wrong-version, unknown-type and ill-typed frames are refused with a reason that
  * names the offending field.
+ *
+ * <p>Frames are written in {@link WireFormat#PROTOCOL_VERSION} and read in every version {@link WireFormat#reads}:
+ * protocol 1 differs only in the layout's ethtool part (it lists the typed copies its values frames carry
+ * after the raw statistics, see {@link HostLayout.EthtoolLayout#v1CopySlots()}).
  */
 public final class FrameCodec {
     private static final BigInteger TWO_TO_64 = BigInteger.ONE.shiftLeft(64);
@@ -41,13 +45,24 @@ public final class FrameCodec {
     static final ObjectMapper MAPPER = StrictJson.mapper();
 
     private final int maxFrameBytes;
+    /** Who reads with this codec, as the refusal of another protocol version names it. */
+    private final String reader;
 
     /** A codec refusing frames larger than {@code maxFrameBytes}. */
     public FrameCodec(int maxFrameBytes) {
+        this(maxFrameBytes, "build");
+    }
+
+    /**
+     * A codec refusing frames larger than {@code maxFrameBytes}; {@code reader} ({@code collector}, {@code agent})
+     * is named in the refusal of a frame of another protocol version ("this collector speaks 1 and 2").
+     */
+    public FrameCodec(int maxFrameBytes, String reader) {
         if (maxFrameBytes <= 0) {
             throw new IllegalArgumentException("maxFrameBytes must be positive: " + maxFrameBytes);
         }
         this.maxFrameBytes = maxFrameBytes;
+        this.reader = reader;
     }
 
     public FrameCodec() {
@@ -160,7 +175,7 @@ public final class FrameCodec {
         }
     }
 
-    private static Frame decodeTree(byte[] bytes) throws FrameException {
+    private Frame decodeTree(byte[] bytes) throws FrameException {
         JsonNode json;
         try {
             json = MAPPER.readTree(bytes);
@@ -183,19 +198,19 @@ public final class FrameCodec {
 
     private static Frame decodeObject(StrictJson f, JsonNode json) throws FrameException {
         int version = f.integer("v");
-        if (version != WireFormat.PROTOCOL_VERSION) {
-            throw new FrameException("unsupported protocol version " + version + " (supported: "
-                    + WireFormat.PROTOCOL_VERSION + ")");
+        if (!WireFormat.reads(version)) {
+            throw new FrameException("protocol version " + version + " is not supported; this " + reader + " speaks "
+                    + WireFormat.readVersions());
         }
         String type = f.string("type");
         return switch (type) {
             case "hello" -> new Frame.Hello(f.string("node"), f.string("agentVersion"), f.longValue("intervalMillis"),
-                    f.integer("layoutId"), layout(f.object("layout")),
+                    f.integer("layoutId"), layout(f.object("layout"), version),
                     // absent from agents that predate capabilities: they accept nothing beyond sampling
                     json.has("capabilities") ? f.strings("capabilities") : List.of(),
                     // absent from agents that predate instance ids: the collector cannot tell their restarts
                     f.optString("instance"));
-            case "layout" -> new Frame.LayoutChange(f.integer("layoutId"), layout(f.object("layout")));
+            case "layout" -> new Frame.LayoutChange(f.integer("layoutId"), layout(f.object("layout"), version));
             case "values" -> values(f);
             case "heartbeat" -> new Frame.Heartbeat(f.longValue("ts"));
             case "ack" -> new Frame.Ack(f.longValue("seq"));
@@ -231,13 +246,13 @@ public final class FrameCodec {
                 }
                 if (p.ethtool() != null) {
                     EthtoolLayout e = p.ethtool();
-                    ObjectNode ethtool = port.putObject("ethtool").put("netdev", e.netdev())
-                            .put("pauseStormWarningEvents", e.pauseStormWarningEvents())
-                            .put("pauseStormErrorEvents", e.pauseStormErrorEvents());
+                    if (e.v1CopySlots() != 0) {
+                        throw new IllegalArgumentException("the layout of " + e.netdev() + " is a protocol 1 layout "
+                                + "(typed copies after its raw statistics); this codec writes protocol "
+                                + WireFormat.PROTOCOL_VERSION);
+                    }
+                    ObjectNode ethtool = port.putObject("ethtool").put("netdev", e.netdev());
                     e.rawNames().forEach(ethtool.putArray("raw")::add);
-                    e.priorities().forEach(ethtool.putArray("priorities")::add);
-                    e.pfcEnabledPriorities().forEach(ethtool.putArray("pfcEnabledPriorities")::add);
-                    e.vportRdmaNames().forEach(ethtool.putArray("vportRdma")::add);
                 }
                 if (p.verbs() != null) {
                     VerbsPortAttributes v = p.verbs();
@@ -252,7 +267,7 @@ public final class FrameCodec {
         return json;
     }
 
-    private static HostLayout layout(StrictJson layout) throws FrameException {
+    private static HostLayout layout(StrictJson layout, int version) throws FrameException {
         List<DeviceLayout> devices = new ArrayList<>();
         for (StrictJson d : layout.objects("devices")) {
             List<PortLayout> ports = new ArrayList<>();
@@ -264,9 +279,8 @@ public final class FrameCodec {
                             g.optString("netdev"), g.optString("ipv4")));
                 }
                 StrictJson e = p.optObject("ethtool");
-                EthtoolLayout ethtool = e == null ? null : new EthtoolLayout(e.string("netdev"), e.strings("raw"),
-                        e.integers("priorities"), new TreeSet<>(e.integers("pfcEnabledPriorities")),
-                        e.strings("vportRdma"), e.bool("pauseStormWarningEvents"), e.bool("pauseStormErrorEvents"));
+                EthtoolLayout ethtool = e == null ? null
+                        : new EthtoolLayout(e.string("netdev"), e.strings("raw"), version == 1 ? v1CopySlots(e) : 0);
                 StrictJson v = p.optObject("verbs");
                 VerbsPortAttributes verbs = v == null ? null : new VerbsPortAttributes(v.integer("state"),
                         v.integer("maxMtu"), v.integer("activeMtu"), v.integer("gidTableLength"),
@@ -282,6 +296,24 @@ public final class FrameCodec {
                     d.optString("hcaType"), d.optString("boardId"), ports));
         }
         return new HostLayout(devices);
+    }
+
+    /**
+     * The typed copies a protocol 1 port's values carry after its raw statistics: ten per listed priority, one per
+     * listed vport RDMA statistic, one per pause storm counter present. Only their number matters (the typed view
+     * is derived from the raw statistics, as the protocol 1 agent derived it), so only what counts it is checked.
+     */
+    private static int v1CopySlots(StrictJson e) throws FrameException {
+        int priorities = e.integers("priorities").size();
+        int vportRdma = e.strings("vportRdma").size();
+        if (priorities > EthtoolStats.PRIORITY_COUNT || vportRdma > EthtoolStats.VPORT_RDMA_NAMES.size()) {
+            throw new FrameException(e.path() + ": " + priorities + " priorities and " + vportRdma + " vport RDMA "
+                    + "statistics; a protocol 1 layout lists at most " + EthtoolStats.PRIORITY_COUNT + " and "
+                    + EthtoolStats.VPORT_RDMA_NAMES.size());
+        }
+        e.integers("pfcEnabledPriorities");
+        return priorities * EthtoolLayout.V1_SLOTS_PER_PRIORITY + vportRdma + (e.bool("pauseStormWarningEvents") ? 1 : 0)
+                + (e.bool("pauseStormErrorEvents") ? 1 : 0);
     }
 
     private static Frame.Values values(StrictJson f) throws FrameException {

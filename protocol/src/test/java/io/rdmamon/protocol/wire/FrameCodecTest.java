@@ -149,8 +149,10 @@ class FrameCodecTest {
                 Arguments.of("not an object", "[1,2]", "malformed frame: not a JSON object"),
                 Arguments.of("trailing garbage", "{\"v\":1,\"type\":\"heartbeat\",\"ts\":1} x", "malformed frame"),
                 Arguments.of("no version", "{\"type\":\"heartbeat\",\"ts\":1}", "frame.v: missing"),
-                Arguments.of("wrong version", "{\"v\":2,\"type\":\"heartbeat\",\"ts\":1}",
-                        "unsupported protocol version 2 (supported: 1)"),
+                Arguments.of("newer version", "{\"v\":3,\"type\":\"heartbeat\",\"ts\":1}",
+                        "protocol version 3 is not supported; this build speaks 1 and 2"),
+                Arguments.of("version 0", "{\"v\":0,\"type\":\"heartbeat\",\"ts\":1}",
+                        "protocol version 0 is not supported; this build speaks 1 and 2"),
                 Arguments.of("unknown type", "{\"v\":1,\"type\":\"bye\"}", "unknown frame type 'bye'"),
                 Arguments.of("ill-typed field", "{\"v\":1,\"type\":\"ack\",\"seq\":\"7\"}",
                         "frame.seq: expected a 64-bit integer, got string"),
@@ -191,7 +193,8 @@ class FrameCodecTest {
                 List.of(SourceStatus.ok("sysfs", "mlx5_0"),
                         SourceStatus.failed("ethtool", "eth9", "ioctl: No such device")));
         return Stream.of(
-                Arguments.of("as the agent writes it", frame, expected),
+                Arguments.of("as a protocol 1 agent writes it", frame, expected),
+                Arguments.of("as a protocol 2 agent writes it", frame.replace("\"v\":1", "\"v\":2"), expected),
                 Arguments.of("fields in reverse order", "{\"sources\":" + SOURCES + ",\"absent\":[1],\"values\":" + VALUES
                         + ",\"ts\":1700000000123,\"seq\":41,\"layoutId\":3,\"type\":\"values\",\"v\":1}", expected),
                 Arguments.of("whitespace around tokens", " \n" + frame.replace(",\"", " ,\t\"").replace("\":", "\" : ") + "\n ", expected),
@@ -236,7 +239,8 @@ class FrameCodecTest {
                 Arguments.of("truncated inside the values", frame.substring(0, frame.indexOf("18446")),
                         "malformed frame: Unexpected end-of-input within/between Array entries"),
                 Arguments.of("not closed", frame.substring(0, frame.length() - 1), "truncated frame"),
-                Arguments.of("version 2", frame.replace("\"v\":1", "\"v\":2"), "unsupported protocol version 2"),
+                Arguments.of("version 3", frame.replace("\"v\":1", "\"v\":3"), "protocol version 3 is not supported"),
+                Arguments.of("version 0", frame.replace("\"v\":1", "\"v\":0"), "protocol version 0 is not supported"),
                 Arguments.of("layoutId beyond 32 bits", frame.replace("\"layoutId\":3", "\"layoutId\":2147483648"),
                         "frame.layoutId: expected a 32-bit integer, got number"),
                 Arguments.of("seq beyond 64 bits", frame.replace("\"seq\":41", "\"seq\":9223372036854775808"),
