@@ -196,7 +196,7 @@ public final class FrameCodec {
         }
     }
 
-    private static Frame decodeObject(StrictJson f, JsonNode json) throws FrameException {
+    private Frame decodeObject(StrictJson f, JsonNode json) throws FrameException {
         int version = f.integer("v");
         if (!WireFormat.reads(version)) {
             throw new FrameException("protocol version " + version + " is not supported; this " + reader + " speaks "
