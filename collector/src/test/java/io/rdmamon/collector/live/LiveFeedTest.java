@@ -64,7 +64,7 @@ class LiveFeedTest {
     }
 
     private void start(LiveFeedOptions options) throws Exception {
-        feed = new LiveFeed(vertx, store, new DiagnosisEngine(DiagnosisConfig.defaults(), System::currentTimeMillis),
+        feed = new LiveFeed(vertx, store, new DiagnosisEngine(DiagnosisConfig.defaults(), store, System::currentTimeMillis),
                 new PrometheusRegistry(), options);
         Router router = Router.router(vertx);
         // mounted on an event-loop context, as the collector verticle does
