@@ -55,7 +55,7 @@ class LiveFeedTest {
     void setUp() {
         vertx = Vertx.vertx();
         store = new NodeStore(System::currentTimeMillis, 3, 600_000, 900, 10_000);
-        engine = new DiagnosisEngine(DiagnosisConfig.defaults(), System::currentTimeMillis);
+        engine = new DiagnosisEngine(DiagnosisConfig.defaults(), store, System::currentTimeMillis);
     }
 
     @AfterEach
