@@ -7,6 +7,13 @@
 #   gen-prometheusrule.sh            rewrite the committed PrometheusRule
 #   gen-prometheusrule.sh --stdout   print it instead
 #   gen-prometheusrule.sh --check    exit 1 when the committed file is stale
+#   gen-prometheusrule.sh --stdout --runbook-base-url https://rdmamon.example.com
+#                                    print it with every alert's runbook_url on that collector URL
+#                                    (for an overlay's patch; docs/deploy.md "Runbook links")
+#
+# Alert annotations cannot be relative and $externalURL is Prometheus's own address, so the rule files
+# carry absolute runbook links to the collector (which serves /runbooks/<rule>) at the base
+# deployment's in-cluster Service URL, DEFAULT_RUNBOOK_BASE_URL below.
 set -euo pipefail
 shopt -s inherit_errexit
 export LC_ALL=C
@@ -15,13 +22,34 @@ repo=$(cd "$(dirname "$0")/../.." && pwd)
 rules_dir="$repo/grafana/rules"
 target="$repo/deploy/kubernetes/base/prometheusrule.yaml"
 
+DEFAULT_RUNBOOK_BASE_URL=http://rdmamon-collector.rdmamon.svc:9470
+
 mode=write
-case "${1:-}" in
-  "") ;;
-  --stdout) mode=stdout ;;
-  --check) mode=check ;;
-  *) echo "gen-prometheusrule.sh: unknown argument '$1' (expected --stdout or --check)" >&2; exit 2 ;;
-esac
+runbook_base=
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --stdout) mode=stdout ;;
+    --check) mode=check ;;
+    --runbook-base-url)
+      [ $# -ge 2 ] || { echo "gen-prometheusrule.sh: --runbook-base-url needs a URL" >&2; exit 2; }
+      runbook_base=${2%/}
+      shift ;;
+    *) echo "gen-prometheusrule.sh: unknown argument '$1' (expected --stdout, --check or --runbook-base-url URL)" >&2
+       exit 2 ;;
+  esac
+  shift
+done
+if [ -n "$runbook_base" ]; then
+  # the URL goes into YAML plain scalars unquoted: no spaces, quotes, '#' or template braces
+  if ! [[ $runbook_base =~ ^https?://[A-Za-z0-9.:@_~%/+=-]+$ ]]; then
+    echo "gen-prometheusrule.sh: --runbook-base-url '$runbook_base' is not an http(s) URL without spaces, quotes, '#' or braces" >&2
+    exit 2
+  fi
+  if [ "$mode" != stdout ]; then
+    echo "gen-prometheusrule.sh: --runbook-base-url goes with --stdout (the committed PrometheusRule keeps $DEFAULT_RUNBOOK_BASE_URL)" >&2
+    exit 2
+  fi
+fi
 
 # Prints the lines below `groups:` of one rule file, indented to sit under spec.groups.
 # A rule file must be a single YAML document whose only top-level key is `groups`.
@@ -90,6 +118,9 @@ HEADER
 }
 
 rendered=$(render)
+if [ -n "$runbook_base" ]; then
+  rendered=${rendered//"runbook_url: $DEFAULT_RUNBOOK_BASE_URL/runbooks/"/"runbook_url: $runbook_base/runbooks/"}
+fi
 case "$mode" in
   stdout) printf '%s\n' "$rendered" ;;
   write) printf '%s\n' "$rendered" > "$target" ;;

@@ -3,10 +3,12 @@
 
 import uPlot from '../vendor/uplot/uPlot.esm.js';
 import * as fmt from './format.js';
+import {el} from './dom.js';
 
 const PRIORITY_COLORS = ['#8c8c8c', '#e6a23c', '#2f9e44', '#1c7ed6', '#ae3ec9', '#f76707', '#0ca678', '#d6336c'];
 const PAIR_COLORS = ['#1c7ed6', '#e8590c', '#2f9e44', '#c2255c', '#7048e8', '#0c8599'];
 const prios = [0, 1, 2, 3, 4, 5, 6, 7];
+const COLLECTING = 'collecting… (the per-priority, PFC, congestion and transport charts appear with the first detail sample)';
 
 export const CHARTS = [
   {id: 'throughput', title: 'Throughput', unit: fmt.bits, series: [
@@ -75,6 +77,7 @@ export class PortCharts {
     this.states = {changes: [], downs: []};
     this.resize = new ResizeObserver(() => this.fit());
     this.resize.observe(container);
+    this.note.textContent = COLLECTING;
   }
 
   destroy() {
@@ -128,7 +131,9 @@ export class PortCharts {
       chart.raw = spec.stacked ? raw.slice().reverse() : raw;
       chart.plot.setData(plotData);
     }
-    this.note.textContent = missing.length ? 'This port has no ' + [...new Set(missing)].join(', ') + '.' : '';
+    // before the first detail sample every detail series is missing: that says nothing about the port yet
+    this.note.textContent = !data.detailed ? COLLECTING
+      : missing.length ? 'This port has no ' + [...new Set(missing)].join(', ') + '.' : '';
   }
 
   remove(id) {
@@ -141,14 +146,11 @@ export class PortCharts {
   }
 
   create(spec, series, raw, signature) {
-    const el = document.createElement('figure');
-    el.className = 'chart';
-    el.dataset.chart = spec.id;
-    const order = CHARTS.findIndex((c) => c.id === spec.id);
-    el.style.order = String(order);
-    this.container.appendChild(el);
+    const figure = el('figure', {className: 'chart', 'data-chart': spec.id});
+    figure.style.order = String(CHARTS.findIndex((c) => c.id === spec.id));
+    this.container.appendChild(figure);
     const axis = {stroke: css('--muted'), grid: {stroke: css('--grid'), width: 1}, ticks: {stroke: css('--grid')}};
-    const chart = {el, signature, raw};
+    const chart = {el: figure, signature, raw};
     const opts = {
       title: spec.title,
       width: this.width(),
@@ -168,7 +170,7 @@ export class PortCharts {
       legend: {live: true},
       plugins: [linkStatePlugin(() => this.states)],
     };
-    chart.plot = new uPlot(opts, [[], ...series.map(() => [])], el);
+    chart.plot = new uPlot(opts, [[], ...series.map(() => [])], figure);
     this.charts.set(spec.id, chart);
     return chart;
   }

@@ -4,25 +4,36 @@
 import * as fmt from './format.js';
 import {getJson, AuthRequired} from './api.js';
 import {PortCharts} from './charts.js';
-import {renderDiagnoses, portHref} from './overview.js';
+import {renderDiagnoses} from './diagnoses.js';
+import {byId, el, setText, text} from './dom.js';
+import {portHref} from './links.js';
 
 const TABS = ['charts', 'counters', 'rates', 'gids'];
 const NODE_REFRESH_MILLIS = 10000;
 
-/** Points of one port: time in seconds (uPlot's unit), one array per series; at most `capacity`. */
+/**
+ * Points of one port: time in seconds (uPlot's unit), one array per series; at most `capacity`. A new
+ * history starts with the collector's headline rates only (throughput); `detailed` turns true with the
+ * first detail point that has rates, and only from then on does a missing series mean the port lacks it.
+ */
 class PortData {
   constructor(capacity) {
     this.capacity = capacity;
     this.time = [];
     this.series = {};
     this.moved = [];
+    this.detailed = false;
+    this.detailPoints = 0;
   }
 
   apply(event, names) {
     if (event.reset) {
       this.time = [];
       this.series = {};
+      this.detailed = false;
+      this.detailPoints = 0;
     }
+    this.noteDetail(event);
     const count = event.timestamps.length;
     const before = this.time.length;
     this.time.push(...event.timestamps.map((t) => t / 1000));
@@ -39,6 +50,21 @@ class PortData {
     }
     this.moved = event.moved;
   }
+
+  /**
+   * Only detail points carry the port's `active` series. Counter rates need two samples, so the very
+   * first detail point of a node that just appeared may have none: a detail point counts once it has
+   * rates (its throughput) or follows another detail point.
+   */
+  noteDetail(event) {
+    const active = event.series.active || [];
+    const rx = event.series.rx_bytes || [];
+    for (let i = 0; i < event.timestamps.length && !this.detailed; i++) {
+      if (active[i] == null) continue;
+      this.detailed = rx[i] != null || this.detailPoints > 0;
+      this.detailPoints++;
+    }
+  }
 }
 
 export class Detail {
@@ -48,9 +74,9 @@ export class Detail {
     this.key = null;
     this.names = [];
     this.capacity = 900;
-    this.view = document.getElementById('detail-view');
-    this.head = document.getElementById('port-head');
-    this.counterSearch = document.getElementById('counter-search');
+    this.view = byId('detail-view');
+    this.head = byId('port-head');
+    this.counterSearch = byId('counter-search');
     this.counterSearch.addEventListener('input', () => this.renderCounters());
     this.charts = null;
     this.drawPending = false;
@@ -76,7 +102,7 @@ export class Detail {
       this.port = Number(port);
       this.data = new PortData(this.capacity);
       this.nodeInfo = null;
-      this.charts = new PortCharts(document.getElementById('charts'), document.getElementById('charts-note'));
+      this.charts = new PortCharts(byId('charts'), byId('charts-note'));
       this.live.watch([key]);
       this.loadNode();
       this.refresh = setInterval(() => this.loadNode(), NODE_REFRESH_MILLIS);
@@ -109,7 +135,7 @@ export class Detail {
       const selected = button.dataset.tab === tab;
       button.setAttribute('aria-selected', String(selected));
       button.tabIndex = selected ? 0 : -1;
-      document.getElementById('panel-' + button.dataset.tab).hidden = !selected;
+      byId('panel-' + button.dataset.tab).hidden = !selected;
     }
     if (fromUi) history.replaceState(null, '', this.href(tab));
     if (tab === 'charts') this.draw();
@@ -121,7 +147,7 @@ export class Detail {
     if (next < 0) return;
     e.preventDefault();
     this.selectTab(TABS[next], true);
-    document.getElementById('tab-' + TABS[next]).focus();
+    byId('tab-' + TABS[next]).focus();
   }
 
   href(tab) {
@@ -156,10 +182,7 @@ export class Detail {
     } catch (e) {
       if (key === this.key && !(e instanceof AuthRequired)) {
         this.head.querySelector('.port-error')?.remove();
-        const p = document.createElement('p');
-        p.className = 'port-error bad';
-        p.textContent = e.message;
-        this.head.appendChild(p);
+        this.head.append(text('p', e.message, 'port-error bad'));
       }
     }
   }
@@ -173,8 +196,7 @@ export class Detail {
     const row = this.fleet.ports.get(this.key);
     const nodeRow = this.fleet.nodes.get(this.node);
     const {device, port} = this.portInfo();
-    const crumbs = document.getElementById('crumbs');
-    crumbs.replaceChildren(text('span', this.node + ' › ' + this.device + ' › port ' + this.port));
+    byId('crumbs').replaceChildren(text('span', this.node + ' › ' + this.device + ' › port ' + this.port));
     const facts = [
       ['State', row ? row.state : port?.state, (row ? row.active : port?.active) === false ? 'bad' : 'ok'],
       ['Physical', port?.physState],
@@ -189,44 +211,25 @@ export class Detail {
         nodeRow?.up ? 'ok' : 'bad'],
     ];
     const h1 = text('h1', this.node + ' ' + this.device + '/' + this.port);
-    const back = document.createElement('a');
-    back.href = '#/';
-    back.className = 'back';
-    back.textContent = '← Overview';
-    const dl = document.createElement('dl');
-    dl.className = 'facts';
-    for (const [label, value, cls] of facts) {
-      const div = document.createElement('div');
-      div.append(text('dt', label), text('dd', value ?? '—', cls && value != null ? cls : ''));
-      dl.appendChild(div);
-    }
+    const back = el('a', {href: '#/', className: 'back'}, '← Overview');
+    const dl = el('dl', {className: 'facts'}, ...facts.map(([label, value, cls]) =>
+      el('div', {}, text('dt', label), text('dd', value ?? '—', cls && value != null ? cls : ''))));
     const error = this.head.querySelector('.port-error');
     this.head.replaceChildren(back, h1, dl, ...(error ? [error] : []));
-    const health = document.getElementById('node-health');
+    const health = byId('node-health');
     renderDiagnoses(health, this.fleet.diagnosesFor(this.node, this.device, this.port), this.fleet.runbooks, false);
-    if (!nodeRow) {
-      const li = document.createElement('li');
-      li.className = 'sev-critical';
-      li.textContent = 'node not known to the collector';
-      health.prepend(li);
-    }
+    if (!nodeRow) health.prepend(text('li', 'node not known to the collector', 'sev-critical'));
   }
 
   renderCounters() {
     const filter = this.counterSearch.value.toLowerCase();
     const tbody = document.querySelector('#counters-table tbody');
     const rows = (this.data?.moved || []).filter(([, name]) => name.toLowerCase().includes(filter)).map(
-      ([group, name, perSecond, isBytes]) => {
-        const tr = document.createElement('tr');
-        tr.append(text('td', group), text('td', name), text('td', fmt.count(perSecond), 'num'),
-          text('td', isBytes ? fmt.mbps(perSecond) : '', 'num'));
-        return tr;
-      });
+      ([group, name, perSecond, isBytes]) => el('tr', {}, text('td', group), text('td', name),
+        text('td', fmt.count(perSecond), 'num'), text('td', isBytes ? fmt.mbps(perSecond) : '', 'num')));
     if (!rows.length) {
-      const tr = document.createElement('tr');
-      tr.append(text('td', this.data?.time.length ? 'no counter moved in the last interval' : 'waiting for samples…', 'muted'));
-      tr.firstChild.colSpan = 4;
-      rows.push(tr);
+      rows.push(el('tr', {}, el('td', {className: 'muted', colSpan: 4},
+        this.data?.time.length ? 'no counter moved in the last interval' : 'waiting for samples…')));
     }
     tbody.replaceChildren(...rows);
   }
@@ -247,29 +250,21 @@ export class Detail {
       const known = (values || []).filter((v) => v != null);
       if (!known.length) continue;
       const sum = known.reduce((a, b) => a + b, 0);
-      const tr = document.createElement('tr');
-      tr.append(text('th', label), text('td', unit(known[known.length - 1]), 'num'),
+      rows.push(el('tr', {}, el('th', {scope: 'row'}, label), text('td', unit(known[known.length - 1]), 'num'),
         text('td', unit(Math.max(...known)), 'num'), text('td', unit(sum / known.length), 'num'),
-        text('td', unit(Math.min(...known)), 'num'));
-      tr.firstChild.scope = 'row';
-      rows.push(tr);
+        text('td', unit(Math.min(...known)), 'num')));
     }
-    if (!rows.length) {
-      const tr = document.createElement('tr');
-      tr.append(text('td', 'waiting for samples…', 'muted'));
-      tr.firstChild.colSpan = 5;
-      rows.push(tr);
-    }
+    if (!rows.length) rows.push(el('tr', {}, el('td', {className: 'muted', colSpan: 5}, 'waiting for samples…')));
     const span = this.data?.time.length ? this.data.time[this.data.time.length - 1] - this.data.time[0] : 0;
-    document.querySelector('#rates-table').caption?.remove();
-    const caption = document.querySelector('#rates-table').createCaption();
-    caption.textContent = 'window ' + fmt.duration(span * 1000) + ' · rate-limit drop rows appear on eRDMA ports';
+    const table = byId('rates-table');
+    table.caption?.remove();
+    table.createCaption().textContent = 'window ' + fmt.duration(span * 1000) + ' · rate-limit drop rows appear on eRDMA ports';
     tbody.replaceChildren(...rows);
   }
 
   renderGids() {
     const {port} = this.portInfo();
-    const hint = document.getElementById('gid-hint');
+    const hint = byId('gid-hint');
     const tbody = document.querySelector('#gids-table tbody');
     if (!port) {
       hint.textContent = this.nodeInfo ? 'Port not found on this node.' : 'Loading…';
@@ -277,21 +272,9 @@ export class Detail {
       return;
     }
     const advice = port.gidAdvice;
-    hint.textContent = advice.text;
-    hint.className = 'hint ' + (advice.ok ? 'ok' : 'bad');
-    tbody.replaceChildren(...port.gids.map((g) => {
-      const tr = document.createElement('tr');
-      if (g.index === advice.index) tr.className = 'recommended';
-      tr.append(text('td', String(g.index), 'num'), text('td', g.gid, 'mono'), text('td', g.ipv4 || '—'),
-        text('td', g.type || '—'), text('td', g.netdev || '—'));
-      return tr;
-    }));
+    setText(hint, advice.text, 'hint ' + (advice.ok ? 'ok' : 'bad'));
+    tbody.replaceChildren(...port.gids.map((g) => el('tr', {className: g.index === advice.index ? 'recommended' : null},
+      text('td', g.index, 'num'), text('td', g.gid, 'mono'), text('td', g.ipv4 || '—'), text('td', g.type || '—'),
+      text('td', g.netdev || '—'))));
   }
-}
-
-function text(tag, value, cls) {
-  const el = document.createElement(tag);
-  el.textContent = value;
-  if (cls) el.className = cls;
-  return el;
 }

@@ -1,6 +1,7 @@
 // Wiring: the push stream feeds the fleet model and the open port; the URL fragment says what is
 // open, so every view is a deep link (#/port/<node>/<device>/<port>[/<tab>], #/?q=…&f=…,
-// #/probes[/<id>]).
+// #/probes[/<id>]). The views (overview.js, detail.js, probes.js) never import one another: this module
+// composes them, and what they share lives in helper modules (dom.js, links.js, diagnoses.js, format.js).
 
 import {Fleet} from './fleet.js';
 import {LiveStream} from './live.js';
@@ -9,9 +10,10 @@ import {Detail} from './detail.js';
 import {Probes} from './probes.js';
 import {onAuthRequired, setToken, token} from './api.js';
 import * as fmt from './format.js';
+import {byId, setText} from './dom.js';
 
 const fleet = new Fleet();
-const conn = document.getElementById('conn');
+const conn = byId('conn');
 let status = {connected: false, since: Date.now(), reason: 'connecting'};
 let lastUpdate = 0;
 
@@ -54,13 +56,11 @@ const probes = new Probes(fleet);
 
 function renderStatus() {
   if (status.connected) {
-    conn.className = 'conn ok';
-    conn.textContent = 'live' + (lastUpdate ? ' · ' + fmt.clock(lastUpdate) : '');
+    setText(conn, 'live' + (lastUpdate ? ' · ' + fmt.clock(lastUpdate) : ''), 'conn ok');
   } else {
-    conn.className = 'conn bad';
     const retry = status.retryAt ? ' · retrying in ' + fmt.duration(Math.max(0, status.retryAt - Date.now())) : '';
-    conn.textContent = 'disconnected since ' + fmt.clock(status.since) + ' (' + fmt.duration(Date.now() - status.since)
-      + ')' + retry;
+    setText(conn, 'disconnected since ' + fmt.clock(status.since) + ' (' + fmt.duration(Date.now() - status.since)
+      + ')' + retry, 'conn bad');
     conn.title = status.reason || '';
   }
 }
@@ -71,19 +71,19 @@ function route() {
   const [path, query] = hash.split('?');
   const parts = path.split('/').filter(Boolean).map(decodeURIComponent);
   const inProbes = parts[0] === 'probes';
-  document.getElementById('probes-link').toggleAttribute('aria-current', inProbes);
+  byId('probes-link').toggleAttribute('aria-current', inProbes);
   if (inProbes) {
-    document.getElementById('overview-view').hidden = true;
+    byId('overview-view').hidden = true;
     detail.close();
     probes.closePort();
     probes.openView(parts[1]);
-    document.getElementById('crumbs').replaceChildren(parts[1] ? 'probe ' + parts[1] : '');
+    byId('crumbs').replaceChildren(parts[1] ? 'probe ' + parts[1] : '');
     document.title = 'Probes · rdmamon';
     return;
   }
   probes.closeView();
   if (parts[0] === 'port' && parts.length >= 4) {
-    document.getElementById('overview-view').hidden = true;
+    byId('overview-view').hidden = true;
     detail.open(parts[1], parts[2], parts[3], parts[4]);
     probes.openPort(parts[1], parts[2], parts[3]);
     document.title = parts[1] + ' ' + parts[2] + '/' + parts[3] + ' · rdmamon';
@@ -91,8 +91,8 @@ function route() {
   }
   detail.close();
   probes.closePort();
-  document.getElementById('crumbs').replaceChildren();
-  document.getElementById('overview-view').hidden = false;
+  byId('crumbs').replaceChildren();
+  byId('overview-view').hidden = false;
   document.title = 'rdmamon';
   const params = new URLSearchParams(query || '');
   overview.setQuery(params.get('q') || '', params.get('f') || 'all', false);
@@ -105,16 +105,16 @@ document.addEventListener('keydown', (e) => {
   const typing = ['INPUT', 'SELECT', 'TEXTAREA'].includes(document.activeElement?.tagName);
   if (e.key === '/' && !typing) {
     e.preventDefault();
-    if (!document.getElementById('overview-view').hidden) document.getElementById('search').focus();
-    else if (!document.getElementById('probes-view').hidden) document.getElementById('pv-source-filter').focus();
-    else document.getElementById('counter-search').focus();
+    if (!byId('overview-view').hidden) byId('search').focus();
+    else if (!byId('probes-view').hidden) byId('pv-source-filter').focus();
+    else byId('counter-search').focus();
   } else if (e.key === 'Escape' && !typing && /^#\/(port\/|probes)/.test(location.hash)) {
     location.hash = '#/';
   }
 });
 
 // theme: the system's by default, a choice is remembered
-const themeButton = document.getElementById('theme-button');
+const themeButton = byId('theme-button');
 function applyTheme(theme) {
   if (theme) document.documentElement.dataset.theme = theme;
   else delete document.documentElement.dataset.theme;
@@ -133,8 +133,8 @@ themeButton.addEventListener('click', () => {
 applyTheme(localStorage.getItem('rdmamon-theme'));
 
 // token: asked for when the collector answers 401
-const dialog = document.getElementById('token-dialog');
-const tokenInput = document.getElementById('token-input');
+const dialog = byId('token-dialog');
+const tokenInput = byId('token-input');
 const askToken = () => {
   if (!dialog.open) {
     tokenInput.value = token() || '';
@@ -142,9 +142,9 @@ const askToken = () => {
   }
 };
 onAuthRequired(askToken);
-document.getElementById('token-button').addEventListener('click', askToken);
-document.getElementById('token-cancel').addEventListener('click', () => dialog.close());
-document.getElementById('token-form').addEventListener('submit', () => setToken(tokenInput.value.trim()));
+byId('token-button').addEventListener('click', askToken);
+byId('token-cancel').addEventListener('click', () => dialog.close());
+byId('token-form').addEventListener('submit', () => setToken(tokenInput.value.trim()));
 
 route();
 if (!location.hash.startsWith('#/port/')) live.watch([]);

@@ -2,12 +2,12 @@
 // rewrites the cells of visible rows whose data version changed, nothing else.
 
 import * as fmt from './format.js';
+import {renderDiagnoses} from './diagnoses.js';
+import {byId, el, text} from './dom.js';
+import {portHref} from './links.js';
 
 const ROW_HEIGHT = 30;
 const OVERSCAN = 8;
-
-export const portHref = (row) =>
-  '#/port/' + [row.node, row.device, row.port].map(encodeURIComponent).join('/');
 
 const COLUMNS = [
   {id: 'health', title: 'Diagnosis', sort: (r) => -r.severity, cell: healthCell},
@@ -30,19 +30,12 @@ function healthCell(td, r) {
   const worst = r.issues[0];
   td.className = 'cell c-health';
   td.title = r.issues.map((d) => d.rule + ': ' + d.evidence).join('\n');
-  const badge = document.createElement('span');
-  badge.className = 'badge sev-' + (worst ? worst.severity : 'ok');
-  badge.textContent = worst ? worst.rule : 'ok';
-  td.replaceChildren(badge);
+  td.replaceChildren(text('span', worst ? worst.rule : 'ok', 'badge sev-' + (worst ? worst.severity : 'ok')));
   if (r.issues.length > 1) td.append(' +' + (r.issues.length - 1));
 }
 
 function nodeCell(td, r) {
-  let a = td.firstChild;
-  if (!a) {
-    a = document.createElement('a');
-    td.appendChild(a);
-  }
+  const a = td.firstChild || td.appendChild(el('a'));
   a.href = portHref(r);
   a.textContent = r.node;
 }
@@ -57,13 +50,13 @@ export class Overview {
     this.filter = 'all';
     this.rows = [];
     this.pool = [];
-    this.scroll = document.getElementById('grid-scroll');
-    this.canvas = document.getElementById('grid-canvas');
-    this.search = document.getElementById('search');
-    this.filterSelect = document.getElementById('filter');
-    this.count = document.getElementById('row-count');
-    this.summary = document.getElementById('summary');
-    this.healthList = document.getElementById('health-list');
+    this.scroll = byId('grid-scroll');
+    this.canvas = byId('grid-canvas');
+    this.search = byId('search');
+    this.filterSelect = byId('filter');
+    this.count = byId('row-count');
+    this.summary = byId('summary');
+    this.healthList = byId('health-list');
     this.dirty = false;
     this.buildHead();
     this.scroll.addEventListener('scroll', () => this.render());
@@ -74,23 +67,16 @@ export class Overview {
   }
 
   buildHead() {
-    const head = document.getElementById('grid-head');
+    const head = byId('grid-head');
     for (const col of COLUMNS) {
-      const cell = document.createElement('div');
-      cell.className = 'cell c-' + col.id + (col.num ? ' num' : '');
-      cell.setAttribute('role', 'columnheader');
-      const button = document.createElement('button');
-      button.type = 'button';
-      button.textContent = col.title;
-      if (col.help) button.title = col.help;
+      const button = el('button', {type: 'button', title: col.help}, col.title);
       button.addEventListener('click', () => {
         this.sortAscending = this.sortColumn === col.id ? !this.sortAscending : true;
         this.sortColumn = col.id;
         this.invalidate();
       });
-      cell.appendChild(button);
-      head.appendChild(cell);
-      col.head = cell;
+      col.head = head.appendChild(el('div', {className: 'cell c-' + col.id + (col.num ? ' num' : ''), role: 'columnheader'},
+        button));
     }
   }
 
@@ -155,21 +141,21 @@ export class Overview {
     const visible = Math.ceil(height / ROW_HEIGHT) + 2 * OVERSCAN;
     while (this.pool.length < visible) this.pool.push(this.newRow());
     for (let i = 0; i < this.pool.length; i++) {
-      const el = this.pool[i];
+      const slot = this.pool[i];
       const row = this.rows[first + i];
       if (!row || i >= visible) {
-        if (!el.hidden) el.hidden = true;
-        el.rowKey = null;
+        if (!slot.hidden) slot.hidden = true;
+        slot.rowKey = null;
         continue;
       }
-      el.hidden = false;
-      el.style.transform = 'translateY(' + (first + i) * ROW_HEIGHT + 'px)';
-      if (el.rowKey === row.key && el.rowVer === row.ver) continue;
-      el.rowKey = row.key;
-      el.rowVer = row.ver;
-      el.dataset.key = row.key;
+      slot.hidden = false;
+      slot.style.transform = 'translateY(' + (first + i) * ROW_HEIGHT + 'px)';
+      if (slot.rowKey === row.key && slot.rowVer === row.ver) continue;
+      slot.rowKey = row.key;
+      slot.rowVer = row.ver;
+      slot.dataset.key = row.key;
       COLUMNS.forEach((col, c) => {
-        const td = el.children[c];
+        const td = slot.children[c];
         if (col.cell) {
           col.cell(td, row);
         } else {
@@ -181,21 +167,13 @@ export class Overview {
   }
 
   newRow() {
-    const el = document.createElement('div');
-    el.className = 'vt-row';
-    el.setAttribute('role', 'row');
-    el.hidden = true;
-    for (const col of COLUMNS) {
-      const td = document.createElement('div');
-      td.setAttribute('role', 'cell');
-      td.className = 'cell c-' + col.id;
-      el.appendChild(td);
-    }
-    el.addEventListener('click', (e) => {
-      if (e.target.tagName !== 'A' && el.rowKey) location.hash = el.querySelector('a').getAttribute('href');
+    const row = el('div', {className: 'vt-row', role: 'row', hidden: true},
+      ...COLUMNS.map((col) => el('div', {className: 'cell c-' + col.id, role: 'cell'})));
+    row.addEventListener('click', (e) => {
+      if (e.target.tagName !== 'A' && row.rowKey) location.hash = row.querySelector('a').getAttribute('href');
     });
-    this.canvas.appendChild(el);
-    return el;
+    this.canvas.appendChild(row);
+    return row;
   }
 
   renderSummary() {
@@ -219,85 +197,12 @@ export class Overview {
       stat('critical', critical, critical > 0));
     renderDiagnoses(this.healthList, this.fleet.diagnoses, this.fleet.runbooks, true);
     if (this.fleet.diagnosesTotal > this.fleet.diagnoses.length) {
-      const li = document.createElement('li');
-      li.className = 'muted';
-      li.textContent = (this.fleet.diagnosesTotal - this.fleet.diagnoses.length) + ' more: GET /api/diagnoses';
-      this.healthList.appendChild(li);
+      this.healthList.append(text('li', (this.fleet.diagnosesTotal - this.fleet.diagnoses.length)
+        + ' more: GET /api/diagnoses', 'muted'));
     }
   }
 }
 
 function stat(label, value, bad) {
-  const el = document.createElement('span');
-  el.className = 'stat' + (bad ? ' bad' : '');
-  el.innerHTML = '<b></b> ';
-  el.firstChild.textContent = value;
-  el.append(label);
-  return el;
-}
-
-/**
- * Fills a list with diagnoses as the engine sorts them (critical first, then the oldest): severity, rule,
- * place (a link to the port), since when, evidence, and the runbook text with a link to its page.
- */
-export function renderDiagnoses(list, diagnoses, runbooks, withPlace) {
-  const items = diagnoses.slice(0, 200).map((d) => {
-    const li = document.createElement('li');
-    li.className = 'diag sev-' + d.severity;
-    li.dataset.rule = d.rule;
-    li.dataset.node = d.node;
-    const head = document.createElement('div');
-    const badge = document.createElement('span');
-    badge.className = 'badge sev-' + d.severity;
-    badge.textContent = d.severity;
-    const rule = document.createElement('code');
-    rule.className = 'rule';
-    rule.textContent = d.rule;
-    head.append(badge, ' ', rule);
-    const where = document.createElement('div');
-    where.className = 'where';
-    if (withPlace) {
-      const a = document.createElement('a');
-      if (d.scope === 'node') {
-        a.href = '#/?q=' + encodeURIComponent(d.node);
-        a.textContent = d.node;
-      } else {
-        a.href = portHref(d);
-        a.textContent = d.node + ' ' + d.device + '/' + d.port;
-      }
-      where.append(a, ' · ');
-    } else if (d.scope === 'port') {
-      where.append(d.device + '/' + d.port + ' · ');
-    }
-    where.append('since ' + fmt.clock(d.sinceMillis) + ' (' + fmt.duration(Date.now() - d.sinceMillis) + ')');
-    where.title = d.since;
-    const evidence = document.createElement('div');
-    evidence.className = 'evidence';
-    evidence.textContent = d.evidence;
-    li.append(head, where, evidence);
-    const book = runbooks[d.rule];
-    if (book) {
-      const details = document.createElement('details');
-      const summary = document.createElement('summary');
-      summary.textContent = 'Runbook';
-      const text = document.createElement('p');
-      text.className = 'runbook';
-      text.textContent = book.runbook;
-      const link = document.createElement('a');
-      link.href = book.runbookUrl;
-      link.target = '_blank';
-      link.rel = 'noopener';
-      link.textContent = book.runbookPath;
-      details.append(summary, text, link);
-      li.appendChild(details);
-    }
-    return li;
-  });
-  if (!items.length) {
-    const li = document.createElement('li');
-    li.className = 'sev-ok none';
-    li.textContent = 'no active diagnoses';
-    items.push(li);
-  }
-  list.replaceChildren(...items);
+  return el('span', {className: 'stat' + (bad ? ' bad' : '')}, text('b', value), ' ', label);
 }

@@ -5,20 +5,19 @@ import io.rdmamon.collector.auth.AuthRefusals;
 import io.rdmamon.collector.auth.Role;
 import io.rdmamon.collector.auth.TokenAuthenticator;
 import io.rdmamon.collector.diagnosis.DiagnosisEngine;
+import io.rdmamon.collector.http.Routes;
 import io.rdmamon.collector.metrics.RdmaMetrics;
 import io.rdmamon.collector.metrics.SelfMetrics;
 import io.rdmamon.collector.probe.ProbeOutcomes;
 import io.rdmamon.collector.store.NodeStore;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
-import io.vertx.ext.web.Router;
 
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
-import java.util.function.Consumer;
 
 /** Entry point: {@code Collector.start(vertx, config)} deploys a collector and reports where it listens. */
 public final class Collector {
@@ -44,7 +43,7 @@ public final class Collector {
      * router before the static dashboard. Fails with {@link ConfigException} when no token is configured
      * and the listen address is not loopback, unless {@code insecure} is set.
      */
-    public static Future<Running> start(Vertx vertx, CollectorConfig config, List<Consumer<Router>> extraRoutes) {
+    public static Future<Running> start(Vertx vertx, CollectorConfig config, List<Routes> extraRoutes) {
         try {
             checkExposure(config).ifPresent(warning -> LOG.log(System.Logger.Level.WARNING, warning));
         } catch (ConfigException e) {
@@ -55,7 +54,7 @@ public final class Collector {
                 config.ingest().maxClockSkew().toMillis());
         PrometheusRegistry registry = new PrometheusRegistry();
         ProbeOutcomes probeOutcomes = new ProbeOutcomes();
-        DiagnosisEngine diagnoses = new DiagnosisEngine(config.diagnosis(), System::currentTimeMillis);
+        DiagnosisEngine diagnoses = new DiagnosisEngine(config.diagnosis(), store, System::currentTimeMillis);
         RdmaMetrics rdmaMetrics = new RdmaMetrics(store, probeOutcomes::snapshot, () -> diagnoses.snapshot().diagnoses());
         SelfMetrics selfMetrics = new SelfMetrics(registry, store);
         TokenAuthenticator auth = new TokenAuthenticator(config.tokens(),

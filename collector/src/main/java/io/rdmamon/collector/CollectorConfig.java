@@ -1,28 +1,26 @@
 package io.rdmamon.collector;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.rdmamon.collector.auth.Role;
 import io.rdmamon.collector.auth.TokenEntry;
 import io.rdmamon.collector.diagnosis.DiagnosisConfig;
 import io.rdmamon.collector.ingest.IngestLimits;
 import io.rdmamon.collector.probe.ProbeConfig;
+import io.rdmamon.protocol.json.StrictJson;
+import io.rdmamon.protocol.json.StrictJsonException;
 import io.rdmamon.protocol.wire.WireFormat;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * Collector settings. Layers, later wins: {@link #defaults()}, a JSON file ({@link #load}), environment
@@ -61,11 +59,11 @@ public record CollectorConfig(
         HttpLimits http) {
 
     public static final int DEFAULT_PORT = 9470;
-    private static final ObjectMapper MAPPER = new ObjectMapper();
     private static final Set<String> FILE_KEYS = Set.of("listen", "insecure", "tokens", "staleAfterIntervals",
             "expireAfter", "historyPoints", "maxNodes", "maxFrameBytes", "probes",
             "diagnosis", "tls", "ingest", "http");
-    private static final Pattern DURATION = Pattern.compile("(\\d+)(ms|s|m|h)?");
+    private static final Set<String> TLS_KEYS = Set.of("certFile", "keyFile");
+    private static final Set<String> TOKEN_KEYS = Set.of("role", "token", "tokenFile", "node");
 
     public CollectorConfig {
         tokens = List.copyOf(tokens);
@@ -77,13 +75,11 @@ public record CollectorConfig(
         if (listenPort < 0 || listenPort > 65535) {
             throw new ConfigException("listen port out of range: " + listenPort);
         }
-        requirePositive("staleAfterIntervals", staleAfterIntervals);
-        requirePositive("historyPoints", historyPoints);
-        requirePositive("maxNodes", maxNodes);
-        requirePositive("maxFrameBytes", maxFrameBytes);
-        if (expireAfter.isNegative() || expireAfter.isZero()) {
-            throw new ConfigException("expireAfter must be positive: " + expireAfter);
-        }
+        ConfigException.requirePositive("staleAfterIntervals", staleAfterIntervals);
+        ConfigException.requirePositive("historyPoints", historyPoints);
+        ConfigException.requirePositive("maxNodes", maxNodes);
+        ConfigException.requirePositive("maxFrameBytes", maxFrameBytes);
+        ConfigException.requirePositive("expireAfter", expireAfter);
     }
 
     /** Loopback on the default port, no tokens, 3 intervals to stale, 10 minutes to expiry, 900 points (15 min at 1 Hz). */
@@ -176,103 +172,103 @@ public record CollectorConfig(
     }
 
     private CollectorConfig overlayFile(Path file) {
+        try {
+            return overlayFile(file, Files.readAllBytes(file));
+        } catch (IOException e) {
+            throw new ConfigException(file + ": cannot read config: " + e.getMessage().lines().findFirst().orElse(""), e);
+        }
+    }
+
+    /**
+     * This config overlaid by {@code content}, the bytes of config file {@code file}: the parse path without the
+     * read, for the fuzz test. {@code file} names the culprit in errors; relative file names resolve against its
+     * directory.
+     */
+    CollectorConfig overlayFile(Path file, byte[] content) {
         JsonNode json;
         try {
-            json = MAPPER.readTree(Files.readAllBytes(file));
+            json = StrictJson.mapper().readTree(content);
         } catch (IOException e) {
             throw new ConfigException(file + ": cannot read config: " + e.getMessage().lines().findFirst().orElse(""), e);
         }
         if (json == null || !json.isObject()) {
             throw new ConfigException(file + ": config must be a JSON object");
         }
-        for (Iterator<String> keys = json.fieldNames(); keys.hasNext(); ) {
-            String key = keys.next();
-            if (!FILE_KEYS.contains(key)) {
-                throw new ConfigException(file + ": unknown key '" + key + "' (known: " + new java.util.TreeSet<>(FILE_KEYS) + ")");
-            }
+        try {
+            return overlay(StrictJson.of(json, "").requireKnownKeys(FILE_KEYS), file.toAbsolutePath().getParent());
+        } catch (StrictJsonException | ConfigException e) {
+            // the readers and the records name the key; this adds the file
+            throw new ConfigException(file + ": " + e.getMessage(), e);
         }
+    }
+
+    /** This config overlaid by a config file's object; relative file names resolve against {@code baseDir}. */
+    private CollectorConfig overlay(StrictJson json, Path baseDir) {
         CollectorConfig c = this;
-        String where = file + ": ";
         if (json.has("listen")) {
-            c = c.withListen(text(json, "listen", where), where + "listen");
+            c = c.withListen(json.string("listen"), "listen");
         }
-        if (json.has("insecure")) {
-            if (!json.get("insecure").isBoolean()) {
-                throw new ConfigException(where + "insecure must be true or false");
-            }
-            c = c.withInsecure(json.get("insecure").booleanValue());
-        }
+        c = c.withInsecure(json.bool("insecure", c.insecure));
         if (json.has("tokens")) {
-            c = c.withTokens(tokensFrom(json.get("tokens"), file));
+            c = c.withTokens(tokensFrom(json, baseDir));
         }
-        int stale = json.has("staleAfterIntervals") ? integer(json, "staleAfterIntervals", where) : c.staleAfterIntervals;
-        Duration expire = json.has("expireAfter") ? duration(text(json, "expireAfter", where), where + "expireAfter") : c.expireAfter;
-        c = c.withStaleness(stale, expire);
+        c = c.withStaleness(json.integer("staleAfterIntervals", c.staleAfterIntervals),
+                json.duration("expireAfter", c.expireAfter));
         if (json.has("diagnosis")) {
-            c = c.withDiagnosis(DiagnosisConfig.fromJson(json.get("diagnosis"), where + "diagnosis"));
+            c = c.withDiagnosis(DiagnosisConfig.fromJson(json.object("diagnosis")));
         }
         if (json.has("tls")) {
-            c = c.withTls(tlsFrom(json.get("tls"), where, file.toAbsolutePath().getParent(), c.tls));
+            c = c.withTls(tlsFrom(json.object("tls"), baseDir, c.tls));
         }
         if (json.has("http")) {
-            c = c.withHttp(c.http.overlay(json.get("http"), where));
+            c = c.withHttp(c.http.overlay(json.object("http")));
         }
         if (json.has("probes")) {
-            c = c.withProbes(c.probes.overlay(json.get("probes"), where, file.toAbsolutePath().getParent()));
+            c = c.withProbes(c.probes.overlay(json.object("probes"), baseDir));
         }
         if (json.has("ingest")) {
-            c = c.withIngest(c.ingest.overlay(json.get("ingest"), where));
+            c = c.withIngest(c.ingest.overlay(json.object("ingest")));
         }
-        return c.withLimits(
-                json.has("historyPoints") ? integer(json, "historyPoints", where) : c.historyPoints,
-                json.has("maxNodes") ? integer(json, "maxNodes", where) : c.maxNodes,
-                json.has("maxFrameBytes") ? integer(json, "maxFrameBytes", where) : c.maxFrameBytes);
+        return c.withLimits(json.integer("historyPoints", c.historyPoints), json.integer("maxNodes", c.maxNodes),
+                json.integer("maxFrameBytes", c.maxFrameBytes));
     }
 
     /** The {@code "tls"} section; relative file names resolve against the config file's directory, like token files. */
-    private static TlsConfig tlsFrom(JsonNode section, String where, Path baseDir, TlsConfig current) {
-        if (!section.isObject()) {
-            throw new ConfigException(where + "tls must be an object {certFile, keyFile}");
-        }
-        for (Iterator<String> keys = section.fieldNames(); keys.hasNext(); ) {
-            String key = keys.next();
-            if (!key.equals("certFile") && !key.equals("keyFile")) {
-                throw new ConfigException(where + "unknown key 'tls." + key + "' (known: [certFile, keyFile])");
-            }
-        }
+    private static TlsConfig tlsFrom(StrictJson section, Path baseDir, TlsConfig current) {
+        section.requireKnownKeys(TLS_KEYS);
         TlsConfig result = current;
         if (section.has("certFile")) {
-            result = result.withCertFile(baseDir.resolve(text(section, "certFile", where + "tls.")));
+            result = result.withCertFile(ConfigException.resolvePath(baseDir, section.string("certFile"), section.path("certFile")));
         }
         if (section.has("keyFile")) {
-            result = result.withKeyFile(baseDir.resolve(text(section, "keyFile", where + "tls.")));
+            result = result.withKeyFile(ConfigException.resolvePath(baseDir, section.string("keyFile"), section.path("keyFile")));
         }
         return result;
     }
 
-    private static List<TokenEntry> tokensFrom(JsonNode array, Path file) {
-        if (!array.isArray()) {
-            throw new ConfigException(file + ": tokens must be an array of {role, token | tokenFile, node?}");
-        }
+    private static List<TokenEntry> tokensFrom(StrictJson json, Path baseDir) {
         List<TokenEntry> result = new ArrayList<>();
-        for (int i = 0; i < array.size(); i++) {
-            JsonNode entry = array.get(i);
-            String where = file + ": tokens[" + i + "]";
-            if (!entry.isObject() || !entry.has("role") || entry.has("token") == entry.has("tokenFile")) {
-                throw new ConfigException(where + ": needs a role and exactly one of token, tokenFile");
+        for (StrictJson entry : json.objects("tokens")) {
+            entry.requireKnownKeys(TOKEN_KEYS);
+            if (!entry.has("role") || entry.has("token") == entry.has("tokenFile")) {
+                throw new ConfigException(entry.path() + ": needs a role and exactly one of token, tokenFile");
             }
             Role role;
             try {
-                role = Role.parse(entry.get("role").asText());
+                role = Role.parse(entry.string("role"));
             } catch (IllegalArgumentException e) {
-                throw new ConfigException(where + ": " + e.getMessage());
+                throw new ConfigException(entry.path() + ": " + e.getMessage());
             }
-            String node = entry.hasNonNull("node") ? entry.get("node").asText() : null;
+            String node = entry.optString("node");
             if (entry.has("token")) {
-                result.add(new TokenEntry(role, text(entry, "token", where + "."), node));
+                try {
+                    result.add(new TokenEntry(role, entry.string("token"), node));
+                } catch (IllegalArgumentException e) { // a blank token
+                    throw new ConfigException(entry.path() + ": " + e.getMessage());
+                }
             } else {
-                Path tokenFile = file.toAbsolutePath().getParent().resolve(text(entry, "tokenFile", where + "."));
-                result.addAll(readTokenFile(tokenFile, role));
+                result.addAll(readTokenFile(ConfigException.resolvePath(baseDir, entry.string("tokenFile"),
+                        entry.path("tokenFile")), role));
             }
         }
         return result;
@@ -329,45 +325,12 @@ public record CollectorConfig(
         }
         c = c.withTokens(tokens);
         c = c.withStaleness(envInt(env, "RDMAMON_STALE_AFTER_INTERVALS", c.staleAfterIntervals),
-                env.containsKey("RDMAMON_EXPIRE_AFTER")
-                        ? duration(env.get("RDMAMON_EXPIRE_AFTER"), "RDMAMON_EXPIRE_AFTER") : c.expireAfter);
+                envDuration(env, "RDMAMON_EXPIRE_AFTER", c.expireAfter));
         c = c.withProbes(c.probes.overlayEnv(env));
         c = c.withHttp(c.http.overlayEnv(env));
         c = c.withTlsFiles(envPath(env, "RDMAMON_TLS_CERT_FILE"), envPath(env, "RDMAMON_TLS_KEY_FILE"));
         return c.withLimits(envInt(env, "RDMAMON_HISTORY_POINTS", c.historyPoints),
                 envInt(env, "RDMAMON_MAX_NODES", c.maxNodes), envInt(env, "RDMAMON_MAX_FRAME_BYTES", c.maxFrameBytes));
-    }
-
-    /** {@code 500ms}, {@code 30s}, {@code 10m}, {@code 1h}; a bare number is seconds. */
-    public static Duration duration(String text, String origin) {
-        Matcher m = DURATION.matcher(text.trim().toLowerCase(Locale.ROOT));
-        if (!m.matches()) {
-            throw new ConfigException(origin + ": expected a duration like 500ms, 30s, 10m, 1h; got '" + text + "'");
-        }
-        long amount = Long.parseLong(m.group(1));
-        String unit = m.group(2) == null ? "s" : m.group(2);
-        return switch (unit) {
-            case "ms" -> Duration.ofMillis(amount);
-            case "m" -> Duration.ofMinutes(amount);
-            case "h" -> Duration.ofHours(amount);
-            default -> Duration.ofSeconds(amount);
-        };
-    }
-
-    private static String text(JsonNode json, String key, String where) {
-        JsonNode node = json.get(key);
-        if (node == null || !node.isTextual()) {
-            throw new ConfigException(where + key + " must be a string");
-        }
-        return node.textValue();
-    }
-
-    static int integer(JsonNode json, String key, String where) {
-        JsonNode node = json.get(key);
-        if (!node.isInt()) {
-            throw new ConfigException(where + key + " must be an integer");
-        }
-        return node.intValue();
     }
 
     private static Path envPath(Map<String, String> env, String variable) {
@@ -393,9 +356,15 @@ public record CollectorConfig(
         }
     }
 
-    private static void requirePositive(String key, int value) {
-        if (value <= 0) {
-            throw new ConfigException(key + " must be positive: " + value);
+    static Duration envDuration(Map<String, String> env, String variable, Duration fallback) {
+        String value = env.get(variable);
+        if (value == null) {
+            return fallback;
+        }
+        try {
+            return StrictJson.parseDuration(value, variable);
+        } catch (StrictJsonException e) {
+            throw new ConfigException(e.getMessage(), e);
         }
     }
 }

@@ -5,8 +5,11 @@ import io.rdmamon.collector.auth.TokenAuthenticator;
 import io.rdmamon.collector.diagnosis.DiagnosisEngine;
 import io.rdmamon.collector.http.ConnectionGuard;
 import io.rdmamon.collector.http.DiagnosesApi;
+import io.rdmamon.collector.http.JsonReplies;
+import io.rdmamon.collector.http.RunbookPages;
 import io.rdmamon.collector.http.MetricsHandler;
 import io.rdmamon.collector.http.NodesApi;
+import io.rdmamon.collector.http.Routes;
 import io.rdmamon.collector.ingest.AgentIngest;
 import io.rdmamon.collector.ingest.AgentRegistry;
 import io.rdmamon.collector.ingest.DecodeLoops;
@@ -19,19 +22,17 @@ import io.rdmamon.collector.probe.ProbeOrchestrator;
 import io.rdmamon.collector.probe.ProbeOutcomes;
 import io.rdmamon.collector.store.NodeStore;
 import io.rdmamon.protocol.wire.FrameCodec;
-import io.rdmamon.protocol.wire.WireFormat;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
-import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.handler.StaticHandler;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Consumer;
 
 /**
  * The collector's HTTP server: agent ingest (WebSocket), {@code /metrics}, the REST API, health,
@@ -45,7 +46,7 @@ public final class CollectorVerticle extends VerticleBase {
     private final PrometheusRegistry registry;
     private final SelfMetrics selfMetrics;
     private final TokenAuthenticator auth;
-    private final List<Consumer<Router>> extraRoutes;
+    private final List<Routes> extraRoutes;
     private final ProbeOutcomes probeOutcomes;
     private final DiagnosisEngine diagnoses;
     private final RdmaMetrics rdmaMetrics;
@@ -55,7 +56,7 @@ public final class CollectorVerticle extends VerticleBase {
     private HttpServer server;
 
     CollectorVerticle(CollectorConfig config, NodeStore store, PrometheusRegistry registry, SelfMetrics selfMetrics,
-                      TokenAuthenticator auth, List<Consumer<Router>> extraRoutes, ProbeOutcomes probeOutcomes,
+                      TokenAuthenticator auth, List<Routes> extraRoutes, ProbeOutcomes probeOutcomes,
                       DiagnosisEngine diagnoses, RdmaMetrics rdmaMetrics) {
         this.rdmaMetrics = rdmaMetrics;
         this.probeOutcomes = probeOutcomes;
@@ -70,34 +71,33 @@ public final class CollectorVerticle extends VerticleBase {
 
     @Override
     public Future<?> start() {
-        Router router = Router.router(vertx);
-        NodesApi nodes = new NodesApi(store);
         AgentRegistry agents = new AgentRegistry();
         DecodeLoops decodeLoops = new DecodeLoops();
-        router.get(WireFormat.STREAM_PATH).handler(new AgentIngest(auth, new FrameCodec(config.maxFrameBytes()),
-                config.ingest(), store, selfMetrics, agents, diagnoses::accept, decodeLoops));
-        router.get("/healthz").handler(ctx -> json(ctx.response(), 200, new JsonObject().put("status", "ok")));
-        router.get("/readyz").handler(ctx -> json(ctx.response(), ready ? 200 : 503,
-                new JsonObject().put("status", ready ? "ready" : "starting")));
-        router.get("/metrics").handler(auth.requireRead()).handler(new MetricsHandler(rdmaMetrics, registry));
-        router.route("/api/*").handler(auth.requireRead());
-        router.get("/api/nodes").handler(nodes::list);
-        router.get("/api/nodes/:node").handler(nodes::detail);
-        router.get("/api/nodes/:node/history").handler(nodes::history);
-        router.get("/api/diagnoses").handler(new DiagnosesApi(diagnoses)::list);
         LiveFeed live = new LiveFeed(vertx, store, diagnoses, registry,
                 LiveFeedOptions.defaults(config.historyPoints()).withMaxWatchesPerAddress(config.http().maxPortWatchesPerAddress()));
-        live.accept(router);
         probes = new ProbeOrchestrator(vertx, config.probes(), store, agents, probeOutcomes, registry,
                 config.http().refusalLogWindow());
         probes.onChange(probe -> live.publish("probe", probe.encode()));
-        new ProbeApi(probes, auth, config.probes()).accept(router);
-        extraRoutes.forEach(mount -> mount.accept(router));
-        router.route("/*").handler(StaticHandler.create("webroot"));
-        router.errorHandler(404, ctx -> json(ctx.response(), 404,
-                new JsonObject().put("error", "no such resource: " + ctx.request().path())));
-        router.errorHandler(500, ctx -> json(ctx.response(), 500,
-                new JsonObject().put("error", String.valueOf(ctx.failure()))));
+        // in this order: /api/* is authenticated before the APIs, the dashboard's files come after everything
+        List<Routes> routes = new ArrayList<>(List.of(
+                new AgentIngest(auth, new FrameCodec(config.maxFrameBytes(), "collector"), config.ingest(), store, selfMetrics,
+                        agents, diagnoses::accept, decodeLoops),
+                router -> router.get("/healthz").handler(ctx -> JsonReplies.ok(ctx, new JsonObject().put("status", "ok"))),
+                router -> router.get("/readyz").handler(ctx -> JsonReplies.send(ctx, ready ? 200 : 503,
+                        new JsonObject().put("status", ready ? "ready" : "starting"))),
+                router -> router.get("/metrics").handler(auth.requireRead()).handler(new MetricsHandler(rdmaMetrics, registry)),
+                router -> router.route("/api/*").handler(auth.requireRead()),
+                new NodesApi(store),
+                new DiagnosesApi(diagnoses),
+                router -> router.get(RunbookPages.PATH).handler(new RunbookPages()::serve),
+                live,
+                new ProbeApi(probes, auth, config.probes())));
+        routes.addAll(extraRoutes);
+        routes.add(router -> router.route("/*").handler(StaticHandler.create("webroot")));
+        Router router = Router.router(vertx);
+        routes.forEach(part -> part.mount(router));
+        router.errorHandler(404, ctx -> JsonReplies.error(ctx, 404, "no such resource: " + ctx.request().path()));
+        router.errorHandler(500, ctx -> JsonReplies.error(ctx, 500, String.valueOf(ctx.failure())));
 
         // agent streams assemble their messages from frames themselves and close beyond maxFrameBytes with a
         // reason (AgentConnection); this bounds messages of any other WebSocket. The idle timeout closes any
@@ -154,9 +154,5 @@ public final class CollectorVerticle extends VerticleBase {
 
     int port() {
         return port;
-    }
-
-    private static void json(io.vertx.core.http.HttpServerResponse response, int status, JsonObject body) {
-        response.setStatusCode(status).putHeader(HttpHeaders.CONTENT_TYPE, "application/json").end(body.encode());
     }
 }

@@ -1,12 +1,10 @@
 package io.rdmamon.collector;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import io.rdmamon.protocol.json.StrictJson;
 
 import java.time.Duration;
-import java.util.Iterator;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
 
 /**
  * Bounds of the collector's HTTP side (the {@code "http"} section of the config file, docs/collector.md "Limits").
@@ -27,11 +25,11 @@ public record HttpLimits(int maxConnections, Duration requestTimeout, Duration i
             "maxPortWatchesPerAddress");
 
     public HttpLimits {
-        requirePositive("http.maxConnections", maxConnections);
-        requirePositive("http.maxPortWatchesPerAddress", maxPortWatchesPerAddress);
-        requirePositive("http.requestTimeout", requestTimeout);
-        requirePositive("http.idleTimeout", idleTimeout);
-        requirePositive("http.refusalLogWindow", refusalLogWindow);
+        ConfigException.requirePositive("http.maxConnections", maxConnections);
+        ConfigException.requirePositive("http.maxPortWatchesPerAddress", maxPortWatchesPerAddress);
+        ConfigException.requirePositive("http.requestTimeout", requestTimeout);
+        ConfigException.requirePositive("http.idleTimeout", idleTimeout);
+        ConfigException.requirePositive("http.refusalLogWindow", refusalLogWindow);
         if (idleTimeout.compareTo(Duration.ofDays(1)) > 0) {
             throw new ConfigException("http.idleTimeout must be at most 1 day: " + idleTimeout);
         }
@@ -58,64 +56,22 @@ public record HttpLimits(int maxConnections, Duration requestTimeout, Duration i
         return new HttpLimits(maxConnections, requestTimeout, idleTimeout, refusalLogWindow, value);
     }
 
-    /** The {@code "http"} section over these values; {@code where} names the file. */
-    HttpLimits overlay(JsonNode section, String where) {
-        if (!section.isObject()) {
-            throw new ConfigException(where + "http must be an object");
-        }
-        for (Iterator<String> keys = section.fieldNames(); keys.hasNext(); ) {
-            String key = keys.next();
-            if (!KEYS.contains(key)) {
-                throw new ConfigException(where + "unknown key 'http." + key + "' (known: " + new TreeSet<>(KEYS) + ")");
-            }
-        }
-        String prefix = where + "http.";
-        try {
-            return new HttpLimits(
-                    section.has("maxConnections") ? CollectorConfig.integer(section, "maxConnections", prefix) : maxConnections,
-                    durationOr(section, "requestTimeout", prefix, requestTimeout),
-                    durationOr(section, "idleTimeout", prefix, idleTimeout),
-                    durationOr(section, "refusalLogWindow", prefix, refusalLogWindow),
-                    section.has("maxPortWatchesPerAddress")
-                            ? CollectorConfig.integer(section, "maxPortWatchesPerAddress", prefix) : maxPortWatchesPerAddress);
-        } catch (ConfigException e) {
-            throw e.getMessage().startsWith(where) ? e : new ConfigException(where + e.getMessage());
-        }
+    /** The {@code "http"} section over these values. */
+    HttpLimits overlay(StrictJson section) {
+        section.requireKnownKeys(KEYS);
+        return new HttpLimits(section.integer("maxConnections", maxConnections),
+                section.duration("requestTimeout", requestTimeout),
+                section.duration("idleTimeout", idleTimeout),
+                section.duration("refusalLogWindow", refusalLogWindow),
+                section.integer("maxPortWatchesPerAddress", maxPortWatchesPerAddress));
     }
 
     /** {@code RDMAMON_HTTP_MAX_CONNECTIONS}, {@code _REQUEST_TIMEOUT}, {@code _IDLE_TIMEOUT}, {@code _REFUSAL_LOG_WINDOW}, {@code _MAX_PORT_WATCHES_PER_ADDRESS}. */
     HttpLimits overlayEnv(Map<String, String> env) {
         return new HttpLimits(CollectorConfig.envInt(env, "RDMAMON_HTTP_MAX_CONNECTIONS", maxConnections),
-                envDuration(env, "RDMAMON_HTTP_REQUEST_TIMEOUT", requestTimeout),
-                envDuration(env, "RDMAMON_HTTP_IDLE_TIMEOUT", idleTimeout),
-                envDuration(env, "RDMAMON_HTTP_REFUSAL_LOG_WINDOW", refusalLogWindow),
+                CollectorConfig.envDuration(env, "RDMAMON_HTTP_REQUEST_TIMEOUT", requestTimeout),
+                CollectorConfig.envDuration(env, "RDMAMON_HTTP_IDLE_TIMEOUT", idleTimeout),
+                CollectorConfig.envDuration(env, "RDMAMON_HTTP_REFUSAL_LOG_WINDOW", refusalLogWindow),
                 CollectorConfig.envInt(env, "RDMAMON_HTTP_MAX_PORT_WATCHES_PER_ADDRESS", maxPortWatchesPerAddress));
-    }
-
-    private static Duration durationOr(JsonNode section, String key, String prefix, Duration fallback) {
-        if (!section.has(key)) {
-            return fallback;
-        }
-        JsonNode node = section.get(key);
-        if (!node.isTextual()) {
-            throw new ConfigException(prefix + key + " must be a string like \"10s\"");
-        }
-        return CollectorConfig.duration(node.textValue(), prefix + key);
-    }
-
-    private static Duration envDuration(Map<String, String> env, String variable, Duration fallback) {
-        return env.containsKey(variable) ? CollectorConfig.duration(env.get(variable), variable) : fallback;
-    }
-
-    private static void requirePositive(String key, int value) {
-        if (value <= 0) {
-            throw new ConfigException(key + " must be positive: " + value);
-        }
-    }
-
-    private static void requirePositive(String key, Duration value) {
-        if (value.isNegative() || value.isZero()) {
-            throw new ConfigException(key + " must be positive: " + value);
-        }
     }
 }

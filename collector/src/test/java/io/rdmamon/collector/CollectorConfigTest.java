@@ -61,18 +61,31 @@ class CollectorConfigTest {
             "{\"listen\": \"nohost\"}                    | collector.json: listen: expected HOST:PORT, got 'nohost'",
             "{\"lissten\": \"a:1\"}                      | collector.json: unknown key 'lissten'",
             "{\"expireAfter\": \"soon\"}                 | collector.json: expireAfter: expected a duration",
-            "{\"maxNodes\": \"many\"}                    | collector.json: maxNodes must be an integer",
+            "{\"maxNodes\": \"many\"}                    | collector.json: maxNodes: expected a 32-bit integer, got string",
             "{\"tokens\": [{\"role\": \"admin\", \"token\": \"x\"}] } | collector.json: tokens[0]: unknown role 'admin'",
             "{\"tokens\": [{\"role\": \"agent\"}] }      | collector.json: tokens[0]: needs a role and exactly one of token, tokenFile",
             "{\"listen\": 5                              | collector.json: cannot read config",
             "{\"ingest\": {\"maxPorts\": 4}}              | collector.json: unknown key 'ingest.maxPorts'",
             "{\"ingest\": {\"maxDevices\": 0}}            | collector.json: ingest.maxDevices must be positive: 0",
             "{\"ingest\": {\"maxNameLength\": 10}}        | collector.json: ingest.maxNameLength must be at least 64: 10",
-            "{\"ingest\": {\"maxClockSkew\": 5}}          | collector.json: ingest.maxClockSkew must be a duration",
+            "{\"ingest\": {\"maxClockSkew\": 5}}          | collector.json: ingest.maxClockSkew: expected a duration string like \"500ms\"",
             "{\"ingest\": {\"idleTimeout\": \"500ms\"}}   | collector.json: ingest.idleTimeout must be at least 1s",
             "{\"http\": {\"maxConections\": 5}}          | collector.json: unknown key 'http.maxConections'",
-            "{\"http\": {\"idleTimeout\": 60}}           | collector.json: http.idleTimeout must be a string like \"10s\"",
-            "{\"http\": {\"maxConnections\": 0}}         | collector.json: http.maxConnections must be positive: 0"})
+            "{\"http\": {\"idleTimeout\": 60}}           | collector.json: http.idleTimeout: expected a duration string like \"500ms\", \"30s\", \"10m\" or \"1h\", got number",
+            "{\"http\": {\"maxConnections\": 0}}         | collector.json: http.maxConnections must be positive: 0",
+            "{\"maxNodes\": 0}                         | collector.json: maxNodes must be positive: 0",
+            "{\"expireAfter\": \"99999999999999999999\"} | collector.json: expireAfter: duration '99999999999999999999' is beyond",
+            "{\"tokens\": [{\"role\": \"agent\", \"token\": \"x\", \"nodes\": \"gpu-1\"}]} | collector.json: unknown key 'tokens[0].nodes'",
+            "{\"tokens\": {\"role\": \"agent\"}}        | collector.json: tokens: expected an array, got object",
+            "{\"maxNodes\": 5, \"maxNodes\": 6}          | collector.json: cannot read config: Duplicate field 'maxNodes'",
+            // found by CollectorConfigFuzzTest: each threw something else than a ConfigException
+            "{\"expireAfter\": \"99999999999999999999s\"} | collector.json: expireAfter: duration '99999999999999999999s' is beyond",
+            "{\"expireAfter\": \"9999999999999999h\"}    | collector.json: expireAfter: duration '9999999999999999h' is beyond",
+            "{\"diagnosis\": {\"flapWindow\": \"99999999999999999999m\"}} | collector.json: diagnosis.flapWindow: duration",
+            "{\"tokens\": [{\"role\": \"viewer\", \"token\": \" \"}] } | collector.json: tokens[0]: empty viewer token",
+            "{\"tokens\": [{\"role\": \"agent\", \"tokenFile\": \"a\\u0000b\"}] } | collector.json: tokens[0].tokenFile: not a file name",
+            "{\"tls\": {\"certFile\": \"a\\u0000b\"}}       | collector.json: tls.certFile: not a file name",
+            "{\"probes\": {\"auditLog\": \"a\\u0000b\"}}    | collector.json: probes.auditLog: not a file name"})
     void badFilesAreNamed(String content, String message) throws IOException {
         Path file = Files.writeString(dir.resolve("collector.json"), content);
         ConfigException e = assertThrows(ConfigException.class, () -> CollectorConfig.load(file, Map.of()));
@@ -97,6 +110,7 @@ class CollectorConfigTest {
             "RDMAMON_LISTEN             | 1.2.3.4:http | RDMAMON_LISTEN: port of '1.2.3.4:http' is not a number",
             "RDMAMON_INSECURE           | yes          | RDMAMON_INSECURE must be true or false, got 'yes'",
             "RDMAMON_MAX_NODES          | lots         | RDMAMON_MAX_NODES must be an integer, got 'lots'",
+            "RDMAMON_EXPIRE_AFTER       | 99999999999999999999s | RDMAMON_EXPIRE_AFTER: duration '99999999999999999999s' is beyond",
             "RDMAMON_AGENT_TOKEN_FILE   | /nonexistent/agent.token | /nonexistent/agent.token: cannot read token file"})
     void badEnvironmentIsNamed(String variable, String value, String message) {
         ConfigException e = assertThrows(ConfigException.class, () -> CollectorConfig.load(null, Map.of(variable, value)));

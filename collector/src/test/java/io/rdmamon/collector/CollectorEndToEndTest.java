@@ -36,6 +36,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -176,11 +177,37 @@ class CollectorEndToEndTest {
         RawAgent wrongVersion = new RawAgent(AGENT_TOKEN);
         await(wrongVersion.ws.writeBinaryMessage(Buffer.buffer("{\"v\":9,\"type\":\"heartbeat\",\"ts\":1}")));
         waitFor(() -> wrongVersion.closeCode != null, "wrong-version connection closed");
-        assertEquals("unsupported protocol version 9 (supported: 1)", wrongVersion.closeReason);
+        assertEquals("protocol version 9 is not supported; this collector speaks 1 and 2", wrongVersion.closeReason);
 
         good.send("good", 2_000L, 2, 2, 60_000); // still streaming, acked
         assertEquals(2_000L, collector.store().node("good").orElseThrow().lastSample().timestampMillis());
         assertTrue(get("/metrics", null).bodyAsString().contains("rdmamon_collector_frames_rejected_total 2.0"));
+    }
+
+    /**
+     * Agents and collectors are upgraded at different times: a protocol 1 agent (frames recorded from the protocol 1
+     * encoder, {@code /wire/v1/golden-gpu-01.jsonl}) streams to this collector, its samples are acknowledged and
+     * exported, its per-priority counters derived from its raw ethtool statistics.
+     */
+    @Test
+    void aProtocolOneAgentStreamsToThisCollector() throws Exception {
+        RawAgent agent = new RawAgent(AGENT_TOKEN);
+        List<String> frames;
+        try (java.io.InputStream in = getClass().getResourceAsStream("/wire/v1/golden-gpu-01.jsonl")) {
+            frames = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).lines().toList();
+        }
+        for (String frame : frames) {
+            await(agent.ws.writeBinaryMessage(Buffer.buffer(frame)));
+        }
+        for (long seq = 1; seq <= 3; seq++) {
+            assertEquals(new Frame.Ack(seq), agent.received.poll(5, TimeUnit.SECONDS));
+        }
+        String metrics = get("/metrics", null).bodyAsString();
+        assertTrue(metrics.contains("rdma_prio_bytes_total{device=\"mlx5_0\",direction=\"rx\",node=\"gpu-01\",port=\"1\","
+                + "priority=\"3\"} 9000000.0"), metrics);
+        assertTrue(metrics.contains("rdma_pfc_pause_duration_seconds_total{device=\"mlx5_0\",direction=\"rx\","
+                + "node=\"gpu-01\",port=\"1\",priority=\"3\"} 2.5"), metrics);
+        assertNull(agent.closeCode, "the stream stays open");
     }
 
     /**

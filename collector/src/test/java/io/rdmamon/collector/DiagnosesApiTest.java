@@ -107,6 +107,11 @@ class DiagnosesApiTest {
         assertTrue(down.get("runbook").asText().contains("cable"), down.get("runbook").asText());
         assertEquals(java.time.Instant.ofEpochMilli(down.get("sinceMillis").asLong()).toString(), down.get("since").asText());
         assertTrue(Files.isRegularFile(Path.of("..").resolve(down.get("runbookPath").asText())), "the runbook page exists");
+        // the link is relative to the collector, which serves the page itself, without a token
+        assertEquals("/runbooks/link_down", down.get("runbookUrl").asText());
+        HttpResponse<String> page = get(down.get("runbookUrl").asText(), null);
+        assertEquals(200, page.statusCode());
+        assertTrue(page.body().contains("<h1>link_down</h1>"), page.body());
 
         JsonNode stale = list.get(1);
         assertEquals("agent_stale", stale.get("rule").asText());

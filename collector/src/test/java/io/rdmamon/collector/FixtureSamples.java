@@ -5,13 +5,11 @@ import io.rdmamon.protocol.model.GidEntry;
 import io.rdmamon.protocol.model.HostSample;
 import io.rdmamon.protocol.model.IbDevice;
 import io.rdmamon.protocol.model.IbPort;
-import io.rdmamon.protocol.model.PriorityCounters;
 import io.rdmamon.protocol.model.SourceStatus;
 
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeSet;
 
 /**
  * A fixed host for the golden exposition: an mlx5 RoCE port with PFC on priority 3, an mlx5 IB port
@@ -34,13 +32,26 @@ public final class FixtureSamples {
         roceHw.put("out_of_sequence", 3L);
         roceHw.put("np_cnp_sent", 100L * step);
         roceHw.put("rp_cnp_handled", -2L); // u64 18446744073709551614: above Long.MAX_VALUE
-        Map<String, Long> raw = new LinkedHashMap<>();
+        Map<String, Long> raw = new LinkedHashMap<>(); // kernel order (rdma-facts.md §3.1)
+        raw.put("rx_vport_rdma_unicast_bytes", 4_000_000L * step);
+        raw.put("rx_prio0_bytes", 1000L);
+        raw.put("rx_prio0_packets", 10L);
+        raw.put("rx_prio0_discards", 0L);
+        raw.put("tx_prio0_bytes", 2000L);
+        raw.put("tx_prio0_packets", 20L);
         raw.put("rx_prio3_bytes", 3_000_000L * step);
-        raw.put("rx_prio3_pause", 12L);
-        EthtoolStats ethtool = new EthtoolStats("eth2", raw, List.of(
-                new PriorityCounters(0, 1000L, 10L, 0L, 2000L, 20L, null, null, null, null, null),
-                new PriorityCounters(3, 3_000_000L * step, 3000L, 0L, 6_000_000L, 6000L, 12L, 2_500_000L, 4L, 500L, 6L)),
-                new TreeSet<>(List.of(3)), Map.of("rx_vport_rdma_unicast_bytes", 4_000_000L * step), 0L, 0L);
+        raw.put("rx_prio3_packets", 3000L);
+        raw.put("rx_prio3_discards", 0L);
+        raw.put("tx_prio3_bytes", 6_000_000L);
+        raw.put("tx_prio3_packets", 6000L);
+        raw.put("rx_prio3_pause", 12L); // PFC on priority 3: mlx5 lists its pause counters
+        raw.put("rx_prio3_pause_duration", 2_500_000L); // microseconds
+        raw.put("tx_prio3_pause", 4L);
+        raw.put("tx_prio3_pause_duration", 500L);
+        raw.put("rx_prio3_pause_transition", 6L);
+        raw.put("tx_pause_storm_warning_events", 0L);
+        raw.put("tx_pause_storm_error_events", 0L);
+        EthtoolStats ethtool = EthtoolStats.of("eth2", raw);
         IbPort roce = new IbPort(1, 4, "ACTIVE", 5, "LinkUp", "100 Gb/sec (4X EDR)", 12_500_000_000L, "Ethernet", "0x0",
                 "eth2", roceCounters, roceHw,
                 List.of(new GidEntry(0, "fe80:0000:0000:0000:0e42:a1ff:fe12:3456", "IB/RoCE v1", "eth2", null),

@@ -67,9 +67,9 @@ class TlsConfigTest {
 
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
-            "{\"tls\": \"/etc/tls.crt\"}                      | tls must be an object {certFile, keyFile}",
+            "{\"tls\": \"/etc/tls.crt\"}                      | tls: expected an object, got string",
             "{\"tls\": {\"cert\": \"a.crt\"}}                 | unknown key 'tls.cert' (known: [certFile, keyFile])",
-            "{\"tls\": {\"certFile\": 7, \"keyFile\": \"k\"}} | tls.certFile must be a string"})
+            "{\"tls\": {\"certFile\": 7, \"keyFile\": \"k\"}} | tls.certFile: expected a string, got number"})
     void badTlsSectionIsNamed(String content, String message) throws Exception {
         Path file = dir.resolve("bad.json");
         Files.writeString(file, content);

@@ -1,31 +1,16 @@
 package io.rdmamon.agent.ethtool;
 
 import io.rdmamon.agent.sysfs.ProblemText;
-import io.rdmamon.protocol.model.EthtoolStats;
-import io.rdmamon.protocol.model.PriorityCounters;
 
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.SortedSet;
-import java.util.TreeSet;
 
 /**
- * Pure parsers for {@code ethtool -S} statistics: the program's text, and the typed view of the
- * mlx5 names that matter for RoCE QoS (torvalds/linux {@code en_stats.c}; rdma-facts.md §3.1).
+ * The pure parser of {@code ethtool -S} text into raw name → value. The typed view of the names
+ * (per-priority counters, PFC-enabled priorities) is derived from them in the model, for agent and
+ * collector alike: {@link io.rdmamon.protocol.model.EthtoolStats#of}.
  */
 public final class EthtoolStatsParser {
     static final String HEADER = "NIC statistics:";
-    /** {@code NUM_PPORT_PRIO}: 802.1p user priorities 0..7. */
-    static final int PRIORITY_COUNT = 8;
-    static final List<String> VPORT_RDMA_NAMES = List.of(
-            "rx_vport_rdma_unicast_packets", "rx_vport_rdma_unicast_bytes",
-            "tx_vport_rdma_unicast_packets", "tx_vport_rdma_unicast_bytes",
-            "rx_vport_rdma_multicast_packets", "rx_vport_rdma_multicast_bytes",
-            "tx_vport_rdma_multicast_packets", "tx_vport_rdma_multicast_bytes");
-    static final String PAUSE_STORM_WARNING = "tx_pause_storm_warning_events";
-    static final String PAUSE_STORM_ERROR = "tx_pause_storm_error_events";
 
     private EthtoolStatsParser() {
     }
@@ -72,48 +57,5 @@ public final class EthtoolStatsParser {
             throw new IllegalArgumentException("no \"" + HEADER + "\" line (empty or not ethtool -S output)");
         }
         return stats;
-    }
-
-    /**
-     * The typed view of a netdev's statistics. PFC-enabled priorities are those with an
-     * {@code rx_prioN_pause} or {@code tx_prioN_pause} counter: mlx5 creates those names only for
-     * priorities whose PFC is enabled, which is how the lossless priority is learned (never assumed).
-     */
-    public static EthtoolStats toStats(String netdev, Map<String, Long> raw) {
-        List<PriorityCounters> priorities = new ArrayList<>();
-        SortedSet<Integer> pfcEnabled = new TreeSet<>();
-        for (int prio = 0; prio < PRIORITY_COUNT; prio++) {
-            String rx = "rx_prio" + prio;
-            String tx = "tx_prio" + prio;
-            PriorityCounters counters = new PriorityCounters(prio,
-                    raw.get(rx + "_bytes"), raw.get(rx + "_packets"), raw.get(rx + "_discards"),
-                    raw.get(tx + "_bytes"), raw.get(tx + "_packets"),
-                    raw.get(rx + "_pause"), raw.get(rx + "_pause_duration"),
-                    raw.get(tx + "_pause"), raw.get(tx + "_pause_duration"),
-                    raw.get(rx + "_pause_transition"));
-            if (hasAny(counters)) {
-                priorities.add(counters);
-            }
-            if (raw.containsKey(rx + "_pause") || raw.containsKey(tx + "_pause")) {
-                pfcEnabled.add(prio);
-            }
-        }
-        Map<String, Long> vportRdma = new LinkedHashMap<>();
-        for (String name : VPORT_RDMA_NAMES) {
-            Long value = raw.get(name);
-            if (value != null) {
-                vportRdma.put(name, value);
-            }
-        }
-        return new EthtoolStats(netdev, raw, priorities, pfcEnabled, vportRdma,
-                raw.get(PAUSE_STORM_WARNING), raw.get(PAUSE_STORM_ERROR));
-    }
-
-    private static boolean hasAny(PriorityCounters c) {
-        return c.rxBytes() != null || c.rxPackets() != null || c.rxDiscards() != null
-                || c.txBytes() != null || c.txPackets() != null
-                || c.rxPauseFrames() != null || c.rxPauseDurationMicros() != null
-                || c.txPauseFrames() != null || c.txPauseDurationMicros() != null
-                || c.rxPauseTransitions() != null;
     }
 }

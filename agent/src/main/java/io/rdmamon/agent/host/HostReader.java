@@ -1,7 +1,6 @@
 package io.rdmamon.agent.host;
 
 import io.rdmamon.agent.ethtool.CapturedEthtoolStatsSource;
-import io.rdmamon.agent.ethtool.EthtoolStatsParser;
 import io.rdmamon.agent.ethtool.EthtoolStatsSource;
 import io.rdmamon.agent.ethtool.IoctlEthtoolStatsSource;
 import io.rdmamon.agent.host.ReadWatchdog.StuckReadException;
@@ -251,7 +250,7 @@ public final class HostReader {
      * @throws IOException naming the interface when it does not exist or cannot be read
      */
     public EthtoolStats readNetdev(String ifname) throws IOException {
-        return EthtoolStatsParser.toStats(ifname, ethtool.statistics(ifname));
+        return EthtoolStats.of(ifname, ethtool.statistics(ifname));
     }
 
     private IbDevice withOtherSources(IbDevice device, String verbsUnavailable,
@@ -287,7 +286,7 @@ public final class HostReader {
     private EthtoolStats readEthtool(String netdev, List<SourceStatus> sources) {
         String call = "ethtool -S " + netdev;
         try {
-            EthtoolStats stats = EthtoolStatsParser.toStats(netdev, watchdog.watch(call, () -> ethtool.statistics(netdev)));
+            EthtoolStats stats = EthtoolStats.of(netdev, watchdog.watch(call, () -> ethtool.statistics(netdev)));
             sources.add(SourceStatus.ok(SOURCE_ETHTOOL, netdev));
             return stats;
         } catch (StuckReadException e) {

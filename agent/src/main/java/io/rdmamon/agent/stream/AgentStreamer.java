@@ -6,6 +6,7 @@ import io.rdmamon.protocol.wire.Frame;
 import io.rdmamon.protocol.wire.FrameCodec;
 import io.rdmamon.protocol.wire.FrameException;
 import io.rdmamon.protocol.wire.SampleEncoder;
+import io.rdmamon.protocol.wire.WireFormat;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
@@ -52,7 +53,7 @@ public final class AgentStreamer extends VerticleBase {
 
     private final AgentStreamerOptions options;
     private final StreamEndpoint endpoint;
-    private final FrameCodec codec = new FrameCodec();
+    private final FrameCodec codec = new FrameCodec(WireFormat.DEFAULT_MAX_FRAME_BYTES, "agent");
     private final ReplayBuffer buffer;
     private final Backoff backoff;
     /** This run of the agent, in every hello: the collector tells a reconnect (seq goes on) from a restart. */

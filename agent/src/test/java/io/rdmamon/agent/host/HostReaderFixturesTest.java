@@ -53,6 +53,34 @@ class HostReaderFixturesTest {
         assertEquals(2990000000L, ethtool.raw().get("tx0_bytes"));
 
         assertEquals(expectedMlx5_0(ethtool.raw()), actual);
+        assertTypedView(ethtool);
+    }
+
+    /** The typed view of mlx5_0 port 1's statistics, value by value. */
+    private static void assertTypedView(EthtoolStats ethtool) {
+        List<PriorityCounters> priorities = new ArrayList<>();
+        priorities.add(new PriorityCounters(0, 6170000000L, 5225795L, 0L, 6017087240L, 5128000L,
+                null, null, null, null, null));
+        for (int prio = 1; prio < 8; prio++) {
+            priorities.add(prio == 3
+                    ? new PriorityCounters(3, 11326188828L, 2764205L, 0L, 12582912760L, 3072000L,
+                    1520L, 30400L, 310L, 6200L, 760L)
+                    : new PriorityCounters(prio, 0L, 0L, 0L, 0L, 0L, null, null, null, null, null));
+        }
+        Map<String, Long> vportRdma = new LinkedHashMap<>();
+        vportRdma.put("rx_vport_rdma_unicast_packets", 2764100L);
+        vportRdma.put("rx_vport_rdma_unicast_bytes", 11326180428L);
+        vportRdma.put("tx_vport_rdma_unicast_packets", 3071990L);
+        vportRdma.put("tx_vport_rdma_unicast_bytes", 12582911960L);
+        vportRdma.put("rx_vport_rdma_multicast_packets", 105L);
+        vportRdma.put("rx_vport_rdma_multicast_bytes", 8400L);
+        vportRdma.put("tx_vport_rdma_multicast_packets", 10L);
+        vportRdma.put("tx_vport_rdma_multicast_bytes", 800L);
+        assertEquals(priorities, ethtool.priorities());
+        assertEquals(Set.of(3), ethtool.pfcEnabledPriorities());
+        assertEquals(vportRdma, ethtool.vportRdma());
+        assertEquals(2L, ethtool.pauseStormWarningEvents());
+        assertEquals(0L, ethtool.pauseStormErrorEvents());
     }
 
     private static IbDevice expectedMlx5_0(Map<String, Long> raw) {
@@ -113,26 +141,7 @@ class HostReaderFixturesTest {
                 new GidEntry(2, mapped, "IB/RoCE v1", "ens1f0np0", "192.168.1.2"),
                 new GidEntry(3, mapped, "RoCE v2", "ens1f0np0", "192.168.1.2"));
 
-        List<PriorityCounters> priorities = new ArrayList<>();
-        priorities.add(new PriorityCounters(0, 6170000000L, 5225795L, 0L, 6017087240L, 5128000L,
-                null, null, null, null, null));
-        for (int prio = 1; prio < 8; prio++) {
-            priorities.add(prio == 3
-                    ? new PriorityCounters(3, 11326188828L, 2764205L, 0L, 12582912760L, 3072000L,
-                    1520L, 30400L, 310L, 6200L, 760L)
-                    : new PriorityCounters(prio, 0L, 0L, 0L, 0L, 0L, null, null, null, null, null));
-        }
-        Map<String, Long> vportRdma = new LinkedHashMap<>();
-        vportRdma.put("rx_vport_rdma_unicast_packets", 2764100L);
-        vportRdma.put("rx_vport_rdma_unicast_bytes", 11326180428L);
-        vportRdma.put("tx_vport_rdma_unicast_packets", 3071990L);
-        vportRdma.put("tx_vport_rdma_unicast_bytes", 12582911960L);
-        vportRdma.put("rx_vport_rdma_multicast_packets", 105L);
-        vportRdma.put("rx_vport_rdma_multicast_bytes", 8400L);
-        vportRdma.put("tx_vport_rdma_multicast_packets", 10L);
-        vportRdma.put("tx_vport_rdma_multicast_bytes", 800L);
-        EthtoolStats ethtool = new EthtoolStats("ens1f0np0", raw, priorities, new java.util.TreeSet<>(Set.of(3)),
-                vportRdma, 2L, 0L);
+        EthtoolStats ethtool = EthtoolStats.of("ens1f0np0", raw);
 
         IbPort port = new IbPort(1, 4, "ACTIVE", 5, "LinkUp", "100 Gb/sec (4X EDR)", 12_500_000_000L,
                 "Ethernet", "0x0", "ens1f0np0", counters, hw, gids, ethtool, null);

@@ -1,6 +1,6 @@
 package io.rdmamon.cli.daemon;
 
-import io.rdmamon.collector.CollectorConfig;
+import io.rdmamon.protocol.json.StrictJson;
 import picocli.CommandLine.ITypeConverter;
 
 import java.time.Duration;
@@ -9,6 +9,6 @@ import java.time.Duration;
 final class DurationConverter implements ITypeConverter<Duration> {
     @Override
     public Duration convert(String value) {
-        return CollectorConfig.duration(value, "duration");
+        return StrictJson.parseDuration(value, "duration");
     }
 }

@@ -40,6 +40,24 @@ class DashboardBrowserTest {
     private static final int NODES = 6;
     private static final Path SCREENSHOTS = Paths.get("target", "dashboard-screenshots");
     private static final String ROWS = "#grid-canvas .vt-row:not([hidden])";
+    private static final String RECORD_CHART_NOTES = """
+            (() => {
+              const install = () => {
+                if (window.chartNotes) return;
+                const notes = window.chartNotes = [];
+                const note = document.getElementById('charts-note');
+                const charts = document.getElementById('charts');
+                new MutationObserver(() => {
+                  if (note.textContent && note.textContent !== notes[notes.length - 1]) notes.push(note.textContent);
+                }).observe(note, {childList: true, characterData: true, subtree: true});
+                new MutationObserver(() => {
+                  if (charts.querySelector('canvas') && !notes.includes('[charts]')) notes.push('[charts]');
+                }).observe(charts, {childList: true, subtree: true});
+              };
+              if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', install);
+              else install();
+            })()
+            """;
 
     private SimulatedFleet fleet;
     private HeadlessChromium chromium;
@@ -119,10 +137,22 @@ class DashboardBrowserTest {
     @Test
     @Order(3)
     void deepLinkOpensThePortDetailWithLiveCharts() {
+        // every text the charts note shows, and "[charts]" when the first chart appears (the hash change may or
+        // may not reload the page: the recorder is installed both ways)
+        page.addInitScript(RECORD_CHART_NOTES);
+        page.evaluate(RECORD_CHART_NOTES);
         page.navigate(fleet.baseUrl() + "/#/port/gpu-node-001/mlx5_1/1");
         page.locator(".port-head h1").waitFor();
         assertEquals("gpu-node-001 mlx5_1/1", page.textContent(".port-head h1"));
         waitFor(() -> page.locator("#charts canvas").count() >= 5, "the throughput, priority, PFC and ECN charts");
+        // until the first detail sample the port's detail series are all missing: that is "collecting", never
+        // "this port has no per-priority counters …" on a port that has them
+        @SuppressWarnings("unchecked")
+        List<String> notes = (List<String>) page.evaluate("window.chartNotes");
+        assertTrue(!notes.isEmpty() && notes.get(0).startsWith("collecting"), notes.toString());
+        assertTrue(notes.indexOf("[charts]") > 0, notes.toString());
+        assertTrue(notes.stream().noneMatch(n -> n.contains("per-priority counters") || n.contains("PFC pause counters")
+                || n.contains("RoCE congestion counters") || n.contains("transport error counters")), notes.toString());
         for (Locator canvas : page.locator("#charts canvas").all()) {
             BoundingBox box = canvas.boundingBox();
             assertTrue(box != null && box.width > 100 && box.height > 50, "chart canvas has a size: " + box);
@@ -188,6 +218,8 @@ class DashboardBrowserTest {
             assertTrue(diagnosis.first().locator(".badge").textContent().equals("critical"));
             assertTrue(diagnosis.first().locator("details").textContent().contains("docs/runbooks/"
                     + "roce_traffic_outside_lossless_priority.md"));
+            assertEquals("/runbooks/roce_traffic_outside_lossless_priority",
+                    diagnosis.first().locator("details a").getAttribute("href"), "the collector's own runbook page");
 
             Locator badge = page.locator(ROWS + "[data-key='gpu-node-001/mlx5_0/1'] .c-health .badge");
             waitFor(() -> "roce_traffic_outside_lossless_priority".equals(badge.textContent()), "the fleet badge");

@@ -38,5 +38,19 @@ class JsonOutputTest {
         assertFalse(gid.has("roceV2"));
         assertFalse(mlx5Port.get("gids").get(0).has("ipv4"));
         assertFalse(mlx5Port.has("verbs"));
+        // ethtool: the raw statistics and the typed view derived from them, as the record printed them
+        JsonNode ethtool = mlx5Port.get("ethtool");
+        assertEquals(List.of("netdev", "raw", "priorities", "pfcEnabledPriorities", "vportRdma"),
+                iterableToList(ethtool.fieldNames()));
+        assertEquals(1_000L, ethtool.get("raw").get("rx_prio3_bytes").asLong());
+        assertEquals(3, ethtool.get("priorities").get(0).get("priority").asInt());
+        assertEquals(2_000L, ethtool.get("priorities").get(0).get("txBytes").asLong());
+        assertEquals("[3]", ethtool.get("pfcEnabledPriorities").toString());
+    }
+
+    private static List<String> iterableToList(java.util.Iterator<String> names) {
+        List<String> list = new java.util.ArrayList<>();
+        names.forEachRemaining(list::add);
+        return list;
     }
 }

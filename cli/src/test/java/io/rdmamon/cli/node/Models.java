@@ -8,8 +8,6 @@ import io.rdmamon.protocol.model.IbPort;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.TreeSet;
 
 /** Model records as a reader would produce them for a RoCE mlx5 host and an eRDMA host. */
 final class Models {
@@ -35,7 +33,8 @@ final class Models {
                         new GidEntry(3, IPV4_MAPPED, "RoCE v2", "eth2", "192.168.1.2"),
                         // a placeholder entry show_gids hides
                         new GidEntry(4, "fe80:0000:0000:0000:0000:0000:0000:0000", "RoCE v2", "eth2", null)),
-                ethtool("eth2", ordered("rx_prio3_bytes", 1_000L, "tx_prio3_bytes", 2_000L)));
+                ethtool("eth2", ordered("rx_prio3_bytes", 1_000L, "tx_prio3_bytes", 2_000L,
+                        "rx_prio3_pause", 0L))); // PFC on priority 3: mlx5 lists its pause counter
     }
 
     static IbDevice erdma(Map<String, Long> hwCounters) {
@@ -52,7 +51,7 @@ final class Models {
     }
 
     static EthtoolStats ethtool(String netdev, Map<String, Long> raw) {
-        return new EthtoolStats(netdev, raw, List.of(), new TreeSet<>(Set.of(3)), Map.of(), null, null);
+        return EthtoolStats.of(netdev, raw);
     }
 
     /** An insertion-ordered map from alternating name, value arguments. */

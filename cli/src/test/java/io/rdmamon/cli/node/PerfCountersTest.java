@@ -16,7 +16,7 @@ class PerfCountersTest {
     void deviceCountersComeInSourceOrderThenTheNetdevs() {
         PerfCounters counters = PerfCounters.ofDevice(Models.mlx5());
         assertEquals(List.of("port_rcv_data", "port_xmit_data", "port_rcv_packets", "port_xmit_packets",
-                        "out_of_buffer", "np_cnp_sent", "rx_prio3_bytes", "tx_prio3_bytes"),
+                        "out_of_buffer", "np_cnp_sent", "rx_prio3_bytes", "tx_prio3_bytes", "rx_prio3_pause"),
                 List.copyOf(counters.values().keySet()));
         assertEquals(Set.of("port_rcv_data", "port_xmit_data", "rx_prio3_bytes", "tx_prio3_bytes"),
                 counters.byteCounters());

@@ -21,7 +21,7 @@ class SampleSummaryFormatTest {
         assertEquals("""
                 node gpu-07, read 2023-11-14T22:13:20Z: 2 devices, 2/3 sources ok
                 mlx5_0 port 1: ACTIVE, LinkUp, 100 Gb/sec (4X EDR), Ethernet, netdev eth2, 4 counters, \
-                2 hw counters, 5 GIDs, 2 ethtool stats, PFC on priorities [3]
+                2 hw counters, 5 GIDs, 3 ethtool stats, PFC on priorities [3]
                 erdma_0 port 1: ACTIVE, LinkUp, 2.5 Gb/sec (1X SDR), Ethernet, netdev eth0, 0 counters, \
                 1 hw counter, 1 GID
                 source failures:

@@ -1,9 +1,8 @@
 package io.rdmamon.collector.auth;
 
+import io.rdmamon.collector.http.JsonReplies;
 import io.vertx.core.Handler;
 import io.vertx.core.http.HttpHeaders;
-import io.vertx.core.http.HttpServerResponse;
-import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
 
 import java.nio.charset.StandardCharsets;
@@ -133,12 +132,10 @@ public final class TokenAuthenticator {
     /** Answers {@code refusal} (JSON error; 401 with {@code WWW-Authenticate}) after telling the listener. */
     public void refuse(RoutingContext ctx, Refusal refusal) {
         onRefused.accept(ctx, refusal);
-        HttpServerResponse response = ctx.response().setStatusCode(refusal.status())
-                .putHeader(HttpHeaders.CONTENT_TYPE, "application/json");
         if (refusal.status() == 401) {
-            response.putHeader("WWW-Authenticate", "Bearer");
+            ctx.response().putHeader("WWW-Authenticate", "Bearer");
         }
-        response.end(new JsonObject().put("error", refusal.error()).encode());
+        JsonReplies.error(ctx, refusal.status(), refusal.error());
     }
 
     private Handler<RoutingContext> require(Set<Role> roles) {

@@ -1,13 +1,11 @@
 package io.rdmamon.collector.diagnosis;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import io.rdmamon.collector.CollectorConfig;
 import io.rdmamon.collector.ConfigException;
+import io.rdmamon.protocol.json.StrictJson;
 
 import java.time.Duration;
 import java.util.Collections;
 import java.util.EnumMap;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
@@ -65,6 +63,7 @@ public record DiagnosisConfig(
             "minRdmaBytesPerSecond", "minLosslessShare", "pauseStormRatio", "ecnMinPauseFramesPerSecond",
             "cnpIgnoredPerSecond", "transportErrorsPerSecond", "erdmaDropsPerSecond", "flapWindow",
             "minPortsForModalRate", "expectedRateGbps", "losslessPriorities", "expectedGidIndex");
+    private static final Set<String> WINDOW_KEYS = Set.of("raiseAfterSamples", "clearAfterSamples");
 
     public DiagnosisConfig {
         new Window(raiseAfterSamples, clearAfterSamples); // validates
@@ -120,140 +119,67 @@ public record DiagnosisConfig(
     /**
      * Defaults overlaid by the {@code "diagnosis"} object of a config file.
      *
-     * @param where prefix for errors, e.g. {@code /etc/rdmamon/collector.json: diagnosis}
-     * @throws ConfigException naming the key at fault
+     * @throws ConfigException naming the key at fault (from its path, {@code diagnosis.KEY})
      */
-    public static DiagnosisConfig fromJson(JsonNode json, String where) {
+    public static DiagnosisConfig fromJson(StrictJson json) {
         DiagnosisConfig d = defaults();
-        if (json == null || !json.isObject()) {
-            throw new ConfigException(where + " must be a JSON object");
-        }
-        for (Iterator<String> keys = json.fieldNames(); keys.hasNext(); ) {
-            String key = keys.next();
-            if (!KEYS.contains(key)) {
-                throw new ConfigException(where + ": unknown key '" + key + "' (known: " + new TreeSet<>(KEYS) + ")");
-            }
-        }
-        int raise = json.has("raiseAfterSamples") ? integer(json, "raiseAfterSamples", where) : d.raiseAfterSamples;
-        int clear = json.has("clearAfterSamples") ? integer(json, "clearAfterSamples", where) : d.clearAfterSamples;
+        json.requireKnownKeys(KEYS);
+        int raise = json.integer("raiseAfterSamples", d.raiseAfterSamples);
+        int clear = json.integer("clearAfterSamples", d.clearAfterSamples);
         Map<Rule, Window> windows = new EnumMap<>(d.windows);
         if (json.has("rules")) {
-            windows.putAll(windows(json.get("rules"), where + ".rules", raise, clear, windows));
+            windows.putAll(windows(json.object("rules"), raise, clear, windows));
         }
-        double minRdma = number(json, "minRdmaBytesPerSecond", where, d.minRdmaBytesPerSecond);
-        double minShare = number(json, "minLosslessShare", where, d.minLosslessShare);
-        double stormRatio = number(json, "pauseStormRatio", where, d.pauseStormRatio);
-        double ecnPauses = number(json, "ecnMinPauseFramesPerSecond", where, d.ecnMinPauseFramesPerSecond);
-        double cnpIgnored = number(json, "cnpIgnoredPerSecond", where, d.cnpIgnoredPerSecond);
-        double transport = number(json, "transportErrorsPerSecond", where, d.transportErrorsPerSecond);
-        double erdmaDrops = number(json, "erdmaDropsPerSecond", where, d.erdmaDropsPerSecond);
-        Duration flaps = json.has("flapWindow") ? duration(json, "flapWindow", where) : d.flapWindow;
-        int modalPorts = json.has("minPortsForModalRate") ? integer(json, "minPortsForModalRate", where)
-                : d.minPortsForModalRate;
-        Map<String, Double> rates = json.has("expectedRateGbps")
-                ? rates(json.get("expectedRateGbps"), where + ".expectedRateGbps") : d.expectedRateGbps;
-        SortedSet<Integer> lossless = json.has("losslessPriorities")
-                ? priorities(json.get("losslessPriorities"), where + ".losslessPriorities") : d.losslessPriorities;
-        Integer gidIndex = json.has("expectedGidIndex") && !json.get("expectedGidIndex").isNull()
-                ? Integer.valueOf(integer(json, "expectedGidIndex", where)) : d.expectedGidIndex;
+        Map<String, Double> rates = d.expectedRateGbps;
+        if (json.has("expectedRateGbps")) {
+            StrictJson byType = json.object("expectedRateGbps");
+            rates = new LinkedHashMap<>();
+            for (String hcaType : byType.keys()) {
+                rates.put(hcaType, byType.number(hcaType));
+            }
+        }
+        SortedSet<Integer> lossless = d.losslessPriorities;
+        if (json.has("losslessPriorities")) {
+            lossless = new TreeSet<>(json.integers("losslessPriorities"));
+        }
         try {
-            // the constructor checks ranges; its message names the key, this adds where it came from
-            return new DiagnosisConfig(raise, clear, windows, minRdma, minShare, stormRatio, ecnPauses, cnpIgnored,
-                    transport, erdmaDrops, flaps, modalPorts, rates, lossless, gidIndex);
+            // the constructor checks ranges; its message names the key, this adds the section
+            return new DiagnosisConfig(raise, clear, windows,
+                    json.number("minRdmaBytesPerSecond", d.minRdmaBytesPerSecond),
+                    json.number("minLosslessShare", d.minLosslessShare),
+                    json.number("pauseStormRatio", d.pauseStormRatio),
+                    json.number("ecnMinPauseFramesPerSecond", d.ecnMinPauseFramesPerSecond),
+                    json.number("cnpIgnoredPerSecond", d.cnpIgnoredPerSecond),
+                    json.number("transportErrorsPerSecond", d.transportErrorsPerSecond),
+                    json.number("erdmaDropsPerSecond", d.erdmaDropsPerSecond),
+                    json.duration("flapWindow", d.flapWindow),
+                    json.integer("minPortsForModalRate", d.minPortsForModalRate),
+                    rates, lossless,
+                    json.has("expectedGidIndex") ? Integer.valueOf(json.integer("expectedGidIndex")) : d.expectedGidIndex);
         } catch (ConfigException e) {
-            throw new ConfigException(where + "." + e.getMessage());
+            throw new ConfigException(json.path() + "." + e.getMessage(), e);
         }
     }
 
-    private static Map<Rule, Window> windows(JsonNode rules, String where, int raise, int clear, Map<Rule, Window> base) {
-        if (!rules.isObject()) {
-            throw new ConfigException(where + " must be an object of rule id → {raiseAfterSamples, clearAfterSamples}");
-        }
+    private static Map<Rule, Window> windows(StrictJson rules, int raise, int clear, Map<Rule, Window> base) {
         Map<Rule, Window> result = new EnumMap<>(Rule.class);
-        for (Iterator<Map.Entry<String, JsonNode>> it = rules.fields(); it.hasNext(); ) {
-            Map.Entry<String, JsonNode> entry = it.next();
+        for (String id : rules.keys()) {
             Rule rule;
             try {
-                rule = Rule.fromId(entry.getKey());
+                rule = Rule.fromId(id);
             } catch (IllegalArgumentException e) {
-                throw new ConfigException(where + ": " + e.getMessage());
+                throw new ConfigException(rules.path() + ": " + e.getMessage());
             }
-            JsonNode body = entry.getValue();
-            String at = where + "." + entry.getKey();
-            if (!body.isObject()) {
-                throw new ConfigException(at + " must be an object {raiseAfterSamples, clearAfterSamples}");
-            }
-            for (Iterator<String> keys = body.fieldNames(); keys.hasNext(); ) {
-                String key = keys.next();
-                if (!key.equals("raiseAfterSamples") && !key.equals("clearAfterSamples")) {
-                    throw new ConfigException(at + ": unknown key '" + key + "' (known: raiseAfterSamples, clearAfterSamples)");
-                }
-            }
+            StrictJson body = rules.object(id).requireKnownKeys(WINDOW_KEYS);
             Window fallback = base.getOrDefault(rule, new Window(raise, clear));
-            int raiseAfter = body.has("raiseAfterSamples") ? integer(body, "raiseAfterSamples", at) : fallback.raiseAfterSamples();
-            int clearAfter = body.has("clearAfterSamples") ? integer(body, "clearAfterSamples", at) : fallback.clearAfterSamples();
             try {
-                result.put(rule, new Window(raiseAfter, clearAfter));
+                result.put(rule, new Window(body.integer("raiseAfterSamples", fallback.raiseAfterSamples()),
+                        body.integer("clearAfterSamples", fallback.clearAfterSamples())));
             } catch (ConfigException e) {
-                throw new ConfigException(at + ": " + e.getMessage());
+                throw new ConfigException(body.path() + ": " + e.getMessage());
             }
         }
         return result;
-    }
-
-    private static Map<String, Double> rates(JsonNode json, String where) {
-        if (!json.isObject()) {
-            throw new ConfigException(where + " must be an object of hca_type → Gb/s, e.g. {\"MT4123\": 200}");
-        }
-        Map<String, Double> result = new LinkedHashMap<>();
-        json.fields().forEachRemaining(e -> {
-            if (!e.getValue().isNumber()) {
-                throw new ConfigException(where + "." + e.getKey() + " must be a number of Gb/s");
-            }
-            result.put(e.getKey(), e.getValue().doubleValue());
-        });
-        return result;
-    }
-
-    private static SortedSet<Integer> priorities(JsonNode json, String where) {
-        if (!json.isArray()) {
-            throw new ConfigException(where + " must be an array of priorities 0..7, e.g. [3]");
-        }
-        SortedSet<Integer> result = new TreeSet<>();
-        for (JsonNode element : json) {
-            if (!element.isInt() || element.intValue() < 0 || element.intValue() > 7) {
-                throw new ConfigException(where + ": '" + element + "' is not a priority 0..7");
-            }
-            result.add(element.intValue());
-        }
-        return result;
-    }
-
-    private static int integer(JsonNode json, String key, String where) {
-        JsonNode node = json.get(key);
-        if (!node.isInt()) {
-            throw new ConfigException(where + "." + key + " must be an integer");
-        }
-        return node.intValue();
-    }
-
-    private static double number(JsonNode json, String key, String where, double fallback) {
-        JsonNode node = json.get(key);
-        if (node == null) {
-            return fallback;
-        }
-        if (!node.isNumber()) {
-            throw new ConfigException(where + "." + key + " must be a number");
-        }
-        return node.doubleValue();
-    }
-
-    private static Duration duration(JsonNode json, String key, String where) {
-        JsonNode node = json.get(key);
-        if (!node.isTextual()) {
-            throw new ConfigException(where + "." + key + " must be a duration string like \"2m\"");
-        }
-        return CollectorConfig.duration(node.textValue(), where + "." + key);
     }
 
     private static void requireShare(String key, double value) {

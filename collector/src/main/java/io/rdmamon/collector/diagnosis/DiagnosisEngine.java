@@ -1,44 +1,39 @@
 package io.rdmamon.collector.diagnosis;
 
-import io.rdmamon.collector.store.IngestIssues;
+import io.rdmamon.collector.diagnosis.rules.LinkDegraded;
+import io.rdmamon.collector.diagnosis.rules.RuleTable;
 import io.rdmamon.collector.store.NodeStore;
 import io.rdmamon.collector.store.NodeView;
 import io.rdmamon.protocol.model.HostSample;
 import io.rdmamon.protocol.model.IbDevice;
 import io.rdmamon.protocol.model.IbPort;
-import io.rdmamon.protocol.model.SourceStatus;
 
-import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
-import java.util.StringJoiner;
 import java.util.function.LongSupplier;
 
 /**
  * Evaluates the rules of DESIGN.md §6 continuously: per port on every accepted sample ({@link #accept}), per
  * node on the collector's periodic sweep ({@link #sweep}, which is what notices a node that stopped sending).
- * Holds the previous sample of each node, the hysteresis of each rule at each port and the fleet's rates per
- * HCA model; the conditions themselves are {@link PortEvaluator}'s. A sample costs O(its ports).
+ * Holds the hysteresis of each rule at each port and the fleet's rates per HCA model; the conditions themselves
+ * are the rule classes of {@link RuleTable}. The samples are the {@link NodeStore}'s: a sample's previous one is
+ * read there, not kept here. A sample costs O(its ports).
  *
  * <p>Thread-safe: the collector calls it from its event loop; scrapes and the live feed read
  * {@link #snapshot()} from workers. The snapshot list is rebuilt (sorted) only after a change, at most once
- * per read.
+ * per read. Lock order: this engine, then the store (which never calls back), so the two cannot deadlock.
  */
 public final class DiagnosisEngine {
     private static final System.Logger LOG = System.getLogger(DiagnosisEngine.class.getName());
     private static final Rule[] RULES = Rule.values();
-    private static final int MAX_FAILURES_IN_EVIDENCE = 3;
-    /** node_name_conflict stays active while a hello for the node's name was refused within this window. */
-    public static final Duration NAME_CONFLICT_WINDOW = Duration.ofMinutes(10);
 
     /** The active diagnoses, sorted by {@link Diagnosis#ORDER}; {@code version} changes with the list. */
     public record Snapshot(long version, List<Diagnosis> diagnoses) {
@@ -62,18 +57,15 @@ public final class DiagnosisEngine {
     }
 
     private static final class NodeState {
-        HostSample last;
         final Map<String, PortState> ports = new HashMap<>();
         final Hysteresis sources = new Hysteresis();
         Finding sourcesRaisedWith;
-        boolean stale;
+        Finding staleWith;                 // agent_stale's staleness finding when the node turned stale; null = fresh
         long staleSinceMillis;
-        String staleEvidence;
-        double staleSeconds;
     }
 
     private final DiagnosisConfig config;
-    private final PortEvaluator evaluator;
+    private final NodeStore store;
     private final LongSupplier clock;
     private final Map<String, NodeState> nodes = new HashMap<>();
     private final FleetRates fleetRates = new FleetRates();
@@ -81,9 +73,10 @@ public final class DiagnosisEngine {
     private boolean dirty;
     private Snapshot snapshot = new Snapshot(0, List.of());
 
-    public DiagnosisEngine(DiagnosisConfig config, LongSupplier clock) {
+    /** {@code store}: where the samples this engine is given are held, and their previous ones read. */
+    public DiagnosisEngine(DiagnosisConfig config, NodeStore store, LongSupplier clock) {
         this.config = config;
-        this.evaluator = new PortEvaluator(config);
+        this.store = store;
         this.clock = clock;
     }
 
@@ -91,7 +84,11 @@ public final class DiagnosisEngine {
         return config;
     }
 
-    /** Evaluates the port rules and the failing-source half of agent_stale on a sample the store accepted. */
+    /**
+     * Evaluates the port rules and the failing-source half of agent_stale on a sample the store applied, against
+     * the sample the store applied before it. A sample the store no longer holds as the node's newest is skipped:
+     * a newer one was applied meanwhile (and is evaluated by its own call), or the node expired.
+     */
     public synchronized void accept(HostSample sample) {
         try {
             evaluate(sample);
@@ -102,11 +99,15 @@ public final class DiagnosisEngine {
     }
 
     private void evaluate(HostSample sample) {
-        NodeState node = nodes.computeIfAbsent(sample.node(), n -> new NodeState());
-        HostSample previous = node.last;
-        if (previous != null && sample.timestampMillis() <= previous.timestampMillis()) {
+        Optional<NodeStore.LastSamples> held = store.lastSamples(sample.node());
+        if (held.isEmpty() || held.get().last() != sample) {
             return;
         }
+        HostSample previous = held.get().previous();
+        if (previous != null && sample.timestampMillis() <= previous.timestampMillis()) {
+            return; // stamped no later than the sample before it (the agent's clock stepped back): nothing to rate
+        }
+        NodeState node = nodes.computeIfAbsent(sample.node(), n -> new NodeState());
         long now = clock.getAsLong();
         long elapsed = previous == null ? 0 : sample.timestampMillis() - previous.timestampMillis();
         Map<String, IbPort> before = previous == null ? Map.of() : NodeStore.portsByKey(previous);
@@ -118,12 +119,11 @@ public final class DiagnosisEngine {
                 PortState state = node.ports.computeIfAbsent(key, k -> new PortState(device.name(), port.port()));
                 IbPort previousPort = before.get(key);
                 contribute(state, device, port);
-                long recentFlaps = flaps(state, PortEvaluator.flaps(previousPort, port, elapsed), sample.timestampMillis());
+                long recentFlaps = flaps(state, LinkDegraded.flaps(previousPort, port, elapsed), sample.timestampMillis());
                 PortInput input = new PortInput(device, previousPort, port, elapsed, expectedRate(device, port), recentFlaps);
-                List<Finding> findings = evaluator.evaluate(input);
-                for (Rule rule : RULES) {
-                    if (rule != Rule.AGENT_STALE && (!rule.fromRates() || input.hasRates())) {
-                        track(sample.node(), state, rule, find(findings, rule), now);
+                for (PortRule rule : RuleTable.PORT_RULES) {
+                    if (rule.judges(input)) {
+                        track(sample.node(), state, rule.id(), rule.evaluate(input, config).orElse(null), now);
                     }
                 }
             }
@@ -135,9 +135,8 @@ public final class DiagnosisEngine {
                 it.remove();
             }
         }
-        node.last = sample;
-        node.stale = false;
-        Finding failing = failingSources(sample);
+        node.staleWith = null;
+        Finding failing = RuleTable.AGENT_STALE.failingSources(sample).orElse(null);
         if (node.sources.update(failing != null, now, config.window(Rule.AGENT_STALE)) && node.sources.active()) {
             node.sourcesRaisedWith = failing;
         }
@@ -158,17 +157,11 @@ public final class DiagnosisEngine {
             if (node == null) {
                 continue;
             }
-            boolean stale = view.lastSample() != null && view.stale();
-            if (stale != node.stale) {
-                node.stale = stale;
-                if (stale) {
-                    node.staleSinceMillis = now;
-                    node.staleSeconds = (now - view.lastSampleMillis()) / 1000.0;
-                    node.staleEvidence = String.format(Locale.ROOT,
-                            "no sample for %.0f s (the agent samples every %.1f s; last sample taken %s)",
-                            node.staleSeconds, view.intervalMillis() / 1000.0,
-                            Instant.ofEpochMilli(view.lastSample().timestampMillis()));
-                }
+            // the evidence is that of the sweep that found the node stale: it changes only when the state does
+            Finding stale = RuleTable.AGENT_STALE.evaluate(view, now).orElse(null);
+            if ((stale != null) != (node.staleWith != null)) {
+                node.staleWith = stale;
+                node.staleSinceMillis = now;
                 nodeLevel(view.node(), node);
             }
         }
@@ -185,28 +178,26 @@ public final class DiagnosisEngine {
         }
     }
 
-    /** node_name_conflict: active while the store saw a refused hello for the name within {@link #NAME_CONFLICT_WINDOW}. */
+    /**
+     * node_name_conflict: raised at once (since the refusal that raised it) and cleared at once, with no hysteresis:
+     * the store's count of refused hellos is what it reads, and a conflict is rare and worth seeing. Its evidence
+     * changes with the count.
+     */
     private void nameConflict(NodeView view, long now) {
         Key key = new Key(view.node(), null, 0, Rule.NODE_NAME_CONFLICT);
-        IngestIssues issues = view.issues();
         Diagnosis current = active.get(key);
-        boolean recent = issues.nameConflicts() > 0
-                && now - issues.lastConflictMillis() <= NAME_CONFLICT_WINDOW.toMillis();
-        if (!recent) {
+        Finding conflict = RuleTable.NODE_NAME_CONFLICT.evaluate(view, now).orElse(null);
+        if (conflict == null) {
             if (current != null) {
                 active.remove(key);
                 dirty = true;
             }
             return;
         }
-        double refused = issues.nameConflicts();
-        if (current == null || !Objects.equals(current.values().get("refusedHellos"), refused)) {
-            String evidence = String.format(Locale.ROOT, "%d hello(s) for this node name refused while a live "
-                    + "connection held it; last at %s: %s", issues.nameConflicts(),
-                    Instant.ofEpochMilli(issues.lastConflictMillis()), issues.lastConflict());
+        if (current == null || !current.values().equals(conflict.values())) {
             active.put(key, new Diagnosis(Rule.NODE_NAME_CONFLICT, view.node(), null, 0,
-                    current == null ? issues.lastConflictMillis() : current.sinceMillis(), evidence,
-                    Map.of("refusedHellos", refused)));
+                    current == null ? view.issues().lastConflictMillis() : current.sinceMillis(), conflict.evidence(),
+                    conflict.values()));
             dirty = true;
         }
     }
@@ -281,9 +272,9 @@ public final class DiagnosisEngine {
         Key key = new Key(name, null, 0, Rule.AGENT_STALE);
         Diagnosis current = active.get(key);
         Diagnosis wanted = null;
-        if (node.stale) {
-            wanted = new Diagnosis(Rule.AGENT_STALE, name, null, 0, node.staleSinceMillis, node.staleEvidence,
-                    Map.of("secondsWithoutSample", node.staleSeconds));
+        if (node.staleWith != null) {
+            wanted = new Diagnosis(Rule.AGENT_STALE, name, null, 0, node.staleSinceMillis, node.staleWith.evidence(),
+                    node.staleWith.values());
         } else if (node.sources.active() && node.sourcesRaisedWith != null) {
             wanted = new Diagnosis(Rule.AGENT_STALE, name, null, 0, node.sources.activeSinceMillis(),
                     node.sourcesRaisedWith.evidence(), node.sourcesRaisedWith.values());
@@ -296,23 +287,6 @@ public final class DiagnosisEngine {
                     Math.min(current.sinceMillis(), wanted.sinceMillis()), wanted.evidence(), wanted.values()));
             dirty = true;
         }
-    }
-
-    private static Finding failingSources(HostSample sample) {
-        int failed = 0;
-        StringJoiner text = new StringJoiner("; ");
-        for (SourceStatus status : sample.sources()) {
-            if (!status.success()) {
-                if (failed++ < MAX_FAILURES_IN_EVIDENCE) {
-                    text.add(status.source() + " " + status.subject() + " failed: " + status.error());
-                }
-            }
-        }
-        if (failed == 0) {
-            return null;
-        }
-        return new Finding(Rule.AGENT_STALE, failed + " source(s) failing: " + text
-                + (failed > MAX_FAILURES_IN_EVIDENCE ? "; …" : ""), Map.of("failingSources", (double) failed));
     }
 
     /** Keeps the fleet's per-model rate counts in step with this port (active ports of a known model only). */
@@ -370,14 +344,5 @@ public final class DiagnosisEngine {
             state.flaps = null;
         }
         return total;
-    }
-
-    private static Finding find(List<Finding> findings, Rule rule) {
-        for (Finding finding : findings) {
-            if (finding.rule() == rule) {
-                return finding;
-            }
-        }
-        return null;
     }
 }

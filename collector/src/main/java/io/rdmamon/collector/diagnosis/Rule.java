@@ -61,9 +61,6 @@ public enum Rule {
                     + "from the collector's log (it names both addresses), give it its own --node name, and bind "
                     + "agent tokens to node names.");
 
-    /** Where the full runbook pages are published (the alerts' runbook_url points there too). */
-    public static final String RUNBOOK_BASE_URL = "https://github.com/rdmamon/rdmamon/blob/main/";
-
     private final String id;
     private final Severity severity;
     private final boolean fromRates;
@@ -102,8 +99,12 @@ public enum Rule {
         return "docs/runbooks/" + id + ".md";
     }
 
+    /**
+     * {@code /runbooks/<id>}: the collector serves the page itself (RunbookPages), and the link is relative so that
+     * it resolves on whatever host and scheme the dashboard or API client reached the collector by.
+     */
     public String runbookUrl() {
-        return RUNBOOK_BASE_URL + runbookPath();
+        return "/runbooks/" + id;
     }
 
     /**

@@ -3,12 +3,13 @@ package io.rdmamon.collector.http;
 import io.prometheus.metrics.core.metrics.Counter;
 import io.prometheus.metrics.core.metrics.GaugeWithCallback;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import io.vertx.core.Context;
 import io.vertx.core.Handler;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpConnection;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServerRequest;
-import io.vertx.core.json.JsonObject;
+import io.vertx.core.net.impl.ConnectionBase;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -87,15 +88,30 @@ public final class ConnectionGuard {
         if (open.size() >= maxConnections) {
             refusedCount.inc();
             refused.put(connection, now);
-            connection.closeHandler(v -> refused.remove(connection));
+            whenClosed(connection, () -> refused.remove(connection));
             return;
         }
         open.put(connection, new Tracked(now));
         openCount = open.size();
-        connection.closeHandler(v -> {
+        whenClosed(connection, () -> {
             open.remove(connection);
             openCount = open.size();
         });
+    }
+
+    /**
+     * Runs {@code forget} on this context once the connection's socket is closed. A connection's Vert.x close handler
+     * is not called once it was upgraded to a WebSocket (the upgrade replaces its handler in the channel pipeline), so
+     * every agent that ever connected would keep its place until the cap refused everyone; the Netty channel's close
+     * future fires whatever handles the channel by then.
+     */
+    private static void whenClosed(HttpConnection connection, Runnable forget) {
+        if (connection instanceof ConnectionBase base) {
+            Context context = Vertx.currentContext();
+            base.channel().closeFuture().addListener(f -> context.runOnContext(v -> forget.run()));
+        } else {
+            connection.closeHandler(v -> forget.run());
+        }
     }
 
     /** Wraps the server's request handler: requests of refused connections get the 503, the others go on. */
@@ -114,10 +130,8 @@ public final class ConnectionGuard {
 
     private void refuse(HttpServerRequest request) {
         HttpConnection connection = request.connection();
-        request.response().setStatusCode(503).putHeader(HttpHeaders.CONTENT_TYPE, "application/json")
-                .putHeader(HttpHeaders.CONNECTION, "close")
-                .end(new JsonObject().put("error", "connection limit reached: " + maxConnections
-                        + " connections are open (http.maxConnections); retry later").encode())
+        JsonReplies.error(request.response().putHeader(HttpHeaders.CONNECTION, "close"), 503, "connection limit reached: "
+                + maxConnections + " connections are open (http.maxConnections); retry later")
                 .onComplete(ar -> connection.close());
     }
 

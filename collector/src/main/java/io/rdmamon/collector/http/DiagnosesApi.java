@@ -5,8 +5,7 @@ import io.rdmamon.collector.diagnosis.DiagnosisEngine;
 import io.rdmamon.collector.diagnosis.DiagnosisJson;
 import io.rdmamon.collector.diagnosis.Rule;
 import io.rdmamon.collector.diagnosis.Severity;
-import io.vertx.core.http.HttpHeaders;
-import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 
 import java.util.List;
@@ -16,14 +15,19 @@ import java.util.function.Predicate;
  * {@code GET /api/diagnoses[?node=&rule=&severity=]}: the active diagnoses, critical first, then the oldest.
  * An unknown rule or severity is a 400 naming the parameter and the valid values.
  */
-public final class DiagnosesApi {
+public final class DiagnosesApi implements Routes {
     private final DiagnosisEngine engine;
 
     public DiagnosesApi(DiagnosisEngine engine) {
         this.engine = engine;
     }
 
-    public void list(RoutingContext ctx) {
+    @Override
+    public void mount(Router router) {
+        router.get("/api/diagnoses").handler(this::list);
+    }
+
+    private void list(RoutingContext ctx) {
         String node = ctx.request().getParam("node");
         String ruleParam = ctx.request().getParam("rule");
         String severityParam = ctx.request().getParam("severity");
@@ -34,14 +38,12 @@ public final class DiagnosesApi {
             severity = severityParam == null ? null : Severity.fromId(severityParam);
         } catch (IllegalArgumentException e) {
             // both messages name the parameter's value and list the valid ones
-            ctx.response().setStatusCode(400).putHeader(HttpHeaders.CONTENT_TYPE, "application/json")
-                    .end(new JsonObject().put("error", e.getMessage()).encode());
+            JsonReplies.error(ctx, 400, e.getMessage());
             return;
         }
         Predicate<Diagnosis> wanted = d -> (node == null || d.node().equals(node)) && (rule == null || d.rule() == rule)
                 && (severity == null || d.severity() == severity);
         List<Diagnosis> selected = engine.snapshot().diagnoses().stream().filter(wanted).toList();
-        ctx.response().putHeader(HttpHeaders.CONTENT_TYPE, "application/json")
-                .end(DiagnosisJson.list(selected, System.currentTimeMillis()));
+        JsonReplies.send(ctx.response(), 200, DiagnosisJson.list(selected, System.currentTimeMillis()));
     }
 }

@@ -58,7 +58,7 @@ public final class MetricsHandler implements Handler<RoutingContext> {
                     response.reset();
                 } else {
                     response.headers().remove(HttpHeaders.CONTENT_ENCODING);
-                    NodesApi.error(ctx, 500, "cannot build the exposition: " + e.getMessage());
+                    JsonReplies.error(ctx, 500, "cannot build the exposition: " + e.getMessage());
                 }
             });
             return null;

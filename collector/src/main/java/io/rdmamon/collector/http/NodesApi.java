@@ -21,7 +21,7 @@ import io.rdmamon.protocol.model.SourceStatus;
 import io.rdmamon.protocol.model.VerbsPortAttributes;
 import io.rdmamon.protocol.rates.CounterGroup;
 import io.rdmamon.protocol.rates.CounterRate;
-import io.vertx.core.http.HttpHeaders;
+import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 
 import java.math.BigInteger;
@@ -29,7 +29,7 @@ import java.util.Locale;
 import java.util.Map;
 
 /** {@code /api/nodes}, {@code /api/nodes/{node}}, {@code /api/nodes/{node}/history}: JSON views of the {@link NodeStore}. */
-public final class NodesApi {
+public final class NodesApi implements Routes {
     private static final ObjectMapper MAPPER = new ObjectMapper();
     private final NodeStore store;
 
@@ -37,7 +37,14 @@ public final class NodesApi {
         this.store = store;
     }
 
-    public void list(RoutingContext ctx) {
+    @Override
+    public void mount(Router router) {
+        router.get("/api/nodes").handler(this::list);
+        router.get("/api/nodes/:node").handler(this::detail);
+        router.get("/api/nodes/:node/history").handler(this::history);
+    }
+
+    private void list(RoutingContext ctx) {
         ObjectNode body = MAPPER.createObjectNode();
         ArrayNode nodes = body.putArray("nodes");
         for (NodeView view : store.nodes()) {
@@ -61,12 +68,12 @@ public final class NodesApi {
         json(ctx, 200, body);
     }
 
-    public void detail(RoutingContext ctx) {
+    private void detail(RoutingContext ctx) {
         String name = ctx.pathParam("node");
         store.node(name).ifPresentOrElse(view -> json(ctx, 200, detail(view)), () -> notFound(ctx, name));
     }
 
-    public void history(RoutingContext ctx) {
+    private void history(RoutingContext ctx) {
         String name = ctx.pathParam("node");
         store.history(name).ifPresentOrElse(history -> {
             ObjectNode body = MAPPER.createObjectNode().put("node", name);
@@ -234,19 +241,14 @@ public final class NodesApi {
     }
 
     private static void notFound(RoutingContext ctx, String node) {
-        json(ctx, 404, MAPPER.createObjectNode().put("error", "unknown node '" + node + "'"));
+        JsonReplies.error(ctx, 404, "unknown node '" + node + "'");
     }
 
-    static void json(RoutingContext ctx, int status, ObjectNode body) {
+    private static void json(RoutingContext ctx, int status, ObjectNode body) {
         try {
-            ctx.response().setStatusCode(status).putHeader(HttpHeaders.CONTENT_TYPE, "application/json")
-                    .end(MAPPER.writeValueAsString(body));
+            JsonReplies.send(ctx.response(), status, MAPPER.writeValueAsString(body));
         } catch (JsonProcessingException e) {
             ctx.fail(e);
         }
-    }
-
-    static void error(RoutingContext ctx, int status, String message) {
-        json(ctx, status, MAPPER.createObjectNode().put("error", message));
     }
 }

@@ -3,12 +3,15 @@ package io.rdmamon.collector.ingest;
 import io.rdmamon.collector.auth.Role;
 import io.rdmamon.collector.auth.TokenAuthenticator;
 import io.rdmamon.collector.auth.TokenEntry;
+import io.rdmamon.collector.http.Routes;
 import io.rdmamon.collector.metrics.SelfMetrics;
 import io.rdmamon.collector.store.NodeStore;
 import io.rdmamon.protocol.model.HostSample;
 import io.rdmamon.protocol.wire.FrameCodec;
+import io.rdmamon.protocol.wire.WireFormat;
 import io.vertx.core.Handler;
 import io.vertx.core.http.HttpHeaders;
+import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 
 import java.util.EnumSet;
@@ -20,7 +23,7 @@ import java.util.function.Consumer;
  * on the upgrade request; an unknown token gets 401 and no WebSocket, a token of another role (or none, when
  * no agent token is configured but other tokens are) 403.
  */
-public final class AgentIngest implements Handler<RoutingContext> {
+public final class AgentIngest implements Handler<RoutingContext>, Routes {
     /**
      * Frames of one connection between arrival and application; beyond this the socket stops reading until
      * the decode loop catches up, as it would if the decoding ran on the verticle's loop.
@@ -52,6 +55,11 @@ public final class AgentIngest implements Handler<RoutingContext> {
         this.codec = codec;
         this.store = store;
         this.metrics = metrics;
+    }
+
+    @Override
+    public void mount(Router router) {
+        router.get(WireFormat.STREAM_PATH).handler(this);
     }
 
     @Override

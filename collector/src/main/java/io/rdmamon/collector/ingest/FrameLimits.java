@@ -23,8 +23,6 @@ import java.util.Set;
 final class FrameLimits {
     /** Capabilities a hello may announce (there is one today). */
     private static final int MAX_CAPABILITIES = 16;
-    /** Ethernet priorities are 0..7. */
-    private static final int MAX_PRIORITY = 7;
 
     private final IngestLimits limits;
 
@@ -138,25 +136,11 @@ final class FrameLimits {
         }
         EthtoolLayout ethtool = port.ethtool();
         if (ethtool != null) {
+            // the raw statistics are the only ethtool names on the wire: the typed view derived from them has at
+            // most 8 priorities and 8 vport RDMA statistics, and a protocol 1 layout's typed copies are bounded
+            // by the codec (HostLayout.EthtoolLayout.MAX_V1_COPY_SLOTS)
             labels.name(at + ".ethtool.netdev", ethtool.netdev());
             labels.names(at + ".ethtool.raw", ethtool.rawNames());
-            labels.names(at + ".ethtool.vportRdma", ethtool.vportRdmaNames());
-            priorities(at + ".ethtool.priorities", ethtool.priorities());
-            priorities(at + ".ethtool.pfcEnabledPriorities", List.copyOf(ethtool.pfcEnabledPriorities()));
-        }
-    }
-
-    private static void priorities(String at, List<Integer> priorities) throws StreamRefusal {
-        Set<Integer> seen = new HashSet<>();
-        for (int i = 0; i < priorities.size(); i++) {
-            int priority = priorities.get(i);
-            if (priority < 0 || priority > MAX_PRIORITY) {
-                throw new StreamRefusal(StreamRefusal.PROTOCOL_ERROR, StreamRefusal.BAD_FRAME,
-                        at + "[" + i + "]: priority " + priority + " is outside 0.." + MAX_PRIORITY);
-            }
-            if (!seen.add(priority)) {
-                throw duplicate(at + "[" + i + "]", String.valueOf(priority));
-            }
         }
     }
 

@@ -1,13 +1,10 @@
 package io.rdmamon.collector.ingest;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import io.rdmamon.collector.CollectorConfig;
 import io.rdmamon.collector.ConfigException;
+import io.rdmamon.protocol.json.StrictJson;
 
 import java.time.Duration;
-import java.util.Iterator;
 import java.util.Set;
-import java.util.TreeSet;
 
 /**
  * The {@code "ingest"} section of the collector config: how much one agent may announce, and how long its
@@ -45,15 +42,15 @@ public record IngestLimits(int maxDevices, int maxPortsPerDevice, int maxCounter
             "maxGidsPerPort", "maxNameLength", "maxLabelBytes", "maxClockSkew", "idleTimeout");
 
     public IngestLimits {
-        positive("ingest.maxDevices", maxDevices);
-        positive("ingest.maxPortsPerDevice", maxPortsPerDevice);
-        positive("ingest.maxCountersPerGroup", maxCountersPerGroup);
-        positive("ingest.maxGidsPerPort", maxGidsPerPort);
+        ConfigException.requirePositive("ingest.maxDevices", maxDevices);
+        ConfigException.requirePositive("ingest.maxPortsPerDevice", maxPortsPerDevice);
+        ConfigException.requirePositive("ingest.maxCountersPerGroup", maxCountersPerGroup);
+        ConfigException.requirePositive("ingest.maxGidsPerPort", maxGidsPerPort);
         if (maxNameLength < 64) {
             // below the longest names real hosts use (node names of 63, counter names of ~40 characters)
             throw new ConfigException("ingest.maxNameLength must be at least 64: " + maxNameLength);
         }
-        positive("ingest.maxLabelBytes", maxLabelBytes);
+        ConfigException.requirePositive("ingest.maxLabelBytes", maxLabelBytes);
         if (maxClockSkew.isNegative()) {
             throw new ConfigException("ingest.maxClockSkew must not be negative: " + maxClockSkew);
         }
@@ -83,56 +80,16 @@ public record IngestLimits(int maxDevices, int maxPortsPerDevice, int maxCounter
                 maxLabelBytes, maxClockSkew, value);
     }
 
-    /** This config overlaid by a config file's {@code "ingest"} object; {@code where} (the file) prefixes errors. */
-    public IngestLimits overlay(JsonNode section, String where) {
-        if (section == null || !section.isObject()) {
-            throw new ConfigException(where + "ingest must be an object");
-        }
-        for (Iterator<String> keys = section.fieldNames(); keys.hasNext(); ) {
-            String key = keys.next();
-            if (!FILE_KEYS.contains(key)) {
-                throw new ConfigException(where + "unknown key 'ingest." + key + "' (known: " + new TreeSet<>(FILE_KEYS) + ")");
-            }
-        }
-        try {
-            return new IngestLimits(integer(section, "maxDevices", maxDevices),
-                    integer(section, "maxPortsPerDevice", maxPortsPerDevice),
-                    integer(section, "maxCountersPerGroup", maxCountersPerGroup),
-                    integer(section, "maxGidsPerPort", maxGidsPerPort),
-                    integer(section, "maxNameLength", maxNameLength),
-                    integer(section, "maxLabelBytes", maxLabelBytes),
-                    duration(section, "maxClockSkew", maxClockSkew),
-                    duration(section, "idleTimeout", idleTimeout));
-        } catch (ConfigException e) {
-            throw new ConfigException(where + e.getMessage(), e);
-        }
-    }
-
-    private static int integer(JsonNode section, String key, int fallback) {
-        JsonNode node = section.get(key);
-        if (node == null) {
-            return fallback;
-        }
-        if (!node.isInt()) {
-            throw new ConfigException("ingest." + key + " must be an integer");
-        }
-        return node.intValue();
-    }
-
-    private static Duration duration(JsonNode section, String key, Duration fallback) {
-        JsonNode node = section.get(key);
-        if (node == null) {
-            return fallback;
-        }
-        if (!node.isTextual()) {
-            throw new ConfigException("ingest." + key + " must be a duration like 30s or 5m");
-        }
-        return CollectorConfig.duration(node.textValue(), "ingest." + key);
-    }
-
-    private static void positive(String key, int value) {
-        if (value <= 0) {
-            throw new ConfigException(key + " must be positive: " + value);
-        }
+    /** This config overlaid by a config file's {@code "ingest"} object. */
+    public IngestLimits overlay(StrictJson section) {
+        section.requireKnownKeys(FILE_KEYS);
+        return new IngestLimits(section.integer("maxDevices", maxDevices),
+                section.integer("maxPortsPerDevice", maxPortsPerDevice),
+                section.integer("maxCountersPerGroup", maxCountersPerGroup),
+                section.integer("maxGidsPerPort", maxGidsPerPort),
+                section.integer("maxNameLength", maxNameLength),
+                section.integer("maxLabelBytes", maxLabelBytes),
+                section.duration("maxClockSkew", maxClockSkew),
+                section.duration("idleTimeout", idleTimeout));
     }
 }

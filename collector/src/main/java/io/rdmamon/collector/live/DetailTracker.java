@@ -6,19 +6,25 @@ import io.rdmamon.collector.store.RatePoint;
 import io.rdmamon.protocol.model.HostSample;
 import io.rdmamon.protocol.model.IbPort;
 
+import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
- * Full detail histories, kept only for ports a dashboard watches (and, while there is room, for ports
- * watched recently, so that reopening one shows its past). At most {@code maxPorts} histories: the
- * least recently used unwatched one makes room; when every history is watched, a further watch is
- * refused. A new history is seeded with the store's headline rates, so throughput has its 15 minutes
- * at once. Confined to the event loop.
+ * Full detail histories, kept for ports a dashboard watches, for ports with an active diagnosis (so that
+ * the on-call who follows an alert to the port finds its per-priority and PFC history from before the
+ * click) and, while there is room, for ports watched or diagnosed recently. At most {@code maxPorts}
+ * histories over all three: a watch takes the slot of the least recently used history that is neither
+ * watched nor diagnosed, else of the least recently used diagnosed one; a diagnosed port only takes a slot
+ * that is free or neither watched nor diagnosed. When every history is watched, a further watch is refused.
+ * A new history is seeded with the store's headline rates, so throughput has its 15 minutes at once.
+ * Confined to the event loop.
  */
 final class DetailTracker {
     private final NodeStore store;
@@ -26,6 +32,7 @@ final class DetailTracker {
     private final int historyPoints;
     private final Map<PortKey, PortHistory> histories = new LinkedHashMap<>(16, 0.75f, true);
     private final Map<PortKey, Integer> watchers = new HashMap<>();
+    private Set<PortKey> diagnosed = Set.of();
 
     DetailTracker(NodeStore store, int maxPorts, int historyPoints) {
         this.store = store;
@@ -36,7 +43,7 @@ final class DetailTracker {
     /** Registers a watcher of {@code key}; false when every history slot is watched by someone. */
     boolean watch(PortKey key) {
         if (!histories.containsKey(key)) {
-            if (histories.size() >= maxPorts && !evictUnwatched()) {
+            if (histories.size() >= maxPorts && !evict(false) && !evict(true)) {
                 return false;
             }
             histories.put(key, seeded(key));
@@ -47,6 +54,22 @@ final class DetailTracker {
 
     void unwatch(PortKey key) {
         watchers.computeIfPresent(key, (k, n) -> n > 1 ? n - 1 : null);
+    }
+
+    /**
+     * The ports with an active diagnosis now, most urgent first (critical, then the oldest): each gets a history
+     * while there is a slot for it; those beyond the bound get none until one frees up (a later call).
+     */
+    void diagnosed(Collection<PortKey> ports) {
+        diagnosed = new HashSet<>(ports);
+        for (PortKey key : ports) {
+            if (!histories.containsKey(key)) {
+                if (histories.size() >= maxPorts && !evict(false)) {
+                    return; // every slot is watched or diagnosed
+                }
+                histories.put(key, seeded(key));
+            }
+        }
     }
 
     Optional<PortHistory> history(PortKey key) {
@@ -93,10 +116,12 @@ final class DetailTracker {
         return history;
     }
 
-    private boolean evictUnwatched() {
-        // access order: the first unwatched entry is the least recently used one
+    /** Drops the least recently used unwatched history that is not diagnosed, or ({@code diagnosedToo}) that is. */
+    private boolean evict(boolean diagnosedToo) {
+        // access order: the first match is the least recently used one
         for (Iterator<PortKey> it = histories.keySet().iterator(); it.hasNext(); ) {
-            if (!watchers.containsKey(it.next())) {
+            PortKey key = it.next();
+            if (!watchers.containsKey(key) && (diagnosedToo || !diagnosed.contains(key))) {
                 it.remove();
                 return true;
             }

@@ -5,6 +5,8 @@ import io.prometheus.metrics.core.metrics.GaugeWithCallback;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.rdmamon.collector.diagnosis.DiagnosisEngine;
 import io.rdmamon.collector.diagnosis.DiagnosisJson;
+import io.rdmamon.collector.http.JsonReplies;
+import io.rdmamon.collector.http.Routes;
 import io.rdmamon.collector.store.NodeStore;
 import io.rdmamon.collector.store.NodeView;
 import io.rdmamon.protocol.model.HostSample;
@@ -23,7 +25,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.function.Consumer;
 
 /**
  * The dashboard's push channel: {@code GET /api/live} answers a server-sent event stream (read with
@@ -44,13 +45,16 @@ import java.util.function.Consumer;
  * its first sample yet (the dashboard opened on a port link right after the collector or the agent started) is
  * held pending, without a history, and settled at the first tick after that sample.
  *
+ * <p>Ports with an active diagnosis get a detail history too, within the same {@link LiveFeedOptions#maxWatchedPorts()}
+ * (see {@link DetailTracker}): a watch of such a port starts with its per-priority and PFC points from before.
+ *
  * <p>Backpressure: messages are built once per tick and shared by all clients; a client whose
  * connection write queue is above {@link LiveFeedOptions#writeQueueMaxBytes()} is skipped for that tick
  * (counted in {@code rdmamon_collector_live_updates_dropped_total}) and disconnected after
  * {@link LiveFeedOptions#stallTimeout()}. The collector therefore holds at most one queue's worth plus
  * one tick per client, however slow the browser.
  */
-public final class LiveFeed implements Consumer<Router> {
+public final class LiveFeed implements Routes {
     public static final String PATH = "/api/live";
     static final int MAX_LIVE_DIAGNOSES = 2000;
     private static final System.Logger LOG = System.getLogger(LiveFeed.class.getName());
@@ -77,6 +81,8 @@ public final class LiveFeed implements Consumer<Router> {
     private String lastFull;
     private long diagnosesVersion = -1;
     private String diagnosesEvent;
+    private long diagnosedPortsVersion = -1;
+    private List<PortKey> diagnosedPorts = List.of();
     private boolean building;
 
     public LiveFeed(Vertx vertx, NodeStore store, DiagnosisEngine diagnoses, PrometheusRegistry registry,
@@ -103,7 +109,7 @@ public final class LiveFeed implements Consumer<Router> {
 
     /** Mounts {@code GET /api/live} and starts the tick and poll timers on the caller's context. */
     @Override
-    public void accept(Router router) {
+    public void mount(Router router) {
         router.get(PATH).handler(this::open);
         vertx.setPeriodic(options.tickInterval().toMillis(), id -> tick());
         vertx.setPeriodic(options.detailPollInterval().toMillis(), id -> tracker.poll());
@@ -272,6 +278,7 @@ public final class LiveFeed implements Consumer<Router> {
         vertx.executeBlocking(fleet::tick, false).andThen(ar -> building = false).onSuccess(tick -> {
             lastTick = tick;
             lastFull = null;
+            tracker.diagnosed(diagnosedPorts());
             tracker.poll();
             watchedPorts = tracker.size();
             long now = System.currentTimeMillis();
@@ -311,6 +318,17 @@ public final class LiveFeed implements Consumer<Router> {
         }
     }
 
+    /** The ports with an active port-level diagnosis, most urgent first; recomputed when the diagnoses change. */
+    private List<PortKey> diagnosedPorts() {
+        DiagnosisEngine.Snapshot snapshot = diagnoses.snapshot();
+        if (snapshot.version() != diagnosedPortsVersion) {
+            diagnosedPorts = snapshot.diagnoses().stream().filter(d -> !d.nodeLevel())
+                    .map(d -> new PortKey(d.node(), d.device(), d.port())).distinct().toList();
+            diagnosedPortsVersion = snapshot.version();
+        }
+        return diagnosedPorts;
+    }
+
     /** Sends the diagnoses when the client's copy is older than the engine's; the event is built once per change. */
     private void writeDiagnoses(LiveClient client) {
         DiagnosisEngine.Snapshot snapshot = diagnoses.snapshot();
@@ -338,12 +356,10 @@ public final class LiveFeed implements Consumer<Router> {
     }
 
     private void notFound(RoutingContext ctx, PortKey key) {
-        ctx.response().setStatusCode(404).putHeader(HttpHeaders.CONTENT_TYPE, "application/json")
-                .end(new JsonObject().put("error", unknownPort(key)).put("watch", key.toString()).encode());
+        JsonReplies.send(ctx, 404, new JsonObject().put("error", unknownPort(key)).put("watch", key.toString()));
     }
 
     private static void badRequest(RoutingContext ctx, String message) {
-        ctx.response().setStatusCode(400).putHeader(HttpHeaders.CONTENT_TYPE, "application/json")
-                .end(new JsonObject().put("error", message).encode());
+        JsonReplies.error(ctx, 400, message);
     }
 }

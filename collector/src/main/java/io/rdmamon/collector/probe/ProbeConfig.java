@@ -1,14 +1,12 @@
 package io.rdmamon.collector.probe;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.rdmamon.collector.ConfigException;
+import io.rdmamon.protocol.json.StrictJson;
 
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Iterator;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
 
 /**
  * The {@code "probes"} section of the collector config: the safety limits of active probes.
@@ -28,9 +26,9 @@ public record ProbeConfig(int maxConcurrent, int maxDurationSeconds, Duration co
             "passRatio", "historySize", "serverReadyTimeoutSeconds", "timeoutMarginSeconds", "auditLog");
 
     public ProbeConfig {
-        positive("probes.maxConcurrent", maxConcurrent);
-        positive("probes.maxDurationSeconds", maxDurationSeconds);
-        positive("probes.historySize", historySize);
+        ConfigException.requirePositive("probes.maxConcurrent", maxConcurrent);
+        ConfigException.requirePositive("probes.maxDurationSeconds", maxDurationSeconds);
+        ConfigException.requirePositive("probes.historySize", historySize);
         if (cooldown.isNegative()) {
             throw new ConfigException("probes.cooldownSeconds must not be negative: " + cooldown.toMillis() / 1000.0);
         }
@@ -94,53 +92,26 @@ public record ProbeConfig(int maxConcurrent, int maxDurationSeconds, Duration co
                 timeoutMargin, value);
     }
 
-    /**
-     * This config overlaid by a config file's {@code "probes"} object; {@code where} (the file) prefixes errors,
-     * a relative {@code auditLog} is resolved against {@code baseDir}.
-     */
-    public ProbeConfig overlay(JsonNode section, String where, Path baseDir) {
-        if (section == null || !section.isObject()) {
-            throw new ConfigException(where + "probes must be an object");
+    /** This config overlaid by a config file's {@code "probes"} object; a relative {@code auditLog} is resolved against {@code baseDir}. */
+    public ProbeConfig overlay(StrictJson section, Path baseDir) {
+        section.requireKnownKeys(FILE_KEYS);
+        ProbeConfig c = this;
+        c = c.withMaxConcurrent(section.integer("maxConcurrent", c.maxConcurrent));
+        c = c.withMaxDurationSeconds(section.integer("maxDurationSeconds", c.maxDurationSeconds));
+        if (section.has("cooldownSeconds")) {
+            c = c.withCooldown(seconds(section.number("cooldownSeconds"), section.path("cooldownSeconds")));
         }
-        for (Iterator<String> keys = section.fieldNames(); keys.hasNext(); ) {
-            String key = keys.next();
-            if (!FILE_KEYS.contains(key)) {
-                throw new ConfigException(where + "unknown key 'probes." + key + "' (known: " + new TreeSet<>(FILE_KEYS) + ")");
-            }
+        c = c.withPassRatio(section.number("passRatio", c.passRatio));
+        c = c.withHistorySize(section.integer("historySize", c.historySize));
+        Duration ready = section.has("serverReadyTimeoutSeconds") ? seconds(section.number("serverReadyTimeoutSeconds"),
+                section.path("serverReadyTimeoutSeconds")) : c.serverReadyTimeout;
+        Duration margin = section.has("timeoutMarginSeconds") ? seconds(section.number("timeoutMarginSeconds"),
+                section.path("timeoutMarginSeconds")) : c.timeoutMargin;
+        c = c.withTimeouts(ready, margin);
+        if (section.has("auditLog")) {
+            c = c.withAuditLog(ConfigException.resolvePath(baseDir, section.string("auditLog"), section.path("auditLog")));
         }
-        try {
-            ProbeConfig c = this;
-            if (section.has("maxConcurrent")) {
-                c = c.withMaxConcurrent(integer(section, "maxConcurrent"));
-            }
-            if (section.has("maxDurationSeconds")) {
-                c = c.withMaxDurationSeconds(integer(section, "maxDurationSeconds"));
-            }
-            if (section.has("cooldownSeconds")) {
-                c = c.withCooldown(seconds(number(section, "cooldownSeconds"), "probes.cooldownSeconds"));
-            }
-            if (section.has("passRatio")) {
-                c = c.withPassRatio(number(section, "passRatio"));
-            }
-            if (section.has("historySize")) {
-                c = c.withHistorySize(integer(section, "historySize"));
-            }
-            Duration ready = section.has("serverReadyTimeoutSeconds") ? seconds(number(section,
-                    "serverReadyTimeoutSeconds"), "probes.serverReadyTimeoutSeconds") : c.serverReadyTimeout;
-            Duration margin = section.has("timeoutMarginSeconds") ? seconds(number(section, "timeoutMarginSeconds"),
-                    "probes.timeoutMarginSeconds") : c.timeoutMargin;
-            c = c.withTimeouts(ready, margin);
-            if (section.has("auditLog")) {
-                JsonNode log = section.get("auditLog");
-                if (!log.isNull() && !log.isTextual()) {
-                    throw new ConfigException("probes.auditLog must be a file name or null");
-                }
-                c = c.withAuditLog(log.isNull() ? null : baseDir.resolve(log.textValue()));
-            }
-            return c;
-        } catch (ConfigException e) {
-            throw new ConfigException(where + e.getMessage(), e);
-        }
+        return c;
     }
 
     /** This config overlaid by {@code RDMAMON_PROBES_*} variables. */
@@ -176,22 +147,6 @@ public record ProbeConfig(int maxConcurrent, int maxDurationSeconds, Duration co
         return c;
     }
 
-    private static int integer(JsonNode section, String key) {
-        JsonNode node = section.get(key);
-        if (!node.isInt()) {
-            throw new ConfigException("probes." + key + " must be an integer");
-        }
-        return node.intValue();
-    }
-
-    private static double number(JsonNode section, String key) {
-        JsonNode node = section.get(key);
-        if (!node.isNumber()) {
-            throw new ConfigException("probes." + key + " must be a number");
-        }
-        return node.doubleValue();
-    }
-
     private static double envNumber(Map<String, String> env, String variable, boolean integer) {
         String value = env.get(variable).trim();
         try {
@@ -199,12 +154,6 @@ public record ProbeConfig(int maxConcurrent, int maxDurationSeconds, Duration co
         } catch (NumberFormatException e) {
             throw new ConfigException(variable + " must be " + (integer ? "an integer" : "a number") + ", got '"
                     + value + "'");
-        }
-    }
-
-    private static void positive(String key, int value) {
-        if (value <= 0) {
-            throw new ConfigException(key + " must be positive: " + value);
         }
     }
 }

@@ -1,11 +1,14 @@
 package io.rdmamon.collector.probe;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import io.rdmamon.protocol.json.StrictJson;
+import io.rdmamon.protocol.json.StrictJsonException;
 import io.rdmamon.protocol.model.Names;
 import io.rdmamon.protocol.probe.PerftestSpec;
-import io.vertx.core.json.JsonObject;
 
+import java.io.IOException;
 import java.util.Set;
-import java.util.TreeSet;
 
 /**
  * A validated {@code POST /api/probes} body. Every error is a 400 naming the field at fault.
@@ -27,27 +30,43 @@ public record ProbeRequest(Endpoint source, Endpoint destination, long sizeBytes
             "gidIndex", "bidirectional");
     private static final Set<String> ENDPOINT_FIELDS = Set.of("node", "device", "port");
 
-    /** Parses and bounds-checks {@code body}; {@code maxDurationSeconds} is the configured limit. */
-    public static ProbeRequest parse(JsonObject body, int maxDurationSeconds) {
-        unknownFields(body, FIELDS, "");
-        Endpoint source = endpoint(body, "source");
-        Endpoint destination = endpoint(body, "destination");
+    /** Parses and bounds-checks {@code body}, the request's bytes; {@code maxDurationSeconds} is the configured limit. */
+    public static ProbeRequest parse(byte[] body, int maxDurationSeconds) {
+        JsonNode json;
+        try {
+            json = body.length == 0 ? null : StrictJson.mapper().readTree(body);
+        } catch (JsonProcessingException e) {
+            throw invalid("body: not a JSON object: " + firstLine(e.getOriginalMessage()));
+        } catch (IOException e) {
+            throw invalid("body: not a JSON object: " + firstLine(e.getMessage()));
+        }
+        if (json == null || json.isNull()) {
+            throw invalid("body: a JSON object is required");
+        }
+        if (!json.isObject()) {
+            throw invalid("body: not a JSON object: got " + StrictJson.typeOf(json));
+        }
+        try {
+            return parse(StrictJson.of(json, "").requireKnownKeys(FIELDS), maxDurationSeconds);
+        } catch (StrictJsonException e) {
+            throw invalid(e.getMessage());
+        }
+    }
+
+    private static ProbeRequest parse(StrictJson body, int maxDurationSeconds) {
+        Endpoint source = endpoint(body.object("source"));
+        Endpoint destination = endpoint(body.object("destination"));
         if (source.equals(destination)) {
             throw invalid("destination: is the same port as the source (" + source + ")");
         }
-        long size = integer(body, "sizeBytes", DEFAULT_SIZE_BYTES, PerftestSpec.MIN_SIZE_BYTES, PerftestSpec.MAX_SIZE_BYTES);
-        int duration = (int) integer(body, "durationSeconds", DEFAULT_DURATION_SECONDS, 1, Integer.MAX_VALUE);
+        long size = bounded(body, "sizeBytes", DEFAULT_SIZE_BYTES, PerftestSpec.MIN_SIZE_BYTES, PerftestSpec.MAX_SIZE_BYTES);
+        int duration = (int) bounded(body, "durationSeconds", (long) DEFAULT_DURATION_SECONDS, 1, Integer.MAX_VALUE);
         if (duration > maxDurationSeconds) {
             throw invalid("durationSeconds: " + duration + " is over the maximum of " + maxDurationSeconds + " s");
         }
-        int qps = (int) integer(body, "qps", DEFAULT_QPS, 1, PerftestSpec.MAX_QPS);
-        Integer gid = body.getValue("gidIndex") == null ? null
-                : (int) integer(body, "gidIndex", 0, 0, PerftestSpec.MAX_GID_INDEX);
-        Object bidi = body.getValue("bidirectional");
-        if (bidi != null && !(bidi instanceof Boolean)) {
-            throw invalid("bidirectional: must be true or false");
-        }
-        return new ProbeRequest(source, destination, size, duration, qps, gid, Boolean.TRUE.equals(bidi));
+        int qps = (int) bounded(body, "qps", (long) DEFAULT_QPS, 1, PerftestSpec.MAX_QPS);
+        Integer gid = body.has("gidIndex") ? (int) bounded(body, "gidIndex", null, 0, PerftestSpec.MAX_GID_INDEX) : null;
+        return new ProbeRequest(source, destination, size, duration, qps, gid, body.bool("bidirectional", false));
     }
 
     /** The perftest options of one side (its own device and port, the shared test parameters). */
@@ -55,52 +74,33 @@ public record ProbeRequest(Endpoint source, Endpoint destination, long sizeBytes
         return new PerftestSpec(side.device(), side.port(), gidIndex, sizeBytes, durationSeconds, qps, bidirectional);
     }
 
-    private static Endpoint endpoint(JsonObject body, String field) {
-        Object value = body.getValue(field);
-        if (!(value instanceof JsonObject object)) {
-            throw invalid(field + ": must be an object {node, device, port}");
+    private static Endpoint endpoint(StrictJson endpoint) {
+        endpoint.requireKnownKeys(ENDPOINT_FIELDS);
+        String node = endpoint.string("node");
+        if (!Names.isNodeName(node)) {
+            throw invalid(endpoint.path("node") + ": must be a node name (" + Names.nodeNameRule() + ")");
         }
-        unknownFields(object, ENDPOINT_FIELDS, field + ".");
-        Object node = object.getValue("node");
-        if (!(node instanceof String name) || !Names.isNodeName(name)) {
-            throw invalid(field + ".node: must be a node name (" + Names.nodeNameRule() + ")");
+        String device = endpoint.string("device");
+        if (!PerftestSpec.DEVICE_NAME.matcher(device).matches()) {
+            throw invalid(endpoint.path("device") + ": must be an RDMA device name");
         }
-        Object device = object.getValue("device");
-        if (!(device instanceof String dev) || !PerftestSpec.DEVICE_NAME.matcher(dev).matches()) {
-            throw invalid(field + ".device: must be an RDMA device name");
-        }
-        if (object.getValue("port") == null) {
-            throw invalid(field + ".port: is required");
-        }
-        int port = (int) integer(object, "port", 0, 1, 255, field + ".port");
-        return new Endpoint(name, dev, port);
+        return new Endpoint(node, device, (int) bounded(endpoint, "port", null, 1, 255));
     }
 
-    private static long integer(JsonObject body, String field, long fallback, long min, long max) {
-        return integer(body, field, fallback, min, max, field);
-    }
-
-    private static long integer(JsonObject body, String field, long fallback, long min, long max, String name) {
-        Object value = body.getValue(field);
-        if (value == null) {
+    /** {@code key}'s integer, {@code fallback} when not given (null: required); {@code PATH: N is outside MIN..MAX} beyond the bounds. */
+    private static long bounded(StrictJson json, String key, Long fallback, long min, long max) {
+        if (fallback != null && !json.has(key)) {
             return fallback;
         }
-        if (!(value instanceof Integer || value instanceof Long)) {
-            throw invalid(name + ": must be an integer");
-        }
-        long number = ((Number) value).longValue();
+        long number = json.longValue(key);
         if (number < min || number > max) {
-            throw invalid(name + ": " + number + " is outside " + min + ".." + max);
+            throw invalid(json.path(key) + ": " + number + " is outside " + min + ".." + max);
         }
         return number;
     }
 
-    private static void unknownFields(JsonObject object, Set<String> known, String prefix) {
-        for (String key : object.fieldNames()) {
-            if (!known.contains(key)) {
-                throw invalid(prefix + key + ": unknown field (known: " + new TreeSet<>(known) + ")");
-            }
-        }
+    private static String firstLine(String text) {
+        return text == null ? "" : text.lines().findFirst().orElse("");
     }
 
     private static ProbeRefused invalid(String message) {

@@ -34,6 +34,15 @@ public final class NodeStore {
         AHEAD_OF_CLOCK
     }
 
+    /**
+     * A node's newest sample and the one applied before it.
+     *
+     * @param last     the newest sample
+     * @param previous the sample applied before it; null when there is none (the node's first since it registered)
+     */
+    public record LastSamples(HostSample last, HostSample previous) {
+    }
+
     /** Why samples of a node were refused, as counted in {@link IngestIssues#refusedSamples()}. */
     public static final String REFUSED_AHEAD_OF_CLOCK = "ahead_of_clock";
 
@@ -208,6 +217,16 @@ public final class NodeStore {
             }
         }
         return ports;
+    }
+
+    /**
+     * The newest sample of {@code node} and the one before it; empty when the store holds no sample of it. The one
+     * place that holds samples: the diagnosis engine reads its previous sample here.
+     */
+    public synchronized Optional<LastSamples> lastSamples(String node) {
+        Node state = nodes.get(node);
+        return state == null || state.last == null ? Optional.empty()
+                : Optional.of(new LastSamples(state.last, state.previous));
     }
 
     /** Removes nodes silent for longer than the expiry; returns their names. */

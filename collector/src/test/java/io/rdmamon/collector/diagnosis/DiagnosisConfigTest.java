@@ -64,18 +64,18 @@ class DiagnosisConfigTest {
 
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', value = {
-            "{\"minLossless\": 0.5}|diagnosis: unknown key 'minLossless'",
+            "{\"minLossless\": 0.5}|unknown key 'diagnosis.minLossless' (known: [clearAfterSamples,",
             "{\"minLosslessShare\": 1.5}|diagnosis.minLosslessShare must be a fraction 0..1, got 1.5",
-            "{\"minLosslessShare\": \"high\"}|diagnosis.minLosslessShare must be a number",
+            "{\"minLosslessShare\": \"high\"}|diagnosis.minLosslessShare: expected a number, got string",
             "{\"raiseAfterSamples\": 0}|diagnosis.raiseAfterSamples and clearAfterSamples must be >= 1, got 0 and 10",
             "{\"rules\": {\"link_flap\": {}}}|diagnosis.rules: unknown rule 'link_flap'",
-            "{\"rules\": {\"link_down\": {\"raise\": 1}}}|diagnosis.rules.link_down: unknown key 'raise'",
+            "{\"rules\": {\"link_down\": {\"raise\": 1}}}|unknown key 'diagnosis.rules.link_down.raise' (known: [clearAfterSamples, raiseAfterSamples])",
             "{\"rules\": {\"link_down\": {\"clearAfterSamples\": 0}}}|diagnosis.rules.link_down: raiseAfterSamples and clearAfterSamples must be >= 1",
             "{\"flapWindow\": \"soon\"}|diagnosis.flapWindow: expected a duration",
-            "{\"losslessPriorities\": [8]}|diagnosis.losslessPriorities: '8' is not a priority 0..7",
+            "{\"losslessPriorities\": [8]}|diagnosis.losslessPriorities: priority 8 is not 0..7",
             "{\"expectedRateGbps\": {\"MT4123\": -1}}|diagnosis.expectedRateGbps.MT4123 must be a positive number of Gb/s",
-            "{\"expectedGidIndex\": \"3\"}|diagnosis.expectedGidIndex must be an integer",
-            "[]|diagnosis must be a JSON object"})
+            "{\"expectedGidIndex\": \"3\"}|diagnosis.expectedGidIndex: expected a 32-bit integer, got string",
+            "[]|diagnosis: expected an object, got array"})
     void badValuesAreErrorsNamingTheKey(String diagnosis, String message) {
         ConfigException e = assertThrows(ConfigException.class, () -> load(diagnosis));
         String expected = dir.resolve("collector.json") + ": " + message;

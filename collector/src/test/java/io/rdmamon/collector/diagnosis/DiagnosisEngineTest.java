@@ -1,6 +1,8 @@
 package io.rdmamon.collector.diagnosis;
 
+import io.rdmamon.collector.diagnosis.rules.NodeNameConflict;
 import io.rdmamon.collector.store.IngestIssues;
+import io.rdmamon.collector.store.NodeStore;
 import io.rdmamon.collector.store.NodeView;
 import io.rdmamon.protocol.model.HostSample;
 import io.rdmamon.protocol.model.SourceStatus;
@@ -18,12 +20,27 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** Hysteresis, fleet context and node-level rules of the engine, fed sample by sample at 1 s. */
 class DiagnosisEngineTest {
     private final AtomicLong clock = new AtomicLong(1_700_000_000_000L);
-    private final DiagnosisEngine engine = new DiagnosisEngine(DiagnosisConfig.defaults(), clock::get);
+    private final NodeStore store = newStore();
+    private final DiagnosisEngine engine = new DiagnosisEngine(DiagnosisConfig.defaults(), store, clock::get);
+
+    /** A store that keeps every node the tests feed (they sweep with views of their own). */
+    private NodeStore newStore() {
+        return new NodeStore(clock::get, 3, Long.MAX_VALUE / 2, 10, 1000);
+    }
 
     /** One sample of {@code port} on {@code node}, one second after the last. */
     private void feed(String node, TestPort port) {
         clock.addAndGet(1000);
-        engine.accept(port.sample(node, clock.get(), 1));
+        deliver(store, engine, port.sample(node, clock.get(), 1));
+    }
+
+    /** As the collector does: the store applies the sample, then the engine evaluates it. */
+    private static void deliver(NodeStore store, DiagnosisEngine engine, HostSample sample) {
+        if (store.node(sample.node()).isEmpty()) {
+            store.connect(sample.node(), "test", 1000);
+        }
+        assertEquals(NodeStore.Ingest.APPLIED, store.accept(sample));
+        engine.accept(sample);
     }
 
     private Set<String> active() {
@@ -64,7 +81,8 @@ class DiagnosisEngineTest {
 
     /** Two quiet samples, {@code samples} with the spike's rates, three quiet ones; the diagnoses left. */
     private List<Diagnosis> withSpike(TestPort spike, int samples) {
-        DiagnosisEngine fresh = new DiagnosisEngine(DiagnosisConfig.defaults(), clock::get);
+        NodeStore freshStore = newStore();
+        DiagnosisEngine fresh = new DiagnosisEngine(DiagnosisConfig.defaults(), freshStore, clock::get);
         java.util.Map<String, Double> spikeRates = java.util.Map.copyOf(spike.rates);
         java.util.Map<String, Double> quietRates = new java.util.HashMap<>();
         spikeRates.keySet().forEach(key -> quietRates.put(key, 0.0));
@@ -72,7 +90,7 @@ class DiagnosisEngineTest {
             spike.rates.clear();
             spike.rates.putAll(i >= 2 && i < 2 + samples ? spikeRates : quietRates);
             clock.addAndGet(1000);
-            fresh.accept(spike.sample("n1", clock.get(), 1));
+            deliver(freshStore, fresh, spike.sample("n1", clock.get(), 1));
         }
         spike.rates.putAll(spikeRates);
         return fresh.snapshot().diagnoses();
@@ -108,18 +126,19 @@ class DiagnosisEngineTest {
         assertEquals(Set.of("n1 mlx5_0/1 link_down"), active());
 
         DiagnosisConfig d = DiagnosisConfig.defaults();
+        NodeStore strictStore = newStore();
         DiagnosisEngine strict = new DiagnosisEngine(new DiagnosisConfig(d.raiseAfterSamples(), d.clearAfterSamples(),
                 java.util.Map.of(), d.minRdmaBytesPerSecond(), d.minLosslessShare(), d.pauseStormRatio(),
                 d.ecnMinPauseFramesPerSecond(), d.cnpIgnoredPerSecond(), d.transportErrorsPerSecond(),
                 d.erdmaDropsPerSecond(), d.flapWindow(), d.minPortsForModalRate(), d.expectedRateGbps(),
-                d.losslessPriorities(), d.expectedGidIndex()), clock::get);
+                d.losslessPriorities(), d.expectedGidIndex()), strictStore, clock::get);
         TestPort other = TestPort.ib();
         other.stateId = 1;
         clock.addAndGet(1000);
-        strict.accept(other.sample("n2", clock.get(), 1));
+        deliver(strictStore, strict, other.sample("n2", clock.get(), 1));
         other.stateId = 4;
         clock.addAndGet(1000);
-        strict.accept(other.sample("n2", clock.get(), 1));
+        deliver(strictStore, strict, other.sample("n2", clock.get(), 1));
         assertEquals(List.of(), strict.snapshot().diagnoses(), "one DOWN sample with raiseAfterSamples 3");
     }
 
@@ -219,7 +238,7 @@ class DiagnosisEngineTest {
         assertEquals(Set.of("kept mlx5_0/1 link_down"), active());
         assertTrue(engine.snapshot().version() > version);
         clock.addAndGet(1000);
-        engine.accept(new HostSample("kept", clock.get(), List.of(), List.of()));
+        deliver(store, engine, new HostSample("kept", clock.get(), List.of(), List.of()));
         assertEquals(Set.of(), active(), "the port is gone from the node's sample");
     }
 
@@ -239,7 +258,7 @@ class DiagnosisEngineTest {
                 d.evidence());
         assertEquals(Map.of("refusedHellos", 1.0), d.values());
 
-        clock.addAndGet(DiagnosisEngine.NAME_CONFLICT_WINDOW.toMillis());
+        clock.addAndGet(NodeNameConflict.WINDOW.toMillis());
         engine.sweep(List.of(held));
         assertEquals(Set.of("n1 node_name_conflict"), active(), "still within the window");
         clock.addAndGet(1);
@@ -251,6 +270,34 @@ class DiagnosisEngineTest {
         assertEquals(Set.of("n1 node_name_conflict"), active());
         engine.sweep(List.of());
         assertEquals(Set.of(), active(), "an expired node takes the diagnosis with it");
+    }
+
+    @Test
+    void anAgentClockThatStepsBackCostsOneSampleNotEverySampleUntilItCatchesUp() {
+        // agent samples are ordered by their sequence: the store applies those stamped before the last one
+        TestPort port = TestPort.roce().healthyTraffic(3).rate("hw:out_of_sequence", 0);
+        store.connect("n1", "test", 1000);
+        long stamp = clock.get();
+        long seq = 0;
+        for (int i = 0; i < 2; i++) {
+            clock.addAndGet(1000);
+            stamp += 1000;
+            deliverFromAgent(port.sample("n1", stamp, 1), ++seq);
+        }
+        stamp -= 60_000; // the agent's clock steps back a minute
+        port.rate("hw:out_of_sequence", 40);
+        for (int i = 0; i < 4; i++) {
+            clock.addAndGet(1000);
+            stamp += 1000;
+            deliverFromAgent(port.sample("n1", stamp, 1), ++seq);
+        }
+        // the first sample after the step has no rate against the one before it; the next three are judged
+        assertEquals(Set.of("n1 mlx5_0/1 transport_loss"), active());
+    }
+
+    private void deliverFromAgent(HostSample sample, long seq) {
+        assertEquals(NodeStore.Ingest.APPLIED, store.accept(sample, "run-1", seq));
+        engine.accept(sample);
     }
 
     @Test

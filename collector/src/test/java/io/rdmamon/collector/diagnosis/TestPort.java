@@ -5,7 +5,6 @@ import io.rdmamon.protocol.model.GidEntry;
 import io.rdmamon.protocol.model.HostSample;
 import io.rdmamon.protocol.model.IbDevice;
 import io.rdmamon.protocol.model.IbPort;
-import io.rdmamon.protocol.model.PriorityCounters;
 import io.rdmamon.protocol.model.SourceStatus;
 
 import java.util.ArrayList;
@@ -15,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.regex.Pattern;
 
 /**
  * A port whose counters move at given rates: {@link #step} advances every counter by its rate times the
@@ -23,6 +23,8 @@ import java.util.TreeSet;
  */
 final class TestPort {
     static final long START = 1_000_000;
+    /** mlx5 lists a priority's pause counters only while PFC is enabled on it. */
+    private static final Pattern PAUSE_NAME = Pattern.compile("[rt]x_prio[0-7]_pause.*");
     static final List<GidEntry> ROUTABLE_GIDS = List.of(
             new GidEntry(0, "fe80:0000:0000:0000:0e42:a1ff:fe12:3456", "IB/RoCE v1", "eth2", null),
             new GidEntry(1, "fe80:0000:0000:0000:0e42:a1ff:fe12:3456", "RoCE v2", "eth2", null),
@@ -109,30 +111,7 @@ final class TestPort {
         Map<String, Long> pma = group("pma:");
         Map<String, Long> hw = group("hw:");
         Map<String, Long> eth = group("eth:");
-        EthtoolStats stats = null;
-        if (ethtool) {
-            List<PriorityCounters> priorities = new ArrayList<>();
-            for (int p = 0; p < 8; p++) {
-                boolean lossless = pfc.contains(p);
-                String prefix = "_prio" + p + "_";
-                priorities.add(new PriorityCounters(p, value(eth, "rx" + prefix + "bytes"), value(eth, "rx" + prefix + "packets"),
-                        value(eth, "rx" + prefix + "discards"), value(eth, "tx" + prefix + "bytes"),
-                        value(eth, "tx" + prefix + "packets"),
-                        lossless ? value(eth, "rx" + prefix + "pause") : null,
-                        lossless ? value(eth, "rx" + prefix + "pause_duration") : null,
-                        lossless ? value(eth, "tx" + prefix + "pause") : null,
-                        lossless ? value(eth, "tx" + prefix + "pause_duration") : null,
-                        lossless ? value(eth, "rx" + prefix + "pause_transition") : null));
-            }
-            Map<String, Long> vport = new LinkedHashMap<>();
-            eth.forEach((name, value) -> {
-                if (name.contains("vport_rdma")) {
-                    vport.put(name, value);
-                }
-            });
-            stats = new EthtoolStats("eth2", eth, priorities, new TreeSet<>(pfc), vport,
-                    eth.get("tx_pause_storm_warning_events"), eth.get("tx_pause_storm_error_events"));
-        }
+        EthtoolStats stats = ethtool ? EthtoolStats.of("eth2", mlx5Statistics(group("eth:"))) : null;
         return new IbPort(1, stateId, stateName(stateId), stateId == 4 ? 5 : 3, stateId == 4 ? "LinkUp" : "Disabled", rate,
                 rateBytes, linkLayer, "0x0", ethtool ? "eth2" : null, pma, hw, gids, stats, null);
     }
@@ -163,9 +142,27 @@ final class TestPort {
         return keys;
     }
 
-    /** Per-priority counters exist (at their start value) even when nothing moves them. */
-    private static Long value(Map<String, Long> eth, String name) {
-        return eth.getOrDefault(name, START);
+    /**
+     * The ethtool statistics as mlx5 lists them: the traffic counters of every priority exist (at their start value)
+     * even when nothing moves them, the pause counters of the PFC-enabled priorities only.
+     */
+    private Map<String, Long> mlx5Statistics(Map<String, Long> moved) {
+        Map<String, Long> stats = new LinkedHashMap<>();
+        for (int p = 0; p < 8; p++) {
+            List<String> names = new ArrayList<>(List.of("rx_prio" + p + "_bytes", "rx_prio" + p + "_packets",
+                    "rx_prio" + p + "_discards", "tx_prio" + p + "_bytes", "tx_prio" + p + "_packets"));
+            if (pfc.contains(p)) {
+                names.addAll(List.of("rx_prio" + p + "_pause", "rx_prio" + p + "_pause_duration",
+                        "tx_prio" + p + "_pause", "tx_prio" + p + "_pause_duration", "rx_prio" + p + "_pause_transition"));
+            }
+            names.forEach(name -> stats.put(name, moved.getOrDefault(name, START)));
+        }
+        moved.forEach((name, value) -> {
+            if (!PAUSE_NAME.matcher(name).matches()) {
+                stats.putIfAbsent(name, value);
+            }
+        });
+        return stats;
     }
 
     private static String stateName(int id) {

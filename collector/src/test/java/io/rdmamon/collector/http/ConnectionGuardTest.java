@@ -12,6 +12,7 @@ import io.rdmamon.protocol.wire.WireFormat;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.WebSocket;
+import io.vertx.core.http.WebSocketClient;
 import io.vertx.core.http.WebSocketConnectOptions;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.AfterEach;
@@ -142,7 +143,8 @@ class ConnectionGuardTest {
         // dashboard's 1 s tick, so that a tick delayed by a loaded machine does not look like a dead peer)
         start(HttpLimits.defaults().withTimeouts(Duration.ofMillis(500), Duration.ofSeconds(2)));
         FrameCodec codec = new FrameCodec();
-        WebSocket agent = await(vertx.createWebSocketClient().connect(new WebSocketConnectOptions().setHost("127.0.0.1")
+        WebSocketClient client = vertx.createWebSocketClient(); // held: Vert.x closes an unreachable client
+        WebSocket agent = await(client.connect(new WebSocketConnectOptions().setHost("127.0.0.1")
                 .setPort(collector.port()).setURI(WireFormat.STREAM_PATH)));
         AtomicBoolean agentClosed = new AtomicBoolean();
         agent.closeHandler(v -> agentClosed.set(true));
@@ -173,6 +175,32 @@ class ConnectionGuardTest {
         assertEquals(1, collector.store().connections());
         assertEquals(0.0, counter("rdmamon_collector_http_connections_timed_out_total"));
         await(agent.close());
+    }
+
+    @Test
+    void closedWebSocketsAndRequestsGiveTheirPlaceBack() throws Exception {
+        // a cap of 5: if closed connections kept their place, the sixth agent or request would be refused
+        start(HttpLimits.defaults().withMaxConnections(5));
+        FrameCodec codec = new FrameCodec();
+        long now = System.currentTimeMillis();
+        WebSocketClient client = vertx.createWebSocketClient(); // held: Vert.x closes an unreachable client
+        for (int i = 0; i < 12; i++) {
+            WebSocket agent = await(client.connect(new WebSocketConnectOptions()
+                    .setHost("127.0.0.1").setPort(collector.port()).setURI(WireFormat.STREAM_PATH)));
+            for (Frame frame : new SampleEncoder("gpu-" + i, "test", 1000).encode(FixtureSamples.host("gpu-" + i, now, 1), 1)) {
+                await(agent.writeBinaryMessage(Buffer.buffer(codec.encode(frame))));
+            }
+            await(agent.close());
+            try (Socket request = new Socket("127.0.0.1", collector.port())) {
+                request.getOutputStream().write("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
+                        .getBytes(StandardCharsets.US_ASCII));
+                String status = new BufferedReader(new InputStreamReader(request.getInputStream(), StandardCharsets.US_ASCII))
+                        .readLine();
+                assertEquals("HTTP/1.1 200 OK", status, "request after " + (i + 1) + " closed agents");
+            }
+        }
+        waitFor(() -> counter("rdmamon_collector_http_connections") == 0.0, "every closed connection is forgotten");
+        assertEquals(0.0, counter("rdmamon_collector_http_connections_refused_total"));
     }
 
     /** Sends one byte of {@code bytes} per call, at most every 200 ms, and tells whether the peer has closed. */

@@ -47,6 +47,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class HostileAgentTest {
     private static final String AGENT_TOKEN = "agent-token-hostile";
+    /** The collector refuses a role without a token once any token is configured: reads need their own. */
     private static final String VIEWER_TOKEN = "viewer-token-hostile";
     private static final ObjectMapper JSON = new ObjectMapper();
     private final FrameCodec codec = new FrameCodec();
@@ -131,7 +132,7 @@ class HostileAgentTest {
 
     private String get(String path) throws Exception {
         var response = await(http.request(HttpMethod.GET, collector.port(), "127.0.0.1", path)
-                .bearerTokenAuthentication(VIEWER_TOKEN).send());
+                .putHeader("Authorization", "Bearer " + VIEWER_TOKEN).send());
         assertEquals(200, response.statusCode(), path);
         return response.bodyAsString();
     }

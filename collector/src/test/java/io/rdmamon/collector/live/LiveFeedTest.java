@@ -5,6 +5,7 @@ import io.rdmamon.collector.FixtureSamples;
 import io.rdmamon.collector.diagnosis.DiagnosisConfig;
 import io.rdmamon.collector.diagnosis.DiagnosisEngine;
 import io.rdmamon.collector.store.NodeStore;
+import io.rdmamon.protocol.model.HostSample;
 
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
@@ -45,6 +46,7 @@ class LiveFeedTest {
     private static final Duration EVENT_LIMIT = Duration.ofSeconds(15);
     private Vertx vertx;
     private NodeStore store;
+    private DiagnosisEngine engine;
     private LiveFeed feed;
     private int port;
     private final List<Socket> sockets = new ArrayList<>();
@@ -53,6 +55,7 @@ class LiveFeedTest {
     void setUp() {
         vertx = Vertx.vertx();
         store = new NodeStore(System::currentTimeMillis, 3, 600_000, 900, 10_000);
+        engine = new DiagnosisEngine(DiagnosisConfig.defaults(), store, System::currentTimeMillis);
     }
 
     @AfterEach
@@ -64,13 +67,12 @@ class LiveFeedTest {
     }
 
     private void start(LiveFeedOptions options) throws Exception {
-        feed = new LiveFeed(vertx, store, new DiagnosisEngine(DiagnosisConfig.defaults(), System::currentTimeMillis),
-                new PrometheusRegistry(), options);
+        feed = new LiveFeed(vertx, store, engine, new PrometheusRegistry(), options);
         Router router = Router.router(vertx);
         // mounted on an event-loop context, as the collector verticle does
         Promise<HttpServer> listening = Promise.promise();
         vertx.runOnContext(v -> {
-            feed.accept(router);
+            feed.mount(router);
             vertx.createHttpServer().requestHandler(router).listen(0, "127.0.0.1").onComplete(listening);
         });
         HttpServer server = await(listening.future());
@@ -139,6 +141,53 @@ class LiveFeedTest {
         assertEquals(new JsonArray().add("port_counters").add("port_rcv_data").add(4_000_000.0).add(true), bytesCounter);
 
         events.close();
+    }
+
+    @Test
+    void aDiagnosedPortKeepsItsDetailHistoryBeforeAnyoneWatchesIt() throws Exception {
+        long t0 = System.currentTimeMillis() - 10_000;
+        diagnosedSample(t0, 1); // FixtureSamples: mlx5_0 port 2 is DOWN, link_down is raised on the first sample
+        start(LiveFeedOptions.defaults(900).withTick(Duration.ofMillis(100), Duration.ofSeconds(30)));
+        assertEquals("link_down", engine.snapshot().diagnoses().get(0).rule().id());
+        waitFor(() -> feed.stats().watchedPorts() == 1, "a history for the diagnosed port, which nobody watches");
+
+        EventReader fleetOnly = EventReader.open(port, "/api/live");
+        fleetOnly.next("fleet", e -> e.getBoolean("full"));
+        diagnosedSample(t0 + 1000, 2);
+        // the tick that sends the node's new row has polled the detail histories first
+        fleetOnly.next("fleet", e -> !e.getBoolean("full") && !e.getJsonArray("nodes").isEmpty());
+
+        EventReader watcher = EventReader.open(port, "/api/live?watch=node-a/mlx5_0/2");
+        JsonObject history = watcher.next("port", e -> e.getBoolean("reset"));
+        List<Long> timestamps = history.getJsonArray("timestamps").getList().stream()
+                .map(v -> ((Number) v).longValue()).toList();
+        assertEquals(List.of(t0, t0 + 1000), timestamps);
+        // a history seeded at the watch has headline rates only; the state is a detail series, read at t0 + 1000
+        JsonArray state = history.getJsonObject("series").getJsonArray("state");
+        assertTrue(state != null && state.getValue(1) != null && state.getDouble(1) == 1.0, history.encode());
+        assertEquals(1, feed.stats().watchedPorts(), "the watch shares the diagnosed port's history");
+        fleetOnly.close();
+        watcher.close();
+    }
+
+    @Test
+    void aWatchTakesTheSlotOfADiagnosedPortWhenNoOtherIsFree() throws Exception {
+        long t0 = System.currentTimeMillis() - 10_000;
+        diagnosedSample(t0, 1);
+        start(LiveFeedOptions.defaults(900).withTick(Duration.ofMillis(100), Duration.ofSeconds(30)).withMaxWatchedPorts(1));
+        waitFor(() -> feed.stats().watchedPorts() == 1, "a history for the diagnosed port");
+        EventReader watcher = EventReader.open(port, "/api/live?watch=node-a/mlx5_0/1");
+        assertEquals(new JsonArray().add("node-a/mlx5_0/1"), watcher.next("hello", e -> true).getJsonArray("watching"));
+        assertEquals("node-a/mlx5_0/1", watcher.next("port", e -> e.getBoolean("reset")).getString("key"));
+        watcher.close();
+    }
+
+    /** A sample of node-a for the store and the diagnosis engine, as the collector's ingest hands it to both. */
+    private void diagnosedSample(long timestampMillis, long step) {
+        store.connect("node-a", "test", 1000);
+        HostSample sample = FixtureSamples.host("node-a", timestampMillis, step);
+        store.accept(sample);
+        engine.accept(sample);
     }
 
     @Test

@@ -8,7 +8,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -65,9 +64,11 @@ class LivePartsTest {
         assertNull(FleetState.losslessShare(ib, ib, 1000), "no ethtool: no share");
     }
 
+    /** A port whose netdev has {@code raw}, and PFC enabled on {@code pfc} (mlx5 then lists their pause counters). */
     private static IbPort port(Map<String, Long> raw, Set<Integer> pfc) {
-        EthtoolStats ethtool = new EthtoolStats("eth2", new LinkedHashMap<>(raw), List.of(), new TreeSet<>(pfc), Map.of(),
-                null, null);
+        Map<String, Long> stats = new LinkedHashMap<>(raw);
+        pfc.forEach(priority -> stats.put("rx_prio" + priority + "_pause", 0L));
+        EthtoolStats ethtool = EthtoolStats.of("eth2", stats);
         return new IbPort(1, 4, "ACTIVE", 5, "LinkUp", null, null, "Ethernet", "0x0", "eth2", Map.of(), Map.of(),
                 List.of(), ethtool, null);
     }

@@ -45,7 +45,7 @@ class ProbeConfigTest {
         assertEquals(ratio + ": probes.passRatio must be in (0, 1]: 1.5",
                 assertThrows(ConfigException.class, () -> CollectorConfig.load(ratio, Map.of())).getMessage());
         Path text = Files.writeString(dir.resolve("c.json"), "{\"probes\": {\"maxDurationSeconds\": \"60\"}}");
-        assertEquals(text + ": probes.maxDurationSeconds must be an integer",
+        assertEquals(text + ": probes.maxDurationSeconds: expected a 32-bit integer, got string",
                 assertThrows(ConfigException.class, () -> CollectorConfig.load(text, Map.of())).getMessage());
         assertEquals("RDMAMON_PROBES_HISTORY_SIZE must be an integer, got 'lots'",
                 assertThrows(ConfigException.class, () -> CollectorConfig.load(null,

@@ -1,12 +1,15 @@
 package io.rdmamon.collector.store;
 
 import io.rdmamon.collector.FixtureSamples;
+import io.rdmamon.protocol.model.HostSample;
 import org.junit.jupiter.api.Test;
 
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
 
 /** The order of agent samples: by agent run and seq, bounded against the collector's clock. */
 class NodeStoreTest {
@@ -39,5 +42,21 @@ class NodeStoreTest {
         assertEquals(NodeStore.Ingest.DUPLICATE, offer("r", 3, NOW + 60_000));
         assertEquals(Map.of(NodeStore.REFUSED_AHEAD_OF_CLOCK, 1L), store.node("n").orElseThrow().issues().refusedSamples());
         assertEquals(NOW - 5000, store.node("n").orElseThrow().lastSample().timestampMillis());
+    }
+
+    @Test
+    void lastSamplesAreTheNewestAndTheOneAppliedBeforeItNotARefusedOne() {
+        assertEquals(Optional.empty(), store.lastSamples("n"), "unknown node");
+        store.connect("n", "new", 1000);
+        assertEquals(Optional.empty(), store.lastSamples("n"), "no sample yet");
+        offer("r", 1, NOW);
+        HostSample first = store.node("n").orElseThrow().lastSample();
+        assertEquals(new NodeStore.LastSamples(first, null), store.lastSamples("n").orElseThrow());
+        offer("r", 2, NOW + 1000);
+        offer("r", 3, NOW + 60_001); // refused: ahead of the clock
+        offer("r", 2, NOW + 1000); // a replay
+        NodeStore.LastSamples held = store.lastSamples("n").orElseThrow();
+        assertEquals(NOW + 1000, held.last().timestampMillis());
+        assertSame(first, held.previous());
     }
 }

@@ -5,6 +5,7 @@ import io.rdmamon.collector.diagnosis.Diagnosis;
 import io.rdmamon.collector.diagnosis.DiagnosisConfig;
 import io.rdmamon.collector.diagnosis.DiagnosisEngine;
 import io.rdmamon.collector.diagnosis.Rule;
+import io.rdmamon.collector.store.NodeStore;
 import io.rdmamon.protocol.model.HostSample;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -63,12 +64,14 @@ class ScenarioDiagnosisTest {
         // the simulator rewrites thousands of small files per step: on tmpfs when there is one (as the demo does)
         Path dir = Files.createTempDirectory(Files.isWritable(SHM) ? SHM : temp, "rdmamon-diagnosis-");
         AtomicClock clock = new AtomicClock();
-        DiagnosisEngine engine = new DiagnosisEngine(DiagnosisConfig.defaults(), clock::now);
+        NodeStore store = new NodeStore(clock::now, 3, Duration.ofHours(1).toMillis(), 10, 100);
+        DiagnosisEngine engine = new DiagnosisEngine(DiagnosisConfig.defaults(), store, clock::now);
         FabricSimulator fabric = FabricSimulator.create(dir, spec);
         try {
             Map<String, HostReader> readers = new HashMap<>();
             for (SimulatedNode node : fabric.nodes()) {
                 readers.put(node.name(), HostReader.forRoot(node.hostRoot()));
+                store.connect(node.name(), "test", 1000);
             }
             for (int second = 0; second <= 12; second++) {
                 if (second > 0) {
@@ -77,8 +80,11 @@ class ScenarioDiagnosisTest {
                 clock.millis = START + second * 1000L;
                 for (SimulatedNode node : fabric.nodes()) {
                     HostSample read = readers.get(node.name()).read(node.name());
-                    // the reader stamps wall-clock time; the fabric's time is simulated
-                    engine.accept(new HostSample(read.node(), clock.millis, read.devices(), read.sources()));
+                    // the reader stamps wall-clock time; the fabric's time is simulated. As in the collector, the store
+                    // applies the sample and the engine evaluates it against the one the store held before.
+                    HostSample sample = new HostSample(read.node(), clock.millis, read.devices(), read.sources());
+                    assertEquals(NodeStore.Ingest.APPLIED, store.accept(sample));
+                    engine.accept(sample);
                 }
             }
             Map<String, Set<Rule>> expected = new TreeMap<>();

@@ -44,6 +44,28 @@ class PrometheusRuleSyncTest {
     }
 
     @Test
+    void the_runbook_base_url_option_moves_every_alert_link_and_nothing_else() throws Exception {
+        Generated committed = generate(DeployTree.RULE_GENERATOR);
+        Generated moved = generate(DeployTree.RULE_GENERATOR, "--runbook-base-url", "https://rdmamon.example.com/");
+
+        assertEquals(0, moved.exitCode(), moved.stderr());
+        String expected = committed.stdout().replace("runbook_url: http://rdmamon-collector.rdmamon.svc:9470/runbooks/",
+                "runbook_url: https://rdmamon.example.com/runbooks/");
+        assertTrue(expected.contains("runbook_url: https://rdmamon.example.com/runbooks/link_down\n"), expected);
+        assertEquals(expected, moved.stdout());
+    }
+
+    @Test
+    void the_runbook_base_url_option_refuses_a_url_that_would_break_the_yaml() throws Exception {
+        Generated refused = generate(DeployTree.RULE_GENERATOR, "--runbook-base-url", "https://x/{{ $externalURL }}");
+
+        assertEquals(2, refused.exitCode());
+        assertTrue(refused.stderr().contains("--runbook-base-url 'https://x/{{ $externalURL }}' is not an http(s) URL"),
+                refused.stderr());
+        assertEquals("", refused.stdout());
+    }
+
+    @Test
     void the_generator_carries_any_indentation_block_scalars_and_comments_over_intact(@TempDir Path repo) throws Exception {
         Path rules = Files.createDirectories(repo.resolve("grafana/rules"));
         Files.writeString(rules.resolve("a-recording.yml"), """
@@ -128,8 +150,10 @@ class PrometheusRuleSyncTest {
     private record Generated(int exitCode, String stdout, String stderr) {
     }
 
-    private static Generated generate(Path script) throws IOException, InterruptedException {
-        Process process = new ProcessBuilder("bash", script.toString(), "--stdout").start();
+    private static Generated generate(Path script, String... options) throws IOException, InterruptedException {
+        List<String> command = new java.util.ArrayList<>(List.of("bash", script.toString(), "--stdout"));
+        command.addAll(List.of(options));
+        Process process = new ProcessBuilder(command).start();
         process.getOutputStream().close();
         byte[] stdout = process.getInputStream().readAllBytes();
         byte[] stderr = process.getErrorStream().readAllBytes();

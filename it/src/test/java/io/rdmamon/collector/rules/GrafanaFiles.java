@@ -26,7 +26,11 @@ final class GrafanaFiles {
     static final Path TESTS = ROOT.resolve("grafana/tests");
     static final Path DASHBOARDS = ROOT.resolve("grafana/dashboards");
     static final Path RUNBOOKS = ROOT.resolve("docs/runbooks");
-    static final String RUNBOOK_BASE_URL = "https://github.com/rdmamon/rdmamon/blob/main/docs/runbooks/";
+    /**
+     * Where the alerts' runbook_url points: the collector's /runbooks/ at the base deployment's in-cluster Service
+     * (deploy/scripts/gen-prometheusrule.sh --runbook-base-url rewrites it for an overlay).
+     */
+    static final String RUNBOOK_BASE_URL = "http://rdmamon-collector.rdmamon.svc:9470/runbooks/";
 
     /** DESIGN.md §6 (contract): the diagnosis rule ids. */
     static final Set<String> RULE_IDS = Set.of("roce_traffic_outside_lossless_priority", "pfc_not_enabled",

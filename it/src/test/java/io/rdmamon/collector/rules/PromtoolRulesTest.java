@@ -137,7 +137,7 @@ class PromtoolRulesTest {
                     assertTrue(text.contains("{{ $labels." + label + " }}"), name + " " + field + " does not name the " + label);
                 }
             }
-            assertEquals(RUNBOOK_BASE_URL + rule + ".md", annotations.path("runbook_url").asText(), name);
+            assertEquals(RUNBOOK_BASE_URL + rule, annotations.path("runbook_url").asText(), name);
             assertTrue(Files.isRegularFile(RUNBOOKS.resolve(rule + ".md")), name + ": no runbook " + rule + ".md");
         }
         assertEquals(RULE_IDS, coveredRules, "diagnosis rules without an alert");

@@ -64,6 +64,11 @@ public final class CounterMap extends AbstractMap<String, Long> {
         public int width() {
             return width;
         }
+
+        /** The distinct names, in order: name {@code i} is the {@code i}-th entry of every map over these keys. */
+        List<String> distinctNames() {
+            return List.of(names);
+        }
     }
 
     private final Keys keys;
@@ -71,7 +76,8 @@ public final class CounterMap extends AbstractMap<String, Long> {
     /** Bit {@code i} set: the value of {@code keys.names[i]} is absent; null when none is. */
     private final BitSet absent;
 
-    private CounterMap(Keys keys, long[] values, BitSet absent) {
+    /** A map owning {@code values} (one per distinct name of {@code keys}); {@code absent} may be null. */
+    CounterMap(Keys keys, long[] values, BitSet absent) {
         this.keys = keys;
         this.values = values;
         this.absent = absent;
@@ -103,7 +109,13 @@ public final class CounterMap extends AbstractMap<String, Long> {
         return new CounterMap(keys, own, ownAbsent);
     }
 
-    private Long valueAt(int i) {
+    /** Whether this map's names are {@code keys}. */
+    boolean hasKeys(Keys keys) {
+        return this.keys == keys;
+    }
+
+    /** The value of the {@code i}-th distinct name of its keys; null when absent. */
+    Long valueAt(int i) {
         return absent != null && absent.get(i) ? null : values[i];
     }
 

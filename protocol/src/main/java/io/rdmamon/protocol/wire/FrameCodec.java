@@ -1,14 +1,14 @@
 package io.rdmamon.protocol.wire;
 
-import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.io.JsonEOFException;
-import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.rdmamon.protocol.json.StrictJson;
+import io.rdmamon.protocol.json.StrictJsonException;
+import io.rdmamon.protocol.model.EthtoolStats;
 import io.rdmamon.protocol.model.GidEntry;
 import io.rdmamon.protocol.model.SourceStatus;
 import io.rdmamon.protocol.model.VerbsPortAttributes;
@@ -25,7 +25,6 @@ import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;
-import java.util.TreeSet;
 
 /**
  * JSON encoding of {@link Frame}s. Every frame is an object with {@code "v"} (protocol version)
@@ -35,23 +34,35 @@ import java.util.TreeSet;
  * appears as such on the wire, not as a negative number). Decoding is strict: oversized,
  * truncated, wrong-version, unknown-type and ill-typed frames are refused with a reason that
  * names the offending field.
+ *
+ * <p>Frames are written in {@link WireFormat#PROTOCOL_VERSION} and read in every version {@link WireFormat#reads}:
+ * protocol 1 differs only in the layout's ethtool part (it lists the typed copies its values frames carry
+ * after the raw statistics, see {@link HostLayout.EthtoolLayout#v1CopySlots()}).
  */
 public final class FrameCodec {
     private static final BigInteger TWO_TO_64 = BigInteger.ONE.shiftLeft(64);
     /** Shared with {@link ValuesFrameParser}, so that both paths parse with the same features. */
-    static final ObjectMapper MAPPER = JsonMapper.builder()
-            .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
-            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
-            .build();
+    static final ObjectMapper MAPPER = StrictJson.mapper();
 
     private final int maxFrameBytes;
+    /** Who reads with this codec, as the refusal of another protocol version names it. */
+    private final String reader;
 
     /** A codec refusing frames larger than {@code maxFrameBytes}. */
     public FrameCodec(int maxFrameBytes) {
+        this(maxFrameBytes, "build");
+    }
+
+    /**
+     * A codec refusing frames larger than {@code maxFrameBytes}; {@code reader} ({@code collector}, {@code agent})
+     * is named in the refusal of a frame of another protocol version ("this collector speaks 1 and 2").
+     */
+    public FrameCodec(int maxFrameBytes, String reader) {
         if (maxFrameBytes <= 0) {
             throw new IllegalArgumentException("maxFrameBytes must be positive: " + maxFrameBytes);
         }
         this.maxFrameBytes = maxFrameBytes;
+        this.reader = reader;
     }
 
     public FrameCodec() {
@@ -164,7 +175,7 @@ public final class FrameCodec {
         }
     }
 
-    private static Frame decodeTree(byte[] bytes) throws FrameException {
+    private Frame decodeTree(byte[] bytes) throws FrameException {
         JsonNode json;
         try {
             json = MAPPER.readTree(bytes);
@@ -178,21 +189,28 @@ public final class FrameCodec {
         if (json == null || !json.isObject()) {
             throw new FrameException("malformed frame: not a JSON object");
         }
-        Fields f = new Fields(json, "frame");
+        try {
+            return decodeObject(StrictJson.of(json, "frame"), json);
+        } catch (StrictJsonException e) {
+            throw new FrameException(e.getMessage());
+        }
+    }
+
+    private Frame decodeObject(StrictJson f, JsonNode json) throws FrameException {
         int version = f.integer("v");
-        if (version != WireFormat.PROTOCOL_VERSION) {
-            throw new FrameException("unsupported protocol version " + version + " (supported: "
-                    + WireFormat.PROTOCOL_VERSION + ")");
+        if (!WireFormat.reads(version)) {
+            throw new FrameException("protocol version " + version + " is not supported; this " + reader + " speaks "
+                    + WireFormat.readVersions());
         }
         String type = f.string("type");
         return switch (type) {
             case "hello" -> new Frame.Hello(f.string("node"), f.string("agentVersion"), f.longValue("intervalMillis"),
-                    f.integer("layoutId"), layout(f.object("layout")),
+                    f.integer("layoutId"), layout(f.object("layout"), version),
                     // absent from agents that predate capabilities: they accept nothing beyond sampling
                     json.has("capabilities") ? f.strings("capabilities") : List.of(),
                     // absent from agents that predate instance ids: the collector cannot tell their restarts
                     f.optString("instance"));
-            case "layout" -> new Frame.LayoutChange(f.integer("layoutId"), layout(f.object("layout")));
+            case "layout" -> new Frame.LayoutChange(f.integer("layoutId"), layout(f.object("layout"), version));
             case "values" -> values(f);
             case "heartbeat" -> new Frame.Heartbeat(f.longValue("ts"));
             case "ack" -> new Frame.Ack(f.longValue("seq"));
@@ -228,13 +246,13 @@ public final class FrameCodec {
                 }
                 if (p.ethtool() != null) {
                     EthtoolLayout e = p.ethtool();
-                    ObjectNode ethtool = port.putObject("ethtool").put("netdev", e.netdev())
-                            .put("pauseStormWarningEvents", e.pauseStormWarningEvents())
-                            .put("pauseStormErrorEvents", e.pauseStormErrorEvents());
+                    if (e.v1CopySlots() != 0) {
+                        throw new IllegalArgumentException("the layout of " + e.netdev() + " is a protocol 1 layout "
+                                + "(typed copies after its raw statistics); this codec writes protocol "
+                                + WireFormat.PROTOCOL_VERSION);
+                    }
+                    ObjectNode ethtool = port.putObject("ethtool").put("netdev", e.netdev());
                     e.rawNames().forEach(ethtool.putArray("raw")::add);
-                    e.priorities().forEach(ethtool.putArray("priorities")::add);
-                    e.pfcEnabledPriorities().forEach(ethtool.putArray("pfcEnabledPriorities")::add);
-                    e.vportRdmaNames().forEach(ethtool.putArray("vportRdma")::add);
                 }
                 if (p.verbs() != null) {
                     VerbsPortAttributes v = p.verbs();
@@ -249,22 +267,21 @@ public final class FrameCodec {
         return json;
     }
 
-    private static HostLayout layout(Fields layout) throws FrameException {
+    private static HostLayout layout(StrictJson layout, int version) throws FrameException {
         List<DeviceLayout> devices = new ArrayList<>();
-        for (Fields d : layout.objects("devices")) {
+        for (StrictJson d : layout.objects("devices")) {
             List<PortLayout> ports = new ArrayList<>();
-            for (Fields p : d.objects("ports")) {
+            for (StrictJson p : d.objects("ports")) {
                 int portNumber = p.integer("port");
                 List<GidEntry> gids = new ArrayList<>();
-                for (Fields g : p.objects("gids")) {
+                for (StrictJson g : p.objects("gids")) {
                     gids.add(new GidEntry(g.integer("index"), g.string("gid"), g.optString("type"),
                             g.optString("netdev"), g.optString("ipv4")));
                 }
-                Fields e = p.optObject("ethtool");
-                EthtoolLayout ethtool = e == null ? null : new EthtoolLayout(e.string("netdev"), e.strings("raw"),
-                        e.integers("priorities"), new TreeSet<>(e.integers("pfcEnabledPriorities")),
-                        e.strings("vportRdma"), e.bool("pauseStormWarningEvents"), e.bool("pauseStormErrorEvents"));
-                Fields v = p.optObject("verbs");
+                StrictJson e = p.optObject("ethtool");
+                EthtoolLayout ethtool = e == null ? null
+                        : new EthtoolLayout(e.string("netdev"), e.strings("raw"), version == 1 ? v1CopySlots(e) : 0);
+                StrictJson v = p.optObject("verbs");
                 VerbsPortAttributes verbs = v == null ? null : new VerbsPortAttributes(v.integer("state"),
                         v.integer("maxMtu"), v.integer("activeMtu"), v.integer("gidTableLength"),
                         v.longValue("portCapFlags"), v.integer("lid"), v.integer("smLid"), v.integer("activeWidth"),
@@ -281,33 +298,51 @@ public final class FrameCodec {
         return new HostLayout(devices);
     }
 
-    private static Frame.Values values(Fields f) throws FrameException {
+    /**
+     * The typed copies a protocol 1 port's values carry after its raw statistics: ten per listed priority, one per
+     * listed vport RDMA statistic, one per pause storm counter present. Only their number matters (the typed view
+     * is derived from the raw statistics, as the protocol 1 agent derived it), so only what counts it is checked.
+     */
+    private static int v1CopySlots(StrictJson e) throws FrameException {
+        int priorities = e.integers("priorities").size();
+        int vportRdma = e.strings("vportRdma").size();
+        if (priorities > EthtoolStats.PRIORITY_COUNT || vportRdma > EthtoolStats.VPORT_RDMA_NAMES.size()) {
+            throw new FrameException(e.path() + ": " + priorities + " priorities and " + vportRdma + " vport RDMA "
+                    + "statistics; a protocol 1 layout lists at most " + EthtoolStats.PRIORITY_COUNT + " and "
+                    + EthtoolStats.VPORT_RDMA_NAMES.size());
+        }
+        e.integers("pfcEnabledPriorities");
+        return priorities * EthtoolLayout.V1_SLOTS_PER_PRIORITY + vportRdma + (e.bool("pauseStormWarningEvents") ? 1 : 0)
+                + (e.bool("pauseStormErrorEvents") ? 1 : 0);
+    }
+
+    private static Frame.Values values(StrictJson f) throws FrameException {
         JsonNode valuesJson = f.array("values");
         long[] values = new long[valuesJson.size()];
         for (int i = 0; i < values.length; i++) {
-            values[i] = unsigned64(valuesJson.get(i), f.path + ".values[" + i + "]");
+            values[i] = unsigned64(valuesJson.get(i), f.path("values") + "[" + i + "]");
         }
         BitSet absent = new BitSet(values.length);
         for (int slot : f.integers("absent")) {
             if (slot < 0 || slot >= values.length) {
-                throw new FrameException(f.path + ".absent: slot " + slot + " outside 0.." + (values.length - 1));
+                throw new FrameException(f.path("absent") + ": slot " + slot + " outside 0.." + (values.length - 1));
             }
             absent.set(slot);
         }
         List<SourceStatus> sources = new ArrayList<>();
-        for (Fields s : f.objects("sources")) {
+        for (StrictJson s : f.objects("sources")) {
             sources.add(new SourceStatus(s.string("source"), s.string("subject"), s.bool("success"),
                     s.optString("error")));
         }
         return new Frame.Values(f.integer("layoutId"), f.longValue("seq"), f.longValue("ts"), values, absent, sources);
     }
 
-    private static Frame probeFrame(String type, Fields f) throws FrameException {
+    private static Frame probeFrame(String type, StrictJson f) throws FrameException {
         // the records validate ids, roles, bounds and addresses; their refusal becomes the frame's reason
         try {
             return switch (type) {
                 case "probe-start" -> {
-                    Fields spec = f.object("spec");
+                    StrictJson spec = f.object("spec");
                     yield new Frame.ProbeStart(f.string("probeId"), ProbeRole.fromWire(f.string("role")),
                             new PerftestSpec(spec.string("device"), spec.integer("port"), spec.optInteger("gidIndex"),
                                     spec.longValue("sizeBytes"), spec.integer("durationSeconds"), spec.integer("qps"),
@@ -316,7 +351,7 @@ public final class FrameCodec {
                 }
                 case "probe-cancel" -> new Frame.ProbeCancel(f.string("probeId"), f.string("reason"));
                 default -> {
-                    Fields r = f.optObject("result");
+                    StrictJson r = f.optObject("result");
                     PerftestResult result = r == null ? null : new PerftestResult(r.longValue("sizeBytes"),
                             r.longValue("iterations"), r.number("peakBitsPerSecond"), r.number("averageBitsPerSecond"),
                             r.number("messageRatePerSecond"));
@@ -326,13 +361,13 @@ public final class FrameCodec {
                 }
             };
         } catch (IllegalArgumentException e) {
-            throw new FrameException(f.path + " (" + type + "): " + e.getMessage());
+            throw new FrameException(f.path() + " (" + type + "): " + e.getMessage());
         }
     }
 
     private static long unsigned64(JsonNode node, String path) throws FrameException {
         if (node == null || !node.isIntegralNumber()) {
-            throw new FrameException(path + ": expected an unsigned integer, got " + describe(node));
+            throw new FrameException(path + ": expected an unsigned integer, got " + StrictJson.typeOf(node));
         }
         // Fast path: Jackson holds values up to Long.MAX_VALUE as int/long nodes; only larger u64
         // counters arrive as BigInteger. A BigInteger per value was the collector's hottest ingest frame.
@@ -344,148 +379,5 @@ public final class FrameCodec {
             throw new FrameException(path + ": " + value + " is outside the unsigned 64-bit range");
         }
         return value.longValue();
-    }
-
-    private static String describe(JsonNode node) {
-        return node == null || node.isMissingNode() ? "nothing" : node.getNodeType().toString().toLowerCase();
-    }
-
-    /** Typed access to the fields of one JSON object; every failure names the field's path. */
-    private static final class Fields {
-        private final JsonNode json;
-        private final String path;
-
-        Fields(JsonNode json, String path) {
-            this.json = json;
-            this.path = path;
-        }
-
-        private JsonNode required(String name) throws FrameException {
-            JsonNode node = json.get(name);
-            if (node == null || node.isNull()) {
-                throw new FrameException(path + "." + name + ": missing");
-            }
-            return node;
-        }
-
-        private FrameException wrongType(String name, String expected, JsonNode node) {
-            return new FrameException(path + "." + name + ": expected " + expected + ", got " + describe(node));
-        }
-
-        String string(String name) throws FrameException {
-            JsonNode node = required(name);
-            if (!node.isTextual()) {
-                throw wrongType(name, "a string", node);
-            }
-            return node.textValue();
-        }
-
-        String optString(String name) throws FrameException {
-            JsonNode node = json.get(name);
-            return node == null || node.isNull() ? null : string(name);
-        }
-
-        long longValue(String name) throws FrameException {
-            JsonNode node = required(name);
-            if (!node.isIntegralNumber() || !node.canConvertToLong()) {
-                throw wrongType(name, "a 64-bit integer", node);
-            }
-            return node.longValue();
-        }
-
-        Long optLong(String name) throws FrameException {
-            JsonNode node = json.get(name);
-            return node == null || node.isNull() ? null : longValue(name);
-        }
-
-        Integer optInteger(String name) throws FrameException {
-            JsonNode node = json.get(name);
-            return node == null || node.isNull() ? null : integer(name);
-        }
-
-        double number(String name) throws FrameException {
-            JsonNode node = required(name);
-            if (!node.isNumber()) {
-                throw wrongType(name, "a number", node);
-            }
-            return node.doubleValue();
-        }
-
-        int integer(String name) throws FrameException {
-            JsonNode node = required(name);
-            if (!node.isIntegralNumber() || !node.canConvertToInt()) {
-                throw wrongType(name, "a 32-bit integer", node);
-            }
-            return node.intValue();
-        }
-
-        boolean bool(String name) throws FrameException {
-            JsonNode node = required(name);
-            if (!node.isBoolean()) {
-                throw wrongType(name, "true or false", node);
-            }
-            return node.booleanValue();
-        }
-
-        Fields object(String name) throws FrameException {
-            JsonNode node = required(name);
-            if (!node.isObject()) {
-                throw wrongType(name, "an object", node);
-            }
-            return new Fields(node, path + "." + name);
-        }
-
-        Fields optObject(String name) throws FrameException {
-            JsonNode node = json.get(name);
-            return node == null || node.isNull() ? null : object(name);
-        }
-
-        JsonNode array(String name) throws FrameException {
-            JsonNode node = required(name);
-            if (!node.isArray()) {
-                throw wrongType(name, "an array", node);
-            }
-            return node;
-        }
-
-        List<Fields> objects(String name) throws FrameException {
-            JsonNode array = array(name);
-            List<Fields> result = new ArrayList<>(array.size());
-            for (int i = 0; i < array.size(); i++) {
-                JsonNode element = array.get(i);
-                String elementPath = path + "." + name + "[" + i + "]";
-                if (!element.isObject()) {
-                    throw new FrameException(elementPath + ": expected an object, got " + describe(element));
-                }
-                result.add(new Fields(element, elementPath));
-            }
-            return result;
-        }
-
-        List<String> strings(String name) throws FrameException {
-            JsonNode array = array(name);
-            List<String> result = new ArrayList<>(array.size());
-            for (int i = 0; i < array.size(); i++) {
-                JsonNode element = array.get(i);
-                if (!element.isTextual()) {
-                    throw new FrameException(path + "." + name + "[" + i + "]: expected a string, got " + describe(element));
-                }
-                result.add(element.textValue());
-            }
-            return result;
-        }
-
-        List<Integer> integers(String name) throws FrameException {
-            JsonNode array = array(name);
-            List<Integer> result = new ArrayList<>(array.size());
-            for (int i = 0; i < array.size(); i++) {
-                JsonNode element = array.get(i);
-                if (!element.isIntegralNumber() || !element.canConvertToInt()) {
-                    throw new FrameException(path + "." + name + "[" + i + "]: expected an integer, got " + describe(element));
-                }
-                result.add(element.intValue());
-            }
-            return result;
-        }
     }
 }

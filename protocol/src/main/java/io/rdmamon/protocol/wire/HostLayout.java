@@ -5,13 +5,9 @@ import io.rdmamon.protocol.model.GidEntry;
 import io.rdmamon.protocol.model.HostSample;
 import io.rdmamon.protocol.model.IbDevice;
 import io.rdmamon.protocol.model.IbPort;
-import io.rdmamon.protocol.model.PriorityCounters;
 import io.rdmamon.protocol.model.VerbsPortAttributes;
 
-import java.util.Collections;
 import java.util.List;
-import java.util.SortedSet;
-import java.util.TreeSet;
 
 /**
  * The structure of a {@link HostSample} without its counter values: devices, ports, their
@@ -76,36 +72,40 @@ public record HostLayout(List<DeviceLayout> devices) {
     }
 
     /**
-     * {@link EthtoolStats} without values.
+     * {@link EthtoolStats} without values: the names of its raw statistics. Its typed view is not on the wire: the
+     * decoder derives it from the raw statistics ({@link EthtoolStats.Derivation}), as the agent does.
      *
-     * @param priorities              priorities that have a {@link PriorityCounters} entry, in sample order;
-     *                                each contributes {@link #PRIORITY_SLOTS} slots
-     * @param pauseStormWarningEvents whether {@code tx_pause_storm_warning_events} has a slot
-     * @param pauseStormErrorEvents   whether {@code tx_pause_storm_error_events} has a slot
+     * @param netdev       interface name
+     * @param rawNames     statistic names in kernel order, one slot each
+     * @param v1CopySlots  slots a protocol 1 values frame carries after the raw statistics: the typed copies of
+     *                     them a protocol 1 agent sends (ten per priority, then the vport RDMA statistics and the
+     *                     pause storm events), which the decoder skips; 0 in protocol 2
      */
-    public record EthtoolLayout(String netdev, List<String> rawNames, List<Integer> priorities,
-                                SortedSet<Integer> pfcEnabledPriorities, List<String> vportRdmaNames,
-                                boolean pauseStormWarningEvents, boolean pauseStormErrorEvents) {
-        /** The ten Long fields of {@link PriorityCounters}, in record order. */
-        public static final int PRIORITY_SLOTS = 10;
+    public record EthtoolLayout(String netdev, List<String> rawNames, int v1CopySlots) {
+        /** Typed copies per priority in protocol 1: the ten Long fields of {@code PriorityCounters}. */
+        public static final int V1_SLOTS_PER_PRIORITY = 10;
+        /** Most typed copies a protocol 1 port carries: 8 priorities of 10, 8 vport RDMA statistics, 2 events. */
+        public static final int MAX_V1_COPY_SLOTS = EthtoolStats.PRIORITY_COUNT * V1_SLOTS_PER_PRIORITY
+                + EthtoolStats.VPORT_RDMA_NAMES.size() + 2;
 
         public EthtoolLayout {
             rawNames = List.copyOf(rawNames);
-            priorities = List.copyOf(priorities);
-            pfcEnabledPriorities = Collections.unmodifiableSortedSet(new TreeSet<>(pfcEnabledPriorities));
-            vportRdmaNames = List.copyOf(vportRdmaNames);
+            if (v1CopySlots < 0 || v1CopySlots > MAX_V1_COPY_SLOTS) {
+                throw new IllegalArgumentException("v1CopySlots " + v1CopySlots + " is outside 0.." + MAX_V1_COPY_SLOTS);
+            }
+        }
+
+        /** A protocol 2 layout: raw statistics only. */
+        public EthtoolLayout(String netdev, List<String> rawNames) {
+            this(netdev, rawNames, 0);
         }
 
         static EthtoolLayout of(EthtoolStats stats) {
-            return new EthtoolLayout(stats.netdev(), List.copyOf(stats.raw().keySet()),
-                    stats.priorities().stream().map(PriorityCounters::priority).toList(),
-                    stats.pfcEnabledPriorities(), List.copyOf(stats.vportRdma().keySet()),
-                    stats.pauseStormWarningEvents() != null, stats.pauseStormErrorEvents() != null);
+            return new EthtoolLayout(stats.netdev(), List.copyOf(stats.raw().keySet()));
         }
 
         public int slotCount() {
-            return rawNames.size() + priorities.size() * PRIORITY_SLOTS + vportRdmaNames.size()
-                    + (pauseStormWarningEvents ? 1 : 0) + (pauseStormErrorEvents ? 1 : 0);
+            return rawNames.size() + v1CopySlots;
         }
     }
 }

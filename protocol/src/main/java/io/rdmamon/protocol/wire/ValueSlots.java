@@ -5,7 +5,6 @@ import io.rdmamon.protocol.model.EthtoolStats;
 import io.rdmamon.protocol.model.HostSample;
 import io.rdmamon.protocol.model.IbDevice;
 import io.rdmamon.protocol.model.IbPort;
-import io.rdmamon.protocol.model.PriorityCounters;
 import io.rdmamon.protocol.model.SourceStatus;
 import io.rdmamon.protocol.wire.HostLayout.DeviceLayout;
 import io.rdmamon.protocol.wire.HostLayout.EthtoolLayout;
@@ -16,9 +15,10 @@ import java.util.List;
 
 /**
  * The order of values in a {@link Frame.Values}: for each device, for each port, in layout order:
- * {@code counters}, {@code hw_counters}, then (with ethtool) the raw statistics, ten slots per
- * priority (the Long fields of {@link PriorityCounters} in record order), the vport RDMA
- * statistics, the pause storm warning and error events when the layout has them.
+ * {@code counters}, {@code hw_counters}, then (with ethtool) the raw statistics. Each counter has one
+ * slot: the typed ethtool view is derived from the raw statistics on decoding ({@link EthtoolStats.Derivation}).
+ * A protocol 1 frame carries the typed copies after the raw statistics
+ * ({@link EthtoolLayout#v1CopySlots()}); they are skipped.
  * A null value is a set bit in the absent set (every 64-bit pattern is a valid unsigned counter,
  * so no sentinel value exists).
  */
@@ -39,21 +39,8 @@ public final class ValueSlots {
             for (IbPort port : device.ports()) {
                 port.counters().values().forEach(slots::put);
                 port.hwCounters().values().forEach(slots::put);
-                EthtoolStats ethtool = port.ethtool();
-                if (ethtool != null) {
-                    ethtool.raw().values().forEach(slots::put);
-                    for (PriorityCounters p : ethtool.priorities()) {
-                        for (Long value : priorityValues(p)) {
-                            slots.put(value);
-                        }
-                    }
-                    ethtool.vportRdma().values().forEach(slots::put);
-                    if (ethtool.pauseStormWarningEvents() != null) {
-                        slots.put(ethtool.pauseStormWarningEvents());
-                    }
-                    if (ethtool.pauseStormErrorEvents() != null) {
-                        slots.put(ethtool.pauseStormErrorEvents());
-                    }
+                if (port.ethtool() != null) {
+                    port.ethtool().raw().values().forEach(slots::put);
                 }
             }
         }
@@ -72,8 +59,9 @@ public final class ValueSlots {
 
     /**
      * The rebuild of samples under one layout: the counter names and their index ({@link CounterMap.Keys})
-     * are built once here, so that a sample costs its values only (one {@code long[]} per counter map, no
-     * boxed values, no map copied on the way into the model records).
+     * and the name rules of the typed ethtool view ({@link EthtoolStats.Derivation}) are resolved once here,
+     * so that a sample costs its values only (one {@code long[]} per counter map, no boxed values, no map
+     * copied on the way into the model records, no look-up by name).
      */
     static final class Plan {
         private final HostLayout layout;
@@ -81,7 +69,7 @@ public final class ValueSlots {
         private final List<List<PortPlan>> devices;
 
         private record PortPlan(PortLayout port, CounterMap.Keys counters, CounterMap.Keys hwCounters,
-                                CounterMap.Keys raw, CounterMap.Keys vportRdma) {
+                                CounterMap.Keys raw, EthtoolStats.Derivation ethtool) {
         }
 
         Plan(HostLayout layout) {
@@ -89,9 +77,9 @@ public final class ValueSlots {
             this.slotCount = layout.slotCount();
             this.devices = layout.devices().stream().map(d -> d.ports().stream().map(p -> {
                 EthtoolLayout e = p.ethtool();
+                CounterMap.Keys raw = e == null ? null : new CounterMap.Keys(e.rawNames());
                 return new PortPlan(p, new CounterMap.Keys(p.counterNames()), new CounterMap.Keys(p.hwCounterNames()),
-                        e == null ? null : new CounterMap.Keys(e.rawNames()),
-                        e == null ? null : new CounterMap.Keys(e.vportRdmaNames()));
+                        raw, raw == null ? null : new EthtoolStats.Derivation(raw));
             }).toList()).toList();
         }
 
@@ -121,8 +109,9 @@ public final class ValueSlots {
                     slot += plan.hwCounters().width();
                     EthtoolStats ethtool = null;
                     if (p.ethtool() != null) {
-                        ethtool = ethtool(plan, values, absent, slot);
-                        slot += p.ethtool().slotCount();
+                        ethtool = plan.ethtool().derive(p.ethtool().netdev(),
+                                CounterMap.of(plan.raw(), values, absent, slot));
+                        slot += p.ethtool().slotCount(); // and past a protocol 1 frame's typed copies
                     }
                     ports[i] = new IbPort(p.port(), p.stateId(), p.state(), p.physStateId(), p.physState(), p.rate(),
                             p.rateBytesPerSecond(), p.linkLayer(), p.lid(), p.netdev(), counters, hwCounters, p.gids(),
@@ -133,38 +122,6 @@ public final class ValueSlots {
             }
             return new HostSample(node, frame.timestampMillis(), List.of(rebuilt), frame.sources());
         }
-
-        private static EthtoolStats ethtool(PortPlan plan, long[] values, BitSet absent, int from) {
-            EthtoolLayout layout = plan.port().ethtool();
-            int slot = from;
-            CounterMap raw = CounterMap.of(plan.raw(), values, absent, slot);
-            slot += plan.raw().width();
-            PriorityCounters[] priorities = new PriorityCounters[layout.priorities().size()];
-            for (int i = 0; i < priorities.length; i++) {
-                int s = slot;
-                priorities[i] = new PriorityCounters(layout.priorities().get(i), value(values, absent, s),
-                        value(values, absent, s + 1), value(values, absent, s + 2), value(values, absent, s + 3),
-                        value(values, absent, s + 4), value(values, absent, s + 5), value(values, absent, s + 6),
-                        value(values, absent, s + 7), value(values, absent, s + 8), value(values, absent, s + 9));
-                slot += EthtoolLayout.PRIORITY_SLOTS;
-            }
-            CounterMap vportRdma = CounterMap.of(plan.vportRdma(), values, absent, slot);
-            slot += plan.vportRdma().width();
-            Long warning = layout.pauseStormWarningEvents() ? value(values, absent, slot++) : null;
-            Long error = layout.pauseStormErrorEvents() ? value(values, absent, slot) : null;
-            return new EthtoolStats(layout.netdev(), raw, List.of(priorities), layout.pfcEnabledPriorities(),
-                    vportRdma, warning, error);
-        }
-
-        private static Long value(long[] values, BitSet absent, int slot) {
-            return absent.get(slot) ? null : values[slot];
-        }
-    }
-
-    private static Long[] priorityValues(PriorityCounters p) {
-        return new Long[] {p.rxBytes(), p.rxPackets(), p.rxDiscards(), p.txBytes(), p.txPackets(),
-                p.rxPauseFrames(), p.rxPauseDurationMicros(), p.txPauseFrames(), p.txPauseDurationMicros(),
-                p.rxPauseTransitions()};
     }
 
     private void put(Long value) {

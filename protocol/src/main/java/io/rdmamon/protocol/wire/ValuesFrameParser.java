@@ -74,7 +74,7 @@ final class ValuesFrameParser {
             JsonToken token = p.nextToken();
             switch (field) {
                 case V -> {
-                    if (!isInt(p, token) || p.getIntValue() != WireFormat.PROTOCOL_VERSION) {
+                    if (!isInt(p, token) || !WireFormat.reads(p.getIntValue())) {
                         return null;
                     }
                 }

@@ -2,13 +2,33 @@ package io.rdmamon.protocol.wire;
 
 /** Constants both ends of the agent stream agree on. */
 public final class WireFormat {
-    /** Version carried in every frame as {@code "v"}; a peer with another version is refused. */
-    public static final int PROTOCOL_VERSION = 1;
+    /**
+     * Version carried in every frame as {@code "v"}, and the one this build writes. 2: each ethtool statistic
+     * has one slot (raw); the typed per-priority view is derived from it on decoding.
+     */
+    public static final int PROTOCOL_VERSION = 2;
+    /**
+     * Oldest version this build still reads, so that collectors can be upgraded before their agents. 1: the
+     * typed ethtool view follows the raw statistics in every values frame as copies, which are skipped. A frame
+     * of a version outside {@code OLDEST_READ_VERSION..PROTOCOL_VERSION} is refused.
+     */
+    public static final int OLDEST_READ_VERSION = 1;
     /** Largest frame accepted: a layout of a host with many ethtool statistics stays far below. */
     public static final int DEFAULT_MAX_FRAME_BYTES = 4 * 1024 * 1024;
     /** The collector's ingest path below its base URL. */
     public static final String STREAM_PATH = "/api/agent/stream";
 
     private WireFormat() {
+    }
+
+    /** The versions read, for messages: {@code "1 and 2"}. */
+    public static String readVersions() {
+        return OLDEST_READ_VERSION == PROTOCOL_VERSION ? Integer.toString(PROTOCOL_VERSION)
+                : OLDEST_READ_VERSION + (PROTOCOL_VERSION - OLDEST_READ_VERSION == 1 ? " and " : " to ") + PROTOCOL_VERSION;
+    }
+
+    /** Whether frames of protocol {@code version} are read. */
+    public static boolean reads(int version) {
+        return version >= OLDEST_READ_VERSION && version <= PROTOCOL_VERSION;
     }
 }

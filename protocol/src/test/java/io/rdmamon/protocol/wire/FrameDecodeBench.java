@@ -4,7 +4,6 @@ import io.rdmamon.protocol.model.EthtoolStats;
 import io.rdmamon.protocol.model.HostSample;
 import io.rdmamon.protocol.model.IbDevice;
 import io.rdmamon.protocol.model.IbPort;
-import io.rdmamon.protocol.model.PriorityCounters;
 import io.rdmamon.protocol.model.SourceStatus;
 
 import java.lang.management.ManagementFactory;
@@ -13,7 +12,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.TreeSet;
 
 /**
  * The collector's per-frame ingest cost, in one JVM and one run: {@link FrameCodec#decode} of a values frame
@@ -21,9 +19,10 @@ import java.util.TreeSet;
  * {@link HostSample} from the decoded frame ({@link SampleDecoder#accept}). Not a test: run it by hand.
  *
  * <p>The frame has the shape of the 8-port mlx5 host of {@code CollectorIngestBench} (docs/performance.md):
- * per port 21 PMA counters, 31 hw_counters, 95 ethtool statistics, 8 priorities of 10 slots, 8 vport RDMA
- * statistics and the two pause storm counters (1,896 values), 17 sources, and values spread like a node's
- * after days of uptime: about half are error counters near zero, the rest spread over 1 .. 10^14.
+ * per port 21 PMA counters, 31 hw_counters and the 95 ethtool statistics of the fabric simulator's mlx5 netdev
+ * (among them the per-priority, vport RDMA and pause storm statistics the typed view is derived from), 1,176
+ * values (protocol 1 sent 720 more: the typed copies), 17 sources, and values spread like a node's after days of
+ * uptime: about half are error counters near zero, the rest spread over 1 .. 10^14.
  *
  * <p>Each variant runs {@code rounds} rounds of {@code frames} decodes, alternating with the others so that
  * JIT and machine noise hit all alike; reported are the best round's ns per frame and the bytes the thread
@@ -98,13 +97,9 @@ public final class FrameDecodeBench {
         List<SourceStatus> sources = new ArrayList<>();
         for (int d = 0; d < PORTS; d++) {
             String netdev = "ens1f" + d + "np" + d;
-            List<PriorityCounters> priorities = new ArrayList<>();
-            for (int prio = 0; prio < 8; prio++) {
-                priorities.add(new PriorityCounters(prio, value(random), value(random), value(random), value(random),
-                        value(random), value(random), value(random), value(random), value(random), value(random)));
-            }
-            EthtoolStats ethtool = new EthtoolStats(netdev, counters("ethtool_stat_", 95, random), priorities,
-                    new TreeSet<>(List.of(3)), counters("vport_rdma_", 8, random), value(random), value(random));
+            Map<String, Long> statistics = new LinkedHashMap<>();
+            MLX5_ETHTOOL_NAMES.forEach(name -> statistics.put(name, value(random)));
+            EthtoolStats ethtool = EthtoolStats.of(netdev, statistics);
             IbPort port = new IbPort(1, 4, "ACTIVE", 5, "LinkUp", "200 Gb/sec (2X HDR)", 25_000_000_000L, "Ethernet",
                     "0x0", netdev, counters("port_counter_", 21, random), counters("hw_counter_", 31, random),
                     List.of(), ethtool, null);
@@ -116,6 +111,38 @@ public final class FrameDecodeBench {
         }
         sources.add(SourceStatus.failed("verbs", "host", "libibverbs: no devices"));
         return new HostSample("gpu-0001", 1_700_000_000_000L, devices, sources);
+    }
+
+    /** The 95 statistics of the simulator's mlx5 netdev with PFC on priority 3 (agent's {@code Mlx5Device}). */
+    private static final List<String> MLX5_ETHTOOL_NAMES = mlx5EthtoolNames();
+
+    private static List<String> mlx5EthtoolNames() {
+        List<String> names = new ArrayList<>(List.of("rx_packets", "rx_bytes", "tx_packets", "tx_bytes",
+                "rx_out_of_buffer", "rx_if_down_packets"));
+        for (String cast : List.of("unicast", "multicast", "broadcast")) {
+            for (String dir : List.of("rx", "tx")) {
+                names.addAll(List.of(dir + "_vport_" + cast + "_packets", dir + "_vport_" + cast + "_bytes"));
+            }
+        }
+        for (String cast : List.of("unicast", "multicast")) {
+            for (String dir : List.of("rx", "tx")) {
+                names.addAll(List.of(dir + "_vport_rdma_" + cast + "_packets", dir + "_vport_rdma_" + cast + "_bytes"));
+            }
+        }
+        names.addAll(List.of("tx_packets_phy", "rx_packets_phy", "rx_crc_errors_phy", "tx_bytes_phy", "rx_bytes_phy",
+                "tx_multicast_phy", "tx_broadcast_phy", "rx_multicast_phy", "rx_broadcast_phy",
+                "rx_in_range_len_errors_phy", "rx_out_of_range_len_phy", "rx_oversize_pkts_phy", "rx_symbol_err_phy",
+                "tx_mac_control_phy", "rx_mac_control_phy", "rx_unsupported_op_phy", "rx_pause_ctrl_phy",
+                "tx_pause_ctrl_phy", "rx_discards_phy", "tx_discards_phy", "tx_errors_phy", "link_down_events_phy"));
+        for (int prio = 0; prio < 8; prio++) {
+            for (String what : List.of("rx_prio%d_bytes", "rx_prio%d_packets", "rx_prio%d_discards", "tx_prio%d_bytes",
+                    "tx_prio%d_packets")) {
+                names.add(String.format(what, prio));
+            }
+        }
+        names.addAll(List.of("rx_prio3_pause", "rx_prio3_pause_duration", "tx_prio3_pause", "tx_prio3_pause_duration",
+                "rx_prio3_pause_transition", "tx_pause_storm_warning_events", "tx_pause_storm_error_events"));
+        return List.copyOf(names);
     }
 
     private static Map<String, Long> counters(String prefix, int count, Random random) {

@@ -5,14 +5,12 @@ import io.rdmamon.protocol.model.GidEntry;
 import io.rdmamon.protocol.model.HostSample;
 import io.rdmamon.protocol.model.IbDevice;
 import io.rdmamon.protocol.model.IbPort;
-import io.rdmamon.protocol.model.PriorityCounters;
 import io.rdmamon.protocol.model.SourceStatus;
 import io.rdmamon.protocol.model.VerbsPortAttributes;
 
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /** Samples covering the shapes the codec must carry. */
 final class TestSamples {
@@ -29,14 +27,25 @@ final class TestSamples {
         hw.put("np_cnp_sent", 12L);
         hw.put("rp_cnp_handled", Long.MIN_VALUE); // 2^63
         Map<String, Long> raw = new LinkedHashMap<>();
+        raw.put("rx_vport_rdma_unicast_bytes", 99L);
+        raw.put("rx_prio0_bytes", 5L);
+        raw.put("rx_prio0_packets", 1L);
+        raw.put("rx_prio0_discards", 0L);
+        raw.put("tx_prio0_bytes", 7L);
+        raw.put("tx_prio0_packets", 2L);
         raw.put("rx_prio3_bytes", 1000L);
+        raw.put("rx_prio3_packets", 10L);
+        raw.put("tx_prio3_bytes", 2000L);
+        raw.put("tx_prio3_packets", 20L);
         if (prio3Pause != null) { // mlx5 lists rx_prioN_pause only while PFC is enabled on N
             raw.put("rx_prio3_pause", prio3Pause);
         }
-        EthtoolStats ethtool = new EthtoolStats("eth2", raw,
-                List.of(new PriorityCounters(0, 5L, 1L, 0L, 7L, 2L, null, null, null, null, null),
-                        new PriorityCounters(3, 1000L, 10L, null, 2000L, 20L, prio3Pause, 44L, 3L, 55L, 1L)),
-                new java.util.TreeSet<>(Set.of(3)), Map.of("rx_vport_rdma_unicast_bytes", 99L), 0L, null);
+        raw.put("rx_prio3_pause_duration", 44L);
+        raw.put("tx_prio3_pause", 3L);
+        raw.put("tx_prio3_pause_duration", 55L);
+        raw.put("rx_prio3_pause_transition", 1L);
+        raw.put("tx_pause_storm_warning_events", 0L);
+        EthtoolStats ethtool = EthtoolStats.of("eth2", raw);
         return new IbPort(1, 4, "ACTIVE", 5, "LinkUp", "100 Gb/sec (4X EDR)", 12_500_000_000L, "Ethernet", "0x0",
                 "eth2", counters, hw,
                 List.of(new GidEntry(0, "fe80:0000:0000:0000:0e42:a1ff:fe12:3456", "IB/RoCE v1", "eth2", null),

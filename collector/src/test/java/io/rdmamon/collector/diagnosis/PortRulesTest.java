@@ -1,5 +1,7 @@
 package io.rdmamon.collector.diagnosis;
 
+import io.rdmamon.collector.diagnosis.rules.LinkDegraded;
+import io.rdmamon.collector.diagnosis.rules.RuleTable;
 import io.rdmamon.protocol.model.GidEntry;
 import io.rdmamon.protocol.model.IbPort;
 import org.junit.jupiter.api.Test;
@@ -8,8 +10,11 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Supplier;
@@ -29,9 +34,12 @@ import static io.rdmamon.collector.diagnosis.Rule.TRANSPORT_LOSS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** Every rule's condition on two samples one second apart: fires, and does not fire on its near misses. */
-class PortEvaluatorTest {
-    private static final PortEvaluator DEFAULTS = new PortEvaluator(DiagnosisConfig.defaults());
+/**
+ * Every port rule's condition on two samples one second apart: fires, and does not fire on its near misses. The
+ * table runs every rule of {@link RuleTable} on each case, so a case also shows that no other rule fires.
+ */
+class PortRulesTest {
+    private static final DiagnosisConfig DEFAULTS = DiagnosisConfig.defaults();
     private static final PortInput.ExpectedRate EXPECT_200 = new PortInput.ExpectedRate(25_000_000_000L, "MT4123",
             "Ethernet", 9, 10);
 
@@ -146,7 +154,7 @@ class PortEvaluatorTest {
     void configuredLosslessPriorityOverridesTheLearnedOne() {
         DiagnosisConfig config = new DiagnosisConfig(3, 10, Map.of(), 1e7, 0.8, 0.5, 10, 0, 1, 0, Duration.ofMinutes(2), 3,
                 Map.of(), new TreeSet<>(Set.of(5)), null);
-        Finding finding = only(evaluate(TestPort.roce().healthyTraffic(3), new PortEvaluator(config), null, 0));
+        Finding finding = only(evaluate(TestPort.roce().healthyTraffic(3), config, null, 0));
         assertEquals(ROCE_TRAFFIC_OUTSIDE_LOSSLESS_PRIORITY, finding.rule());
         assertTrue(finding.evidence().contains("lossless priority 5 configured, PFC enabled on 3"), finding.evidence());
     }
@@ -155,7 +163,7 @@ class PortEvaluatorTest {
     void aConfiguredGidIndexMustBeRoceV2() {
         DiagnosisConfig config = new DiagnosisConfig(3, 10, Map.of(), 1e7, 0.8, 0.5, 10, 0, 1, 0, Duration.ofMinutes(2), 3,
                 Map.of(), new TreeSet<>(), 2);
-        Finding finding = only(evaluate(TestPort.roce().healthyTraffic(3), new PortEvaluator(config), null, 0));
+        Finding finding = only(evaluate(TestPort.roce().healthyTraffic(3), config, null, 0));
         assertEquals(GID_NO_ROCEV2, finding.rule());
         assertTrue(finding.evidence().startsWith("the configured GID index 2 is IB/RoCE v1"), finding.evidence());
     }
@@ -165,7 +173,7 @@ class PortEvaluatorTest {
         TestPort port = TestPort.roce().healthyTraffic(3).total("hw:out_of_sequence", 4_294_967_290.0 - TestPort.START);
         IbPort before = port.step(1);
         IbPort after = port.total("hw:out_of_sequence", 24 - TestPort.START).step(1); // 4294967290 + 30 mod 2^32
-        List<Finding> findings = DEFAULTS.evaluate(new PortInput(port.device(after), before, after, 1000, null, 0));
+        List<Finding> findings = evaluate(DEFAULTS, new PortInput(port.device(after), before, after, 1000, null, 0));
         assertEquals(Set.of(TRANSPORT_LOSS), rules(findings));
         assertEquals(30.0, only(findings).values().get("transportErrorsPerSecond"), 1e-9);
     }
@@ -175,7 +183,7 @@ class PortEvaluatorTest {
         TestPort port = TestPort.roce().healthyTraffic(3).rate("hw:out_of_sequence", 0);
         IbPort before = port.step(1);
         IbPort after = port.total("hw:out_of_sequence", -TestPort.START + 3).rate("hw:out_of_sequence", 0).step(1);
-        assertEquals(Set.of(), rules(DEFAULTS.evaluate(new PortInput(port.device(after), before, after, 1000, null, 0))));
+        assertEquals(Set.of(), rules(evaluate(DEFAULTS, new PortInput(port.device(after), before, after, 1000, null, 0))));
     }
 
     @Test
@@ -196,21 +204,65 @@ class PortEvaluatorTest {
         TestPort port = TestPort.roce().rate("pma:link_downed", 1).rate("pma:link_error_recovery", 2);
         IbPort before = port.step(1);
         IbPort after = port.step(5);
-        assertEquals(15, PortEvaluator.flaps(before, after, 5000));
-        assertEquals(0, PortEvaluator.flaps(null, after, 5000));
+        assertEquals(15, LinkDegraded.flaps(before, after, 5000));
+        assertEquals(0, LinkDegraded.flaps(null, after, 5000));
     }
 
     @Test
     void withoutAPreviousSampleOnlyStateRulesAreEvaluated() {
         TestPort port = down(TestPort.roce().healthyTraffic(0));
         IbPort now = port.step(1);
-        assertEquals(Set.of(LINK_DOWN), rules(DEFAULTS.evaluate(new PortInput(port.device(now), null, now, 0, null, 0))));
+        assertEquals(Set.of(LINK_DOWN), rules(evaluate(DEFAULTS, new PortInput(port.device(now), null, now, 0, null, 0))));
     }
 
-    static List<Finding> evaluate(TestPort port, PortEvaluator evaluator, PortInput.ExpectedRate expected, long flaps) {
+    @Test
+    void everyRuleHasOneClassNamedAfterItsIdInTheTable() {
+        List<Class<?>> classes = new ArrayList<>();
+        RuleTable.PORT_RULES.forEach(rule -> classes.add(rule.getClass()));
+        classes.add(RuleTable.AGENT_STALE.getClass());
+        classes.add(RuleTable.NODE_NAME_CONFLICT.getClass());
+        List<Rule> ids = new ArrayList<>();
+        RuleTable.PORT_RULES.forEach(rule -> ids.add(rule.id()));
+        ids.add(RuleTable.AGENT_STALE.id());
+        ids.add(RuleTable.NODE_NAME_CONFLICT.id());
+        assertEquals(Set.of(Rule.values()), Set.copyOf(ids), "every rule in the table");
+        assertEquals(Rule.values().length, ids.size(), "each rule once: " + ids);
+        for (int i = 0; i < ids.size(); i++) {
+            String expected = Arrays.stream(ids.get(i).id().split("_"))
+                    .map(word -> Character.toUpperCase(word.charAt(0)) + word.substring(1)).collect(Collectors.joining());
+            assertEquals(expected, classes.get(i).getSimpleName(), "the class of " + ids.get(i));
+            assertEquals(RuleTable.class.getPackage(), classes.get(i).getPackage());
+        }
+    }
+
+    @Test
+    void rateRulesFindNothingWithoutAPreviousSampleEvenWhenAskedOutsideTheEngine() {
+        TestPort port = TestPort.roce().healthyTraffic(0).rate("hw:out_of_sequence", 50).rate("hw:rp_cnp_ignored", 50);
+        IbPort now = port.step(1);
+        PortInput first = new PortInput(port.device(now), null, now, 0, null, 0);
+        for (PortRule rule : RuleTable.PORT_RULES) {
+            assertEquals(!rule.id().fromRates(), rule.judges(first), rule.id().id());
+            if (rule.id().fromRates()) {
+                assertEquals(Optional.empty(), rule.evaluate(first, DEFAULTS), rule.id().id());
+            }
+        }
+    }
+
+    static List<Finding> evaluate(TestPort port, DiagnosisConfig config, PortInput.ExpectedRate expected, long flaps) {
         IbPort before = port.step(1);
         IbPort after = port.step(1);
-        return evaluator.evaluate(new PortInput(port.device(after), before, after, 1000, expected, flaps));
+        return evaluate(config, new PortInput(port.device(after), before, after, 1000, expected, flaps));
+    }
+
+    /** The findings of every port rule that can judge {@code in}, as the engine evaluates them. */
+    private static List<Finding> evaluate(DiagnosisConfig config, PortInput in) {
+        List<Finding> found = new ArrayList<>();
+        for (PortRule rule : RuleTable.PORT_RULES) {
+            if (rule.judges(in)) {
+                rule.evaluate(in, config).ifPresent(found::add);
+            }
+        }
+        return found;
     }
 
     private static Set<Rule> rules(List<Finding> findings) {

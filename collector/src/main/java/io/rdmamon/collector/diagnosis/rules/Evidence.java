@@ -1,0 +1,42 @@
+package io.rdmamon.collector.diagnosis.rules;
+
+import java.util.Locale;
+import java.util.Set;
+import java.util.StringJoiner;
+
+/** How the rules write numbers in their evidence, alike for every rule. */
+final class Evidence {
+    private Evidence() {
+    }
+
+    static String percent(double share) {
+        return String.format(Locale.ROOT, share < 0.1 && share > 0 ? "%.1f%%" : "%.0f%%", share * 100);
+    }
+
+    static String perSecond(double value) {
+        return String.format(Locale.ROOT, value >= 100 ? "%,.0f/s" : "%.1f/s", value);
+    }
+
+    static String bytesPerSecond(double value) {
+        String[] units = {"B/s", "kB/s", "MB/s", "GB/s", "TB/s"};
+        int i = 0;
+        while (value >= 1000 && i < units.length - 1) {
+            value /= 1000;
+            i++;
+        }
+        return String.format(Locale.ROOT, "%.1f %s", value, units[i]);
+    }
+
+    static String gbps(long bytesPerSecond) {
+        double gbps = bytesPerSecond / 125_000_000.0;
+        return (gbps == Math.rint(gbps) ? String.format(Locale.ROOT, "%.0f", gbps) : String.format(Locale.ROOT, "%.1f", gbps))
+                + " Gb/s";
+    }
+
+    /** Priorities as "3" or "3, 4". */
+    static String priorities(Set<Integer> priorities) {
+        StringJoiner joiner = new StringJoiner(", ");
+        priorities.forEach(p -> joiner.add(Integer.toString(p)));
+        return joiner.toString();
+    }
+}

@@ -1,0 +1,30 @@
+package io.rdmamon.collector.diagnosis.rules;
+
+import io.rdmamon.collector.diagnosis.PortRule;
+
+import java.util.List;
+
+/**
+ * Every rule of DESIGN.md §6, one class each named after its id ({@code pfc_pause_storm} → {@link PfcPauseStorm}).
+ * The engine evaluates {@link #PORT_RULES} on every sample of every port; the node-level rules have their own
+ * moments (a sample, the sweep) and so their own entries. A new rule: its {@code Rule} constant, its class here,
+ * its entry below (docs/diagnosis.md "Adding a rule").
+ */
+public final class RuleTable {
+    public static final List<PortRule> PORT_RULES = List.of(
+            new RoceTrafficOutsideLosslessPriority(),
+            new PfcNotEnabled(),
+            new PfcPauseStorm(),
+            new EcnNotEngaged(),
+            new CnpIgnored(),
+            new TransportLoss(),
+            new LinkDown(),
+            new LinkDegraded(),
+            new GidNoRocev2(),
+            new ErdmaRateLimited());
+    public static final AgentStale AGENT_STALE = new AgentStale();
+    public static final NodeNameConflict NODE_NAME_CONFLICT = new NodeNameConflict();
+
+    private RuleTable() {
+    }
+}
