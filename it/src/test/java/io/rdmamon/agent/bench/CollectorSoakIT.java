@@ -149,7 +149,7 @@ class CollectorSoakIT {
             assertTrue(heapAtEnd <= heapAfterWarmup + heapAfterWarmup / 5 + 16 * 1048576L,
                     "heap after GC grew from " + heapAfterWarmup / 1048576 + " to " + heapAtEnd / 1048576 + " MiB: " + heapReadings);
             int up = 0;
-            for (JsonNode node : nodeList) {
+            for (JsonNode node : nodeList.get("nodes")) {
                 String name = node.get("node").asText();
                 assertTrue(name.startsWith("soak-node-") || name.startsWith("churn-node-") || name.startsWith("hostile-"),
                         "unexpected node " + name);
