@@ -156,7 +156,7 @@ class CollectorSoakIT {
                 if (name.startsWith("soak-node-") && node.get("up").asBoolean()) {
                     up++;
                 }
-                assertTrue(!name.startsWith("hostile-") || !node.has("lastSampleTimestampMillis"),
+                assertTrue(!name.startsWith("hostile-") || !node.hasNonNull("lastSampleTimestampMillis"),
                         "a hostile node's sample was applied: " + node);
             }
             assertEquals(nodes, up, "fleet nodes up at the end");
