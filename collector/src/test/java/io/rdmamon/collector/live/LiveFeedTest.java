@@ -414,10 +414,17 @@ class LiveFeedTest {
             return reader;
         }
 
-        /** The next event called {@code name} whose data matches. */
+        /**
+         * The next event called {@code name} whose data matches, within {@link #EVENT_LIMIT}: a stream that keeps
+         * sending other events (every tick sends a fleet event) must not hold a failing test forever.
+         */
         JsonObject next(String name, Predicate<JsonObject> matching) throws Exception {
+            long deadline = System.nanoTime() + EVENT_LIMIT.toNanos();
             String event = null;
             for (String line; (line = in.readLine()) != null; ) {
+                if (System.nanoTime() > deadline) {
+                    throw new AssertionError("no matching '" + name + "' event within " + EVENT_LIMIT);
+                }
                 if (line.startsWith("event: ")) {
                     event = line.substring(7);
                 } else if (line.startsWith("data: ") && name.equals(event)) {
