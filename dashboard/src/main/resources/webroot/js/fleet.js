@@ -1,8 +1,10 @@
 // The fleet as pushed by the collector: node rows, flattened into one row per port for the
-// overview, badged with the diagnosis engine's findings. Each port row carries a version that changes with its data, so views redraw only what
-// changed. Port facts (active, transport) come decided by the collector; nothing here re-derives them.
+// overview. Each port row carries a version that changes with its data, so views redraw only what
+// changed. Port facts (active, transport) and each port's diagnosis badge come decided by the collector;
+// nothing here re-derives them.
 
-const SEVERITY = {ok: 0, warning: 1, critical: 2};
+/** Sort rank of a badge's severity (the collector sends the name): 0 none, 1 warning, 2 critical. */
+const SEVERITY = {warning: 1, critical: 2};
 
 export class Fleet {
   constructor() {
@@ -14,39 +16,20 @@ export class Fleet {
     this.diagnoses = [];         // the engine's active diagnoses, critical first (live event "diagnoses")
     this.diagnosesTotal = 0;
     this.runbooks = {};          // rule → {runbook, runbookPath, runbookUrl}
-    this.byPort = new Map();     // "node/device/port" → diagnoses of the port
-    this.byNode = new Map();     // node → node-level diagnoses (agent_stale)
   }
 
-  /** The live "diagnoses" event: the full active list; every port row is re-badged. */
+  /** The live "diagnoses" event: the full active list, for the panels (port rows carry their own badges). */
   setDiagnoses(message) {
     this.diagnoses = message.diagnoses;
     this.diagnosesTotal = message.total;
     Object.assign(this.runbooks, message.runbooks);
-    this.byPort = new Map();
-    this.byNode = new Map();
-    for (const d of message.diagnoses) {
-      const key = d.scope === 'node' ? d.node : d.node + '/' + d.device + '/' + d.port;
-      const map = d.scope === 'node' ? this.byNode : this.byPort;
-      if (!map.has(key)) map.set(key, []);
-      map.get(key).push(d);
-    }
-    for (const row of this.ports.values()) {
-      this.badge(row);
-      row.ver++;
-    }
     this.version++;
     this.listeners.forEach((fn) => fn(message));
   }
 
-  /** Diagnoses of one port, with those of its node. */
+  /** Diagnoses of one port, with those of its node, for the list beside its charts. */
   diagnosesFor(node, device, port) {
-    return [...(this.byNode.get(node) || []), ...(this.byPort.get(node + '/' + device + '/' + port) || [])];
-  }
-
-  badge(row) {
-    row.issues = this.diagnosesFor(row.node, row.device, row.port);
-    row.severity = worstSeverity(row.issues);
+    return this.diagnoses.filter((d) => d.node === node && (d.scope === 'node' || (d.device === device && d.port === port)));
   }
 
   setFields(fields) {
@@ -104,12 +87,9 @@ export class Fleet {
       rx: p[i.rxBytesPerSecond], tx: p[i.txBytesPerSecond], rxp: p[i.rxPacketsPerSecond],
       txp: p[i.txPacketsPerSecond], share: p[i.losslessShare], up: node.up, connected: node.connected,
       lastSample: node.lastSampleTimestampMillis,
+      badge: p[i.badge], severity: p[i.badge] ? SEVERITY[p[i.badge].severity] : 0,
     };
-    this.badge(row);
     row.text = (row.key + ' ' + row.netdev + ' ' + row.state + ' ' + row.linkLayer).toLowerCase();
     return row;
   }
 }
-
-/** Highest severity of a list of diagnoses: 0 none, 1 warning, 2 critical. */
-export const worstSeverity = (list) => list.reduce((max, d) => Math.max(max, SEVERITY[d.severity] || 0), 0);

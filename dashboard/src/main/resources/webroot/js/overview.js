@@ -25,13 +25,13 @@ const COLUMNS = [
     help: 'Share of transmitted per-priority bytes on PFC-enabled priorities'},
 ];
 
-/** The badge of a port: its worst diagnosis' rule and how many more; every one with its evidence on hover. */
+/** The badge the collector sent: the worst diagnosis' rule and how many more; every one with its evidence on hover. */
 function healthCell(td, r) {
-  const worst = r.issues[0];
+  const badge = r.badge;
   td.className = 'cell c-health';
-  td.title = r.issues.map((d) => d.rule + ': ' + d.evidence).join('\n');
-  td.replaceChildren(text('span', worst ? worst.rule : 'ok', 'badge sev-' + (worst ? worst.severity : 'ok')));
-  if (r.issues.length > 1) td.append(' +' + (r.issues.length - 1));
+  td.title = badge ? badge.issues.map((d) => d.rule + ': ' + d.evidence).join('\n') : '';
+  td.replaceChildren(text('span', badge ? badge.issues[0].rule : 'ok', 'badge sev-' + (badge ? badge.severity : 'ok')));
+  if (badge && badge.count > 1) td.append(' +' + (badge.count - 1));
 }
 
 function nodeCell(td, r) {

@@ -224,6 +224,15 @@ class DashboardBrowserTest {
             Locator badge = page.locator(ROWS + "[data-key='gpu-node-001/mlx5_0/1'] .c-health .badge");
             waitFor(() -> "roce_traffic_outside_lossless_priority".equals(badge.textContent()), "the fleet badge");
             assertTrue(badge.getAttribute("class").contains("sev-critical"));
+            // the collector's badge: hover lists every diagnosis of the port with its evidence, "+N" counts the others
+            @SuppressWarnings("unchecked")
+            List<String> cell = (List<String>) page.locator(ROWS + "[data-key='gpu-node-001/mlx5_0/1'] .c-health")
+                    .evaluate("td => [td.title, td.textContent]");
+            List<String> hover = List.of(cell.get(0).split("\n"));
+            assertTrue(hover.get(0).startsWith("roce_traffic_outside_lossless_priority: ")
+                    && hover.get(0).contains("on priority 0, which has no PFC"), cell.get(0));
+            assertEquals(hover.size() == 1 ? "roce_traffic_outside_lossless_priority"
+                    : "roce_traffic_outside_lossless_priority +" + (hover.size() - 1), cell.get(1));
 
             page.selectOption("#filter", "problems");
             waitFor(() -> page.locator(ROWS).count() > 0 && page.locator(ROWS + " .c-health .badge.sev-ok").count() == 0,

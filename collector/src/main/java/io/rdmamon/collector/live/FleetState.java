@@ -1,6 +1,7 @@
 package io.rdmamon.collector.live;
 
 import com.fasterxml.jackson.core.JsonGenerator;
+import io.rdmamon.collector.diagnosis.Diagnosis;
 import io.rdmamon.collector.json.StreamingJson;
 import io.rdmamon.collector.store.NodeStore;
 import io.rdmamon.collector.store.NodeView;
@@ -23,17 +24,21 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 
 /**
  * The fleet as the overview shows it, one JSON row per node, and what changed since the previous
- * tick. A node's row is rebuilt only when it has a new sample or its liveness changed, so a tick costs
- * in proportion to the nodes that reported. Called from one thread at a time (ticks are serialised).
+ * tick. A node's row is rebuilt only when it has a new sample, its liveness changed or its active diagnoses
+ * changed, so a tick costs in proportion to the nodes that changed. Each port carries its diagnosis badge,
+ * decided here so that the dashboard derives nothing from the diagnoses itself (and so that the badge holds
+ * beyond the diagnoses the {@code diagnoses} event has room for). Called from one thread at a time (ticks are
+ * serialised).
  */
 final class FleetState {
     /** Field order of a port array in a node row (sent in the hello). */
     static final List<String> PORT_FIELDS = List.of("device", "port", "state", "stateId", "linkLayer",
             "rateBytesPerSecond", "netdev", "rxBytesPerSecond", "txBytesPerSecond", "rxPacketsPerSecond",
-            "txPacketsPerSecond", "losslessShare", "active", "transport");
+            "txPacketsPerSecond", "losslessShare", "active", "transport", "badge");
     static final int MAX_FAILURES_PER_NODE = 5;
 
     /** One tick: the delta to send to up-to-date clients and every row for a client that needs all. */
@@ -48,31 +53,38 @@ final class FleetState {
         }
     }
 
-    private record RowKey(long lastSampleMillis, boolean up, boolean connected, String agentVersion) {
+    /** What a row is built from besides the sample: a row whose key is unchanged is not rebuilt. */
+    private record RowKey(long lastSampleMillis, boolean up, boolean connected, String agentVersion,
+                          List<Diagnosis> diagnoses) {
     }
 
     private record Row(RowKey key, String json) {
     }
 
     private final NodeStore store;
+    private final Supplier<List<Diagnosis>> diagnoses;
     private final LongSupplier clock;
     private Map<String, Row> rows = new HashMap<>();
 
-    FleetState(NodeStore store, LongSupplier clock) {
+    /** {@code diagnoses}: the active diagnoses in {@link Diagnosis#ORDER} (most urgent first), read once a tick. */
+    FleetState(NodeStore store, Supplier<List<Diagnosis>> diagnoses, LongSupplier clock) {
         this.store = store;
+        this.diagnoses = diagnoses;
         this.clock = clock;
     }
 
     Tick tick() {
+        Map<String, List<Diagnosis>> diagnosesByNode = byNode(diagnoses.get());
         List<NodeView> views = store.nodes();
         Map<String, Row> next = new HashMap<>(views.size() * 2);
         List<String> changed = new ArrayList<>();
         List<String> all = new ArrayList<>(views.size());
         for (NodeView view : views) {
-            RowKey key = new RowKey(view.lastSampleMillis(), view.up(), view.connections() > 0, view.agentVersion());
+            RowKey key = new RowKey(view.lastSampleMillis(), view.up(), view.connections() > 0, view.agentVersion(),
+                    diagnosesByNode.getOrDefault(view.node(), List.of()));
             Row row = rows.get(view.node());
             if (row == null || !row.key().equals(key)) {
-                row = new Row(key, row(view));
+                row = new Row(key, row(view, key.diagnoses()));
                 changed.add(row.json());
             }
             next.put(view.node(), row);
@@ -83,6 +95,15 @@ final class FleetState {
         rows = next;
         long now = clock.getAsLong();
         return new Tick(now, delta(now, changed, removed), List.copyOf(all));
+    }
+
+    /** The diagnoses of each node, each list in the order given (most urgent first). */
+    private static Map<String, List<Diagnosis>> byNode(List<Diagnosis> active) {
+        Map<String, List<Diagnosis>> byNode = new HashMap<>();
+        for (Diagnosis d : active) {
+            byNode.computeIfAbsent(d.node(), node -> new ArrayList<>()).add(d);
+        }
+        return byNode;
     }
 
     private static String delta(long now, List<String> changed, Set<String> removed) {
@@ -101,7 +122,7 @@ final class FleetState {
         })).append('}').toString();
     }
 
-    private static String row(NodeView view) {
+    private static String row(NodeView view, List<Diagnosis> nodeDiagnoses) {
         return StreamingJson.write(g -> {
             g.writeStartObject();
             g.writeStringField("node", view.node());
@@ -138,7 +159,10 @@ final class FleetState {
                         : last.timestampMillis() - view.previousSample().timestampMillis();
                 for (IbDevice device : last.devices()) {
                     for (IbPort port : device.ports()) {
-                        port(g, device, port, previous.get(device.name() + "/" + port.port()), elapsed);
+                        g.writeStartArray();
+                        portFacts(g, device, port, previous.get(device.name() + "/" + port.port()), elapsed);
+                        badge(g, device.name(), port.port(), nodeDiagnoses);
+                        g.writeEndArray();
                     }
                 }
             }
@@ -147,10 +171,10 @@ final class FleetState {
         });
     }
 
-    private static void port(JsonGenerator g, IbDevice device, IbPort port, IbPort previous, long elapsed)
+    /** The port fields before the badge, from the sample. */
+    private static void portFacts(JsonGenerator g, IbDevice device, IbPort port, IbPort previous, long elapsed)
             throws IOException {
         RatePoint rates = PortRates.headline(previous, port, elapsed, 0);
-        g.writeStartArray();
         g.writeString(device.name());
         g.writeNumber(port.port());
         g.writeString(port.state());
@@ -165,7 +189,35 @@ final class FleetState {
         number(g, losslessShare(previous, port, elapsed));
         g.writeBoolean(port.isActive());
         g.writeString(PortTransport.of(device, port).jsonName());
+    }
+
+    /**
+     * The port's diagnosis badge, the last port field: null without a diagnosis, else
+     * {@code {severity, count, issues:[{rule, severity, evidence}…]}} with the port's own diagnoses and its node's
+     * node-level ones ({@code agent_stale}, {@code node_name_conflict} badge every port of the node), most urgent
+     * first; {@code severity} is the worst, that of the first issue.
+     */
+    private static void badge(JsonGenerator g, String device, int port, List<Diagnosis> nodeDiagnoses)
+            throws IOException {
+        List<Diagnosis> issues = nodeDiagnoses.stream()
+                .filter(d -> d.nodeLevel() || (d.port() == port && d.device().equals(device))).toList();
+        if (issues.isEmpty()) {
+            g.writeNull();
+            return;
+        }
+        g.writeStartObject();
+        g.writeStringField("severity", issues.get(0).severity().id());
+        g.writeNumberField("count", issues.size());
+        g.writeArrayFieldStart("issues");
+        for (Diagnosis d : issues) {
+            g.writeStartObject();
+            g.writeStringField("rule", d.rule().id());
+            g.writeStringField("severity", d.severity().id());
+            g.writeStringField("evidence", d.evidence());
+            g.writeEndObject();
+        }
         g.writeEndArray();
+        g.writeEndObject();
     }
 
     /**

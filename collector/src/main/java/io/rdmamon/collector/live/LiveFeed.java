@@ -32,7 +32,8 @@ import java.util.Set;
  * rather than a WebSocket: a browser cannot put an Authorization header on a WebSocket).
  *
  * <p>Events: {@code hello} once; {@code fleet} every tick (a full snapshot first and after any skipped
- * tick, else the nodes that changed and the names removed); {@code port} for each watched port
+ * tick, else the nodes that changed, in data, liveness or diagnoses, and the names removed; each port with its
+ * diagnosis badge); {@code port} for each watched port
  * ({@code ?watch=node/device/port}, repeatable) with its new detail points, the whole history first;
  * {@code error} for a watch that cannot be served (every history in use, or the client address holds
  * {@link LiveFeedOptions#maxWatchesPerAddress()} watches already); {@code probe} with a probe's JSON whenever it changes
@@ -91,7 +92,7 @@ public final class LiveFeed implements Routes {
         this.store = store;
         this.diagnoses = diagnoses;
         this.options = options;
-        this.fleet = new FleetState(store, System::currentTimeMillis);
+        this.fleet = new FleetState(store, () -> diagnoses.snapshot().diagnoses(), System::currentTimeMillis);
         this.tracker = new DetailTracker(store, options.maxWatchedPorts(), options.historyPoints());
         messagesSent = Counter.builder().name("rdmamon_collector_live_messages_sent")
                 .help("Events written to dashboard push clients").register(registry);

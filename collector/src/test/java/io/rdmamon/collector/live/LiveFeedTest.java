@@ -182,6 +182,69 @@ class LiveFeedTest {
         watcher.close();
     }
 
+    @Test
+    void portRowsCarryTheirDiagnosisBadgeAndAreResentWhenTheNodesDiagnosesChange() throws Exception {
+        long t0 = System.currentTimeMillis() - 10_000;
+        // stored but not yet diagnosed: the engine judges it below, while the node's counters stay as they are
+        store.connect("node-a", "test", 1000);
+        HostSample sample = FixtureSamples.host("node-a", t0, 1);
+        store.accept(sample);
+        sample("node-b", t0, 1);
+        start(LiveFeedOptions.defaults(900).withTick(Duration.ofMillis(100), Duration.ofSeconds(30)));
+
+        EventReader events = EventReader.open(port, "/api/live");
+        int badge = events.next("hello", e -> true).getJsonArray("portFields").getList().indexOf("badge");
+        JsonObject full = events.next("fleet", e -> e.getBoolean("full"));
+        assertEquals(List.of(), badges(full, "node-a", badge), "no diagnosis yet: no badge");
+
+        engine.accept(sample); // FixtureSamples: mlx5_0 port 2 is DOWN, link_down is raised at once
+        JsonObject raised = events.next("fleet", e -> !e.getBoolean("full") && !e.getJsonArray("nodes").isEmpty());
+        assertEquals(List.of("node-a"), nodes(raised), "only the node whose diagnoses changed is resent");
+        String evidence = engine.snapshot().diagnoses().get(0).evidence();
+        assertEquals(List.of("mlx5_0/2 " + new JsonObject().put("severity", "critical").put("count", 1)
+                .put("issues", new JsonArray().add(issue("link_down", "critical", evidence))).encode()),
+                badges(raised, "node-a", badge));
+
+        // a node-level diagnosis badges every port of the node, after the port's more urgent one
+        store.nameConflict("node-a", "refused: a live connection from 127.0.0.2");
+        engine.sweep(store.nodes());
+        JsonObject conflict = events.next("fleet", e -> !e.getBoolean("full") && !e.getJsonArray("nodes").isEmpty());
+        assertEquals(List.of("node-a"), nodes(conflict));
+        List<String> rules = badges(conflict, "node-a", badge).stream()
+                .map(b -> b.substring(0, b.indexOf(' ')) + " " + new JsonObject(b.substring(b.indexOf(' ') + 1))
+                        .getJsonArray("issues").stream().map(i -> ((JsonObject) i).getString("rule")).toList())
+                .toList();
+        assertEquals(List.of("erdma_0/1 [node_name_conflict]", "mlx5_0/1 [node_name_conflict]",
+                "mlx5_0/2 [link_down, node_name_conflict]"), rules);
+        JsonArray ports = conflict.getJsonArray("nodes").getJsonObject(0).getJsonArray("ports");
+        JsonObject both = ports.stream().map(p -> (JsonArray) p).filter(p -> p.getInteger(1) == 2).findFirst()
+                .orElseThrow().getJsonObject(badge);
+        assertEquals("critical", both.getString("severity"), "the worst of the two");
+        assertEquals(2, both.getInteger("count"));
+
+        engine.forget("node-a");
+        JsonObject cleared = events.next("fleet", e -> !e.getBoolean("full") && !e.getJsonArray("nodes").isEmpty());
+        assertEquals(List.of("node-a"), nodes(cleared));
+        assertEquals(List.of(), badges(cleared, "node-a", badge), "every badge gone with the diagnoses");
+        events.close();
+    }
+
+    private static List<String> nodes(JsonObject fleet) {
+        return fleet.getJsonArray("nodes").stream().map(n -> ((JsonObject) n).getString("node")).toList();
+    }
+
+    /** The badges of {@code node}'s ports that have one, as "device/port badge-json". */
+    private static List<String> badges(JsonObject fleet, String node, int badgeField) {
+        JsonObject row = fleet.getJsonArray("nodes").stream().map(n -> (JsonObject) n)
+                .filter(n -> n.getString("node").equals(node)).findFirst().orElseThrow();
+        return row.getJsonArray("ports").stream().map(p -> (JsonArray) p).filter(p -> p.getValue(badgeField) != null)
+                .map(p -> p.getString(0) + "/" + p.getInteger(1) + " " + p.getJsonObject(badgeField).encode()).toList();
+    }
+
+    private static JsonObject issue(String rule, String severity, String evidence) {
+        return new JsonObject().put("rule", rule).put("severity", severity).put("evidence", evidence);
+    }
+
     /** A sample of node-a for the store and the diagnosis engine, as the collector's ingest hands it to both. */
     private void diagnosedSample(long timestampMillis, long step) {
         store.connect("node-a", "test", 1000);
@@ -351,10 +414,17 @@ class LiveFeedTest {
             return reader;
         }
 
-        /** The next event called {@code name} whose data matches. */
+        /**
+         * The next event called {@code name} whose data matches, within {@link #EVENT_LIMIT}: a stream that keeps
+         * sending other events (every tick sends a fleet event) must not hold a failing test forever.
+         */
         JsonObject next(String name, Predicate<JsonObject> matching) throws Exception {
+            long deadline = System.nanoTime() + EVENT_LIMIT.toNanos();
             String event = null;
             for (String line; (line = in.readLine()) != null; ) {
+                if (System.nanoTime() > deadline) {
+                    throw new AssertionError("no matching '" + name + "' event within " + EVENT_LIMIT);
+                }
                 if (line.startsWith("event: ")) {
                     event = line.substring(7);
                 } else if (line.startsWith("data: ") && name.equals(event)) {
