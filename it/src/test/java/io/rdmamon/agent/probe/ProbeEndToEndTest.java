@@ -34,6 +34,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 
 import static io.rdmamon.protocol.testing.Waits.await;
+import static io.rdmamon.protocol.testing.Waits.waitFor;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -137,13 +138,8 @@ class ProbeEndToEndTest {
                 .header("Authorization", "Bearer " + OPERATOR).DELETE());
         assertEquals(200, cancelled.statusCode(), cancelled.body());
         assertEquals("cancelled", new JsonObject(cancelled.body()).getString("state"));
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (processesWith(marker) + processesWith(StandInPerftest.class.getName()) > 0) {
-            if (System.nanoTime() > deadline) {
-                fail("stand-in processes left after the cancel");
-            }
-            Thread.sleep(50);
-        }
+        waitFor(() -> processesWith(marker) + processesWith(StandInPerftest.class.getName()) == 0,
+                "no stand-in processes left after the cancel");
     }
 
     @Test
