@@ -3,7 +3,7 @@ package io.rdmamon.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.condition.EnabledIf;
+import org.junit.jupiter.api.BeforeAll;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -19,9 +19,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The node subcommands on the agent's captured RoCE host root. Expected values are derived from
- * the fixture files themselves, independently of the reader. Gated until the readers land.
+ * the fixture files themselves, independently of the reader.
  */
-@EnabledIf("io.rdmamon.cli.HostReaderReady#implemented")
 class FixtureCommandsTest {
     /** Surefire runs in the module directory (cli/); the fixture belongs to the agent module. */
     private static final Path ROOT = Path.of("..", "agent", "src", "test", "fixtures", "mlx5-roce")
@@ -29,6 +28,11 @@ class FixtureCommandsTest {
     private static final Path IB = ROOT.resolve("sys/class/infiniband");
     private static final String ZERO_GID = "0000:0000:0000:0000:0000:0000:0000:0000";
     private static final String PLACEHOLDER_GID = "fe80:0000:0000:0000:0000:0000:0000:0000";
+
+    @BeforeAll
+    static void fixturePresent() {
+        assertTrue(Files.isDirectory(IB), () -> "agent fixture missing (run from the cli module directory): " + IB);
+    }
 
     private static CliRun run(String... args) {
         String[] withRoot = Stream.concat(Stream.of(args), Stream.of("--host-root", ROOT.toString()))

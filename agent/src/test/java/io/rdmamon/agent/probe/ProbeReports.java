@@ -2,12 +2,14 @@ package io.rdmamon.agent.probe;
 
 import io.rdmamon.protocol.probe.ProbePhase;
 import io.rdmamon.protocol.probe.ProbeRole;
+import io.rdmamon.protocol.testing.Waits;
 import io.rdmamon.protocol.wire.Frame;
 
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 
 import static org.junit.jupiter.api.Assertions.fail;
 
@@ -25,29 +27,23 @@ final class ProbeReports implements Consumer<Frame.ProbeReport> {
     }
 
     Frame.ProbeReport await(String probeId, ProbeRole role, ProbePhase phase, Duration limit) throws InterruptedException {
-        long deadline = System.nanoTime() + limit.toNanos();
-        while (System.nanoTime() < deadline) {
-            for (Frame.ProbeReport report : received) {
-                if (report.probeId().equals(probeId) && report.role() == role && report.phase() == phase) {
-                    return report;
-                }
-            }
-            Thread.sleep(20);
-        }
-        return fail("no " + phase + " report for " + probeId + "/" + role + " within " + limit + "; got " + received);
+        return awaitFirst(report -> report.probeId().equals(probeId) && report.role() == role && report.phase() == phase,
+                "a " + phase + " report for " + probeId + "/" + role, limit);
     }
 
     /** The terminal report of one side. */
     Frame.ProbeReport awaitTerminal(String probeId, ProbeRole role, Duration limit) throws InterruptedException {
-        long deadline = System.nanoTime() + limit.toNanos();
-        while (System.nanoTime() < deadline) {
-            for (Frame.ProbeReport report : received) {
-                if (report.probeId().equals(probeId) && report.role() == role && report.phase().terminal()) {
-                    return report;
-                }
-            }
-            Thread.sleep(20);
+        return awaitFirst(report -> report.probeId().equals(probeId) && report.role() == role && report.phase().terminal(),
+                "a terminal report for " + probeId + "/" + role, limit);
+    }
+
+    private Frame.ProbeReport awaitFirst(Predicate<Frame.ProbeReport> wanted, String what, Duration limit)
+            throws InterruptedException {
+        try {
+            Waits.waitFor(() -> received.stream().anyMatch(wanted), what, limit);
+        } catch (AssertionError timedOut) {
+            return fail(timedOut.getMessage() + " within " + limit + "; got " + received);
         }
-        return fail("no terminal report for " + probeId + "/" + role + " within " + limit + "; got " + received);
+        return received.stream().filter(wanted).findFirst().orElseThrow();
     }
 }

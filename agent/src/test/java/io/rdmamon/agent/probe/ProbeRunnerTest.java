@@ -5,6 +5,7 @@ import io.rdmamon.agent.probe.standin.StandInBinary;
 import io.rdmamon.protocol.probe.PerftestSpec;
 import io.rdmamon.protocol.probe.ProbePhase;
 import io.rdmamon.protocol.probe.ProbeRole;
+import io.rdmamon.protocol.testing.Waits;
 import io.rdmamon.protocol.wire.Frame;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
@@ -89,7 +90,7 @@ class ProbeRunnerTest {
         assertEquals(ProbePhase.FAILED, failed.phase());
         assertTrue(failed.error().contains("did not finish within 1500 ms"), failed.error());
         assertEquals(143, failed.exitCode(), "ended by SIGTERM");
-        assertTrue(Processes.noneWithArgumentWithin(marker, Duration.ofSeconds(5)), "grandchild killed with the group");
+        Waits.waitFor(() -> !Processes.anyWithArgument(marker), "grandchild killed with the group", Duration.ofSeconds(5));
     }
 
     @Test
@@ -103,7 +104,7 @@ class ProbeRunnerTest {
         Frame.ProbeReport cancelled = reports.awaitTerminal("cancel-1", ProbeRole.SERVER, WAIT);
         assertEquals(ProbePhase.CANCELLED, cancelled.phase());
         assertEquals("operator cancelled", cancelled.error());
-        assertTrue(Processes.noneWithArgumentWithin(marker, Duration.ofSeconds(5)), "no stand-in process left");
+        Waits.waitFor(() -> !Processes.anyWithArgument(marker), "no stand-in process left", Duration.ofSeconds(5));
     }
 
     @Test

@@ -34,7 +34,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.TimeUnit;
 
 import java.util.function.UnaryOperator;
 
@@ -125,16 +124,20 @@ class ProbeApiTest {
     }
 
     private void waitForState(String id, String state) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-        String last = null;
-        while (System.nanoTime() < deadline) {
-            last = probe(id).getString("state");
-            if (state.equals(last)) {
-                return;
-            }
-            Thread.sleep(20);
+        String[] last = {null};
+        try {
+            waitFor(() -> state.equals(last[0] = stateOf(id)), "probe " + id + " reaching " + state, Duration.ofSeconds(5));
+        } catch (AssertionError timedOut) {
+            throw new AssertionError(timedOut.getMessage() + " (last " + last[0] + ")", timedOut);
         }
-        throw new AssertionError("probe " + id + " did not reach " + state + " (last " + last + ")");
+    }
+
+    private String stateOf(String id) {
+        try {
+            return probe(id).getString("state");
+        } catch (Exception e) {
+            throw new AssertionError("GET probe " + id, e);
+        }
     }
 
     /** Collects the {@code probe} events of {@code /api/live}. */

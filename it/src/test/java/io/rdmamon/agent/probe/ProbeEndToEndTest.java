@@ -34,10 +34,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 
 import static io.rdmamon.protocol.testing.Waits.await;
+import static io.rdmamon.protocol.testing.Waits.waitFor;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 /**
  * The whole probe path with real parts: a real collector with operator, viewer and agent tokens,
@@ -137,13 +137,8 @@ class ProbeEndToEndTest {
                 .header("Authorization", "Bearer " + OPERATOR).DELETE());
         assertEquals(200, cancelled.statusCode(), cancelled.body());
         assertEquals("cancelled", new JsonObject(cancelled.body()).getString("state"));
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (processesWith(marker) + processesWith(StandInPerftest.class.getName()) > 0) {
-            if (System.nanoTime() > deadline) {
-                fail("stand-in processes left after the cancel");
-            }
-            Thread.sleep(50);
-        }
+        waitFor(() -> processesWith(marker) + processesWith(StandInPerftest.class.getName()) == 0,
+                "no stand-in processes left after the cancel");
     }
 
     @Test
@@ -174,19 +169,27 @@ class ProbeEndToEndTest {
     }
 
     private JsonObject awaitJson(HttpRequest.Builder request, Predicate<JsonObject> until) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        JsonObject last = null;
-        while (System.nanoTime() < deadline) {
-            HttpResponse<String> response = send(request);
-            if (response.statusCode() == 200) {
-                last = new JsonObject(response.body());
-                if (until.test(last)) {
-                    return last;
-                }
-            }
-            Thread.sleep(100);
+        JsonObject[] last = {null};
+        try {
+            waitFor(() -> {
+                last[0] = answer(request);
+                return last[0] != null && until.test(last[0]);
+            }, "condition on " + request.build().uri(), Duration.ofSeconds(30));
+        } catch (AssertionError timedOut) {
+            throw new AssertionError(timedOut.getMessage() + "; last answer "
+                    + (last[0] == null ? "none" : last[0].encodePrettily()), timedOut);
         }
-        return fail("condition not reached; last answer " + (last == null ? "none" : last.encodePrettily()));
+        return last[0];
+    }
+
+    /** The JSON body of a 200 answer, null for any other status. */
+    private JsonObject answer(HttpRequest.Builder request) {
+        try {
+            HttpResponse<String> response = send(request);
+            return response.statusCode() == 200 ? new JsonObject(response.body()) : null;
+        } catch (Exception e) {
+            throw new AssertionError("GET " + request.build().uri(), e);
+        }
     }
 
     private static long processesWith(String argument) {
