@@ -128,13 +128,14 @@ class CollectorSoakIT {
             }
             long heapAtEnd = heapAfterGc(collector, log);
             heapReadings.add("end: " + heapAtEnd / 1048576 + " MiB");
+            // while the fleet still streams: a node is up for 3 intervals after its last sample, no longer
+            JsonNode nodeList = JSON.readTree(http.send(HttpRequest.newBuilder(
+                    URI.create("http://127.0.0.1:" + port + "/api/nodes")).timeout(Duration.ofSeconds(10)).build(),
+                    HttpResponse.BodyHandlers.ofString()).body());
             fleet.stopping = true;
             attacker.stopping = true;
             // the last second's frames are acknowledged within a moment
             Thread.sleep(2000);
-            JsonNode nodeList = JSON.readTree(http.send(HttpRequest.newBuilder(
-                    URI.create("http://127.0.0.1:" + port + "/api/nodes")).timeout(Duration.ofSeconds(10)).build(),
-                    HttpResponse.BodyHandlers.ofString()).body());
             String stats = collector.ask("stats");
 
             System.out.printf("soak: %d s, %d nodes; healthz worst %d ms; heap after GC %s; fleet sent %d, acked %d, "
