@@ -5,6 +5,7 @@ import io.rdmamon.collector.auth.AuthRefusals;
 import io.rdmamon.collector.auth.Role;
 import io.rdmamon.collector.auth.TokenAuthenticator;
 import io.rdmamon.collector.diagnosis.DiagnosisEngine;
+import io.rdmamon.collector.http.RunbookPages;
 import io.rdmamon.collector.http.Routes;
 import io.rdmamon.collector.metrics.RdmaMetrics;
 import io.rdmamon.collector.metrics.SelfMetrics;
@@ -68,10 +69,13 @@ public final class Collector {
                     + " of agents leaves no connection for browsers and scrapers", config.http().maxConnections(),
                     config.maxNodes());
         }
-        CollectorVerticle verticle = new CollectorVerticle(config, store, registry, selfMetrics, auth, extraRoutes,
-                probeOutcomes, diagnoses, rdmaMetrics);
-        return vertx.deployVerticle(verticle)
-                .map(id -> new Running(vertx, id, verticle.port(), store, registry, auth));
+        // the runbook pages are read from the jar on a worker, not in the verticle's start on its event loop
+        return vertx.executeBlocking(RunbookPages::new, false).compose(runbooks -> {
+            CollectorVerticle verticle = new CollectorVerticle(config, store, registry, selfMetrics, auth, extraRoutes,
+                    probeOutcomes, diagnoses, rdmaMetrics, runbooks);
+            return vertx.deployVerticle(verticle)
+                    .map(id -> new Running(vertx, id, verticle.port(), store, registry, auth));
+        });
     }
 
     /**

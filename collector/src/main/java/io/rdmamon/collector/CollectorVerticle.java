@@ -50,6 +50,7 @@ public final class CollectorVerticle extends VerticleBase {
     private final ProbeOutcomes probeOutcomes;
     private final DiagnosisEngine diagnoses;
     private final RdmaMetrics rdmaMetrics;
+    private final RunbookPages runbooks;
     private ProbeOrchestrator probes;
     private volatile boolean ready;
     private volatile int port;
@@ -57,7 +58,8 @@ public final class CollectorVerticle extends VerticleBase {
 
     CollectorVerticle(CollectorConfig config, NodeStore store, PrometheusRegistry registry, SelfMetrics selfMetrics,
                       TokenAuthenticator auth, List<Routes> extraRoutes, ProbeOutcomes probeOutcomes,
-                      DiagnosisEngine diagnoses, RdmaMetrics rdmaMetrics) {
+                      DiagnosisEngine diagnoses, RdmaMetrics rdmaMetrics, RunbookPages runbooks) {
+        this.runbooks = runbooks;
         this.rdmaMetrics = rdmaMetrics;
         this.probeOutcomes = probeOutcomes;
         this.diagnoses = diagnoses;
@@ -89,7 +91,7 @@ public final class CollectorVerticle extends VerticleBase {
                 router -> router.route("/api/*").handler(auth.requireRead()),
                 new NodesApi(store),
                 new DiagnosesApi(diagnoses),
-                router -> router.get(RunbookPages.PATH).handler(new RunbookPages()::serve),
+                router -> router.get(RunbookPages.PATH).handler(runbooks::serve),
                 live,
                 new ProbeApi(probes, auth, config.probes())));
         routes.addAll(extraRoutes);

@@ -21,7 +21,7 @@ import java.util.regex.Pattern;
  * client that asks for {@code text/markdown}. Public like the dashboard's static files: the pages are the project's
  * documentation, and an alert's link must open without a token. An unknown rule is a 404 naming the valid ones.
  *
- * <p>Every page is read and rendered once, at construction in the verticle's start (a dozen small entries of the jar
+ * <p>Every page is read and rendered once, at construction on a worker before the verticle starts (a dozen small entries of the jar
  * the collector's classes are loaded from; a missing page is a packaging bug and fails the start), so serving one
  * never touches the disk.
  */
