@@ -1,6 +1,7 @@
 package io.rdmamon.protocol.model;
 
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -11,11 +12,20 @@ import java.util.Objects;
  * @param timestampMillis wall-clock time of the read, epoch milliseconds
  * @param devices         devices sorted by name
  * @param sources         one status per source and subject (e.g. sysfs of mlx5_0, ethtool of eth2)
+ * @param ncclConf        {@code /etc/nccl.conf} as {@code KEY=VALUE} pairs in file order (comments and blank lines
+ *                        dropped); null when the file does not exist or was not read
  */
-public record HostSample(String node, long timestampMillis, List<IbDevice> devices, List<SourceStatus> sources) {
+public record HostSample(String node, long timestampMillis, List<IbDevice> devices, List<SourceStatus> sources,
+                         Map<String, String> ncclConf) {
     public HostSample {
         Objects.requireNonNull(node, "node");
         devices = List.copyOf(devices);
         sources = List.copyOf(sources);
+        ncclConf = ncclConf == null ? null : Maps.copyOrdered(ncclConf);
+    }
+
+    /** A sample without host-wide settings. */
+    public HostSample(String node, long timestampMillis, List<IbDevice> devices, List<SourceStatus> sources) {
+        this(node, timestampMillis, devices, sources, null);
     }
 }

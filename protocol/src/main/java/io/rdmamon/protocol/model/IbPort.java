@@ -27,6 +27,8 @@ import java.util.Map;
  * @param gids               non-empty GID table entries sorted by index
  * @param ethtool            statistics of {@link #netdev}; null when there is no netdev or it could not be read
  * @param verbs              libibverbs port attributes; null when verbs are unavailable
+ * @param qos                the QoS configuration of {@link #netdev}; null when it was not read (not RoCE, no
+ *                           netdev, or not yet read on the slow cadence)
  */
 public record IbPort(
         int port,
@@ -43,7 +45,8 @@ public record IbPort(
         Map<String, Long> hwCounters,
         List<GidEntry> gids,
         EthtoolStats ethtool,
-        VerbsPortAttributes verbs) {
+        VerbsPortAttributes verbs,
+        QosConfig qos) {
     /** {@code state} 4: ACTIVE. */
     public static final int STATE_ACTIVE = 4;
     /** {@code state} 5: ACTIVE_DEFER, an active port whose transition the SM deferred; it carries traffic. */
@@ -53,6 +56,14 @@ public record IbPort(
         counters = Maps.copyOrdered(counters);
         hwCounters = Maps.copyOrdered(hwCounters);
         gids = List.copyOf(gids);
+    }
+
+    /** A port whose QoS configuration was not read. */
+    public IbPort(int port, int stateId, String state, int physStateId, String physState, String rate,
+                  Long rateBytesPerSecond, String linkLayer, String lid, String netdev, Map<String, Long> counters,
+                  Map<String, Long> hwCounters, List<GidEntry> gids, EthtoolStats ethtool, VerbsPortAttributes verbs) {
+        this(port, stateId, state, physStateId, physState, rate, rateBytesPerSecond, linkLayer, lid, netdev, counters,
+                hwCounters, gids, ethtool, verbs, null);
     }
 
     /** The port carries traffic: {@code state} ACTIVE or ACTIVE_DEFER (an unreadable state is not active). */
