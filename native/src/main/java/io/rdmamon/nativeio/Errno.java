@@ -31,9 +31,12 @@ public final class Errno {
     public static final int ERANGE = 34;
     public static final int ENOSYS = 38;
     public static final int ENODATA = 61;
+    public static final int EMSGSIZE = 90;
+    public static final int ENOPROTOOPT = 92;
     public static final int EPROTONOSUPPORT = 93;
     public static final int EOPNOTSUPP = 95;
     public static final int EAFNOSUPPORT = 97;
+    public static final int ENOBUFS = 105;
 
     private static final Map<Integer, String> NAMES = Map.ofEntries(
             Map.entry(EPERM, "EPERM"), Map.entry(ENOENT, "ENOENT"), Map.entry(ESRCH, "ESRCH"), Map.entry(EINTR, "EINTR"),
@@ -44,7 +47,8 @@ public final class Errno {
             Map.entry(ENOTTY, "ENOTTY"), Map.entry(ENOSPC, "ENOSPC"), Map.entry(ERANGE, "ERANGE"),
             Map.entry(ENOSYS, "ENOSYS"), Map.entry(ENODATA, "ENODATA"),
             Map.entry(EPROTONOSUPPORT, "EPROTONOSUPPORT"), Map.entry(EOPNOTSUPP, "EOPNOTSUPP"),
-            Map.entry(EAFNOSUPPORT, "EAFNOSUPPORT"));
+            Map.entry(EAFNOSUPPORT, "EAFNOSUPPORT"), Map.entry(EMSGSIZE, "EMSGSIZE"),
+            Map.entry(ENOPROTOOPT, "ENOPROTOOPT"), Map.entry(ENOBUFS, "ENOBUFS"));
 
     private Errno() {
     }

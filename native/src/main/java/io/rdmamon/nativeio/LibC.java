@@ -1,7 +1,11 @@
 package io.rdmamon.nativeio;
 
 import jnr.ffi.Pointer;
+import jnr.ffi.annotations.In;
+import jnr.ffi.annotations.Out;
 import jnr.ffi.annotations.Variadic;
+import jnr.ffi.types.size_t;
+import jnr.ffi.types.ssize_t;
 import jnr.ffi.types.u_int64_t;
 
 /** The libc calls the native bindings use. errno of a failed call: {@link Errno#last()}. */
@@ -14,6 +18,18 @@ public interface LibC {
     int ioctl(int fd, @u_int64_t long request, Pointer argument);
 
     int close(int fd);
+
+    int bind(int fd, @In byte[] address, int addressLength);
+
+    int getsockname(int fd, @Out byte[] address, @In @Out int[] addressLength);
+
+    int setsockopt(int fd, int level, int option, @In byte[] value, int valueLength);
+
+    @ssize_t
+    long sendto(int fd, @In byte[] buffer, @size_t long length, int flags, @In byte[] address, int addressLength);
+
+    @ssize_t
+    long recv(int fd, @Out byte[] buffer, @size_t long length, int flags);
 
     String strerror(int errnum);
 
