@@ -7,7 +7,6 @@ import static io.rdmamon.nativeio.ethtool.EthtoolAbi.ETHTOOL_GSTATS;
 import static io.rdmamon.nativeio.ethtool.EthtoolAbi.ETHTOOL_GSTRINGS;
 import static io.rdmamon.nativeio.ethtool.EthtoolAbi.ETH_GSTRING_LEN;
 import static io.rdmamon.nativeio.ethtool.EthtoolAbi.ETH_SS_STATS;
-import static io.rdmamon.nativeio.ethtool.EthtoolAbi.IFNAMSIZ;
 import static io.rdmamon.nativeio.ethtool.EthtoolAbi.SIOCETHTOOL;
 import static io.rdmamon.nativeio.ethtool.EthtoolAbi.SOCK_CLOEXEC;
 import static io.rdmamon.nativeio.ethtool.EthtoolAbi.SOCK_DGRAM;
@@ -16,6 +15,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 
 import io.rdmamon.nativeio.Errno;
+import io.rdmamon.nativeio.InterfaceNames;
 import io.rdmamon.nativeio.LibC;
 import io.rdmamon.nativeio.NativeSupport;
 import io.rdmamon.nativeio.ethtool.EthtoolAbi.EthtoolDrvinfo;
@@ -99,16 +99,7 @@ public final class JnrEthtool implements Ethtool {
      * bad name is reported as such and never truncated into another interface's name.
      */
     static void validateInterfaceName(String ifname) throws EthtoolException {
-        String problem = null;
-        if (ifname == null || ifname.isEmpty()) {
-            problem = "it is empty";
-        } else if (ifname.getBytes(StandardCharsets.UTF_8).length >= IFNAMSIZ) {
-            problem = "it is longer than " + (IFNAMSIZ - 1) + " bytes";
-        } else if (ifname.equals(".") || ifname.equals("..")) {
-            problem = "'.' and '..' are not interface names";
-        } else if (ifname.chars().anyMatch(c -> c == '/' || c == ':' || c == 0 || Character.isWhitespace(c))) {
-            problem = "it contains '/', ':', NUL or whitespace";
-        }
+        String problem = InterfaceNames.problem(ifname);
         if (problem != null) {
             throw new EthtoolException(ifname, 0, "invalid interface name '" + ifname + "': " + problem);
         }
