@@ -128,5 +128,4 @@ class NetlinkReplyTest {
         assertTrue(reply.accept(data(0)));
         assertThrows(IllegalStateException.class, () -> reply.accept(ack()));
     }
-
 }
