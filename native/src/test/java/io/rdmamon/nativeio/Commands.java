@@ -33,6 +33,21 @@ public final class Commands {
         return out;
     }
 
+    /**
+     * Runs {@code argv} with its output discarded and returns its exit code: for programs whose refusal is the
+     * expected outcome (and that write what the test reads to a file, like {@code strace -o}).
+     */
+    public static int exitCode(List<String> argv) throws IOException, InterruptedException {
+        Process process = new ProcessBuilder(argv).redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(ProcessBuilder.Redirect.DISCARD)
+                .start();
+        if (!process.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
+            process.destroyForcibly();
+            throw new IOException(argv + " did not finish in " + TIMEOUT_SECONDS + " s");
+        }
+        return process.exitValue();
+    }
+
     private static String readAll(InputStream stream) {
         try {
             return new String(stream.readAllBytes(), StandardCharsets.UTF_8);
