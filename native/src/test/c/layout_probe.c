@@ -12,6 +12,11 @@
 #include <linux/ethtool.h>
 #include <linux/sockios.h>
 #include <linux/types.h>
+#include <linux/netlink.h>
+#include <linux/rtnetlink.h>
+#include <linux/dcbnl.h>
+#include <sys/socket.h>
+#include <sys/time.h>
 
 enum ibv_port_state { IBV_PORT_NOP = 0 };
 enum ibv_mtu { IBV_MTU_256 = 1 };
@@ -115,8 +120,79 @@ struct ibv_gid_entry {
 #define OFF(s, f) printf("%s.%s %zu\n", #s, #f, offsetof(struct s, f))
 #define CONST(c) printf("const %s %lu\n", #c, (unsigned long)(c))
 
+/* The netlink socket ABI and the DCB netlink structs (nativeio.netlink, nativeio.dcb). */
+static void netlink_dcb(void)
+{
+	CONST(AF_NETLINK);
+	CONST(SOCK_RAW);
+	CONST(SOCK_CLOEXEC);
+	CONST(NETLINK_ROUTE);
+	CONST(NETLINK_RDMA);
+	CONST(NETLINK_GENERIC);
+	CONST(SOL_SOCKET);
+	CONST(SO_RCVTIMEO);
+	CONST(SOL_NETLINK);
+	CONST(NETLINK_CAP_ACK);
+	CONST(NETLINK_EXT_ACK);
+	CONST(MSG_TRUNC);
+	CONST(NLMSG_HDRLEN);
+	CONST(NLA_HDRLEN);
+	CONST(NLMSG_NOOP);
+	CONST(NLMSG_ERROR);
+	CONST(NLMSG_DONE);
+	CONST(NLMSG_OVERRUN);
+	CONST(NLM_F_REQUEST);
+	CONST(NLM_F_MULTI);
+	CONST(NLM_F_ACK);
+	CONST(NLM_F_DUMP);
+	CONST(NLM_F_CAPPED);
+	CONST(NLM_F_ACK_TLVS);
+	CONST(NLMSGERR_ATTR_MSG);
+	CONST(NLA_F_NESTED);
+	CONST(NLA_F_NET_BYTEORDER);
+	SIZE(sockaddr_nl);
+	SIZE(timeval);
+
+	CONST(RTM_GETDCB);
+	CONST(DCB_CMD_IEEE_GET);
+	CONST(DCB_CMD_GDCBX);
+	CONST(DCB_CMD_MAX);
+	CONST(DCB_ATTR_IFNAME);
+	CONST(DCB_ATTR_IEEE);
+	CONST(DCB_ATTR_DCBX);
+	CONST(DCB_ATTR_IEEE_ETS);
+	CONST(DCB_ATTR_IEEE_PFC);
+	CONST(DCB_ATTR_IEEE_APP_TABLE);
+	CONST(DCB_ATTR_IEEE_MAXRATE);
+	CONST(DCB_ATTR_DCB_BUFFER);
+	CONST(DCB_ATTR_IEEE_APP);
+	CONST(IEEE_8021QAZ_MAX_TCS);
+	CONST(DCBX_MAX_BUFFERS);
+	SIZE(dcbmsg);
+	OFF(dcbmsg, cmd);
+	SIZE(ieee_ets);
+	OFF(ieee_ets, tc_tx_bw);
+	OFF(ieee_ets, tc_rx_bw);
+	OFF(ieee_ets, tc_tsa);
+	OFF(ieee_ets, prio_tc);
+	OFF(ieee_ets, tc_reco_bw);
+	OFF(ieee_ets, tc_reco_tsa);
+	OFF(ieee_ets, reco_prio_tc);
+	SIZE(ieee_pfc);
+	OFF(ieee_pfc, delay);
+	OFF(ieee_pfc, requests);
+	OFF(ieee_pfc, indications);
+	SIZE(dcb_app);
+	OFF(dcb_app, protocol);
+	SIZE(ieee_maxrate);
+	SIZE(dcbnl_buffer);
+	OFF(dcbnl_buffer, buffer_size);
+	OFF(dcbnl_buffer, total_size);
+}
+
 int main(void)
 {
+	netlink_dcb();
 	CONST(SIOCETHTOOL);
 	CONST(ETHTOOL_GDRVINFO);
 	CONST(ETHTOOL_GSTRINGS);
