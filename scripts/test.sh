@@ -2,14 +2,15 @@
 # The README's test command: installs what the tests need on a fresh Debian machine, then
 # runs the whole Maven build with every test (`mvn -B verify`).
 #
-# Real parts the tests drive: ethtool + iproute2 (veth pairs in network namespaces),
+# Real parts the tests drive: ethtool + iproute2 (veth pairs in network namespaces; iproute2's dcb
+# under strace for the DCB request bytes),
 # libibverbs1 + ibverbs-providers (loaded for real), perftest (its no-device path),
 # prometheus + promtool (scrape, rule checks), prometheus-node-exporter (benchmark peer),
 # chromium (dashboard tests, driven by Playwright with the system browser).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(ethtool iproute2 libibverbs1 ibverbs-providers perftest prometheus prometheus-node-exporter chromium maven gcc)
+packages=(ethtool iproute2 strace libibverbs1 ibverbs-providers perftest prometheus prometheus-node-exporter chromium maven gcc)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
