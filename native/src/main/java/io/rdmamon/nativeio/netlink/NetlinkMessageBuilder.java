@@ -36,10 +36,7 @@ public final class NetlinkMessageBuilder {
         this.flags = flags;
     }
 
-    public int type() {
-        return type;
-    }
-
+    /** The request's flags: whether an acknowledgement ({@code NLM_F_ACK}) will end the reply. */
     public int flags() {
         return flags;
     }
