@@ -15,6 +15,9 @@ public interface LibC {
 
     int close(int fd);
 
+    /** {@code int statfs(const char *path, struct statfs *buf)}: {@link FileSystemType} reads {@code f_type}. */
+    int statfs(String path, Pointer buf);
+
     String strerror(int errnum);
 
     /** {@code int kill(pid_t pid, int sig)}: a negative pid signals the whole process group {@code -pid}. */

@@ -8,6 +8,7 @@ import io.rdmamon.agent.sysfs.DeviceReading;
 import io.rdmamon.agent.sysfs.GidTableCache;
 import io.rdmamon.agent.sysfs.IbPorts;
 import io.rdmamon.agent.sysfs.InfiniBandClassReader;
+import io.rdmamon.agent.sysfs.AttributeFiles;
 import io.rdmamon.agent.sysfs.SmallFileReader;
 import io.rdmamon.agent.sysfs.SysfsFiles;
 import io.rdmamon.agent.verbs.VerbsPortReader;
@@ -102,7 +103,7 @@ public final class HostReader {
      */
     public static HostReader forRoot(Path hostRoot, EthtoolStatsSource ethtool, VerbsPortReader verbs)
             throws HostRootException {
-        return withFiles(hostRoot, SmallFileReader.SYSFS, ethtool, verbs);
+        return withFiles(hostRoot, AttributeFiles.forRoot(validRoot(hostRoot)), ethtool, verbs);
     }
 
     /** As {@link #forRoot(Path, EthtoolStatsSource, VerbsPortReader)}, reading sysfs files through {@code files}. */
@@ -117,7 +118,22 @@ public final class HostReader {
         Path root = validRoot(hostRoot);
         ReadWatchdog watchdog = new ReadWatchdog(readDeadline, MAX_STUCK_READS,
                 key -> key instanceof Path path && path.startsWith(root) ? root.relativize(path).toString() : key.toString());
-        SmallFileReader watched = file -> watchdog.watch(file, () -> files.read(file));
+        SmallFileReader watched = new SmallFileReader() {
+            @Override
+            public String read(Path file) throws IOException {
+                return watchdog.watch(file, () -> files.read(file));
+            }
+
+            @Override
+            public Long readCounter(Path file) throws IOException {
+                return watchdog.watch(file, () -> files.readCounter(file));
+            }
+
+            @Override
+            public void sampleEnded() {
+                files.sampleEnded();
+            }
+        };
         return new HostReader(root, watchdog, watched, new InfiniBandClassReader(root, watched), ethtool, verbs,
                 null, null, Clock.systemUTC());
     }
@@ -212,6 +228,14 @@ public final class HostReader {
     }
 
     private HostSample readNow(String node, long timestamp) {
+        try {
+            return readDevices(node, timestamp);
+        } finally {
+            files.sampleEnded();
+        }
+    }
+
+    private HostSample readDevices(String node, long timestamp) {
         List<IbDevice> devices = new ArrayList<>();
         List<SourceStatus> sources = new ArrayList<>();
         List<String> names;

@@ -197,11 +197,10 @@ public final class InfiniBandClassReader {
             return values;
         }
         for (String name : list(dir, problems, false)) {
-            Path file = dir.resolve(name);
-            if (skipped.contains(name) || Files.isDirectory(file)) {
+            if (skipped.contains(name)) {
                 continue;
             }
-            Long value = parse(file, read(file, problems, TOLERATE_NO_VALUE), SysfsParsers::parseCounter, problems);
+            Long value = counter(dir.resolve(name), problems);
             if (value != null) {
                 // Wraps modulo 2^64 like the kernel's own u64 would; 2^62 octets/4 is far beyond any port's life.
                 values.put(name, DATA_COUNTERS.contains(name) ? value * DATA_COUNTER_UNIT_BYTES : value);
@@ -239,6 +238,27 @@ public final class InfiniBandClassReader {
         }
         gids.sort(Comparator.comparingInt(GidEntry::index));
         return gids;
+    }
+
+    /**
+     * A counter file's value, null when absent, refused by the kernel ({@code EINVAL}, {@code N/A (no PMA)}),
+     * a directory (no stat per file: only a failed read asks), or unreadable or not a counter (then a problem).
+     */
+    private Long counter(Path file, ReadProblems problems) {
+        try {
+            return files.readCounter(file);
+        } catch (IOException e) {
+            if (!TOLERATE_NO_VALUE.contains(SysfsFiles.classify(e)) && !Files.isDirectory(file)) {
+                problems.add(file, SysfsFiles.describe(e));
+            }
+            return null;
+        } catch (IllegalArgumentException e) {
+            problems.add(file, e.getMessage());
+            return null;
+        } catch (RuntimeException e) {
+            problems.add(file, "cannot parse: " + e);
+            return null;
+        }
     }
 
     /** Reads a file; a failure not in {@code tolerated} becomes a problem; any failure gives null. */
