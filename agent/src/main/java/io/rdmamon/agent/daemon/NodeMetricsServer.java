@@ -46,6 +46,11 @@ public final class NodeMetricsServer extends VerticleBase {
         return server.listen(listen.port(), listen.host()).onSuccess(s -> port = s.actualPort());
     }
 
+    /** Exposition bodies built so far (tests: a scrape between samples builds none). */
+    long bodiesBuilt() {
+        return exposition.bodiesBuilt();
+    }
+
     /** The bound port (useful with port 0). */
     public int port() {
         return port;
