@@ -5,10 +5,10 @@ import io.rdmamon.agent.ethtool.EthtoolStatsSource;
 import io.rdmamon.agent.ethtool.IoctlEthtoolStatsSource;
 import io.rdmamon.agent.host.ReadWatchdog.StuckReadException;
 import io.rdmamon.agent.sysfs.DeviceReading;
-import io.rdmamon.agent.sysfs.GidTableCache;
 import io.rdmamon.agent.sysfs.IbPorts;
 import io.rdmamon.agent.sysfs.InfiniBandClassReader;
 import io.rdmamon.agent.sysfs.AttributeFiles;
+import io.rdmamon.agent.sysfs.SlowCadenceCache;
 import io.rdmamon.agent.sysfs.SmallFileReader;
 import io.rdmamon.agent.sysfs.SysfsFiles;
 import io.rdmamon.agent.verbs.VerbsPortReader;
@@ -148,14 +148,16 @@ public final class HostReader {
     }
 
     /**
-     * A reader that reuses each port's GID table for up to {@code refresh} (re-read sooner when the
-     * port's state or link layer changes). The agent's per-sample cost is dominated by the 255-entry
-     * GID tables of real mlx5 ports, which change rarely; one-shot commands keep reading them fresh.
+     * A reader that reuses, for up to {@code refresh}, what changes rarely: each port's GID table, its
+     * {@code rate} and {@code link_layer}, the device's identity ({@code fw_ver}, {@code board_id},
+     * {@code node_guid}, {@code hca_type}, ...) and netdev mapping; all re-read at once when a port's state
+     * (or, for the GID table, link layer) changes. The agent's per-sample cost was dominated by the
+     * 255-entry GID tables of real mlx5 ports; one-shot commands keep reading everything fresh.
      * The returned reader keeps that cache (its age is measured with this reader's clock, so set the
      * clock first).
      */
     public HostReader withGidRefresh(Duration refresh) {
-        GidTableCache cache = new GidTableCache(refresh, () -> clock.millis());
+        SlowCadenceCache cache = new SlowCadenceCache(refresh, () -> clock.millis());
         return new HostReader(hostRoot, watchdog, files, new InfiniBandClassReader(hostRoot, files, cache), ethtool,
                 verbs, deviceInclude, deviceExclude, clock);
     }
