@@ -64,9 +64,17 @@ public final class AttributeFiles implements SmallFileReader {
         this.maxDescriptors = maxDescriptors;
     }
 
+    /**
+     * For benchmarks only ({@code -Drdmamon.bench.keepDescriptors=true}): keep descriptors on a tree that is
+     * not sysfs, so that a simulated host tree (ext4 or tmpfs) is read the way a real host's sysfs is. Never
+     * for a capture tree that tools rewrite: its replaced files would not be seen.
+     */
+    static final String BENCH_KEEP_DESCRIPTORS = "rdmamon.bench.keepDescriptors";
+
     /** Keeps descriptors when {@code <hostRoot>/sys} is on sysfs (statfs magic), opens every file anew otherwise. */
     public static AttributeFiles forRoot(Path hostRoot) {
-        return new AttributeFiles(FileSystemType.isSysfs(hostRoot.resolve("sys")), DEFAULT_MAX_DESCRIPTORS);
+        boolean keep = Boolean.getBoolean(BENCH_KEEP_DESCRIPTORS) || FileSystemType.isSysfs(hostRoot.resolve("sys"));
+        return new AttributeFiles(keep, DEFAULT_MAX_DESCRIPTORS);
     }
 
     /** Keeps up to {@code maxDescriptors} descriptors whatever the filesystem (tests; benchmarks of the sysfs path). */
@@ -96,16 +104,20 @@ public final class AttributeFiles implements SmallFileReader {
         return count <= 0 ? "" : new String(buffer.array(), 0, count, StandardCharsets.UTF_8).strip();
     }
 
-    /**
-     * Digits parsed straight from the read buffer; anything but ASCII digits between ASCII blanks (the
-     * {@code N/A (no PMA)} text, garbage, twenty digits or more) goes the way {@link #read} and
-     * {@link SysfsParsers#parseCounter} go, so values and refusals are the same.
-     */
+    /** Digits parsed straight from the read buffer ({@link #counterOf}). */
     @Override
     public Long readCounter(Path file) throws IOException {
         ByteBuffer buffer = SysfsFiles.buffer();
-        int count = readInto(file, buffer);
-        byte[] bytes = buffer.array();
+        return counterOf(buffer.array(), readInto(file, buffer));
+    }
+
+    /**
+     * The counter in the first {@code count} bytes (a read's result: 0 or -1 for nothing): digits parsed
+     * straight from the bytes; anything but ASCII digits between ASCII blanks (the {@code N/A (no PMA)} text,
+     * garbage, twenty digits or more) goes through the text and {@link SysfsParsers#parseCounter}, so values
+     * and refusals are the same as there.
+     */
+    static Long counterOf(byte[] bytes, int count) {
         int start = 0;
         int end = Math.max(count, 0);
         while (start < end && isBlank(bytes[start])) {
