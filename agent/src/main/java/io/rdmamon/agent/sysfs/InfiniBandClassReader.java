@@ -196,9 +196,10 @@ public final class InfiniBandClassReader {
         PortLink link = slowly(dir, stateKey, problems, () -> readLink(dir, problems));
         String lid = text(dir.resolve("lid"), problems, TOLERATE_ABSENT);
 
-        Map<String, Long> counters = readCounterDir(dir.resolve("counters"), Set.of(), problems);
-        mergeCountersExt(counters, readCounterDir(dir.resolve("counters_ext"), Set.of(), problems));
-        Map<String, Long> hwCounters = readCounterDir(dir.resolve("hw_counters"), Set.of(HW_COUNTER_LIFESPAN), problems);
+        Map<String, Long> counters = readCounterDir(dir.resolve("counters"), Set.of(), stateKey, problems);
+        mergeCountersExt(counters, readCounterDir(dir.resolve("counters_ext"), Set.of(), stateKey, problems));
+        Map<String, Long> hwCounters = readCounterDir(dir.resolve("hw_counters"), Set.of(HW_COUNTER_LIFESPAN), stateKey,
+                problems);
         List<GidEntry> gids = slowly(dir.resolve("gids"), stateKey + "/" + link.linkLayer(), problems,
                 () -> readGids(dir, problems));
 
@@ -234,22 +235,38 @@ public final class InfiniBandClassReader {
      * An absent directory is normal (eRDMA and bnxt_re have no {@code counters/}); so are counters
      * the kernel refuses with EINVAL/EOPNOTSUPP or prints as {@code N/A (no PMA)}: absent, not zero.
      */
-    private Map<String, Long> readCounterDir(Path dir, Set<String> skipped, ReadProblems problems) {
-        Map<String, Long> values = new LinkedHashMap<>();
-        if (!Files.isDirectory(dir)) {
-            return values;
-        }
-        for (String name : list(dir, problems, false)) {
-            if (skipped.contains(name)) {
-                continue;
-            }
-            Long value = counter(dir.resolve(name), problems);
+    private Map<String, Long> readCounterDir(Path dir, Set<String> skipped, String changeKey, ReadProblems problems) {
+        List<CounterFile> files = slowly(dir, changeKey, problems, () -> counterFiles(dir, skipped, problems));
+        Map<String, Long> values = new LinkedHashMap<>(files.size() * 4 / 3 + 1);
+        for (CounterFile file : files) {
+            Long value = counter(file.path(), problems);
             if (value != null) {
                 // Wraps modulo 2^64 like the kernel's own u64 would; 2^62 octets/4 is far beyond any port's life.
-                values.put(name, DATA_COUNTERS.contains(name) ? value * DATA_COUNTER_UNIT_BYTES : value);
+                values.put(file.name(), file.dataCounter() ? value * DATA_COUNTER_UNIT_BYTES : value);
             }
         }
         return values;
+    }
+
+    /** A counter file of a listing, its path resolved once. */
+    private record CounterFile(String name, Path path, boolean dataCounter) {
+    }
+
+    /**
+     * The counter files of a directory, sorted; kept on the slow cadence like the GID table (a driver's set of
+     * counters changes only with the driver), which spares a listing, a sort and a path per file each sample.
+     */
+    private List<CounterFile> counterFiles(Path dir, Set<String> skipped, ReadProblems problems) {
+        if (!Files.isDirectory(dir)) {
+            return List.of();
+        }
+        List<CounterFile> files = new ArrayList<>();
+        for (String name : list(dir, problems, false)) {
+            if (!skipped.contains(name)) {
+                files.add(new CounterFile(name, dir.resolve(name), DATA_COUNTERS.contains(name)));
+            }
+        }
+        return files;
     }
 
     /**
