@@ -41,6 +41,8 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <p>Options: {@code --warmup S} (120, counted from start, at least 60), {@code --seconds S} (60),
  * {@code --launcher PATH} (../rdmamon, from {@code it/}), {@code --variant NAME=FLAGS} (repeatable),
+ * {@code --before PATH} (another checkout's launcher: adds its {@code listen} and {@code stream} agents, so that a
+ * change is measured before and after in one run),
  * {@code --jfr DIR} (record the {@code listen} agent with JFR's profiling settings into DIR).
  */
 public final class AgentVsNodeExporterBench {
@@ -50,8 +52,11 @@ public final class AgentVsNodeExporterBench {
     private AgentVsNodeExporterBench() {
     }
 
-    /** One agent process: its JAVA_OPTS (null: the launcher's defaults) and whether it serves /metrics or streams. */
-    private record Variant(String name, String javaOpts, boolean listen) {
+    /**
+     * One agent process: the launcher that starts it, its JAVA_OPTS (null: the launcher's defaults) and whether
+     * it serves /metrics or streams.
+     */
+    private record Variant(String name, Path launcher, String javaOpts, boolean listen) {
     }
 
     /** A started process and what the driver learnt of it. */
@@ -82,11 +87,18 @@ public final class AgentVsNodeExporterBench {
         int seconds = intOption(args, "--seconds", 60);
         String jfrDir = option(args, "--jfr", null);
         Path launcher = Path.of(option(args, "--launcher", "../rdmamon")).toAbsolutePath().normalize();
-        List<Variant> variants = new ArrayList<>(List.of(new Variant("listen", null, true), new Variant("stream", null, false)));
+        List<Variant> variants = new ArrayList<>(List.of(new Variant("listen", launcher, null, true),
+                new Variant("stream", launcher, null, false)));
+        String before = option(args, "--before", null);
+        if (before != null) {
+            Path beforeLauncher = Path.of(before).toAbsolutePath().normalize();
+            variants.add(new Variant("before-listen", beforeLauncher, null, true));
+            variants.add(new Variant("before-stream", beforeLauncher, null, false));
+        }
         for (int i = 0; i < args.length - 1; i++) {
             if (args[i].equals("--variant")) {
                 String[] nameFlags = args[i + 1].split("=", 2);
-                variants.add(new Variant(nameFlags[0], nameFlags.length > 1 ? nameFlags[1] : "", true));
+                variants.add(new Variant(nameFlags[0], launcher, nameFlags.length > 1 ? nameFlags[1] : "", true));
             }
         }
         Path work = Files.createTempDirectory("rdmamon-agent-bench");
@@ -107,7 +119,7 @@ public final class AgentVsNodeExporterBench {
                     "--web.disable-exporter-metrics", "--web.listen-address=127.0.0.1:" + nePort), Map.of(),
                     work.resolve("node_exporter.log")), URI.create("http://127.0.0.1:" + nePort + "/metrics")));
             for (Variant variant : variants) {
-                List<String> argv = new ArrayList<>(List.of(launcher.toString(), "agent", "--node", variant.name(),
+                List<String> argv = new ArrayList<>(List.of(variant.launcher().toString(), "agent", "--node", variant.name(),
                         "--host-root", root.toString()));
                 URI metrics = null;
                 if (variant.listen()) {
@@ -123,7 +135,7 @@ public final class AgentVsNodeExporterBench {
                             + Path.of(jfrDir).toAbsolutePath().resolve("agent.jfr");
                 }
                 Map<String, String> env = javaOpts == null ? Map.of() : Map.of("JAVA_OPTS", javaOpts);
-                String flags = variant.javaOpts() == null ? "launcher defaults: " + launcherFlags
+                String flags = variant.javaOpts() == null ? "launcher defaults: " + launcherAgentFlags(variant.launcher())
                         : variant.javaOpts().isBlank() ? "JVM defaults" : variant.javaOpts();
                 processes.add(new Measured(variant.name(), flags,
                         BenchChild.program(variant.name(), argv, env, work.resolve(variant.name() + ".log")), metrics));
