@@ -31,6 +31,9 @@ public interface LibC {
     @ssize_t
     long recv(int fd, @Out byte[] buffer, @size_t long length, int flags);
 
+    /** {@code int statfs(const char *path, struct statfs *buf)}: {@link FileSystemType} reads {@code f_type}. */
+    int statfs(String path, Pointer buf);
+
     String strerror(int errnum);
 
     /** {@code int kill(pid_t pid, int sig)}: a negative pid signals the whole process group {@code -pid}. */

@@ -4,11 +4,11 @@ import io.rdmamon.agent.stream.AgentStreamer;
 import io.rdmamon.protocol.model.HostSample;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
+import io.vertx.core.VertxOptions;
 
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import java.util.function.Consumer;
 
 /**
  * The node daemon ({@code rdmamon agent}, and each simulated node of {@code rdmamon demo}): reads the host
@@ -34,24 +34,26 @@ public final class AgentDaemon extends VerticleBase {
     private final AgentDaemonOptions options;
     private final AgentStreamer streamer;
     private final NodeMetricsServer metrics;
-    private final List<Consumer<HostSample>> sinks = new ArrayList<>();
     /** Event loop only: a read is running on a worker. */
     private boolean reading;
     private volatile long reads;
     private volatile long skipped;
     private volatile long failed;
 
+    /**
+     * The Vert.x an agent needs: one event loop (one WebSocket, one small HTTP server) and one worker (the
+     * sample read, one at a time, then the /metrics render). The defaults (two loops per core, 20 workers)
+     * only cost threads and memory on a node that pays for every MiB (docs/performance.md).
+     */
+    public static VertxOptions vertxOptions() {
+        return new VertxOptions().setEventLoopPoolSize(1).setWorkerPoolSize(1);
+    }
+
     public AgentDaemon(AgentDaemonOptions options) {
         this.options = options;
         this.streamer = options.streamer() == null ? null : new AgentStreamer(options.streamer());
         this.metrics = options.metricsListen() == null ? null
                 : new NodeMetricsServer(options.metricsListen(), options.node(), options.interval());
-        if (streamer != null) {
-            sinks.add(streamer::offer);
-        }
-        if (metrics != null) {
-            sinks.add(metrics::record);
-        }
     }
 
     /** The streamer towards the collector; null without one. */
@@ -88,7 +90,7 @@ public final class AgentDaemon extends VerticleBase {
         }
         reading = true;
         reads++;
-        vertx.executeBlocking(() -> Objects.requireNonNull(options.sampler().get(), "the sampler gave no sample"), false)
+        vertx.executeBlocking(this::readAndRender, false)
                 .andThen(done -> reading = false)
                 .onSuccess(this::publish)
                 .onFailure(e -> {
@@ -97,11 +99,20 @@ public final class AgentDaemon extends VerticleBase {
                 });
     }
 
-    private void publish(HostSample sample) {
+    /** On the worker: the sample, under the configured node name, and the node's /metrics rendered from it. */
+    private HostSample readAndRender() {
+        HostSample sample = Objects.requireNonNull(options.sampler().get(), "the sampler gave no sample");
         // the configured node name is the identity; the sampler's own name is not trusted
         HostSample named = new HostSample(options.node(), sample.timestampMillis(), sample.devices(), sample.sources());
-        for (Consumer<HostSample> sink : sinks) {
-            sink.accept(named);
+        if (metrics != null) {
+            metrics.record(named);
+        }
+        return named;
+    }
+
+    private void publish(HostSample sample) {
+        if (streamer != null) {
+            streamer.offer(sample);
         }
     }
 }

@@ -3,32 +3,79 @@ package io.rdmamon.agent.daemon;
 import io.rdmamon.protocol.exposition.ExpositionAssembler;
 import io.rdmamon.protocol.exposition.ExpositionBytes;
 import io.rdmamon.protocol.exposition.ExpositionFormat;
+import io.rdmamon.protocol.exposition.ExpositionGzip;
 import io.rdmamon.protocol.exposition.MetricFamilies;
 import io.rdmamon.protocol.exposition.NodeChunk;
 import io.rdmamon.protocol.exposition.NodeRenderer;
 import io.rdmamon.protocol.model.HostSample;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.io.UncheckedIOException;
 import java.time.Duration;
+import java.util.EnumSet;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Set;
 import java.util.function.LongSupplier;
 
 /**
  * The agent's own exposition of its node ({@code rdmamon agent --listen}), rendered with the collector's
  * shared code ({@link NodeRenderer}) so that the series are the ones the collector exports for the node:
  * same names, labels and values, with {@code rdma_agent_up} judged as the collector judges it (the last
- * sample at most three intervals old). Thread-safe: samples arrive from the daemon, scrapes on workers.
+ * sample at most three intervals old). Thread-safe: samples arrive from the daemon's worker, scrapes on the
+ * event loop.
+ *
+ * <p>Rendered once per sample, not per scrape: {@link #record} renders the sample, and the whole body of
+ * each way of asking (format, gzip) is built once and kept until the next sample ({@link #cachedBody}).
+ * The ways asked for during one sample are built again right when the next one is recorded, on the
+ * recording (worker) thread, so a scrape at 1 Hz only copies cached bytes. A body built while the last
+ * sample is stale ({@code rdma_agent_up} 0) is not kept.
  */
 public final class NodeExposition {
     /** As the collector's default: a node whose last sample is older than this many intervals is down. */
     static final int STALE_AFTER_INTERVALS = 3;
+
+    /** One way a scraper asks: format and whether gzip. */
+    public enum Variant {
+        TEXT(ExpositionFormat.PROMETHEUS_TEXT, false), TEXT_GZIP(ExpositionFormat.PROMETHEUS_TEXT, true),
+        OPENMETRICS(ExpositionFormat.OPENMETRICS, false), OPENMETRICS_GZIP(ExpositionFormat.OPENMETRICS, true);
+
+        private final ExpositionFormat format;
+        private final boolean gzip;
+
+        Variant(ExpositionFormat format, boolean gzip) {
+            this.format = format;
+            this.gzip = gzip;
+        }
+
+        public static Variant of(ExpositionFormat format, boolean gzip) {
+            return format == ExpositionFormat.OPENMETRICS ? (gzip ? OPENMETRICS_GZIP : OPENMETRICS) : (gzip ? TEXT_GZIP : TEXT);
+        }
+
+        public ExpositionFormat format() {
+            return format;
+        }
+
+        public boolean gzip() {
+            return gzip;
+        }
+    }
+
     private final String node;
     private final long staleAfterMillis;
     private final LongSupplier clock;
+    private final NodeRenderer renderer = new NodeRenderer();
     private HostSample last;
     private long lastRecordedMillis;
-    /** {@link #last} rendered, kept until the next sample; null until a scrape needs it. */
+    /** {@link #last} rendered once, when recorded. */
     private NodeChunk chunk;
+    /** Whole bodies for {@link #last} while it is fresh, by way of asking. */
+    private final Map<Variant, byte[]> bodies = new HashMap<>();
+    /** The ways asked for since the last sample: built ahead when the next one is recorded. */
+    private final Set<Variant> asked = EnumSet.noneOf(Variant.class);
+    private long bodiesBuilt;
 
     public NodeExposition(String node, Duration interval, LongSupplier clock) {
         this.node = node;
@@ -36,30 +83,75 @@ public final class NodeExposition {
         this.clock = clock;
     }
 
-    /** Keeps {@code sample} as the node's; one not newer than the last (by its timestamp) changes nothing. */
+    /**
+     * Keeps {@code sample} as the node's, renders it, and builds the bodies scrapers asked for since the
+     * last one (CPU work: call it on a worker); one not newer than the last (by its timestamp) changes nothing.
+     */
     public synchronized void record(HostSample sample) {
         if (last != null && sample.timestampMillis() <= last.timestampMillis()) {
             return;
         }
         last = sample;
         lastRecordedMillis = clock.getAsLong();
-        chunk = null;
+        chunk = renderer.render(node, sample);
+        bodies.clear();
+        for (Variant variant : asked) {
+            bodies.put(variant, build(variant, true));
+        }
+        asked.clear();
+    }
+
+    /** The body for {@code variant} when it is built already for the last sample and that is fresh; null otherwise. */
+    public synchronized byte[] cachedBody(Variant variant) {
+        asked.add(variant);
+        return fresh() ? bodies.get(variant) : null;
+    }
+
+    /** The body for {@code variant}, built when not cached (CPU work, and gzip: call it on a worker). */
+    public synchronized byte[] body(Variant variant) {
+        asked.add(variant);
+        boolean up = fresh();
+        byte[] cached = up ? bodies.get(variant) : null;
+        if (cached != null) {
+            return cached;
+        }
+        byte[] built = build(variant, up);
+        if (up && last != null) {
+            bodies.put(variant, built);
+        }
+        return built;
+    }
+
+    /** Bodies built so far (tests: a scrape between samples builds none). */
+    synchronized long bodiesBuilt() {
+        return bodiesBuilt;
     }
 
     /** The whole exposition: the node's {@code rdma_*} families, then the format's end (blocking, like {@code out}). */
     public synchronized void write(OutputStream out, ExpositionFormat format) throws IOException {
-        NodeRenderer renderer = new NodeRenderer();
+        out.write(body(Variant.of(format, false)));
+    }
+
+    private boolean fresh() {
+        return last != null && clock.getAsLong() - lastRecordedMillis <= staleAfterMillis;
+    }
+
+    private byte[] build(Variant variant, boolean up) {
         ExpositionAssembler families = new ExpositionAssembler();
-        ExpositionBytes up = new ExpositionBytes(64);
-        renderer.agentUp(up, node, last != null && clock.getAsLong() - lastRecordedMillis <= staleAfterMillis);
-        families.add(MetricFamilies.AGENT_UP, up);
-        if (last != null) {
-            if (chunk == null) {
-                chunk = renderer.render(node, last);
-            }
+        ExpositionBytes upBytes = new ExpositionBytes(64);
+        renderer.agentUp(upBytes, node, up);
+        families.add(MetricFamilies.AGENT_UP, upBytes);
+        if (chunk != null) {
             families.add(chunk);
         }
-        families.write(out, format);
-        out.write(format.end());
+        ByteArrayOutputStream body = new ByteArrayOutputStream(chunk == null ? 256 : chunk.data().length + 4096);
+        try (OutputStream out = variant.gzip() ? ExpositionGzip.fastest(body) : body) {
+            families.write(out, variant.format());
+            out.write(variant.format().end());
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot build the exposition", e); // in memory: not expected
+        }
+        bodiesBuilt++;
+        return body.toByteArray();
     }
 }

@@ -13,15 +13,15 @@ import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.json.JsonObject;
 
-import java.io.ByteArrayOutputStream;
-import java.io.OutputStream;
 import java.time.Duration;
 
 /**
  * An agent's own {@code /metrics} and {@code /healthz} ({@code rdmamon agent --listen}), for sites that let
  * Prometheus scrape every node directly. The body is the node's {@link NodeExposition}: Prometheus text, or
  * OpenMetrics when the Accept header asks for it, gzip when the scraper accepts it, as the collector's
- * {@code /metrics}. One node's exposition is small: it is rendered whole, on a worker.
+ * {@code /metrics}. It is rendered once per sample on the daemon's worker; a scrape between two samples
+ * answers the cached bytes from the event loop, and only a way of asking not seen in the last sample (or a
+ * stale node) builds its body, on a worker.
  */
 public final class NodeMetricsServer extends VerticleBase {
     private final HostPort listen;
@@ -35,7 +35,7 @@ public final class NodeMetricsServer extends VerticleBase {
         this.exposition = new NodeExposition(node, interval, System::currentTimeMillis);
     }
 
-    /** Publishes the agent's latest sample (any thread). */
+    /** Publishes the agent's latest sample and renders it (CPU work: call it on a worker). */
     public void record(HostSample sample) {
         exposition.record(sample);
     }
@@ -44,6 +44,11 @@ public final class NodeMetricsServer extends VerticleBase {
     public Future<?> start() {
         HttpServer server = vertx.createHttpServer().requestHandler(this::handle);
         return server.listen(listen.port(), listen.host()).onSuccess(s -> port = s.actualPort());
+    }
+
+    /** Exposition bodies built so far (tests: a scrape between samples builds none). */
+    long bodiesBuilt() {
+        return exposition.bodiesBuilt();
     }
 
     /** The bound port (useful with port 0). */
@@ -66,22 +71,26 @@ public final class NodeMetricsServer extends VerticleBase {
     }
 
     private void metrics(HttpServerRequest request) {
-        ExpositionFormat format = ExpositionFormat.forAccept(request.getHeader(HttpHeaders.ACCEPT));
-        boolean gzip = ExpositionGzip.accepted(request.getHeader(HttpHeaders.ACCEPT_ENCODING));
-        vertx.executeBlocking(() -> {
-            ByteArrayOutputStream body = new ByteArrayOutputStream();
-            try (OutputStream out = gzip ? ExpositionGzip.fastest(body) : body) {
-                exposition.write(out, format);
-            }
-            return body.toByteArray();
-        }, false).onSuccess(body -> {
-            request.response().putHeader(HttpHeaders.CONTENT_TYPE, format.contentType())
-                    .putHeader(HttpHeaders.VARY, HttpHeaders.ACCEPT_ENCODING);
-            if (gzip) {
-                request.response().putHeader(HttpHeaders.CONTENT_ENCODING, "gzip");
-            }
-            request.response().end(Buffer.buffer(body));
-        }).onFailure(e -> error(request, 500, "cannot build the exposition: " + e.getMessage()));
+        NodeExposition.Variant variant = NodeExposition.Variant.of(
+                ExpositionFormat.forAccept(request.getHeader(HttpHeaders.ACCEPT)),
+                ExpositionGzip.accepted(request.getHeader(HttpHeaders.ACCEPT_ENCODING)));
+        byte[] cached = exposition.cachedBody(variant);
+        if (cached != null) {
+            respond(request, variant, cached);
+            return;
+        }
+        vertx.executeBlocking(() -> exposition.body(variant), false)
+                .onSuccess(body -> respond(request, variant, body))
+                .onFailure(e -> error(request, 500, "cannot build the exposition: " + e.getMessage()));
+    }
+
+    private static void respond(HttpServerRequest request, NodeExposition.Variant variant, byte[] body) {
+        request.response().putHeader(HttpHeaders.CONTENT_TYPE, variant.format().contentType())
+                .putHeader(HttpHeaders.VARY, HttpHeaders.ACCEPT_ENCODING);
+        if (variant.gzip()) {
+            request.response().putHeader(HttpHeaders.CONTENT_ENCODING, "gzip");
+        }
+        request.response().end(Buffer.buffer(body));
     }
 
     private static void error(HttpServerRequest request, int status, String message) {

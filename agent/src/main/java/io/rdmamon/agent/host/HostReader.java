@@ -5,9 +5,10 @@ import io.rdmamon.agent.ethtool.EthtoolStatsSource;
 import io.rdmamon.agent.ethtool.IoctlEthtoolStatsSource;
 import io.rdmamon.agent.host.ReadWatchdog.StuckReadException;
 import io.rdmamon.agent.sysfs.DeviceReading;
-import io.rdmamon.agent.sysfs.GidTableCache;
 import io.rdmamon.agent.sysfs.IbPorts;
 import io.rdmamon.agent.sysfs.InfiniBandClassReader;
+import io.rdmamon.agent.sysfs.AttributeFiles;
+import io.rdmamon.agent.sysfs.SlowCadenceCache;
 import io.rdmamon.agent.sysfs.SmallFileReader;
 import io.rdmamon.agent.sysfs.SysfsFiles;
 import io.rdmamon.agent.verbs.VerbsPortReader;
@@ -102,7 +103,7 @@ public final class HostReader {
      */
     public static HostReader forRoot(Path hostRoot, EthtoolStatsSource ethtool, VerbsPortReader verbs)
             throws HostRootException {
-        return withFiles(hostRoot, SmallFileReader.SYSFS, ethtool, verbs);
+        return withFiles(hostRoot, AttributeFiles.forRoot(validRoot(hostRoot)), ethtool, verbs);
     }
 
     /** As {@link #forRoot(Path, EthtoolStatsSource, VerbsPortReader)}, reading sysfs files through {@code files}. */
@@ -117,7 +118,22 @@ public final class HostReader {
         Path root = validRoot(hostRoot);
         ReadWatchdog watchdog = new ReadWatchdog(readDeadline, MAX_STUCK_READS,
                 key -> key instanceof Path path && path.startsWith(root) ? root.relativize(path).toString() : key.toString());
-        SmallFileReader watched = file -> watchdog.watch(file, () -> files.read(file));
+        SmallFileReader watched = new SmallFileReader() {
+            @Override
+            public String read(Path file) throws IOException {
+                return watchdog.watch(file, () -> files.read(file));
+            }
+
+            @Override
+            public Long readCounter(Path file) throws IOException {
+                return watchdog.watch(file, () -> files.readCounter(file));
+            }
+
+            @Override
+            public void sampleEnded() {
+                files.sampleEnded();
+            }
+        };
         return new HostReader(root, watchdog, watched, new InfiniBandClassReader(root, watched), ethtool, verbs,
                 null, null, Clock.systemUTC());
     }
@@ -132,14 +148,16 @@ public final class HostReader {
     }
 
     /**
-     * A reader that reuses each port's GID table for up to {@code refresh} (re-read sooner when the
-     * port's state or link layer changes). The agent's per-sample cost is dominated by the 255-entry
-     * GID tables of real mlx5 ports, which change rarely; one-shot commands keep reading them fresh.
+     * A reader that reuses, for up to {@code refresh}, what changes rarely: each port's GID table, its
+     * {@code rate} and {@code link_layer}, the device's identity ({@code fw_ver}, {@code board_id},
+     * {@code node_guid}, {@code hca_type}, ...) and netdev mapping; all re-read at once when a port's state
+     * (or, for the GID table, link layer) changes. The agent's per-sample cost was dominated by the
+     * 255-entry GID tables of real mlx5 ports; one-shot commands keep reading everything fresh.
      * The returned reader keeps that cache (its age is measured with this reader's clock, so set the
      * clock first).
      */
     public HostReader withGidRefresh(Duration refresh) {
-        GidTableCache cache = new GidTableCache(refresh, () -> clock.millis());
+        SlowCadenceCache cache = new SlowCadenceCache(refresh, () -> clock.millis());
         return new HostReader(hostRoot, watchdog, files, new InfiniBandClassReader(hostRoot, files, cache), ethtool,
                 verbs, deviceInclude, deviceExclude, clock);
     }
@@ -212,6 +230,14 @@ public final class HostReader {
     }
 
     private HostSample readNow(String node, long timestamp) {
+        try {
+            return readDevices(node, timestamp);
+        } finally {
+            files.sampleEnded();
+        }
+    }
+
+    private HostSample readDevices(String node, long timestamp) {
         List<IbDevice> devices = new ArrayList<>();
         List<SourceStatus> sources = new ArrayList<>();
         List<String> names;

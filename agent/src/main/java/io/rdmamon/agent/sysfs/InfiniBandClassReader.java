@@ -17,6 +17,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
+import java.util.function.Supplier;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 /**
@@ -56,20 +58,23 @@ public final class InfiniBandClassReader {
     private final Path classDir;
     private final SmallFileReader files;
     private final NetdevResolver netdevResolver;
-    /** Null: every read re-reads every GID table. */
-    private final GidTableCache gidCache;
+    /** Null: every read re-reads the GID tables, link attributes, identity and netdev mapping. */
+    private final SlowCadenceCache slowCadence;
 
     public InfiniBandClassReader(Path hostRoot, SmallFileReader files) {
         this(hostRoot, files, null);
     }
 
-    /** A reader that reuses GID tables through {@code gidCache} (null: no reuse). */
-    public InfiniBandClassReader(Path hostRoot, SmallFileReader files, GidTableCache gidCache) {
+    /**
+     * A reader that reuses GID tables, port link attributes, device identity and netdev mapping through
+     * {@code slowCadence} (null: no reuse).
+     */
+    public InfiniBandClassReader(Path hostRoot, SmallFileReader files, SlowCadenceCache slowCadence) {
         this.hostRoot = hostRoot;
         this.classDir = hostRoot.resolve("sys/class/infiniband");
         this.files = files;
         this.netdevResolver = new NetdevResolver(hostRoot.resolve("sys/class/net"), this::read);
-        this.gidCache = gidCache;
+        this.slowCadence = slowCadence;
     }
 
     public Path classDir() {
@@ -91,16 +96,14 @@ public final class InfiniBandClassReader {
         if (!Files.isDirectory(dir)) {
             return vanished(name, dir);
         }
-        IdName nodeType = parse(dir.resolve("node_type"), read(dir.resolve("node_type"), problems, TOLERATE_ABSENT),
-                SysfsParsers::parseIdName, problems);
-        String nodeGuid = text(dir.resolve("node_guid"), problems, TOLERATE_ABSENT);
-        String sysImageGuid = text(dir.resolve("sys_image_guid"), problems, TOLERATE_ABSENT);
-        String fwVersion = text(dir.resolve("fw_ver"), problems, TOLERATE_NONE);
-        String hcaType = text(dir.resolve("hca_type"), problems, TOLERATE_ABSENT);
-        String boardId = text(dir.resolve("board_id"), problems, TOLERATE_ABSENT);
-
         List<IbPort> ports = readPorts(dir, problems);
-        Map<Integer, String> netdevs = netdevResolver.resolve(dir, nodeGuid, ports, problems);
+        // what the slow-cadence values depend on: a port changing state or link layer re-reads them at once
+        String portsKey = ports.stream().map(p -> p.port() + ":" + p.stateId() + "/" + p.linkLayer())
+                .collect(Collectors.joining(","));
+        ReadProblems identityProblems = new ReadProblems(hostRoot);
+        DeviceIdentity identity = slowly(dir, portsKey, identityProblems, () -> readIdentity(dir, identityProblems));
+        Map<Integer, String> netdevs = slowly(dir.resolve("device/net"), portsKey + "@" + identity.nodeGuid(), problems,
+                () -> netdevResolver.resolve(dir, identity.nodeGuid(), ports, problems));
         List<IbPort> withNetdevs = ports.stream()
                 .map(p -> IbPorts.with(p, netdevs.get(p.port()), p.ethtool(), p.verbs()))
                 .toList();
@@ -110,10 +113,55 @@ public final class InfiniBandClassReader {
         if (!Files.isDirectory(dir)) {
             return vanished(name, dir);
         }
+        IdName nodeType = identity.nodeType();
         IbDevice device = new IbDevice(name,
                 nodeType == null ? 0 : nodeType.id(), nodeType == null ? null : nodeType.name(),
-                nodeGuid, sysImageGuid, fwVersion, hcaType, boardId, withNetdevs);
-        return new DeviceReading(name, device, problems.messages());
+                identity.nodeGuid(), identity.sysImageGuid(), identity.fwVersion(), identity.hcaType(),
+                identity.boardId(), withNetdevs);
+        List<String> messages = new ArrayList<>(identityProblems.messages());
+        messages.addAll(problems.messages());
+        return new DeviceReading(name, device, messages);
+    }
+
+    /** A device's attributes that change only with its firmware or driver. */
+    private record DeviceIdentity(IdName nodeType, String nodeGuid, String sysImageGuid, String fwVersion,
+                                  String hcaType, String boardId) {
+    }
+
+    /** A port's attributes that change only with its link: on the slow cadence, re-read when its state changes. */
+    private record PortLink(String rate, Long rateBytesPerSecond, String linkLayer) {
+    }
+
+    private DeviceIdentity readIdentity(Path dir, ReadProblems problems) {
+        IdName nodeType = parse(dir.resolve("node_type"), read(dir.resolve("node_type"), problems, TOLERATE_ABSENT),
+                SysfsParsers::parseIdName, problems);
+        return new DeviceIdentity(nodeType,
+                text(dir.resolve("node_guid"), problems, TOLERATE_ABSENT),
+                text(dir.resolve("sys_image_guid"), problems, TOLERATE_ABSENT),
+                text(dir.resolve("fw_ver"), problems, TOLERATE_NONE),
+                text(dir.resolve("hca_type"), problems, TOLERATE_ABSENT),
+                text(dir.resolve("board_id"), problems, TOLERATE_ABSENT));
+    }
+
+    private PortLink readLink(Path dir, ReadProblems problems) {
+        String rate = text(dir.resolve("rate"), problems, TOLERATE_NONE);
+        Long rateBytesPerSecond = parse(dir.resolve("rate"), rate, SysfsParsers::parseRateBytesPerSecond, problems);
+        return new PortLink(rate, rateBytesPerSecond, text(dir.resolve("link_layer"), problems, TOLERATE_NONE));
+    }
+
+    /**
+     * {@code read}'s value, or the one kept under {@code slot} on the slow cadence ({@link SlowCadenceCache});
+     * every read is fresh without a cache. A read that added to {@code problems} is not kept.
+     */
+    private <T> T slowly(Path slot, String changeKey, ReadProblems problems, Supplier<T> read) {
+        if (slowCadence == null) {
+            return read.get();
+        }
+        return slowCadence.get(slot, changeKey, () -> {
+            int before = problems.size();
+            T fresh = read.get();
+            return new SlowCadenceCache.Read<>(fresh, problems.size() != before);
+        });
     }
 
     private DeviceReading vanished(String name, Path dir) {
@@ -144,25 +192,21 @@ public final class InfiniBandClassReader {
                 SysfsParsers::parseIdName, problems);
         IdName physState = parse(dir.resolve("phys_state"), read(dir.resolve("phys_state"), problems, TOLERATE_NONE),
                 SysfsParsers::parseIdName, problems);
-        String rate = text(dir.resolve("rate"), problems, TOLERATE_NONE);
-        Long rateBytesPerSecond = parse(dir.resolve("rate"), rate, SysfsParsers::parseRateBytesPerSecond, problems);
-        String linkLayer = text(dir.resolve("link_layer"), problems, TOLERATE_NONE);
+        String stateKey = state == null ? "?" : Integer.toString(state.id());
+        PortLink link = slowly(dir, stateKey, problems, () -> readLink(dir, problems));
         String lid = text(dir.resolve("lid"), problems, TOLERATE_ABSENT);
 
-        Map<String, Long> counters = readCounterDir(dir.resolve("counters"), Set.of(), problems);
-        mergeCountersExt(counters, readCounterDir(dir.resolve("counters_ext"), Set.of(), problems));
-        Map<String, Long> hwCounters = readCounterDir(dir.resolve("hw_counters"), Set.of(HW_COUNTER_LIFESPAN), problems);
-        List<GidEntry> gids = gidCache == null ? readGids(dir, problems)
-                : gidCache.get(dir, (state == null ? "?" : state.id()) + "/" + linkLayer, () -> {
-                    int before = problems.size();
-                    List<GidEntry> fresh = readGids(dir, problems);
-                    return new GidTableCache.Read(fresh, problems.size() != before);
-                });
+        Map<String, Long> counters = readCounterDir(dir.resolve("counters"), Set.of(), stateKey, problems);
+        mergeCountersExt(counters, readCounterDir(dir.resolve("counters_ext"), Set.of(), stateKey, problems));
+        Map<String, Long> hwCounters = readCounterDir(dir.resolve("hw_counters"), Set.of(HW_COUNTER_LIFESPAN), stateKey,
+                problems);
+        List<GidEntry> gids = slowly(dir.resolve("gids"), stateKey + "/" + link.linkLayer(), problems,
+                () -> readGids(dir, problems));
 
         return new IbPort(number,
                 state == null ? -1 : state.id(), state == null ? null : state.name(),
                 physState == null ? -1 : physState.id(), physState == null ? null : physState.name(),
-                rate, rateBytesPerSecond, linkLayer, lid, null,
+                link.rate(), link.rateBytesPerSecond(), link.linkLayer(), lid, null,
                 counters, hwCounters, gids, null, null);
     }
 
@@ -191,23 +235,38 @@ public final class InfiniBandClassReader {
      * An absent directory is normal (eRDMA and bnxt_re have no {@code counters/}); so are counters
      * the kernel refuses with EINVAL/EOPNOTSUPP or prints as {@code N/A (no PMA)}: absent, not zero.
      */
-    private Map<String, Long> readCounterDir(Path dir, Set<String> skipped, ReadProblems problems) {
-        Map<String, Long> values = new LinkedHashMap<>();
-        if (!Files.isDirectory(dir)) {
-            return values;
-        }
-        for (String name : list(dir, problems, false)) {
-            Path file = dir.resolve(name);
-            if (skipped.contains(name) || Files.isDirectory(file)) {
-                continue;
-            }
-            Long value = parse(file, read(file, problems, TOLERATE_NO_VALUE), SysfsParsers::parseCounter, problems);
+    private Map<String, Long> readCounterDir(Path dir, Set<String> skipped, String changeKey, ReadProblems problems) {
+        List<CounterFile> files = slowly(dir, changeKey, problems, () -> counterFiles(dir, skipped, problems));
+        Map<String, Long> values = new LinkedHashMap<>(files.size() * 4 / 3 + 1);
+        for (CounterFile file : files) {
+            Long value = counter(file.path(), problems);
             if (value != null) {
                 // Wraps modulo 2^64 like the kernel's own u64 would; 2^62 octets/4 is far beyond any port's life.
-                values.put(name, DATA_COUNTERS.contains(name) ? value * DATA_COUNTER_UNIT_BYTES : value);
+                values.put(file.name(), file.dataCounter() ? value * DATA_COUNTER_UNIT_BYTES : value);
             }
         }
         return values;
+    }
+
+    /** A counter file of a listing, its path resolved once. */
+    private record CounterFile(String name, Path path, boolean dataCounter) {
+    }
+
+    /**
+     * The counter files of a directory, sorted; kept on the slow cadence like the GID table (a driver's set of
+     * counters changes only with the driver), which spares a listing, a sort and a path per file each sample.
+     */
+    private List<CounterFile> counterFiles(Path dir, Set<String> skipped, ReadProblems problems) {
+        if (!Files.isDirectory(dir)) {
+            return List.of();
+        }
+        List<CounterFile> files = new ArrayList<>();
+        for (String name : list(dir, problems, false)) {
+            if (!skipped.contains(name)) {
+                files.add(new CounterFile(name, dir.resolve(name), DATA_COUNTERS.contains(name)));
+            }
+        }
+        return files;
     }
 
     /**
@@ -239,6 +298,27 @@ public final class InfiniBandClassReader {
         }
         gids.sort(Comparator.comparingInt(GidEntry::index));
         return gids;
+    }
+
+    /**
+     * A counter file's value, null when absent, refused by the kernel ({@code EINVAL}, {@code N/A (no PMA)}),
+     * a directory (no stat per file: only a failed read asks), or unreadable or not a counter (then a problem).
+     */
+    private Long counter(Path file, ReadProblems problems) {
+        try {
+            return files.readCounter(file);
+        } catch (IOException e) {
+            if (!TOLERATE_NO_VALUE.contains(SysfsFiles.classify(e)) && !Files.isDirectory(file)) {
+                problems.add(file, SysfsFiles.describe(e));
+            }
+            return null;
+        } catch (IllegalArgumentException e) {
+            problems.add(file, e.getMessage());
+            return null;
+        } catch (RuntimeException e) {
+            problems.add(file, "cannot parse: " + e);
+            return null;
+        }
     }
 
     /** Reads a file; a failure not in {@code tolerated} becomes a problem; any failure gives null. */

@@ -14,4 +14,16 @@ public interface SmallFileReader {
     SmallFileReader SYSFS = SysfsFiles::readOnce;
 
     String read(Path file) throws IOException;
+
+    /**
+     * A counter file: its value (unsigned 64-bit in a long), null for {@code N/A (no PMA)}; as
+     * {@link SysfsParsers#parseCounter} of {@link #read}, whose {@link IllegalArgumentException} quotes a refused text.
+     */
+    default Long readCounter(Path file) throws IOException {
+        return SysfsParsers.parseCounter(read(file));
+    }
+
+    /** Called when a sample's reads are done: a reader that keeps descriptors closes those the sample did not use. */
+    default void sampleEnded() {
+    }
 }

@@ -31,10 +31,15 @@ public final class SysfsFiles {
      */
     public static String readOnce(Path file) throws IOException {
         try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
-            ByteBuffer buffer = BUFFER.get().clear();
+            ByteBuffer buffer = buffer().clear();
             int count = channel.read(buffer);
             return count <= 0 ? "" : new String(buffer.array(), 0, count, StandardCharsets.UTF_8).strip();
         }
+    }
+
+    /** This thread's read buffer, {@link #MAX_ATTRIBUTE_BYTES} long, its array accessible. */
+    static ByteBuffer buffer() {
+        return BUFFER.get();
     }
 
     /** What went wrong with a read, in the terms the readers act on. */

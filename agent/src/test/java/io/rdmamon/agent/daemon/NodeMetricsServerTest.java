@@ -11,17 +11,22 @@ import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.zip.GZIPInputStream;
 
 import static io.rdmamon.protocol.testing.Waits.await;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The agent's own /metrics: the node's series, the collector's negotiation (OpenMetrics, gzip), liveness. */
@@ -80,6 +85,37 @@ class NodeMetricsServerTest {
         HttpResponse<byte[]> missing = get("/api/nodes");
         assertEquals(404, missing.statusCode());
         assertTrue(new String(missing.body(), StandardCharsets.UTF_8).startsWith("{\"error\":"));
+    }
+
+    /** Rendered once per sample: scrapes between two samples get the same bytes without a render; the next sample changes them. */
+    @Test
+    void scrapesBetweenSamplesAnswerTheCachedBytesAndANewSampleChangesThem() throws Exception {
+        HostSample sample = Fixtures.reader("mlx5-roce").read("fx-local");
+        server.record(sample);
+        String[] gzipOpenMetrics = {"Accept", "application/openmetrics-text;version=1.0.0", "Accept-Encoding", "gzip"};
+        byte[] first = get("/metrics", gzipOpenMetrics).body();
+        long built = server.bodiesBuilt();
+        byte[] second = get("/metrics", gzipOpenMetrics).body();
+
+        assertArrayEquals(first, second);
+        assertEquals(built, server.bodiesBuilt(), "the second scrape rendered nothing");
+        assertTrue(gunzip(first).contains("rdma_source_success{"), "the first sample has sources");
+
+        HostSample next = new HostSample("fx-local", sample.timestampMillis() + 1000, sample.devices(), List.of());
+        server.record(next);
+        assertEquals(built + 1, server.bodiesBuilt(), "the way asked for before is built with the sample, not by the scrape");
+        byte[] third = get("/metrics", gzipOpenMetrics).body();
+        assertFalse(Arrays.equals(first, third), "the new sample (no sources now) changed the body");
+        assertEquals(built + 1, server.bodiesBuilt());
+        String text = gunzip(third);
+        assertFalse(text.contains("rdma_source_success{"), "rendered from the new sample");
+        assertTrue(text.contains("rdma_agent_up{node=\"fx-local\"} 1.0\n"), text);
+    }
+
+    private static String gunzip(byte[] body) throws IOException {
+        try (GZIPInputStream in = new GZIPInputStream(new ByteArrayInputStream(body))) {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
     }
 
     /** The collector's staleness rule: up while the last sample is at most three intervals old; older samples ignored. */

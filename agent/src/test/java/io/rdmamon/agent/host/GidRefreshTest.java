@@ -14,6 +14,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -28,6 +30,8 @@ class GidRefreshTest {
     Path root;
 
     private final AtomicInteger gidReads = new AtomicInteger();
+    /** Reads of slow-cadence attribute files, by file name ({@code fw_ver}, {@code rate}, ...). */
+    private final Map<String, AtomicInteger> attributeReads = new ConcurrentHashMap<>();
     private Instant now = Instant.parse("2026-11-21T00:00:00Z");
 
     private HostReader reader(Duration refresh) throws IOException {
@@ -52,6 +56,7 @@ class GidRefreshTest {
             if (file.getParent().equals(root.resolve(PORT + "/gids"))) {
                 gidReads.incrementAndGet();
             }
+            attributeReads.computeIfAbsent(file.getFileName().toString(), f -> new AtomicInteger()).incrementAndGet();
             return SysfsFiles.readOnce(file);
         }, new io.rdmamon.agent.ethtool.CapturedEthtoolStatsSource(root), null).withClock(clock).withGidRefresh(refresh);
     }
@@ -89,6 +94,37 @@ class GidRefreshTest {
         HostSample afterFlap = reader.read("n");
         assertEquals(2 * readsOfTheTable, gidReads.get());
         assertTrue(gids(afterFlap).stream().anyMatch(g -> g.index() == 7));
+    }
+
+    private int reads(String fileName) {
+        return attributeReads.getOrDefault(fileName, new AtomicInteger()).get();
+    }
+
+    /** fw_ver, board_id, node_guid, rate, link_layer and the netdev mapping: on the GID table's cadence. */
+    @Test
+    void staticAttributesAreReadOnTheSlowCadenceAndAtOnceOnAStateChange() throws IOException {
+        HostReader reader = reader(Duration.ofSeconds(30));
+        HostSample first = reader.read("n");
+        Map<String, Integer> once = Map.of("fw_ver", reads("fw_ver"), "board_id", reads("board_id"),
+                "node_guid", reads("node_guid"), "rate", reads("rate"), "link_layer", reads("link_layer"));
+        int states = reads("state");
+        once.forEach((file, count) -> assertTrue(count > 0, file + " read by the first sample"));
+
+        Files.writeString(root.resolve(PORT + "/rate"), "25 Gb/sec (1X EDR)\n");
+        Files.writeString(root.resolve("sys/class/infiniband/mlx5_0/fw_ver"), "99.99.9999\n");
+        now = now.plusSeconds(10);
+        HostSample within = reader.read("n");
+
+        once.forEach((file, count) -> assertEquals(count, reads(file), file + " not read again within the interval"));
+        assertEquals(2 * states, reads("state"), "the port state is read every sample");
+        assertEquals(first.devices(), within.devices());
+
+        Files.writeString(root.resolve(PORT + "/state"), "1: DOWN\n");
+        now = now.plusSeconds(1);
+        HostSample afterFlap = reader.read("n");
+        assertEquals("25 Gb/sec (1X EDR)", afterFlap.devices().get(0).ports().get(0).rate(), "re-read at the state change");
+        assertEquals("99.99.9999", afterFlap.devices().get(0).fwVersion());
+        assertEquals(first.devices().get(0).ports().get(0).netdev(), afterFlap.devices().get(0).ports().get(0).netdev());
     }
 
     @Test

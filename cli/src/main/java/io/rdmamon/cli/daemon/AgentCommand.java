@@ -105,7 +105,7 @@ public final class AgentCommand implements Callable<Integer> {
         }
         AgentDaemon daemon = new AgentDaemon(options);
 
-        Vertx vertx = Vertx.vertx();
+        Vertx vertx = Vertx.vertx(AgentDaemon.vertxOptions());
         try {
             vertx.deployVerticle(daemon).await();
         } catch (Exception e) {

@@ -2,8 +2,6 @@ package io.rdmamon.agent.bench;
 
 import io.rdmamon.collector.Collector;
 import io.rdmamon.collector.CollectorConfig;
-import io.rdmamon.protocol.model.HostSample;
-import io.rdmamon.protocol.model.IbPort;
 import io.vertx.core.Vertx;
 
 import java.io.IOException;
@@ -25,198 +23,230 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Agent CPU per 1 Hz sample and memory, side by side with node_exporter, in one run on one 8-port mlx5
- * host root ({@link EightPortHost}):
+ * Agent CPU and memory at 1 Hz side by side with node_exporter, in one run on one 8-port mlx5 host root
+ * ({@link EightPortHost}). Every agent is started with the checkout's {@code rdmamon} launcher, as a user
+ * would ({@code rdmamon agent --node N --host-root R ...}), so it runs with the launcher's default JVM flags
+ * unless its variant sets {@code JAVA_OPTS}:
  * <ul>
- *   <li>rdmamon agents ({@link BenchAgent}, one JVM per flag set) sampling at 1 Hz and streaming to a
- *       collector in this process (loopback);</li>
+ *   <li>{@code listen}: {@code --listen}, its {@code /metrics} scraped by this process every second;</li>
+ *   <li>{@code stream}: {@code --collector}, streaming to a collector in this process (loopback);</li>
+ *   <li>one more {@code --listen} agent per {@code --variant NAME=FLAGS} (JAVA_OPTS=FLAGS, empty for the
+ *       JVM's own defaults);</li>
  *   <li>Debian's {@code prometheus-node-exporter} with {@code --path.sysfs} on the same tree, only the
- *       infiniband collector (and no exporter self-metrics), scraped by this process at 1 Hz.</li>
+ *       infiniband collector (and no exporter self-metrics), scraped every second.</li>
  * </ul>
- * After a warm-up, CPU (utime+stime from /proc) over a window is divided by the samples (agents) or
- * scrapes (node_exporter) completed in it. Not a test; see docs/performance.md for the command.
+ * Reported per process: CPU (utime+stime from /proc) and RSS in the first 60 s after start (a rollout
+ * restarts every agent at once), then CPU per second over a window after the warm-up (at 1 Hz that is CPU
+ * per sample or scrape), RSS and peak RSS, and CPU per thread. Not a test; see docs/performance.md.
  *
- * <p>Options: {@code --warmup S} (15), {@code --seconds S} (60), {@code --jfr DIR} (record the default
- * agent with JFR's profiling settings into DIR).
+ * <p>Options: {@code --warmup S} (120, counted from start, at least 60), {@code --seconds S} (60),
+ * {@code --launcher PATH} (../rdmamon, from {@code it/}), {@code --variant NAME=FLAGS} (repeatable),
+ * {@code --before PATH} (another checkout's launcher: adds its {@code listen} and {@code stream} agents, so that a
+ * change is measured before and after in one run),
+ * {@code --jfr DIR} (record the {@code listen} agent with JFR's profiling settings into DIR).
  */
 public final class AgentVsNodeExporterBench {
     private static final String NODE_EXPORTER = "/usr/bin/prometheus-node-exporter";
-    /** JVM flag sets compared; the name becomes the agent's node name. */
-    private static final Map<String, List<String>> VARIANTS = new LinkedHashMap<>();
-
-    static {
-        VARIANTS.put("default", List.of());
-        VARIANTS.put("serial64m", List.of("-Xmx64m", "-XX:+UseSerialGC"));
-        VARIANTS.put("serial64m-c1", List.of("-Xmx64m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"));
-    }
+    private static final int STARTUP_SECONDS = 60;
 
     private AgentVsNodeExporterBench() {
     }
 
+    /**
+     * One agent process: the launcher that starts it, its JAVA_OPTS (null: the launcher's defaults) and whether
+     * it serves /metrics or streams.
+     */
+    private record Variant(String name, Path launcher, String javaOpts, boolean listen) {
+    }
+
+    /** A started process and what the driver learnt of it. */
+    private static final class Measured {
+        final String name;
+        final String flags;
+        final BenchChild process;
+        final URI metrics;
+        final AtomicLong scrapes = new AtomicLong();
+        final AtomicLong failures = new AtomicLong();
+        volatile String lastBody = "";
+        ProcessUsage atStartup;
+        ProcessUsage windowStart;
+        ProcessUsage windowEnd;
+        Map<String, Long> threadsStart;
+        Map<String, Long> threadsEnd;
+
+        Measured(String name, String flags, BenchChild process, URI metrics) {
+            this.name = name;
+            this.flags = flags;
+            this.process = process;
+            this.metrics = metrics;
+        }
+    }
+
     public static void main(String[] args) throws Exception {
-        int warmup = intOption(args, "--warmup", 15);
+        int warmup = Math.max(STARTUP_SECONDS, intOption(args, "--warmup", 120));
         int seconds = intOption(args, "--seconds", 60);
         String jfrDir = option(args, "--jfr", null);
+        Path launcher = Path.of(option(args, "--launcher", "../rdmamon")).toAbsolutePath().normalize();
+        List<Variant> variants = new ArrayList<>(List.of(new Variant("listen", launcher, null, true),
+                new Variant("stream", launcher, null, false)));
+        String before = option(args, "--before", null);
+        if (before != null) {
+            Path beforeLauncher = Path.of(before).toAbsolutePath().normalize();
+            variants.add(new Variant("before-listen", beforeLauncher, null, true));
+            variants.add(new Variant("before-stream", beforeLauncher, null, false));
+        }
+        for (int i = 0; i < args.length - 1; i++) {
+            if (args[i].equals("--variant")) {
+                String[] nameFlags = args[i + 1].split("=", 2);
+                variants.add(new Variant(nameFlags[0], launcher, nameFlags.length > 1 ? nameFlags[1] : "", true));
+            }
+        }
         Path work = Files.createTempDirectory("rdmamon-agent-bench");
         Vertx vertx = Vertx.vertx();
-        List<BenchChild> agents = new ArrayList<>();
-        BenchChild nodeExporter = null;
-        ScheduledExecutorService scraper = Executors.newSingleThreadScheduledExecutor();
+        List<Measured> processes = new ArrayList<>();
+        ScheduledExecutorService scraper = Executors.newScheduledThreadPool(2);
+        HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
         try {
             Path root = EightPortHost.build(work);
             Collector.Running collector = Collector.start(vertx, CollectorConfig.defaults().withListen("127.0.0.1:0"))
                     .toCompletionStage().toCompletableFuture().get();
             String collectorUrl = "http://127.0.0.1:" + collector.port();
+            String launcherFlags = launcherAgentFlags(launcher);
 
             int nePort = freePort();
-            nodeExporter = BenchChild.program("node_exporter", List.of(NODE_EXPORTER,
+            processes.add(new Measured("node_exporter", "—", BenchChild.program("node_exporter", List.of(NODE_EXPORTER,
                     "--path.sysfs=" + root.resolve("sys"), "--collector.disable-defaults", "--collector.infiniband",
-                    "--web.disable-exporter-metrics", "--web.listen-address=127.0.0.1:" + nePort),
-                    work.resolve("node_exporter.log"));
-            for (Map.Entry<String, List<String>> variant : VARIANTS.entrySet()) {
-                List<String> flags = new ArrayList<>(variant.getValue());
-                if (jfrDir != null && variant.getKey().equals("default")) {
-                    flags.add("-XX:StartFlightRecording=settings=profile,filename="
-                            + Path.of(jfrDir).toAbsolutePath().resolve("agent.jfr"));
+                    "--web.disable-exporter-metrics", "--web.listen-address=127.0.0.1:" + nePort), Map.of(),
+                    work.resolve("node_exporter.log")), URI.create("http://127.0.0.1:" + nePort + "/metrics")));
+            for (Variant variant : variants) {
+                List<String> argv = new ArrayList<>(List.of(variant.launcher().toString(), "agent", "--node", variant.name(),
+                        "--host-root", root.toString()));
+                URI metrics = null;
+                if (variant.listen()) {
+                    int port = freePort();
+                    argv.addAll(List.of("--listen", "127.0.0.1:" + port));
+                    metrics = URI.create("http://127.0.0.1:" + port + "/metrics");
+                } else {
+                    argv.addAll(List.of("--collector", collectorUrl));
                 }
-                BenchChild agent = BenchChild.java(variant.getKey(), flags, BenchAgent.class,
-                        List.of(root.toString(), collectorUrl, variant.getKey()), work.resolve(variant.getKey() + ".log"));
-                agents.add(agent);
-                agent.awaitAnswer();
+                String javaOpts = variant.javaOpts();
+                if (jfrDir != null && variant.name().equals("listen")) {
+                    javaOpts = launcherFlags + " -XX:StartFlightRecording=settings=profile,filename="
+                            + Path.of(jfrDir).toAbsolutePath().resolve("agent.jfr");
+                }
+                Map<String, String> env = javaOpts == null ? Map.of() : Map.of("JAVA_OPTS", javaOpts);
+                String flags = variant.javaOpts() == null ? "launcher defaults: " + launcherAgentFlags(variant.launcher())
+                        : variant.javaOpts().isBlank() ? "JVM defaults" : variant.javaOpts();
+                processes.add(new Measured(variant.name(), flags,
+                        BenchChild.program(variant.name(), argv, env, work.resolve(variant.name() + ".log")), metrics));
+            }
+            long started = System.nanoTime();
+            for (Measured m : processes) {
+                if (m.metrics != null) {
+                    scraper.scheduleAtFixedRate(() -> scrape(http, m), 1000, 1000, TimeUnit.MILLISECONDS);
+                }
             }
 
-            HttpClient http = HttpClient.newHttpClient();
-            URI neMetrics = URI.create("http://127.0.0.1:" + nePort + "/metrics");
-            AtomicLong scrapes = new AtomicLong();
-            AtomicLong scrapeFailures = new AtomicLong();
-            List<String> lastScrape = new ArrayList<>(1);
-            lastScrape.add("");
-            scraper.scheduleAtFixedRate(() -> {
-                try {
-                    HttpResponse<String> r = http.send(HttpRequest.newBuilder(neMetrics).build(),
-                            HttpResponse.BodyHandlers.ofString());
-                    if (r.statusCode() == 200) {
-                        scrapes.incrementAndGet();
-                        lastScrape.set(0, r.body());
-                    } else {
-                        scrapeFailures.incrementAndGet();
-                    }
-                } catch (IOException e) {
-                    scrapeFailures.incrementAndGet();
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            }, 1000, 1000, TimeUnit.MILLISECONDS);
-
-            Thread.sleep(warmup * 1000L);
-            Map<String, Window> windows = new LinkedHashMap<>();
-            Map<String, Map<String, Long>> threadsBefore = new LinkedHashMap<>();
-            for (BenchChild agent : agents) {
-                windows.put(agent.name(), Window.open(agent.usage(), samples(agent)));
-                threadsBefore.put(agent.name(), ProcessUsage.threadCpuMillis(agent.pid()));
+            sleepUntil(started, STARTUP_SECONDS);
+            for (Measured m : processes) {
+                m.atStartup = m.process.usage();
             }
-            Window neWindow = Window.open(nodeExporter.usage(), scrapes.get());
+            sleepUntil(started, warmup);
+            for (Measured m : processes) {
+                m.windowStart = m.process.usage();
+                m.threadsStart = ProcessUsage.threadCpuMillis(m.process.pid());
+            }
+            long collectorSamplesStart = streamedSamples(collector, "stream");
             ProcessUsage driverBefore = ProcessUsage.self();
+            long windowStarted = System.nanoTime();
             Thread.sleep(seconds * 1000L);
-            Map<String, Map<String, Long>> threadsAfter = new LinkedHashMap<>();
-            for (BenchChild agent : agents) {
-                windows.get(agent.name()).close(agent.usage(), samples(agent));
-                threadsAfter.put(agent.name(), ProcessUsage.threadCpuMillis(agent.pid()));
+            for (Measured m : processes) {
+                m.windowEnd = m.process.usage();
+                m.threadsEnd = ProcessUsage.threadCpuMillis(m.process.pid());
             }
-            neWindow.close(nodeExporter.usage(), scrapes.get());
+            double windowSeconds = (System.nanoTime() - windowStarted) / 1e9;
+            long streamed = streamedSamples(collector, "stream") - collectorSamplesStart;
             ProcessUsage driverAfter = ProcessUsage.self();
             scraper.shutdownNow();
 
-            String neBody = lastScrape.get(0);
-            long neSeries = neBody.lines().filter(l -> !l.startsWith("#") && !l.isBlank()).count();
-            long nePorts = neBody.lines().filter(l -> l.startsWith("node_infiniband_port_data_received_bytes_total{")).count();
-            String rdmamonBody = http.send(HttpRequest.newBuilder(URI.create(collectorUrl + "/metrics")).build(),
-                    HttpResponse.BodyHandlers.ofString()).body();
-
-            System.out.printf("%nwindow %d s after %d s warm-up; node_exporter scrape failures: %d; ports seen by node_exporter: %d%n",
-                    seconds, warmup, scrapeFailures.get(), nePorts);
-            System.out.println("| process | JVM flags | samples | CPU ms / sample | RSS MiB (end) | peak RSS MiB | heap used after GC MiB | series per sample |");
-            System.out.println("|---|---|---|---|---|---|---|---|");
-            double neCpu = neWindow.cpuPerEvent();
-            ProcessUsage neEnd = nodeExporter.usage();
-            System.out.printf("| node_exporter 1.5.0 (infiniband only) | — | %d scrapes | %.2f | %.1f | %.1f | — | %d |%n",
-                    neWindow.events(), neCpu, neEnd.rssKiB() / 1024.0, neEnd.hwmKiB() / 1024.0, neSeries);
-            for (BenchChild agent : agents) {
-                Window w = windows.get(agent.name());
-                ProcessUsage end = agent.usage();
-                String afterGc = agent.ask("gc");
-                long series = rdmamonBody.lines().filter(l -> !l.startsWith("#") && l.contains("node=\"" + agent.name() + "\"")).count();
-                System.out.printf("| rdmamon agent | %s | %d | %.2f | %.1f | %.1f | %.1f | %d |%n",
-                        String.join(" ", VARIANTS.get(agent.name())).isEmpty() ? "(default)" : String.join(" ", VARIANTS.get(agent.name())),
-                        w.events(), w.cpuPerEvent(), end.rssKiB() / 1024.0, end.hwmKiB() / 1024.0,
-                        Long.parseLong(BenchControl.fields(afterGc).get("heapUsed")) / 1048576.0, series);
+            System.out.printf("%nfirst %d s after start, then a %.0f s window %d s after start; load average at the end: %s%n",
+                    STARTUP_SECONDS, windowSeconds, warmup, Files.readString(Path.of("/proc/loadavg")).strip());
+            System.out.println("| process | JVM flags | CPU ms, first 60 s | RSS MiB at 60 s | CPU ms / s (= per sample at 1 Hz) "
+                    + "| ratio to node_exporter | RSS MiB (end) | peak RSS MiB | series | scrape failures |");
+            System.out.println("|---|---|---|---|---|---|---|---|---|---|");
+            double neCpu = cpuPerSecond(processes.get(0), windowSeconds);
+            for (Measured m : processes) {
+                double cpu = cpuPerSecond(m, windowSeconds);
+                long series = m.lastBody.lines().filter(l -> !l.startsWith("#") && !l.isBlank()).count();
+                System.out.printf("| %s | %s | %d | %.1f | %.2f | %.2f | %.1f | %.1f | %s | %s |%n", m.name, m.flags,
+                        m.atStartup.cpuMillis(), m.atStartup.rssKiB() / 1024.0, cpu, cpu / neCpu,
+                        m.windowEnd.rssKiB() / 1024.0, m.windowEnd.hwmKiB() / 1024.0,
+                        m.metrics == null ? "(streamed)" : Long.toString(series),
+                        m.metrics == null ? "—" : m.failures.get() + " of " + m.scrapes.get());
             }
-            for (BenchChild agent : agents) {
-                System.out.printf("ratio %s / node_exporter CPU per sample: %.2f%n", agent.name(),
-                        windows.get(agent.name()).cpuPerEvent() / neCpu);
-            }
-            for (BenchChild agent : agents) {
-                System.out.printf("%s: CPU ms per sample by thread (live threads, > 0.1):", agent.name());
-                long events = windows.get(agent.name()).events();
-                Map<String, Long> before = threadsBefore.get(agent.name());
-                threadsAfter.get(agent.name()).entrySet().stream()
-                        .map(e -> Map.entry(e.getKey(), (e.getValue() - before.getOrDefault(e.getKey(), 0L)) / (double) events))
-                        .filter(e -> e.getValue() > 0.1)
+            System.out.printf("stream agent: its samples in the collector span %d s of the window%n", streamed);
+            for (Measured m : processes) {
+                System.out.printf("%s: CPU ms per second by thread (> 0.05):", m.name);
+                m.threadsEnd.entrySet().stream()
+                        .map(e -> Map.entry(e.getKey(), (e.getValue() - m.threadsStart.getOrDefault(e.getKey(), 0L)) / windowSeconds))
+                        .filter(e -> e.getValue() > 0.05)
                         .sorted(Map.Entry.<String, Double>comparingByValue().reversed())
                         .forEach(e -> System.out.printf(" [%s] %.2f;", e.getKey(), e.getValue()));
                 System.out.println();
             }
             System.out.printf("driver (collector + scraper) CPU in the window: %d ms%n",
                     driverAfter.cpuMillis() - driverBefore.cpuMillis());
-            HostSample last = collector.store().node("default").orElseThrow().lastSample();
-            IbPort port = last.devices().get(0).ports().get(0);
-            System.out.printf("agent sample: %d devices; per port %d PMA counters, %d hw counters, %d ethtool stats, %d GIDs (of 255 entries read)%n",
-                    last.devices().size(), port.counters().size(), port.hwCounters().size(),
-                    port.ethtool() == null ? 0 : port.ethtool().raw().size(), port.gids().size());
         } finally {
             scraper.shutdownNow();
-            for (BenchChild agent : agents) {
-                agent.close();
-            }
-            if (nodeExporter != null) {
-                nodeExporter.close();
+            for (Measured m : processes) {
+                m.process.close();
             }
             vertx.close().toCompletionStage().toCompletableFuture().get();
             EightPortHost.deleteTree(work);
         }
     }
 
-    private static long samples(BenchChild agent) throws IOException {
-        return Long.parseLong(BenchControl.fields(agent.ask("stats")).get("samples"));
+    /**
+     * The flags {@code rdmamon agent} gets from the launcher when JAVA_OPTS is unset: its
+     * {@code agent_java_opts=} line (empty for a launcher without one).
+     */
+    private static String launcherAgentFlags(Path launcher) throws IOException {
+        return Files.readAllLines(launcher).stream().map(String::strip)
+                .filter(l -> l.startsWith("agent_java_opts=")).findFirst()
+                .map(l -> l.substring("agent_java_opts=".length()).replaceAll("^[\"(]|[\")]$", ""))
+                .orElse("");
     }
 
-    /** CPU and events (samples or scrapes) between two points in time. */
-    private static final class Window {
-        private final long cpuStart;
-        private final long eventsStart;
-        private long cpu;
-        private long events;
-
-        private Window(long cpuStart, long eventsStart) {
-            this.cpuStart = cpuStart;
-            this.eventsStart = eventsStart;
+    private static void scrape(HttpClient http, Measured m) {
+        try {
+            HttpResponse<String> r = http.send(HttpRequest.newBuilder(m.metrics).timeout(Duration.ofSeconds(5)).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            m.scrapes.incrementAndGet();
+            if (r.statusCode() == 200) {
+                m.lastBody = r.body();
+            } else {
+                m.failures.incrementAndGet();
+            }
+        } catch (IOException e) {
+            m.scrapes.incrementAndGet();
+            m.failures.incrementAndGet();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
+    }
 
-        static Window open(ProcessUsage usage, long events) {
-            return new Window(usage.cpuMillis(), events);
-        }
+    private static long streamedSamples(Collector.Running collector, String node) {
+        return collector.store().node(node).map(n -> n.lastSample().timestampMillis() / 1000).orElse(0L);
+    }
 
-        void close(ProcessUsage usage, long eventsNow) {
-            cpu = usage.cpuMillis() - cpuStart;
-            events = eventsNow - eventsStart;
-        }
+    private static double cpuPerSecond(Measured m, double windowSeconds) {
+        return (m.windowEnd.cpuMillis() - m.windowStart.cpuMillis()) / windowSeconds;
+    }
 
-        long events() {
-            return events;
-        }
-
-        double cpuPerEvent() {
-            return events == 0 ? Double.NaN : (double) cpu / events;
+    private static void sleepUntil(long startedNanos, int seconds) throws InterruptedException {
+        long left = startedNanos + seconds * 1_000_000_000L - System.nanoTime();
+        if (left > 0) {
+            TimeUnit.NANOSECONDS.sleep(left);
         }
     }
 

@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -29,10 +30,11 @@ final class BenchChild implements AutoCloseable {
         this.answers = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
     }
 
-    /** A program whose output all goes to {@code log}. */
-    static BenchChild program(String name, List<String> argv, Path log) throws IOException {
-        Process process = new ProcessBuilder(argv).redirectErrorStream(true)
-                .redirectOutput(log.toFile()).start();
+    /** A program with {@code env} added to this process's environment, whose output all goes to {@code log}. */
+    static BenchChild program(String name, List<String> argv, Map<String, String> env, Path log) throws IOException {
+        ProcessBuilder builder = new ProcessBuilder(argv).redirectErrorStream(true).redirectOutput(log.toFile());
+        builder.environment().putAll(env);
+        Process process = builder.start();
         return new BenchChild(name, process);
     }
 
