@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.rdmamon.collector.auth.Role;
 import io.rdmamon.collector.auth.TokenEntry;
+import io.rdmamon.protocol.testing.FixtureHosts;
 import io.rdmamon.protocol.wire.Frame;
 import io.rdmamon.protocol.wire.FrameCodec;
 import io.rdmamon.protocol.wire.SampleEncoder;
@@ -101,7 +102,7 @@ class CollectorEndToEndTest {
             if (encoder == null) {
                 encoder = new SampleEncoder(node, "test", intervalMillis);
             }
-            for (Frame frame : encoder.encode(FixtureSamples.host(node, ts, step), seq)) {
+            for (Frame frame : encoder.encode(FixtureHosts.golden(node, ts, step), seq)) {
                 await(ws.writeBinaryMessage(Buffer.buffer(codec.encode(frame))));
             }
             assertEquals(new Frame.Ack(seq), received.poll(5, TimeUnit.SECONDS));
@@ -222,7 +223,7 @@ class CollectorEndToEndTest {
         int samples = 20 * io.rdmamon.collector.ingest.AgentIngest.MAX_FRAMES_IN_FLIGHT;
         List<Future<Void>> writes = new java.util.ArrayList<>();
         for (int seq = 1; seq <= samples; seq++) {
-            for (Frame frame : encoder.encode(FixtureSamples.host("burst", 1_000L * seq, seq), seq)) {
+            for (Frame frame : encoder.encode(FixtureHosts.golden("burst", 1_000L * seq, seq), seq)) {
                 writes.add(agent.ws.writeBinaryMessage(Buffer.buffer(codec.encode(frame))));
             }
         }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.rdmamon.collector.auth.Role;
 import io.rdmamon.collector.auth.TokenEntry;
+import io.rdmamon.protocol.testing.FixtureHosts;
 import io.rdmamon.protocol.wire.Frame;
 import io.rdmamon.protocol.wire.FrameCodec;
 import io.rdmamon.protocol.wire.SampleEncoder;
@@ -72,7 +73,7 @@ class DiagnosesApiTest {
         SampleEncoder encoder = new SampleEncoder("gpu-01", "test", 1000);
         long now = System.currentTimeMillis();
         for (int seq = 1; seq <= 3; seq++) {
-            for (Frame frame : encoder.encode(FixtureSamples.host("gpu-01", now - 3000 + seq * 1000L, seq), seq)) {
+            for (Frame frame : encoder.encode(FixtureHosts.golden("gpu-01", now - 3000 + seq * 1000L, seq), seq)) {
                 await(ws.writeBinaryMessage(Buffer.buffer(codec.encode(frame))));
             }
             assertEquals(new Frame.Ack(seq), acks.poll(5, TimeUnit.SECONDS));

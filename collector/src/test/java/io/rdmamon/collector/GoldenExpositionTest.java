@@ -5,6 +5,7 @@ import io.rdmamon.collector.http.MetricsHandler;
 import io.rdmamon.collector.metrics.RdmaMetrics;
 import io.rdmamon.collector.store.NodeStore;
 import io.rdmamon.protocol.model.HostSample;
+import io.rdmamon.protocol.testing.FixtureHosts;
 import io.rdmamon.protocol.wire.FrameCodec;
 import io.rdmamon.protocol.wire.FrameException;
 import io.rdmamon.protocol.wire.SampleDecoder;
@@ -39,7 +40,7 @@ class GoldenExpositionTest {
     }
 
     static String exposition() throws IOException {
-        return exposition(FixtureSamples::host);
+        return exposition(FixtureHosts::golden);
     }
 
     private static String exposition(Samples samples) throws IOException {

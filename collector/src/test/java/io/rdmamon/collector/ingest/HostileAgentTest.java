@@ -4,16 +4,16 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.rdmamon.collector.Collector;
 import io.rdmamon.collector.CollectorConfig;
-import io.rdmamon.collector.FixtureSamples;
 import io.rdmamon.collector.auth.Role;
 import io.rdmamon.collector.auth.TokenEntry;
 import io.rdmamon.collector.store.NodeView;
 import io.rdmamon.protocol.model.HostSample;
+import io.rdmamon.protocol.testing.FixtureHosts;
 import io.rdmamon.protocol.wire.Frame;
 import io.rdmamon.protocol.wire.FrameCodec;
-import io.rdmamon.protocol.wire.HostLayout;
 import io.rdmamon.protocol.wire.HostLayout.DeviceLayout;
 import io.rdmamon.protocol.wire.HostLayout.PortLayout;
+import io.rdmamon.protocol.wire.HostLayout;
 import io.rdmamon.protocol.wire.SampleEncoder;
 import io.rdmamon.protocol.wire.WireFormat;
 import io.vertx.core.Vertx;
@@ -237,7 +237,7 @@ class HostileAgentTest {
         start(CollectorConfig.defaults().withIngest(IngestLimits.defaults().withMaxDevices(2)));
         RawAgent agent = new RawAgent();
         long now = System.currentTimeMillis();
-        agent.sample(agent("grows", null), FixtureSamples.host("grows", now, 1), 1); // 2 devices: at the limit
+        agent.sample(agent("grows", null), FixtureHosts.golden("grows", now, 1), 1); // 2 devices: at the limit
         List<DeviceLayout> three = IntStream.range(0, 3).mapToObj(i -> new DeviceLayout("d" + i, 1, null, null, null,
                 null, null, null, List.of(bare(1)))).toList();
         agent.send(new Frame.LayoutChange(2, new HostLayout(three)));
@@ -256,12 +256,12 @@ class HostileAgentTest {
         RawAgent agent = new RawAgent();
         SampleEncoder encoder = agent("clock", "run-1");
         long now = System.currentTimeMillis();
-        agent.sample(encoder, FixtureSamples.host("clock", now, 1), 1);
-        agent.sample(encoder, FixtureSamples.host("clock", now + Duration.ofDays(365).toMillis(), 2), 2);
-        agent.sample(encoder, FixtureSamples.host("clock", now + 1000, 3), 3);
+        agent.sample(encoder, FixtureHosts.golden("clock", now, 1), 1);
+        agent.sample(encoder, FixtureHosts.golden("clock", now + Duration.ofDays(365).toMillis(), 2), 2);
+        agent.sample(encoder, FixtureHosts.golden("clock", now + 1000, 3), 3);
         assertEquals(now + 1000, collector.store().node("clock").orElseThrow().lastSample().timestampMillis());
         // the agent's clock steps back: its samples are still new, by their seq
-        agent.sample(encoder, FixtureSamples.host("clock", now - 60_000, 4), 4);
+        agent.sample(encoder, FixtureHosts.golden("clock", now - 60_000, 4), 4);
         assertEquals(now - 60_000, collector.store().node("clock").orElseThrow().lastSample().timestampMillis());
 
         assertEquals(1, nodeJson("clock").get("refusedSamples").get("ahead_of_clock").asLong());
@@ -281,22 +281,22 @@ class HostileAgentTest {
         long now = System.currentTimeMillis();
         RawAgent first = new RawAgent();
         SampleEncoder run = agent("replay", "run-1");
-        first.sample(run, FixtureSamples.host("replay", now, 1), 1);
-        first.sample(run, FixtureSamples.host("replay", now + 1000, 2), 2);
+        first.sample(run, FixtureHosts.golden("replay", now, 1), 1);
+        first.sample(run, FixtureHosts.golden("replay", now + 1000, 2), 2);
         await(first.ws.close());
         waitFor(() -> collector.store().node("replay").orElseThrow().connections() == 0, "first stream gone");
 
         RawAgent again = new RawAgent();
         SampleEncoder sameRun = agent("replay", "run-1");
-        again.sample(sameRun, FixtureSamples.host("replay", now + 1000, 2), 2); // its ack was lost: replayed
-        again.sample(sameRun, FixtureSamples.host("replay", now + 2000, 3), 3);
+        again.sample(sameRun, FixtureHosts.golden("replay", now + 1000, 2), 2); // its ack was lost: replayed
+        again.sample(sameRun, FixtureHosts.golden("replay", now + 2000, 3), 3);
         assertEquals(now + 2000, collector.store().node("replay").orElseThrow().lastSample().timestampMillis());
         await(again.ws.close());
         waitFor(() -> collector.store().node("replay").orElseThrow().connections() == 0, "second stream gone");
 
         RawAgent restarted = new RawAgent();
         SampleEncoder newRun = agent("replay", "run-2");
-        restarted.sample(newRun, FixtureSamples.host("replay", now + 3000, 4), 1);
+        restarted.sample(newRun, FixtureHosts.golden("replay", now + 3000, 4), 1);
         assertEquals(now + 3000, collector.store().node("replay").orElseThrow().lastSample().timestampMillis());
         String metrics = get("/metrics");
         assertTrue(metrics.contains("rdmamon_collector_samples_duplicate_total 1.0"), metrics);
@@ -313,14 +313,14 @@ class HostileAgentTest {
         long now = System.currentTimeMillis();
         RawAgent real = new RawAgent();
         SampleEncoder realRun = agent("gpu-07", "real");
-        real.sample(realRun, FixtureSamples.host("gpu-07", now, 1), 1);
+        real.sample(realRun, FixtureHosts.golden("gpu-07", now, 1), 1);
 
         RawAgent impostor = new RawAgent();
-        impostor.send(agent("gpu-07", "impostor").encode(FixtureSamples.host("gpu-07", now, 1), 1).get(0));
+        impostor.send(agent("gpu-07", "impostor").encode(FixtureHosts.golden("gpu-07", now, 1), 1).get(0));
         assertEquals((short) 1008, impostor.closed());
         assertEquals("node name conflict: gpu-07 is streaming on another live connection", impostor.closeReason);
 
-        real.sample(realRun, FixtureSamples.host("gpu-07", now + 1000, 2), 2);
+        real.sample(realRun, FixtureHosts.golden("gpu-07", now + 1000, 2), 2);
         JsonNode node = nodeJson("gpu-07");
         assertTrue(node.get("connected").asBoolean(), node.toString());
         assertEquals(1, node.get("nameConflicts").get("count").asInt());
@@ -337,9 +337,9 @@ class HostileAgentTest {
         long now = System.currentTimeMillis();
         RawAgent talker = new RawAgent();
         SampleEncoder talkerRun = agent("talker", "t");
-        talker.sample(talkerRun, FixtureSamples.host("talker", now, 1), 1);
+        talker.sample(talkerRun, FixtureHosts.golden("talker", now, 1), 1);
         RawAgent silent = new RawAgent();
-        silent.sample(agent("silent", "s"), FixtureSamples.host("silent", now, 1), 1);
+        silent.sample(agent("silent", "s"), FixtureHosts.golden("silent", now, 1), 1);
         for (int beat = 0; beat < 8; beat++) { // 2.4 s of heartbeats keep the talker's stream open
             talker.send(new Frame.Heartbeat(System.currentTimeMillis()));
             Thread.sleep(300);
@@ -350,7 +350,7 @@ class HostileAgentTest {
         assertFalse(nodeJson("silent").get("connected").asBoolean());
 
         RawAgent back = new RawAgent(); // the name is free again
-        back.sample(agent("silent", "s"), FixtureSamples.host("silent", now + 1000, 2), 2);
+        back.sample(agent("silent", "s"), FixtureHosts.golden("silent", now + 1000, 2), 2);
         assertTrue(get("/metrics").contains("rdmamon_collector_agent_streams_closed_total{reason=\"idle\"} 1.0"));
     }
 
@@ -373,7 +373,7 @@ class HostileAgentTest {
     @Test
     void stringsFromTheWireMustBePrintableAndBounded() throws Exception {
         start();
-        HostLayout layout = HostLayout.of(FixtureSamples.host("x", 1, 1));
+        HostLayout layout = HostLayout.of(FixtureHosts.golden("x", 1, 1));
         RawAgent forged = new RawAgent();
         forged.send(new Frame.Hello("forger", "1.0\nWARNING collector: token accepted", 1000, 1, layout));
         assertEquals((short) 1002, forged.closed());

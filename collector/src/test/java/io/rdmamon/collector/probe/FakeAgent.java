@@ -1,10 +1,10 @@
 package io.rdmamon.collector.probe;
 
-import io.rdmamon.collector.FixtureSamples;
-import io.rdmamon.protocol.testing.Waits;
 import io.rdmamon.protocol.probe.PerftestResult;
 import io.rdmamon.protocol.probe.ProbePhase;
 import io.rdmamon.protocol.probe.ProbeRole;
+import io.rdmamon.protocol.testing.FixtureHosts;
+import io.rdmamon.protocol.testing.Waits;
 import io.rdmamon.protocol.wire.Frame;
 import io.rdmamon.protocol.wire.FrameCodec;
 import io.rdmamon.protocol.wire.SampleEncoder;
@@ -25,7 +25,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 
 /**
  * An agent as the collector sees it: a real WebSocket client speaking the real codec. It announces a
- * host ({@link FixtureSamples}: mlx5_0 port 1 RoCE with RoCE v2 GID 3 = 192.168.1.2 and a RoCE v1 GID 0,
+ * host ({@link FixtureHosts#golden}: mlx5_0 port 1 RoCE with RoCE v2 GID 3 = 192.168.1.2 and a RoCE v1 GID 0,
  * mlx5_0 port 2 InfiniBand, erdma_0 port 1), then the test scripts its probe reports.
  */
 final class FakeAgent {
@@ -52,7 +52,7 @@ final class FakeAgent {
             }
         });
         SampleEncoder encoder = new SampleEncoder(node, "test", 60_000, capabilities);
-        for (Frame frame : encoder.encode(FixtureSamples.host(node, System.currentTimeMillis(), 1), 1)) {
+        for (Frame frame : encoder.encode(FixtureHosts.golden(node, System.currentTimeMillis(), 1), 1)) {
             Waits.await(ws.writeBinaryMessage(Buffer.buffer(codec.encode(frame))));
         }
         assertEquals(new Frame.Ack(1), next());
