@@ -18,11 +18,12 @@ public final class Waits {
 
     /**
      * Observes something the test waits for (a query, a file, a process). An exception it throws ends the wait at
-     * once; a probe that should retry after an error catches it and returns what it saw instead.
+     * once (so does an interrupt); a probe that should retry after an error catches it and returns what it saw
+     * instead.
      */
     @FunctionalInterface
     public interface Probe<T, E extends Exception> {
-        T observe() throws E;
+        T observe() throws E, InterruptedException;
     }
 
     private Waits() {
