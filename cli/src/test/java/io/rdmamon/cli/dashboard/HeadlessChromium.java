@@ -4,11 +4,14 @@ import com.microsoft.playwright.BrowserContext;
 import com.microsoft.playwright.BrowserType;
 import com.microsoft.playwright.Page;
 import com.microsoft.playwright.Playwright;
+import io.rdmamon.protocol.testing.Waits;
 
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BooleanSupplier;
 
 /**
  * The system's Chromium (RDMAMON_CHROMIUM, default /usr/bin/chromium) driven headless by Playwright;
@@ -46,6 +49,23 @@ final class HeadlessChromium implements AutoCloseable {
         });
         page.onPageError(error -> errors.add("page error: " + error));
         return page;
+    }
+
+    /**
+     * Polls {@code condition} (which reads the page) every 200 ms until it holds; fails after {@code limit} naming
+     * {@code what} and the console errors seen, which usually say why the page never got there.
+     */
+    static void waitFor(BooleanSupplier condition, String what, Duration limit, List<String> consoleErrors) {
+        Waits.Probe<Boolean, RuntimeException> probe = condition::getAsBoolean;
+        try {
+            if (Waits.pollUntil(probe, Boolean::booleanValue, limit, Duration.ofMillis(200))) {
+                return;
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError("interrupted waiting for " + what, e);
+        }
+        throw new AssertionError("timed out waiting for " + what + "; console errors: " + consoleErrors);
     }
 
     @Override
