@@ -185,7 +185,7 @@ class ProbeBrowserTest {
         page.screenshot(new Page.ScreenshotOptions().setPath(SCREENSHOTS.resolve("probes.png")).setFullPage(true));
 
         Page deepLink = open("/#/probes/" + cancelledId, SimulatedFleet.VIEWER_TOKEN);
-        waitFor(deepLink, () -> "cancelled".equals(text(deepLink, "#probes-selected " + CARD_STATE)), "a deep link to a probe");
+        waitFor(() -> "cancelled".equals(text(deepLink, "#probes-selected " + CARD_STATE)), "a deep link to a probe");
         assertEquals(List.of(), errorsBesides("status of 401", "status of 400"));
         deepLink.close();
         page.close();
