@@ -37,8 +37,8 @@ class GoldenExpositionTest {
 
     /**
      * A protocol 1 agent, whose values frames carry every per-priority counter twice (raw and as typed copies),
-     * gives this collector the same exposition. The frames in {@code /wire/v1/golden-<node>.jsonl} were written by
-     * the protocol 1 encoder for the samples above (step 1, 2, 3 of gpu-01; step 1 of gpu-02).
+     * gives this collector the same model and exposition. The frames in {@code /wire/v1/golden-<node>.jsonl} were
+     * written by the protocol 1 encoder for the golden samples (step 1, 2, 3 of gpu-01; step 1 of gpu-02).
      */
     @Test
     void framesOfAProtocolOneAgentGiveTheSameExposition() throws Exception {
@@ -48,7 +48,7 @@ class GoldenExpositionTest {
         }
         String actual = GoldenScenario.exposition((node, timestampMillis, step) -> {
             HostSample sample = streams.get(node).get((int) step - 1);
-            assertEquals(timestampMillis, sample.timestampMillis());
+            assertEquals(FixtureHosts.golden(node, timestampMillis, step), sample, "the recorded frames' model");
             return sample;
         });
         assertEquals(Files.readString(GOLDEN, StandardCharsets.UTF_8), actual);

@@ -275,6 +275,6 @@ class DashboardBrowserTest {
     }
 
     private void waitFor(BooleanSupplier condition, String what) {
-        HeadlessChromium.waitFor(condition, what, Duration.ofSeconds(15), consoleErrors);
+        HeadlessChromium.waitFor(page, condition, what, Duration.ofSeconds(15), consoleErrors);
     }
 }

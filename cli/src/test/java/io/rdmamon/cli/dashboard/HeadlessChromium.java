@@ -4,7 +4,7 @@ import com.microsoft.playwright.BrowserContext;
 import com.microsoft.playwright.BrowserType;
 import com.microsoft.playwright.Page;
 import com.microsoft.playwright.Playwright;
-import io.rdmamon.protocol.testing.Waits;
+import com.microsoft.playwright.TimeoutError;
 
 import java.nio.file.Path;
 import java.nio.file.Paths;
@@ -52,20 +52,17 @@ final class HeadlessChromium implements AutoCloseable {
     }
 
     /**
-     * Polls {@code condition} (which reads the page) every 200 ms until it holds; fails after {@code limit} naming
-     * {@code what} and the console errors seen, which usually say why the page never got there.
+     * Waits until {@code condition} (which reads the page) holds, failing after {@code limit} naming {@code what}
+     * and the console errors seen, which usually say why the page never got there. Playwright's own wait, not
+     * {@code Waits}: Playwright delivers a page's events (navigations, console messages) only while one of its calls
+     * runs, so a sleeping poll would see a stale {@code page.url()}.
      */
-    static void waitFor(BooleanSupplier condition, String what, Duration limit, List<String> consoleErrors) {
-        Waits.Probe<Boolean, RuntimeException> probe = condition::getAsBoolean;
+    static void waitFor(Page page, BooleanSupplier condition, String what, Duration limit, List<String> consoleErrors) {
         try {
-            if (Waits.pollUntil(probe, Boolean::booleanValue, limit, Duration.ofMillis(200))) {
-                return;
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new AssertionError("interrupted waiting for " + what, e);
+            page.waitForCondition(condition, new Page.WaitForConditionOptions().setTimeout(limit.toMillis()));
+        } catch (TimeoutError e) {
+            throw new AssertionError("timed out waiting for " + what + "; console errors: " + consoleErrors, e);
         }
-        throw new AssertionError("timed out waiting for " + what + "; console errors: " + consoleErrors);
     }
 
     @Override

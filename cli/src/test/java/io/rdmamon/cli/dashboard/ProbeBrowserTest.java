@@ -101,7 +101,7 @@ class ProbeBrowserTest {
         String source = port(0, "mlx5_0");
         String destination = port(1, "mlx5_0");
         Page page = open("/#/port/" + source, SimulatedFleet.OPERATOR_TOKEN);
-        waitFor(() -> source.equals(page.inputValue("#pp-source")), "the port pre-filled as the source");
+        waitFor(page, () -> source.equals(page.inputValue("#pp-source")), "the port pre-filled as the source");
         choose(page, "pp", null, destination);
         page.fill("#pp-duration", "2");
         // no polling of the probe: what the card shows can only come from the push channel's probe events
@@ -115,7 +115,7 @@ class ProbeBrowserTest {
                 }).observe(document.getElementById('probe-panel'), {subtree: true, childList: true, characterData: true});
                 """);
         page.click("#probe-panel button[type=submit]");
-        waitFor(() -> "done".equals(text(page, "#probe-panel " + CARD_STATE)), "the probe to be done");
+        waitFor(page, () -> "done".equals(text(page, "#probe-panel " + CARD_STATE)), "the probe to be done");
 
         @SuppressWarnings("unchecked")
         List<String> seen = (List<String>) page.evaluate("window.seenStates");
@@ -158,7 +158,7 @@ class ProbeBrowserTest {
         // GID 0 is the link-local RoCE v1 GID: the collector's refusal is shown as it words it
         page.fill("#pv-gid", "0");
         page.click("#probes-form button[type=submit]");
-        waitFor(() -> page.textContent("#probes-form .probe-form-status").startsWith("Not started"), "the refusal");
+        waitFor(page, () -> page.textContent("#probes-form .probe-form-status").startsWith("Not started"), "the refusal");
         HttpResponse<String> refused = post("/api/probes", "{\"source\":" + endpointJson(port(0, "mlx5_1"))
                 + ",\"destination\":" + endpointJson(port(1, "mlx5_1")) + ",\"durationSeconds\":30,\"gidIndex\":0}");
         assertEquals(400, refused.statusCode(), refused.body());
@@ -166,13 +166,13 @@ class ProbeBrowserTest {
                 page.textContent("#probes-form .probe-form-status"));
         page.fill("#pv-gid", "");
         page.click("#probes-form button[type=submit]");
-        waitFor(() -> page.url().matches(".*#/probes/[^/]+$"), "the new probe's own URL");
+        waitFor(page, () -> page.url().matches(".*#/probes/[^/]+$"), "the new probe's own URL");
         String cancelledId = page.url().substring(page.url().lastIndexOf('/') + 1);
-        waitFor(() -> "running".equals(text(page, "#probes-selected " + CARD_STATE)), "the long probe running");
+        waitFor(page, () -> "running".equals(text(page, "#probes-selected " + CARD_STATE)), "the long probe running");
         // the push channel is quiet while a probe runs (the running event says ~0 %): progress comes from polling
-        waitFor(() -> progress(page) > 0.1, "3 of the 30 s shown as progress");
+        waitFor(page, () -> progress(page) > 0.1, "3 of the 30 s shown as progress");
         page.click("#probes-selected button.danger");
-        waitFor(() -> "cancelled".equals(text(page, "#probes-selected " + CARD_STATE)), "the probe cancelled");
+        waitFor(page, () -> "cancelled".equals(text(page, "#probes-selected " + CARD_STATE)), "the probe cancelled");
         assertEquals("cancelled", api("/api/probes/" + cancelledId).get("state").asText());
 
         List<String> ids = page.locator(".probe-history tbody tr").all().stream().map(r -> r.getAttribute("data-id")).toList();
@@ -180,12 +180,12 @@ class ProbeBrowserTest {
         Locator passedRow = page.locator(".probe-history tr[data-id='" + passedProbeId + "']");
         assertEquals("pass", passedRow.locator("td").last().textContent());
         passedRow.locator("a").click();
-        waitFor(() -> page.url().endsWith("#/probes/" + passedProbeId), "the passed probe's URL");
-        waitFor(() -> "PASS".equals(text(page, "#probes-selected .probe-verdict")), "the passed probe shown");
+        waitFor(page, () -> page.url().endsWith("#/probes/" + passedProbeId), "the passed probe's URL");
+        waitFor(page, () -> "PASS".equals(text(page, "#probes-selected .probe-verdict")), "the passed probe shown");
         page.screenshot(new Page.ScreenshotOptions().setPath(SCREENSHOTS.resolve("probes.png")).setFullPage(true));
 
         Page deepLink = open("/#/probes/" + cancelledId, SimulatedFleet.VIEWER_TOKEN);
-        waitFor(() -> "cancelled".equals(text(deepLink, "#probes-selected " + CARD_STATE)), "a deep link to a probe");
+        waitFor(deepLink, () -> "cancelled".equals(text(deepLink, "#probes-selected " + CARD_STATE)), "a deep link to a probe");
         assertEquals(List.of(), errorsBesides("status of 401", "status of 400"));
         deepLink.close();
         page.close();
@@ -199,7 +199,7 @@ class ProbeBrowserTest {
         page.locator("#token-dialog").waitFor(new Locator.WaitForOptions().setState(WaitForSelectorState.VISIBLE));
         page.fill("#token-input", token);
         page.click("#token-form button[type=submit]");
-        waitFor(() -> page.textContent("#conn").startsWith("live"), "the live stream");
+        waitFor(page, () -> page.textContent("#conn").startsWith("live"), "the live stream");
         return page;
     }
 
@@ -213,7 +213,7 @@ class ProbeBrowserTest {
 
     private void pick(Page page, String picker, String key) {
         page.fill(picker + "-filter", key.substring(0, key.indexOf('/')) + " " + key.substring(key.indexOf('/') + 1));
-        waitFor(() -> page.locator(picker + " option[value='" + key + "']").count() == 1, key + " offered");
+        waitFor(page, () -> page.locator(picker + " option[value='" + key + "']").count() == 1, key + " offered");
         page.selectOption(picker, key);
     }
 
@@ -258,7 +258,7 @@ class ProbeBrowserTest {
         return consoleErrors.stream().filter(e -> List.of(expected).stream().noneMatch(e::contains)).toList();
     }
 
-    private void waitFor(BooleanSupplier condition, String what) {
-        HeadlessChromium.waitFor(condition, what, Duration.ofSeconds(20), consoleErrors);
+    private void waitFor(Page page, BooleanSupplier condition, String what) {
+        HeadlessChromium.waitFor(page, condition, what, Duration.ofSeconds(20), consoleErrors);
     }
 }

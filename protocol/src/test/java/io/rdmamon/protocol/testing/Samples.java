@@ -185,6 +185,9 @@ public final class Samples {
         }
 
         public IbPort build() {
+            if (ethtool != null && netdev == null) {
+                throw new IllegalStateException("ethtool statistics without a netdev: set netdev(...) too");
+            }
             boolean active = stateId == IbPort.STATE_ACTIVE || stateId == IbPort.STATE_ACTIVE_DEFER;
             return new IbPort(number, stateId, stateName(stateId), active ? 5 : 3, active ? "LinkUp" : "Disabled",
                     rate, rateBytesPerSecond, linkLayer, lid, netdev, counters, hwCounters, gids,

@@ -30,6 +30,13 @@ class SamplesTest {
     }
 
     @Test
+    void ethtoolStatisticsNeedTheNetdevTheyWereReadFrom() {
+        Samples.PortBuilder port = Samples.ibPort().ethtool(ordered("port_rcv_data", 1L));
+        IllegalStateException e = assertThrows(IllegalStateException.class, port::build);
+        assertEquals("ethtool statistics without a netdev: set netdev(...) too", e.getMessage());
+    }
+
+    @Test
     void theStateDecidesItsNameAndThePhysicalState() {
         IbPort down = Samples.ibPort().state(1).build();
         assertEquals(List.of("DOWN", 3, "Disabled"), List.of(down.state(), down.physStateId(), down.physState()));
