@@ -128,7 +128,11 @@ class ProbeApiTest {
     }
 
     private RunningProbe clientStarted(Vertx v) throws Exception {
-        start(v, c -> c);
+        return clientStarted(v, c -> c);
+    }
+
+    private RunningProbe clientStarted(Vertx v, UnaryOperator<ProbeConfig> limits) throws Exception {
+        start(v, limits);
         FakeAgent src = agent("gpu-01");
         FakeAgent dst = agent("gpu-02");
         String id = started(request("gpu-01", "gpu-02"));
@@ -341,13 +345,10 @@ class ProbeApiTest {
 
     @Test
     void deleteCancelsBothSidesThenThePairCoolsDown(Vertx v) throws Exception {
-        start(v, c -> c.withCooldown(Duration.ofSeconds(30)));
-        FakeAgent src = agent("gpu-01");
-        FakeAgent dst = agent("gpu-02");
-        String id = started(request("gpu-01", "gpu-02"));
-        dst.nextStart();
-        dst.listening(id, 20_000);
-        src.nextStart();
+        RunningProbe running = clientStarted(v, c -> c.withCooldown(Duration.ofSeconds(30)));
+        FakeAgent src = running.src();
+        FakeAgent dst = running.dst();
+        String id = running.id();
         src.report(id, ProbeRole.CLIENT, ProbePhase.RUNNING, 0, null, null, null, List.of());
         waitForState(id, "running");
 
