@@ -4,18 +4,16 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.rdmamon.collector.auth.Role;
 import io.rdmamon.collector.auth.TokenEntry;
+import io.rdmamon.protocol.testing.FixtureHosts;
 import io.rdmamon.protocol.wire.Frame;
 import io.rdmamon.protocol.wire.FrameCodec;
 import io.rdmamon.protocol.wire.SampleEncoder;
-import io.rdmamon.protocol.wire.WireFormat;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.UpgradeRejectedException;
-import io.vertx.core.http.WebSocket;
 import io.vertx.core.http.WebSocketClient;
-import io.vertx.core.http.WebSocketConnectOptions;
 import io.vertx.ext.web.client.HttpResponse;
 import io.vertx.ext.web.client.WebClient;
 import org.junit.jupiter.api.AfterEach;
@@ -27,7 +25,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 import static io.rdmamon.protocol.testing.Waits.await;
@@ -68,51 +65,33 @@ class CollectorEndToEndTest {
         await(vertx.close());
     }
 
-    /** A hand-driven agent connection that records what the collector sends back. */
-    private final class RawAgent {
-        final WebSocket ws;
-        final LinkedBlockingQueue<Frame> received = new LinkedBlockingQueue<>();
-        volatile Short closeCode;
-        volatile String closeReason;
-        SampleEncoder encoder;
+    private RawAgent rawAgent(String token) throws Exception {
+        return new RawAgent(wsClient, collector.port(), token);
+    }
 
-        RawAgent(String token) throws Exception {
-            WebSocketConnectOptions options = new WebSocketConnectOptions().setHost("127.0.0.1")
-                    .setPort(collector.port()).setURI(WireFormat.STREAM_PATH);
-            if (token != null) {
-                options.putHeader("Authorization", "Bearer " + token);
-            }
-            ws = await(wsClient.connect(options));
-            ws.binaryMessageHandler(b -> {
-                try {
-                    received.add(codec.decode(b.getBytes()));
-                } catch (Exception e) {
-                    throw new AssertionError(e);
-                }
-            });
-            ws.closeHandler(v -> {
-                closeReason = ws.closeReason();
-                closeCode = ws.closeStatusCode();
-            });
+    /** Streams {@link FixtureHosts#golden} samples of one node, as an agent with the given interval would. */
+    private static final class GoldenStream {
+        private final RawAgent agent;
+        private final String node;
+        private final SampleEncoder encoder;
+
+        GoldenStream(RawAgent agent, String node, long intervalMillis) {
+            this.agent = agent;
+            this.node = node;
+            this.encoder = new SampleEncoder(node, "test", intervalMillis);
         }
 
-        /** Sends a sample and waits for its ack. */
-        void send(String node, long ts, long step, long seq, long intervalMillis) throws Exception {
-            if (encoder == null) {
-                encoder = new SampleEncoder(node, "test", intervalMillis);
-            }
-            for (Frame frame : encoder.encode(FixtureSamples.host(node, ts, step), seq)) {
-                await(ws.writeBinaryMessage(Buffer.buffer(codec.encode(frame))));
-            }
-            assertEquals(new Frame.Ack(seq), received.poll(5, TimeUnit.SECONDS));
+        /** Sends sample {@code seq} taken at {@code ts} with counters at {@code step} and waits for its ack. */
+        void send(long ts, long step, long seq) throws Exception {
+            agent.sample(encoder, FixtureHosts.golden(node, ts, step), seq);
         }
     }
 
     @Test
     void ingestedSamplesShowInRestAndMetrics() throws Exception {
-        RawAgent agent = new RawAgent(AGENT_TOKEN);
-        agent.send("gpu-01", 1_000_000L, 1, 1, 60_000);
-        agent.send("gpu-01", 1_002_000L, 3, 2, 60_000);
+        GoldenStream agent = new GoldenStream(rawAgent(AGENT_TOKEN), "gpu-01", 60_000);
+        agent.send(1_000_000L, 1, 1);
+        agent.send(1_002_000L, 3, 2);
 
         JsonNode list = JSON.readTree(get("/api/nodes", null).bodyAsString());
         JsonNode node = list.get("nodes").get(0);
@@ -166,20 +145,20 @@ class CollectorEndToEndTest {
 
     @Test
     void malformedFrameClosesOnlyThatConnection() throws Exception {
-        RawAgent good = new RawAgent(AGENT_TOKEN);
-        good.send("good", 1_000L, 1, 1, 60_000);
-        RawAgent bad = new RawAgent(AGENT_TOKEN);
+        GoldenStream good = new GoldenStream(rawAgent(AGENT_TOKEN), "good", 60_000);
+        good.send(1_000L, 1, 1);
+        RawAgent bad = rawAgent(AGENT_TOKEN);
         await(bad.ws.writeBinaryMessage(Buffer.buffer("{\"v\":1,\"type\":\"hel")));
         waitFor(() -> bad.closeCode != null, "bad connection closed");
         assertEquals((short) 1002, bad.closeCode);
         assertTrue(bad.closeReason.startsWith("truncated frame"), bad.closeReason);
 
-        RawAgent wrongVersion = new RawAgent(AGENT_TOKEN);
+        RawAgent wrongVersion = rawAgent(AGENT_TOKEN);
         await(wrongVersion.ws.writeBinaryMessage(Buffer.buffer("{\"v\":9,\"type\":\"heartbeat\",\"ts\":1}")));
         waitFor(() -> wrongVersion.closeCode != null, "wrong-version connection closed");
         assertEquals("protocol version 9 is not supported; this collector speaks 1 and 2", wrongVersion.closeReason);
 
-        good.send("good", 2_000L, 2, 2, 60_000); // still streaming, acked
+        good.send(2_000L, 2, 2); // still streaming, acked
         assertEquals(2_000L, collector.store().node("good").orElseThrow().lastSample().timestampMillis());
         assertTrue(get("/metrics", null).bodyAsString().contains("rdmamon_collector_frames_rejected_total 2.0"));
     }
@@ -191,7 +170,7 @@ class CollectorEndToEndTest {
      */
     @Test
     void aProtocolOneAgentStreamsToThisCollector() throws Exception {
-        RawAgent agent = new RawAgent(AGENT_TOKEN);
+        RawAgent agent = rawAgent(AGENT_TOKEN);
         List<String> frames;
         try (java.io.InputStream in = getClass().getResourceAsStream("/wire/v1/golden-gpu-01.jsonl")) {
             frames = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).lines().toList();
@@ -217,12 +196,12 @@ class CollectorEndToEndTest {
      */
     @Test
     void aBurstOfFramesIsAppliedInOrderAndABadFrameAfterItStillClosesTheStream() throws Exception {
-        RawAgent agent = new RawAgent(AGENT_TOKEN);
+        RawAgent agent = rawAgent(AGENT_TOKEN);
         SampleEncoder encoder = new SampleEncoder("burst", "test", 60_000);
         int samples = 20 * io.rdmamon.collector.ingest.AgentIngest.MAX_FRAMES_IN_FLIGHT;
         List<Future<Void>> writes = new java.util.ArrayList<>();
         for (int seq = 1; seq <= samples; seq++) {
-            for (Frame frame : encoder.encode(FixtureSamples.host("burst", 1_000L * seq, seq), seq)) {
+            for (Frame frame : encoder.encode(FixtureHosts.golden("burst", 1_000L * seq, seq), seq)) {
                 writes.add(agent.ws.writeBinaryMessage(Buffer.buffer(codec.encode(frame))));
             }
         }
@@ -242,7 +221,7 @@ class CollectorEndToEndTest {
     void unknownTokenIsRefusedAndTheNodeNeverAppears() throws Exception {
         for (String token : new String[] {"wrong-token", null}) {
             ExecutionException e = org.junit.jupiter.api.Assertions.assertThrows(ExecutionException.class,
-                    () -> new RawAgent(token));
+                    () -> rawAgent(token));
             UpgradeRejectedException rejected = assertInstanceOf(UpgradeRejectedException.class, e.getCause());
             assertEquals(401, rejected.getStatus());
         }
@@ -252,8 +231,8 @@ class CollectorEndToEndTest {
 
     @Test
     void silentNodeGoesStaleThenExpires() throws Exception {
-        RawAgent agent = new RawAgent(AGENT_TOKEN);
-        agent.send("quiet", 1_000L, 1, 1, 100); // 100 ms interval, stale after 2 intervals, expiry 1.5 s
+        new GoldenStream(rawAgent(AGENT_TOKEN), "quiet", 100) // 100 ms interval: stale after 2 intervals, expiry 1.5 s
+                .send(1_000L, 1, 1);
         assertTrue(collector.store().node("quiet").orElseThrow().up());
         waitFor(() -> !collector.store().node("quiet").orElseThrow().up(), "node stale");
         assertTrue(get("/metrics", null).bodyAsString().contains("rdma_agent_up{node=\"quiet\"} 0.0"));

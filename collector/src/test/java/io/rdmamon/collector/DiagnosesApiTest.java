@@ -4,14 +4,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.rdmamon.collector.auth.Role;
 import io.rdmamon.collector.auth.TokenEntry;
-import io.rdmamon.protocol.wire.Frame;
-import io.rdmamon.protocol.wire.FrameCodec;
+import io.rdmamon.protocol.testing.FixtureHosts;
 import io.rdmamon.protocol.wire.SampleEncoder;
-import io.rdmamon.protocol.wire.WireFormat;
 import io.vertx.core.Vertx;
-import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.WebSocket;
-import io.vertx.core.http.WebSocketConnectOptions;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -29,8 +25,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.TimeUnit;
 
 import static io.rdmamon.protocol.testing.Waits.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -58,24 +52,12 @@ class DiagnosesApiTest {
         vertx = Vertx.vertx();
         collector = await(Collector.start(vertx, CollectorConfig.defaults().withListen("127.0.0.1:0").withTokens(List.of(
                 new TokenEntry(Role.AGENT, AGENT_TOKEN, null), new TokenEntry(Role.VIEWER, VIEWER_TOKEN, null)))));
-        FrameCodec codec = new FrameCodec();
-        LinkedBlockingQueue<Frame> acks = new LinkedBlockingQueue<>();
-        WebSocket ws = agent = await(vertx.createWebSocketClient().connect(new WebSocketConnectOptions().setHost("127.0.0.1")
-                .setPort(collector.port()).setURI(WireFormat.STREAM_PATH).putHeader("Authorization", "Bearer " + AGENT_TOKEN)));
-        ws.binaryMessageHandler(b -> {
-            try {
-                acks.add(codec.decode(b.getBytes()));
-            } catch (Exception e) {
-                throw new AssertionError(e);
-            }
-        });
+        RawAgent stream = new RawAgent(vertx.createWebSocketClient(), collector.port(), AGENT_TOKEN);
+        agent = stream.ws;
         SampleEncoder encoder = new SampleEncoder("gpu-01", "test", 1000);
         long now = System.currentTimeMillis();
         for (int seq = 1; seq <= 3; seq++) {
-            for (Frame frame : encoder.encode(FixtureSamples.host("gpu-01", now - 3000 + seq * 1000L, seq), seq)) {
-                await(ws.writeBinaryMessage(Buffer.buffer(codec.encode(frame))));
-            }
-            assertEquals(new Frame.Ack(seq), acks.poll(5, TimeUnit.SECONDS));
+            stream.sample(encoder, FixtureHosts.golden("gpu-01", now - 3000 + seq * 1000L, seq), seq);
         }
     }
 

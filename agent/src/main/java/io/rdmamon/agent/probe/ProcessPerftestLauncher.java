@@ -11,7 +11,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
@@ -79,18 +78,17 @@ public final class ProcessPerftestLauncher implements PerftestLauncher {
         return new ChildRun(process, setsid != null, onLine);
     }
 
-    private static final class ChildRun implements PerftestRun {
+    private static final class ChildRun extends OutputKeepingRun {
         private final Process process;
         private final boolean ownGroup;
-        private final OutputTail tail = new OutputTail(OutputTail.DEFAULT_LINES);
-        private final CompletableFuture<Integer> exit = new CompletableFuture<>();
         private final AtomicBoolean killed = new AtomicBoolean();
         private final Thread reader;
 
         ChildRun(Process process, boolean ownGroup, Consumer<String> onLine) {
+            super(onLine);
             this.process = process;
             this.ownGroup = ownGroup;
-            this.reader = new Thread(() -> read(onLine), "perftest-output-" + process.pid());
+            this.reader = new Thread(this::read, "perftest-output-" + process.pid());
             reader.setDaemon(true);
             reader.start();
             process.onExit().thenAccept(p -> {
@@ -100,30 +98,19 @@ public final class ProcessPerftestLauncher implements PerftestLauncher {
                 }
                 // a grandchild may hold the pipe open after the child exits: wait a little, not for ever
                 join(reader, Duration.ofMillis(500));
-                exit.complete(p.exitValue());
+                exited(p.exitValue());
             });
         }
 
-        private void read(Consumer<String> onLine) {
+        private void read() {
             try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(),
                     StandardCharsets.UTF_8))) {
                 for (String line = in.readLine(); line != null; line = in.readLine()) {
-                    tail.add(line);
-                    onLine.accept(line);
+                    printed(line);
                 }
             } catch (IOException e) {
                 // the pipe closed under us (process killed): what was read is kept
             }
-        }
-
-        @Override
-        public CompletableFuture<Integer> exit() {
-            return exit;
-        }
-
-        @Override
-        public List<String> output() {
-            return tail.snapshot();
         }
 
         @Override

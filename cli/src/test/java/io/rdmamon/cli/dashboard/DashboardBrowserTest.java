@@ -22,6 +22,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.BooleanSupplier;
@@ -274,12 +275,6 @@ class DashboardBrowserTest {
     }
 
     private void waitFor(BooleanSupplier condition, String what) {
-        long deadline = System.currentTimeMillis() + 15_000;
-        while (!condition.getAsBoolean()) {
-            if (System.currentTimeMillis() > deadline) {
-                throw new AssertionError("timed out waiting for " + what + "; console errors: " + consoleErrors);
-            }
-            page.waitForTimeout(200);
-        }
+        HeadlessChromium.waitFor(page, condition, what, Duration.ofSeconds(15), consoleErrors);
     }
 }

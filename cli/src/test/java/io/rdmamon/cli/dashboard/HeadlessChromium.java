@@ -4,11 +4,14 @@ import com.microsoft.playwright.BrowserContext;
 import com.microsoft.playwright.BrowserType;
 import com.microsoft.playwright.Page;
 import com.microsoft.playwright.Playwright;
+import com.microsoft.playwright.TimeoutError;
 
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BooleanSupplier;
 
 /**
  * The system's Chromium (RDMAMON_CHROMIUM, default /usr/bin/chromium) driven headless by Playwright;
@@ -46,6 +49,20 @@ final class HeadlessChromium implements AutoCloseable {
         });
         page.onPageError(error -> errors.add("page error: " + error));
         return page;
+    }
+
+    /**
+     * Waits until {@code condition} (which reads the page) holds, failing after {@code limit} naming {@code what}
+     * and the console errors seen, which usually say why the page never got there. Playwright's own wait, not
+     * {@code Waits}: Playwright delivers a page's events (navigations, console messages) only while one of its calls
+     * runs, so a sleeping poll would see a stale {@code page.url()}.
+     */
+    static void waitFor(Page page, BooleanSupplier condition, String what, Duration limit, List<String> consoleErrors) {
+        try {
+            page.waitForCondition(condition, new Page.WaitForConditionOptions().setTimeout(limit.toMillis()));
+        } catch (TimeoutError e) {
+            throw new AssertionError("timed out waiting for " + what + "; console errors: " + consoleErrors, e);
+        }
     }
 
     @Override

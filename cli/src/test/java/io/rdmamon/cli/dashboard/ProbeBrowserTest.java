@@ -25,6 +25,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -258,12 +259,6 @@ class ProbeBrowserTest {
     }
 
     private void waitFor(Page page, BooleanSupplier condition, String what) {
-        long deadline = System.currentTimeMillis() + 20_000;
-        while (!condition.getAsBoolean()) {
-            if (System.currentTimeMillis() > deadline) {
-                throw new AssertionError("timed out waiting for " + what + "; console errors: " + consoleErrors);
-            }
-            page.waitForTimeout(100);
-        }
+        HeadlessChromium.waitFor(page, condition, what, Duration.ofSeconds(20), consoleErrors);
     }
 }

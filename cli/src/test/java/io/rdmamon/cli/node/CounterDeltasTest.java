@@ -10,7 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-import static io.rdmamon.cli.node.Models.ordered;
+import static io.rdmamon.protocol.testing.Samples.ordered;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 class CounterDeltasTest {

@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.rdmamon.protocol.model.IbDevice;
 import io.rdmamon.protocol.model.IbPort;
+import io.rdmamon.protocol.testing.FixtureHosts;
+import io.rdmamon.protocol.testing.Samples;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -21,11 +23,11 @@ class DevinfoFormatTest {
         String expected = ""
                 + "hca_id:\tmlx5_0\n"
                 + "\tnode_type:\t\t\tCA (1)\n"
-                + "\tfw_ver:\t\t\t\t16.35.2000\n"
-                + "\tnode_guid:\t\t\t0c42:a103:0065:5c2a\n"
-                + "\tsys_image_guid:\t\t\t0c42:a103:0065:5c2a\n"
-                + "\thca_type:\t\t\tMT4119\n"
-                + "\tboard_id:\t\t\tMT_0000000012\n"
+                + "\tfw_ver:\t\t\t\t14.28.2006\n"
+                + "\tnode_guid:\t\t\t0a7f:bc12:45ef:d23b\n"
+                + "\tsys_image_guid:\t\t\t0a7f:bc12:45ef:d23b\n"
+                + "\thca_type:\t\t\tMT4123\n"
+                + "\tboard_id:\t\t\tMT_0000000010\n"
                 + "\tphys_port_cnt:\t\t\t1\n"
                 + "\t\tport:\t1\n"
                 + "\t\t\tstate:\t\t\tPORT_ACTIVE (4)\n"
@@ -52,14 +54,13 @@ class DevinfoFormatTest {
                 + "\t\t\tgid_count:\t\t1\n"
                 + "\t\t\tnetdev:\t\t\teth0\n"
                 + "\n";
-        assertEquals(expected, DevinfoFormat.text(List.of(Models.mlx5(), Models.erdma(Map.of()))));
+        assertEquals(expected, DevinfoFormat.text(List.of(FixtureHosts.commandsMlx5(), FixtureHosts.erdma(Map.of()))));
     }
 
     @Test
     void unreadablePortFilesAreLeftOut() {
-        IbPort unreadable = new IbPort(1, -1, null, -1, null, null, null, null, null, null,
-                Map.of(), Map.of(), List.of(), null, null);
-        IbDevice device = new IbDevice("irdma0", 0, null, null, null, null, null, null, List.of(unreadable));
+        IbDevice device = new IbDevice("irdma0", 0, null, null, null, null, null, null,
+                List.of(Samples.unreadablePort(1)));
         assertEquals("hca_id:\tirdma0\n\tphys_port_cnt:\t\t\t1\n\t\tport:\t1\n\t\t\tgid_count:\t\t0\n\n",
                 DevinfoFormat.text(List.of(device)));
     }
@@ -91,10 +92,10 @@ class DevinfoFormatTest {
     @Test
     void jsonCarriesTheSameFieldsAndOmitsAbsentOnes() throws Exception {
         JsonNode json = new ObjectMapper().readTree(
-                JsonOutput.write(DevinfoFormat.info(List.of(Models.mlx5(), Models.erdma(Map.of())))));
+                JsonOutput.write(DevinfoFormat.info(List.of(FixtureHosts.commandsMlx5(), FixtureHosts.erdma(Map.of())))));
         JsonNode mlx5 = json.get(0);
         assertEquals("mlx5_0", mlx5.get("hcaId").asText());
-        assertEquals("MT_0000000012", mlx5.get("boardId").asText());
+        assertEquals("MT_0000000010", mlx5.get("boardId").asText());
         JsonNode port = mlx5.get("ports").get(0);
         assertEquals(12_500_000_000L, port.get("rateBytesPerSecond").asLong());
         assertEquals(4, port.get("gidCount").asInt());

@@ -1,12 +1,13 @@
 package io.rdmamon.cli.node;
 
+import io.rdmamon.protocol.testing.FixtureHosts;
 import org.junit.jupiter.api.Test;
 
 import java.time.LocalTime;
 import java.util.List;
 import java.util.Map;
 
-import static io.rdmamon.cli.node.Models.ordered;
+import static io.rdmamon.protocol.testing.Samples.ordered;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 class EadmStatFormatTest {
@@ -60,8 +61,8 @@ class EadmStatFormatTest {
                 "erdma_0 port 1:",
                 "  tx_bytes_cnt                       2,000",
                 "  rx_bytes_cnt                       18,446,744,073,709,551,615"),
-                EadmStatFormat.statistics(Models.erdma(ordered("tx_bytes_cnt", 2_000L, "rx_bytes_cnt", -1L))));
-        assertEquals("  port_rcv_data                      4,000", EadmStatFormat.statistics(Models.mlx5()).get(1));
-        assertEquals(Map.of(), Models.erdma(Map.of()).ports().get(0).counters());
+                EadmStatFormat.statistics(FixtureHosts.erdma(ordered("tx_bytes_cnt", 2_000L, "rx_bytes_cnt", -1L))));
+        assertEquals("  port_rcv_data                      4,000", EadmStatFormat.statistics(FixtureHosts.commandsMlx5()).get(1));
+        assertEquals(Map.of(), FixtureHosts.erdma(Map.of()).ports().get(0).counters());
     }
 }

@@ -4,12 +4,13 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.rdmamon.protocol.model.HostSample;
 import io.rdmamon.protocol.model.SourceStatus;
+import io.rdmamon.protocol.testing.FixtureHosts;
 import org.junit.jupiter.api.Test;
 
 import java.math.BigInteger;
 import java.util.List;
 
-import static io.rdmamon.cli.node.Models.ordered;
+import static io.rdmamon.protocol.testing.Samples.ordered;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -19,7 +20,7 @@ class JsonOutputTest {
     @Test
     void sampleJsonHasCountersAsNumbersInModelUnits() throws Exception {
         HostSample sample = new HostSample("gpu-07", 1_700_000_000_000L,
-                List.of(Models.mlx5(), Models.erdma(ordered("rx_bytes_cnt", -1L))),
+                List.of(FixtureHosts.commandsMlx5(), FixtureHosts.erdma(ordered("rx_bytes_cnt", -1L))),
                 List.of(SourceStatus.ok("sysfs", "mlx5_0")));
         JsonNode json = new ObjectMapper().readTree(JsonOutput.write(sample));
 

@@ -2,11 +2,12 @@ package io.rdmamon.cli.node;
 
 import io.rdmamon.protocol.model.HostSample;
 import io.rdmamon.protocol.model.SourceStatus;
+import io.rdmamon.protocol.testing.FixtureHosts;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
 
-import static io.rdmamon.cli.node.Models.ordered;
+import static io.rdmamon.protocol.testing.Samples.ordered;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 class SampleSummaryFormatTest {
@@ -14,7 +15,7 @@ class SampleSummaryFormatTest {
     @Test
     void summarisesDevicesPortsAndFailedSources() {
         HostSample sample = new HostSample("gpu-07", 1_700_000_000_000L,
-                List.of(Models.mlx5(), Models.erdma(ordered("rx_bytes_cnt", 1L))),
+                List.of(FixtureHosts.commandsMlx5(), FixtureHosts.erdma(ordered("rx_bytes_cnt", 1L))),
                 List.of(SourceStatus.ok("sysfs", "mlx5_0"), SourceStatus.ok("sysfs", "erdma_0"),
                         SourceStatus.failed("ethtool", "eth0",
                                 "ethtool/eth0/statistics: line 3: no ':' in 'garbage'")));

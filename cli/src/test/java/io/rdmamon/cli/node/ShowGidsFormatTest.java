@@ -1,5 +1,6 @@
 package io.rdmamon.cli.node;
 
+import io.rdmamon.protocol.testing.FixtureHosts;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -22,7 +23,7 @@ class ShowGidsFormatTest {
                 + "mlx5_0\t1\t3\t0000:0000:0000:0000:0000:ffff:c0a8:0102\t192.168.1.2  \tv2\teth2\n"
                 + "erdma_0\t1\t0\t0016:3e01:0203:0000:0000:0000:0000:0000\t\t\t\t\n"
                 + "n_gids_found=5\n";
-        assertEquals(expected, ShowGidsFormat.table(List.of(Models.mlx5(), Models.erdma(Map.of()))));
+        assertEquals(expected, ShowGidsFormat.table(List.of(FixtureHosts.commandsMlx5(), FixtureHosts.erdma(Map.of()))));
     }
 
     @Test

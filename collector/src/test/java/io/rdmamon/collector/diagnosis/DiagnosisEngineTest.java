@@ -6,6 +6,7 @@ import io.rdmamon.collector.store.NodeStore;
 import io.rdmamon.collector.store.NodeView;
 import io.rdmamon.protocol.model.HostSample;
 import io.rdmamon.protocol.model.SourceStatus;
+import io.rdmamon.protocol.testing.MovingPort;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -29,7 +30,7 @@ class DiagnosisEngineTest {
     }
 
     /** One sample of {@code port} on {@code node}, one second after the last. */
-    private void feed(String node, TestPort port) {
+    private void feed(String node, MovingPort port) {
         clock.addAndGet(1000);
         deliver(store, engine, port.sample(node, clock.get(), 1));
     }
@@ -51,7 +52,7 @@ class DiagnosisEngineTest {
 
     @Test
     void raisesAfterThreeConsecutiveSamplesSinceTheFirstOfThem() {
-        TestPort port = TestPort.roce().healthyTraffic(3);
+        MovingPort port = MovingPort.roce().healthyTraffic(3);
         feed("n1", port); // first sample: no rates yet
         port.healthyTraffic(0).rate("eth:tx_prio3_bytes", 0).rate("eth:rx_prio3_bytes", 0);
         feed("n1", port);
@@ -68,37 +69,35 @@ class DiagnosisEngineTest {
 
     @Test
     void oneSpikeSampleDoesNotRaiseForAnyRateRuleThreeDo() {
-        for (TestPort spike : List.of(TestPort.roce().healthyTraffic(0),
-                TestPort.roce().healthyTraffic(3).rate("eth:tx_prio3_pause_duration", 990_000),
-                TestPort.roce().healthyTraffic(3).rate("hw:out_of_sequence", 50),
-                TestPort.roce().healthyTraffic(3).rate("hw:rp_cnp_ignored", 50),
-                TestPort.roce().pfc().healthyTraffic(3),
-                TestPort.erdma().rate("hw:tx_bps_limit_drop_cnt", 50))) {
-            assertEquals(List.of(), withSpike(spike, 1), "one sample of " + spike.rates);
-            assertEquals(1, withSpike(spike, 3).size(), "three samples of " + spike.rates);
+        for (MovingPort spike : List.of(MovingPort.roce().healthyTraffic(0),
+                MovingPort.roce().healthyTraffic(3).rate("eth:tx_prio3_pause_duration", 990_000),
+                MovingPort.roce().healthyTraffic(3).rate("hw:out_of_sequence", 50),
+                MovingPort.roce().healthyTraffic(3).rate("hw:rp_cnp_ignored", 50),
+                MovingPort.roce().pfc().healthyTraffic(3),
+                MovingPort.erdma().rate("hw:tx_bps_limit_drop_cnt", 50))) {
+            assertEquals(List.of(), withSpike(spike, 1), "one sample of " + spike.rates());
+            assertEquals(1, withSpike(spike, 3).size(), "three samples of " + spike.rates());
         }
     }
 
     /** Two quiet samples, {@code samples} with the spike's rates, three quiet ones; the diagnoses left. */
-    private List<Diagnosis> withSpike(TestPort spike, int samples) {
+    private List<Diagnosis> withSpike(MovingPort spike, int samples) {
         NodeStore freshStore = newStore();
         DiagnosisEngine fresh = new DiagnosisEngine(DiagnosisConfig.defaults(), freshStore, clock::get);
-        java.util.Map<String, Double> spikeRates = java.util.Map.copyOf(spike.rates);
-        java.util.Map<String, Double> quietRates = new java.util.HashMap<>();
-        spikeRates.keySet().forEach(key -> quietRates.put(key, 0.0));
+        java.util.Map<String, Double> spikeRates = spike.rates();
         for (int i = 0; i < 5 + samples; i++) {
-            spike.rates.clear();
-            spike.rates.putAll(i >= 2 && i < 2 + samples ? spikeRates : quietRates);
+            boolean spiking = i >= 2 && i < 2 + samples;
+            spikeRates.forEach((key, perSecond) -> spike.rate(key, spiking ? perSecond : 0.0));
             clock.addAndGet(1000);
             deliver(freshStore, fresh, spike.sample("n1", clock.get(), 1));
         }
-        spike.rates.putAll(spikeRates);
+        spikeRates.forEach(spike::rate);
         return fresh.snapshot().diagnoses();
     }
 
     @Test
     void oneQuietSampleDoesNotClearAndTenDo() {
-        TestPort port = TestPort.roce().healthyTraffic(3).rate("hw:out_of_sequence", 40);
+        MovingPort port = MovingPort.roce().healthyTraffic(3).rate("hw:out_of_sequence", 40);
         for (int i = 0; i < 5; i++) {
             feed("n1", port);
         }
@@ -119,9 +118,9 @@ class DiagnosisEngineTest {
 
     @Test
     void linkDownRaisesOnTheFirstSampleByDefaultButNotWithALongerWindow() {
-        TestPort port = TestPort.ib();
+        MovingPort port = MovingPort.ib();
         feed("n1", port);
-        port.stateId = 1;
+        port.state(1);
         feed("n1", port);
         assertEquals(Set.of("n1 mlx5_0/1 link_down"), active());
 
@@ -132,11 +131,11 @@ class DiagnosisEngineTest {
                 d.ecnMinPauseFramesPerSecond(), d.cnpIgnoredPerSecond(), d.transportErrorsPerSecond(),
                 d.erdmaDropsPerSecond(), d.flapWindow(), d.minPortsForModalRate(), d.expectedRateGbps(),
                 d.losslessPriorities(), d.expectedGidIndex()), strictStore, clock::get);
-        TestPort other = TestPort.ib();
-        other.stateId = 1;
+        MovingPort other = MovingPort.ib();
+        other.state(1);
         clock.addAndGet(1000);
         deliver(strictStore, strict, other.sample("n2", clock.get(), 1));
-        other.stateId = 4;
+        other.state(4);
         clock.addAndGet(1000);
         deliver(strictStore, strict, other.sample("n2", clock.get(), 1));
         assertEquals(List.of(), strict.snapshot().diagnoses(), "one DOWN sample with raiseAfterSamples 3");
@@ -145,15 +144,11 @@ class DiagnosisEngineTest {
     @Test
     void aPortBelowTheFleetsMostCommonRateOfItsModelIsDegraded() {
         for (int i = 1; i <= 3; i++) {
-            feed("n" + i, TestPort.roce().healthyTraffic(3));
+            feed("n" + i, MovingPort.roce().healthyTraffic(3));
         }
-        TestPort slow = TestPort.roce().healthyTraffic(3);
-        slow.rate = "100 Gb/sec (4X EDR)";
-        slow.rateBytes = 12_500_000_000L;
-        TestPort otherModel = TestPort.roce().healthyTraffic(3);
-        otherModel.hcaType = "MT4121";
-        otherModel.rate = "100 Gb/sec (4X EDR)";
-        otherModel.rateBytes = 12_500_000_000L;
+        MovingPort slow = MovingPort.roce().healthyTraffic(3).linkRate("100 Gb/sec (4X EDR)", 12_500_000_000L);
+        MovingPort otherModel = MovingPort.roce().healthyTraffic(3).hcaType("MT4121")
+                .linkRate("100 Gb/sec (4X EDR)", 12_500_000_000L);
         for (int i = 0; i < 3; i++) {
             feed("slow", slow);
             feed("cx5", otherModel);
@@ -166,9 +161,8 @@ class DiagnosisEngineTest {
 
     @Test
     void noFleetExpectationBelowThreePortsOfAModel() {
-        feed("n1", TestPort.roce().healthyTraffic(3));
-        TestPort slow = TestPort.roce().healthyTraffic(3);
-        slow.rateBytes = 12_500_000_000L;
+        feed("n1", MovingPort.roce().healthyTraffic(3));
+        MovingPort slow = MovingPort.roce().healthyTraffic(3).linkRate("200 Gb/sec (4X HDR)", 12_500_000_000L);
         for (int i = 0; i < 4; i++) {
             feed("slow", slow);
         }
@@ -177,7 +171,7 @@ class DiagnosisEngineTest {
 
     @Test
     void aFlappingLinkStaysDegradedForTheFlapWindow() {
-        TestPort port = TestPort.roce().healthyTraffic(3).rate("pma:link_downed", 0);
+        MovingPort port = MovingPort.roce().healthyTraffic(3).rate("pma:link_downed", 0);
         feed("n1", port);
         port.rate("pma:link_downed", 1);
         feed("n1", port);
@@ -195,7 +189,7 @@ class DiagnosisEngineTest {
 
     @Test
     void aStaleNodeIsDiagnosedOnTheSweepAndAFreshSampleClearsIt() {
-        TestPort port = TestPort.roce().healthyTraffic(3);
+        MovingPort port = MovingPort.roce().healthyTraffic(3);
         feed("n1", port);
         HostSample last = port.sample("n1", clock.get(), 0);
         engine.sweep(List.of(view("n1", true, last)));
@@ -212,8 +206,8 @@ class DiagnosisEngineTest {
 
     @Test
     void failingSourcesRaiseAgentStaleAfterThreeSamples() {
-        TestPort port = TestPort.roce().healthyTraffic(3);
-        port.sources = List.of(SourceStatus.failed("ethtool", "eth2", "ioctl SIOCETHTOOL on eth2: No such device"));
+        MovingPort port = MovingPort.roce().healthyTraffic(3);
+        port.sources(List.of(SourceStatus.failed("ethtool", "eth2", "ioctl SIOCETHTOOL on eth2: No such device")));
         feed("n1", port);
         feed("n1", port);
         assertEquals(Set.of(), active());
@@ -225,9 +219,9 @@ class DiagnosisEngineTest {
 
     @Test
     void anExpiredNodeTakesItsDiagnosesWithItAndAVanishedPortItsOwn() {
-        TestPort wrong = TestPort.roce().healthyTraffic(0);
-        TestPort down = TestPort.ib();
-        down.stateId = 1;
+        MovingPort wrong = MovingPort.roce().healthyTraffic(0);
+        MovingPort down = MovingPort.ib();
+        down.state(1);
         for (int i = 0; i < 4; i++) {
             feed("gone", wrong);
             feed("kept", down);
@@ -275,7 +269,7 @@ class DiagnosisEngineTest {
     @Test
     void anAgentClockThatStepsBackCostsOneSampleNotEverySampleUntilItCatchesUp() {
         // agent samples are ordered by their sequence: the store applies those stamped before the last one
-        TestPort port = TestPort.roce().healthyTraffic(3).rate("hw:out_of_sequence", 0);
+        MovingPort port = MovingPort.roce().healthyTraffic(3).rate("hw:out_of_sequence", 0);
         store.connect("n1", "test", 1000);
         long stamp = clock.get();
         long seq = 0;
@@ -302,9 +296,9 @@ class DiagnosisEngineTest {
 
     @Test
     void criticalFirstThenOldest() {
-        TestPort transport = TestPort.roce().healthyTraffic(3).rate("hw:out_of_sequence", 40);
-        TestPort down = TestPort.ib();
-        down.stateId = 1;
+        MovingPort transport = MovingPort.roce().healthyTraffic(3).rate("hw:out_of_sequence", 40);
+        MovingPort down = MovingPort.ib();
+        down.state(1);
         for (int i = 0; i < 4; i++) {
             feed("a", transport);
         }

@@ -2,9 +2,9 @@ package io.rdmamon.collector.http;
 
 import io.rdmamon.collector.Collector;
 import io.rdmamon.collector.CollectorConfig;
-import io.rdmamon.collector.FixtureSamples;
 import io.rdmamon.collector.HttpLimits;
 import io.rdmamon.collector.SeriesValue;
+import io.rdmamon.protocol.testing.FixtureHosts;
 import io.rdmamon.protocol.wire.Frame;
 import io.rdmamon.protocol.wire.FrameCodec;
 import io.rdmamon.protocol.wire.SampleEncoder;
@@ -149,7 +149,7 @@ class ConnectionGuardTest {
         AtomicBoolean agentClosed = new AtomicBoolean();
         agent.closeHandler(v -> agentClosed.set(true));
         long now = System.currentTimeMillis();
-        for (Frame frame : new SampleEncoder("gpu-01", "test", 1000).encode(FixtureSamples.host("gpu-01", now, 1), 1)) {
+        for (Frame frame : new SampleEncoder("gpu-01", "test", 1000).encode(FixtureHosts.golden("gpu-01", now, 1), 1)) {
             await(agent.writeBinaryMessage(Buffer.buffer(codec.encode(frame))));
         }
         long heartbeats = vertx.setPeriodic(300, id -> agent.writeBinaryMessage(
@@ -187,7 +187,7 @@ class ConnectionGuardTest {
         for (int i = 0; i < 12; i++) {
             WebSocket agent = await(client.connect(new WebSocketConnectOptions()
                     .setHost("127.0.0.1").setPort(collector.port()).setURI(WireFormat.STREAM_PATH)));
-            for (Frame frame : new SampleEncoder("gpu-" + i, "test", 1000).encode(FixtureSamples.host("gpu-" + i, now, 1), 1)) {
+            for (Frame frame : new SampleEncoder("gpu-" + i, "test", 1000).encode(FixtureHosts.golden("gpu-" + i, now, 1), 1)) {
                 await(agent.writeBinaryMessage(Buffer.buffer(codec.encode(frame))));
             }
             await(agent.close());

@@ -3,10 +3,10 @@ package io.rdmamon.collector.http;
 import io.prometheus.metrics.expositionformats.ExpositionFormatWriter;
 import io.prometheus.metrics.expositionformats.ExpositionFormats;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
-import io.rdmamon.collector.FixtureSamples;
 import io.rdmamon.collector.metrics.RdmaMetrics;
 import io.rdmamon.collector.store.NodeStore;
 import io.rdmamon.protocol.exposition.ExpositionFormat;
+import io.rdmamon.protocol.testing.FixtureHosts;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
 import io.vertx.ext.web.Router;
@@ -44,7 +44,7 @@ class MetricsHandlerTest {
         long now = System.currentTimeMillis();
         for (int n = 0; n < 400; n++) { // about 1 MB of text: several 256 KB chunks
             store.connect("node-" + n, "1.0", 1000);
-            store.accept(FixtureSamples.host("node-" + n, now, n));
+            store.accept(FixtureHosts.golden("node-" + n, now, n));
         }
         vertx = Vertx.vertx();
         Router router = Router.router(vertx);

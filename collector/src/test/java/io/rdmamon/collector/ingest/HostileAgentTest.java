@@ -4,33 +4,27 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.rdmamon.collector.Collector;
 import io.rdmamon.collector.CollectorConfig;
-import io.rdmamon.collector.FixtureSamples;
+import io.rdmamon.collector.RawAgent;
 import io.rdmamon.collector.auth.Role;
 import io.rdmamon.collector.auth.TokenEntry;
 import io.rdmamon.collector.store.NodeView;
-import io.rdmamon.protocol.model.HostSample;
+import io.rdmamon.protocol.testing.FixtureHosts;
 import io.rdmamon.protocol.wire.Frame;
 import io.rdmamon.protocol.wire.FrameCodec;
-import io.rdmamon.protocol.wire.HostLayout;
 import io.rdmamon.protocol.wire.HostLayout.DeviceLayout;
 import io.rdmamon.protocol.wire.HostLayout.PortLayout;
+import io.rdmamon.protocol.wire.HostLayout;
 import io.rdmamon.protocol.wire.SampleEncoder;
-import io.rdmamon.protocol.wire.WireFormat;
 import io.vertx.core.Vertx;
-import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.WebSocket;
 import io.vertx.core.http.WebSocketClient;
-import io.vertx.core.http.WebSocketConnectOptions;
 import io.vertx.ext.web.client.WebClient;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 
 import static io.rdmamon.protocol.testing.Waits.await;
@@ -76,54 +70,9 @@ class HostileAgentTest {
         }
     }
 
-    /** A WebSocket client that sends whatever bytes a test gives it and records what comes back. */
-    private final class RawAgent {
-        final WebSocket ws;
-        final LinkedBlockingQueue<Frame> received = new LinkedBlockingQueue<>();
-        volatile Short closeCode;
-        volatile String closeReason;
-
-        RawAgent() throws Exception {
-            ws = await(wsClient.connect(new WebSocketConnectOptions().setHost("127.0.0.1").setPort(collector.port())
-                    .setURI(WireFormat.STREAM_PATH).putHeader("Authorization", "Bearer " + AGENT_TOKEN)));
-            ws.binaryMessageHandler(b -> {
-                try {
-                    received.add(codec.decode(b.getBytes()));
-                } catch (Exception e) {
-                    throw new AssertionError(e);
-                }
-            });
-            ws.closeHandler(v -> {
-                closeReason = ws.closeReason();
-                closeCode = ws.closeStatusCode();
-            });
-        }
-
-        void send(Frame frame) throws Exception {
-            send(codec.encode(frame));
-        }
-
-        void send(byte[] bytes) throws Exception {
-            await(ws.writeBinaryMessage(Buffer.buffer(bytes)));
-        }
-
-        void send(String json) throws Exception {
-            send(json.getBytes(StandardCharsets.UTF_8));
-        }
-
-        /** Sends the frames of sample {@code seq} and expects its ack. */
-        void sample(SampleEncoder encoder, HostSample sample, long seq) throws Exception {
-            for (Frame frame : encoder.encode(sample, seq)) {
-                send(frame);
-            }
-            assertEquals(new Frame.Ack(seq), received.poll(5, TimeUnit.SECONDS), "ack of seq " + seq);
-        }
-
-        /** Waits for the collector to close this stream; its close code. */
-        short closed() throws InterruptedException {
-            waitFor(() -> closeCode != null, "the collector closes the stream");
-            return closeCode;
-        }
+    /** A stream to the collector with the agent token. */
+    private RawAgent rawAgent() throws Exception {
+        return new RawAgent(wsClient, collector.port(), AGENT_TOKEN);
     }
 
     private static SampleEncoder agent(String node, String instance) {
@@ -167,7 +116,7 @@ class HostileAgentTest {
     @Test
     void aFrameTypeOfHalfAMegabyteIsRefusedAtOnceAndTheCollectorKeepsAnswering() throws Exception {
         start();
-        RawAgent agent = new RawAgent();
+        RawAgent agent = rawAgent();
         agent.send("{\"v\":1,\"type\":\"" + "t".repeat(512 * 1024) + "\"}");
         assertEquals((short) 1002, agent.closed()); // within the bounded wait: it took 52 s
         assertEquals("unknown frame type '" + "t".repeat(64) + "… (524288 chars)'", agent.closeReason);
@@ -186,7 +135,7 @@ class HostileAgentTest {
     @Test
     void anAbsentSlotFarBeyondTheValuesIsRefused() throws Exception {
         start();
-        RawAgent agent = new RawAgent();
+        RawAgent agent = rawAgent();
         agent.send("{\"v\":1,\"type\":\"values\",\"layoutId\":1,\"seq\":1,\"ts\":1,\"values\":[1],"
                 + "\"absent\":[2147483647],\"sources\":[]}");
         assertEquals((short) 1002, agent.closed());
@@ -211,13 +160,13 @@ class HostileAgentTest {
     @Test
     void aHelloBeyondTheNodeLimitsIsRefusedNamingTheLimit() throws Exception {
         start();
-        RawAgent ports = new RawAgent();
+        RawAgent ports = rawAgent();
         ports.send(hello("many-ports", oneDevice(IntStream.rangeClosed(1, 10_000).mapToObj(HostileAgentTest::bare).toList())));
         assertEquals((short) 1008, ports.closed());
         assertEquals("hello.layout.devices[0].ports lists 10000 entries; at most 32 (ingest.maxPortsPerDevice)",
                 ports.closeReason);
 
-        RawAgent counters = new RawAgent();
+        RawAgent counters = rawAgent();
         PortLayout wide = new PortLayout(1, 4, "ACTIVE", 5, "LinkUp", null, null, "Ethernet", null, null,
                 IntStream.range(0, 100_000).mapToObj(i -> "c" + i).toList(), List.of(), List.of(), null, null);
         counters.send(hello("many-counters", oneDevice(List.of(wide))));
@@ -235,9 +184,9 @@ class HostileAgentTest {
     @Test
     void aLayoutChangeBeyondTheLimitsClosesTheStreamAndKeepsTheNodesData() throws Exception {
         start(CollectorConfig.defaults().withIngest(IngestLimits.defaults().withMaxDevices(2)));
-        RawAgent agent = new RawAgent();
+        RawAgent agent = rawAgent();
         long now = System.currentTimeMillis();
-        agent.sample(agent("grows", null), FixtureSamples.host("grows", now, 1), 1); // 2 devices: at the limit
+        agent.sample(agent("grows", null), FixtureHosts.golden("grows", now, 1), 1); // 2 devices: at the limit
         List<DeviceLayout> three = IntStream.range(0, 3).mapToObj(i -> new DeviceLayout("d" + i, 1, null, null, null,
                 null, null, null, List.of(bare(1)))).toList();
         agent.send(new Frame.LayoutChange(2, new HostLayout(three)));
@@ -253,15 +202,15 @@ class HostileAgentTest {
     @Test
     void aSampleFromTheFutureIsRefusedCountedAndTheNextSamplesStillApply() throws Exception {
         start();
-        RawAgent agent = new RawAgent();
+        RawAgent agent = rawAgent();
         SampleEncoder encoder = agent("clock", "run-1");
         long now = System.currentTimeMillis();
-        agent.sample(encoder, FixtureSamples.host("clock", now, 1), 1);
-        agent.sample(encoder, FixtureSamples.host("clock", now + Duration.ofDays(365).toMillis(), 2), 2);
-        agent.sample(encoder, FixtureSamples.host("clock", now + 1000, 3), 3);
+        agent.sample(encoder, FixtureHosts.golden("clock", now, 1), 1);
+        agent.sample(encoder, FixtureHosts.golden("clock", now + Duration.ofDays(365).toMillis(), 2), 2);
+        agent.sample(encoder, FixtureHosts.golden("clock", now + 1000, 3), 3);
         assertEquals(now + 1000, collector.store().node("clock").orElseThrow().lastSample().timestampMillis());
         // the agent's clock steps back: its samples are still new, by their seq
-        agent.sample(encoder, FixtureSamples.host("clock", now - 60_000, 4), 4);
+        agent.sample(encoder, FixtureHosts.golden("clock", now - 60_000, 4), 4);
         assertEquals(now - 60_000, collector.store().node("clock").orElseThrow().lastSample().timestampMillis());
 
         assertEquals(1, nodeJson("clock").get("refusedSamples").get("ahead_of_clock").asLong());
@@ -279,24 +228,24 @@ class HostileAgentTest {
     void replayedSamplesAreDuplicatesByRunAndSeqAndARestartedAgentStartsAfresh() throws Exception {
         start();
         long now = System.currentTimeMillis();
-        RawAgent first = new RawAgent();
+        RawAgent first = rawAgent();
         SampleEncoder run = agent("replay", "run-1");
-        first.sample(run, FixtureSamples.host("replay", now, 1), 1);
-        first.sample(run, FixtureSamples.host("replay", now + 1000, 2), 2);
+        first.sample(run, FixtureHosts.golden("replay", now, 1), 1);
+        first.sample(run, FixtureHosts.golden("replay", now + 1000, 2), 2);
         await(first.ws.close());
         waitFor(() -> collector.store().node("replay").orElseThrow().connections() == 0, "first stream gone");
 
-        RawAgent again = new RawAgent();
+        RawAgent again = rawAgent();
         SampleEncoder sameRun = agent("replay", "run-1");
-        again.sample(sameRun, FixtureSamples.host("replay", now + 1000, 2), 2); // its ack was lost: replayed
-        again.sample(sameRun, FixtureSamples.host("replay", now + 2000, 3), 3);
+        again.sample(sameRun, FixtureHosts.golden("replay", now + 1000, 2), 2); // its ack was lost: replayed
+        again.sample(sameRun, FixtureHosts.golden("replay", now + 2000, 3), 3);
         assertEquals(now + 2000, collector.store().node("replay").orElseThrow().lastSample().timestampMillis());
         await(again.ws.close());
         waitFor(() -> collector.store().node("replay").orElseThrow().connections() == 0, "second stream gone");
 
-        RawAgent restarted = new RawAgent();
+        RawAgent restarted = rawAgent();
         SampleEncoder newRun = agent("replay", "run-2");
-        restarted.sample(newRun, FixtureSamples.host("replay", now + 3000, 4), 1);
+        restarted.sample(newRun, FixtureHosts.golden("replay", now + 3000, 4), 1);
         assertEquals(now + 3000, collector.store().node("replay").orElseThrow().lastSample().timestampMillis());
         String metrics = get("/metrics");
         assertTrue(metrics.contains("rdmamon_collector_samples_duplicate_total 1.0"), metrics);
@@ -311,16 +260,16 @@ class HostileAgentTest {
     void aSecondAgentWithALiveNodesNameIsRefusedAndTheRealAgentStaysRegistered() throws Exception {
         start();
         long now = System.currentTimeMillis();
-        RawAgent real = new RawAgent();
+        RawAgent real = rawAgent();
         SampleEncoder realRun = agent("gpu-07", "real");
-        real.sample(realRun, FixtureSamples.host("gpu-07", now, 1), 1);
+        real.sample(realRun, FixtureHosts.golden("gpu-07", now, 1), 1);
 
-        RawAgent impostor = new RawAgent();
-        impostor.send(agent("gpu-07", "impostor").encode(FixtureSamples.host("gpu-07", now, 1), 1).get(0));
+        RawAgent impostor = rawAgent();
+        impostor.send(agent("gpu-07", "impostor").encode(FixtureHosts.golden("gpu-07", now, 1), 1).get(0));
         assertEquals((short) 1008, impostor.closed());
         assertEquals("node name conflict: gpu-07 is streaming on another live connection", impostor.closeReason);
 
-        real.sample(realRun, FixtureSamples.host("gpu-07", now + 1000, 2), 2);
+        real.sample(realRun, FixtureHosts.golden("gpu-07", now + 1000, 2), 2);
         JsonNode node = nodeJson("gpu-07");
         assertTrue(node.get("connected").asBoolean(), node.toString());
         assertEquals(1, node.get("nameConflicts").get("count").asInt());
@@ -335,11 +284,11 @@ class HostileAgentTest {
     void aSilentStreamIsClosedAndFreesItsNodesName() throws Exception {
         start(CollectorConfig.defaults().withIngest(IngestLimits.defaults().withIdleTimeout(Duration.ofSeconds(1))));
         long now = System.currentTimeMillis();
-        RawAgent talker = new RawAgent();
+        RawAgent talker = rawAgent();
         SampleEncoder talkerRun = agent("talker", "t");
-        talker.sample(talkerRun, FixtureSamples.host("talker", now, 1), 1);
-        RawAgent silent = new RawAgent();
-        silent.sample(agent("silent", "s"), FixtureSamples.host("silent", now, 1), 1);
+        talker.sample(talkerRun, FixtureHosts.golden("talker", now, 1), 1);
+        RawAgent silent = rawAgent();
+        silent.sample(agent("silent", "s"), FixtureHosts.golden("silent", now, 1), 1);
         for (int beat = 0; beat < 8; beat++) { // 2.4 s of heartbeats keep the talker's stream open
             talker.send(new Frame.Heartbeat(System.currentTimeMillis()));
             Thread.sleep(300);
@@ -349,8 +298,8 @@ class HostileAgentTest {
         assertNull(talker.closeCode);
         assertFalse(nodeJson("silent").get("connected").asBoolean());
 
-        RawAgent back = new RawAgent(); // the name is free again
-        back.sample(agent("silent", "s"), FixtureSamples.host("silent", now + 1000, 2), 2);
+        RawAgent back = rawAgent(); // the name is free again
+        back.sample(agent("silent", "s"), FixtureHosts.golden("silent", now + 1000, 2), 2);
         assertTrue(get("/metrics").contains("rdmamon_collector_agent_streams_closed_total{reason=\"idle\"} 1.0"));
     }
 
@@ -358,7 +307,7 @@ class HostileAgentTest {
     @Test
     void anOversizedMessageClosesTheStreamWithAReason() throws Exception {
         start(CollectorConfig.defaults().withLimits(900, 10_000, 64 * 1024));
-        RawAgent agent = new RawAgent();
+        RawAgent agent = rawAgent();
         byte[] big = new byte[200 * 1024];
         java.util.Arrays.fill(big, (byte) ' ');
         agent.send(big);
@@ -373,19 +322,19 @@ class HostileAgentTest {
     @Test
     void stringsFromTheWireMustBePrintableAndBounded() throws Exception {
         start();
-        HostLayout layout = HostLayout.of(FixtureSamples.host("x", 1, 1));
-        RawAgent forged = new RawAgent();
+        HostLayout layout = HostLayout.of(FixtureHosts.golden("x", 1, 1));
+        RawAgent forged = rawAgent();
         forged.send(new Frame.Hello("forger", "1.0\nWARNING collector: token accepted", 1000, 1, layout));
         assertEquals((short) 1002, forged.closed());
         assertEquals("hello.agentVersion '1.0\\u000aWARNING collector: token accepted' holds the unprintable "
                 + "character U+000A at 3", forged.closeReason);
 
-        RawAgent huge = new RawAgent();
+        RawAgent huge = rawAgent();
         huge.send(new Frame.Hello("huge", "v".repeat(3 * 1024 * 1024), 1000, 1, layout));
         assertEquals((short) 1008, huge.closed());
         assertEquals("hello.agentVersion has 3145728 characters; at most 256 (ingest.maxNameLength)", huge.closeReason);
 
-        RawAgent escape = new RawAgent();
+        RawAgent escape = rawAgent();
         PortLayout named = new PortLayout(1, 4, "ACTIVE", 5, "LinkUp", null, null, "Ethernet", null, null,
                 List.of("port_rcv_data\u001b[2J"), List.of(), List.of(), null, null);
         escape.send(hello("escape", oneDevice(List.of(named))));
@@ -394,7 +343,7 @@ class HostileAgentTest {
                 escape.closeReason);
 
         // the agent's own rule (Names.NODE_NAME): a ':' was accepted here while `rdmamon agent --node` refused it
-        RawAgent colon = new RawAgent();
+        RawAgent colon = rawAgent();
         colon.send(new Frame.Hello("gpu-01:9100", "1.0", 1000, 1, layout));
         assertEquals((short) 1002, colon.closed());
         assertTrue(colon.closeReason.startsWith("invalid node name 'gpu-01:9100'"), colon.closeReason);

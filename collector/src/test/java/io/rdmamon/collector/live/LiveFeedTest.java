@@ -1,11 +1,11 @@
 package io.rdmamon.collector.live;
 
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
-import io.rdmamon.collector.FixtureSamples;
 import io.rdmamon.collector.diagnosis.DiagnosisConfig;
 import io.rdmamon.collector.diagnosis.DiagnosisEngine;
 import io.rdmamon.collector.store.NodeStore;
 import io.rdmamon.protocol.model.HostSample;
+import io.rdmamon.protocol.testing.FixtureHosts;
 
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
@@ -81,7 +81,7 @@ class LiveFeedTest {
 
     private void sample(String node, long timestampMillis, long step) {
         store.connect(node, "test", 1000);
-        store.accept(FixtureSamples.host(node, timestampMillis, step));
+        store.accept(FixtureHosts.golden(node, timestampMillis, step));
     }
 
     @Test
@@ -105,7 +105,7 @@ class LiveFeedTest {
                 .add("ioctl SIOCETHTOOL ETHTOOL_GSTATS on eth0: Operation not supported")), nodeA.getJsonArray("failures"));
         JsonArray roce = nodeA.getJsonArray("ports").stream().map(p -> (JsonArray) p)
                 .filter(p -> p.getString(0).equals("mlx5_0") && p.getInteger(1) == 1).findFirst().orElseThrow();
-        // FixtureSamples: port_rcv_data +4,000,000 and port_xmit_data +8,000,000 bytes per step, 1 s apart
+        // FixtureHosts.golden: port_rcv_data +4,000,000 and port_xmit_data +8,000,000 bytes per step, 1 s apart
         assertEquals(4_000_000.0, roce.getDouble(fields.indexOf("rxBytesPerSecond")), 1e-6);
         assertEquals(8_000_000.0, roce.getDouble(fields.indexOf("txBytesPerSecond")), 1e-6);
         assertEquals("ACTIVE", roce.getString(fields.indexOf("state")));
@@ -146,7 +146,7 @@ class LiveFeedTest {
     @Test
     void aDiagnosedPortKeepsItsDetailHistoryBeforeAnyoneWatchesIt() throws Exception {
         long t0 = System.currentTimeMillis() - 10_000;
-        diagnosedSample(t0, 1); // FixtureSamples: mlx5_0 port 2 is DOWN, link_down is raised on the first sample
+        diagnosedSample(t0, 1); // FixtureHosts.golden: mlx5_0 port 2 is DOWN, link_down is raised on the first sample
         start(LiveFeedOptions.defaults(900).withTick(Duration.ofMillis(100), Duration.ofSeconds(30)));
         assertEquals("link_down", engine.snapshot().diagnoses().get(0).rule().id());
         waitFor(() -> feed.stats().watchedPorts() == 1, "a history for the diagnosed port, which nobody watches");
@@ -187,7 +187,7 @@ class LiveFeedTest {
         long t0 = System.currentTimeMillis() - 10_000;
         // stored but not yet diagnosed: the engine judges it below, while the node's counters stay as they are
         store.connect("node-a", "test", 1000);
-        HostSample sample = FixtureSamples.host("node-a", t0, 1);
+        HostSample sample = FixtureHosts.golden("node-a", t0, 1);
         store.accept(sample);
         sample("node-b", t0, 1);
         start(LiveFeedOptions.defaults(900).withTick(Duration.ofMillis(100), Duration.ofSeconds(30)));
@@ -197,7 +197,7 @@ class LiveFeedTest {
         JsonObject full = events.next("fleet", e -> e.getBoolean("full"));
         assertEquals(List.of(), badges(full, "node-a", badge), "no diagnosis yet: no badge");
 
-        engine.accept(sample); // FixtureSamples: mlx5_0 port 2 is DOWN, link_down is raised at once
+        engine.accept(sample); // FixtureHosts.golden: mlx5_0 port 2 is DOWN, link_down is raised at once
         JsonObject raised = events.next("fleet", e -> !e.getBoolean("full") && !e.getJsonArray("nodes").isEmpty());
         assertEquals(List.of("node-a"), nodes(raised), "only the node whose diagnoses changed is resent");
         String evidence = engine.snapshot().diagnoses().get(0).evidence();
@@ -248,7 +248,7 @@ class LiveFeedTest {
     /** A sample of node-a for the store and the diagnosis engine, as the collector's ingest hands it to both. */
     private void diagnosedSample(long timestampMillis, long step) {
         store.connect("node-a", "test", 1000);
-        HostSample sample = FixtureSamples.host("node-a", timestampMillis, step);
+        HostSample sample = FixtureHosts.golden("node-a", timestampMillis, step);
         store.accept(sample);
         engine.accept(sample);
     }
@@ -339,7 +339,7 @@ class LiveFeedTest {
         assertEquals(0, feed.stats().watchedPorts(), "pending watches hold no history");
 
         long t0 = System.currentTimeMillis();
-        store.accept(FixtureSamples.host("node-a", t0, 1));
+        store.accept(FixtureHosts.golden("node-a", t0, 1));
         JsonObject absent = events.next("error", e -> true);
         assertEquals("watch 'node-a/mlx5_0/9': node 'node-a' has no port mlx5_0/9", absent.getString("error"));
         JsonObject history = events.next("port", e -> e.getBoolean("reset"));

@@ -1,11 +1,10 @@
 package io.rdmamon.collector.live;
 
-import io.rdmamon.protocol.model.EthtoolStats;
 import io.rdmamon.protocol.model.IbPort;
+import io.rdmamon.protocol.testing.Samples;
 import org.junit.jupiter.api.Test;
 
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -59,8 +58,7 @@ class LivePartsTest {
                 port(Map.of("tx_prio0_bytes", 2000L), Set.of()), 1000), 1e-9);
         assertNull(FleetState.losslessShare(before, before, 1000), "no traffic: no share");
         assertNull(FleetState.losslessShare(null, after, 1000), "first sample: no share");
-        IbPort ib = new IbPort(1, 4, "ACTIVE", 5, "LinkUp", null, null, "InfiniBand", "0x1", null, Map.of(), Map.of(),
-                List.of(), null, null);
+        IbPort ib = Samples.ibPort().build();
         assertNull(FleetState.losslessShare(ib, ib, 1000), "no ethtool: no share");
     }
 
@@ -68,8 +66,6 @@ class LivePartsTest {
     private static IbPort port(Map<String, Long> raw, Set<Integer> pfc) {
         Map<String, Long> stats = new LinkedHashMap<>(raw);
         pfc.forEach(priority -> stats.put("rx_prio" + priority + "_pause", 0L));
-        EthtoolStats ethtool = EthtoolStats.of("eth2", stats);
-        return new IbPort(1, 4, "ACTIVE", 5, "LinkUp", null, null, "Ethernet", "0x0", "eth2", Map.of(), Map.of(),
-                List.of(), ethtool, null);
+        return Samples.rocePort().ethtool(stats).build();
     }
 }

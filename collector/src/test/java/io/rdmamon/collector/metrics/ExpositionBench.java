@@ -1,10 +1,10 @@
 package io.rdmamon.collector.metrics;
 
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
-import io.rdmamon.collector.FixtureSamples;
 import io.rdmamon.collector.http.MetricsHandler;
 import io.rdmamon.collector.store.NodeStore;
 import io.rdmamon.protocol.exposition.ExpositionFormat;
+import io.rdmamon.protocol.testing.FixtureHosts;
 
 import java.io.IOException;
 import java.io.OutputStream;
@@ -58,7 +58,7 @@ public final class ExpositionBench {
                     step++;
                     clock[0] += 1000;
                     for (int n = 0; n < nodes; n++) {
-                        store.accept(FixtureSamples.host("node-" + n, clock[0], step + n));
+                        store.accept(FixtureHosts.golden("node-" + n, clock[0], step + n));
                     }
                 }
                 CountingSink sink = new CountingSink();

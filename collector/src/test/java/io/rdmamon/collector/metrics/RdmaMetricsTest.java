@@ -2,7 +2,6 @@ package io.rdmamon.collector.metrics;
 
 import io.prometheus.metrics.core.metrics.Counter;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
-import io.rdmamon.collector.FixtureSamples;
 import io.rdmamon.collector.PromtoolCheck;
 import io.rdmamon.collector.http.MetricsHandler;
 import io.rdmamon.collector.store.NodeStore;
@@ -11,6 +10,7 @@ import io.rdmamon.protocol.model.HostSample;
 import io.rdmamon.protocol.model.IbDevice;
 import io.rdmamon.protocol.model.IbPort;
 import io.rdmamon.protocol.model.SourceStatus;
+import io.rdmamon.protocol.testing.FixtureHosts;
 import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayOutputStream;
@@ -52,7 +52,7 @@ class RdmaMetricsTest {
 
     private void sample(String node, long step) {
         store.connect(node, "1.0", 1000);
-        assertEquals(NodeStore.Ingest.APPLIED, store.accept(FixtureSamples.host(node, T0 + step * 1000, step)));
+        assertEquals(NodeStore.Ingest.APPLIED, store.accept(FixtureHosts.golden(node, T0 + step * 1000, step)));
     }
 
     @Test
@@ -97,7 +97,7 @@ class RdmaMetricsTest {
 
     @Test
     void oddAttributeValuesAreEscapedAndPromtoolAcceptsThem() throws Exception {
-        HostSample fixture = FixtureSamples.host("odd", T0, 1);
+        HostSample fixture = FixtureHosts.golden("odd", T0, 1);
         IbDevice mlx = fixture.devices().get(1);
         IbDevice odd = new IbDevice(mlx.name(), mlx.nodeTypeId(), mlx.nodeType(), mlx.nodeGuid(), mlx.sysImageGuid(),
                 "14.\"28\"\\2006\nbeta", mlx.hcaType(), "MT_\\0\"1\"\n", mlx.ports());
@@ -144,7 +144,7 @@ class RdmaMetricsTest {
 
     @Test
     void collidingCounterNamesKeepOneSeriesAndNeverBreakTheExposition() throws Exception {
-        HostSample fixture = FixtureSamples.host("c", T0, 1);
+        HostSample fixture = FixtureHosts.golden("c", T0, 1);
         IbDevice mlx = fixture.devices().get(1);
         IbPort roce = mlx.ports().get(0);
         Map<String, Long> counters = new LinkedHashMap<>(roce.counters());
@@ -178,7 +178,7 @@ class RdmaMetricsTest {
             Future<?> ingest = pool.submit(() -> {
                 for (long step = 2; running.get(); step++) {
                     for (int n = 0; n < nodes; n++) {
-                        store.accept(FixtureSamples.host("n" + n, T0 + step * 1000, step));
+                        store.accept(FixtureHosts.golden("n" + n, T0 + step * 1000, step));
                     }
                 }
                 return null;

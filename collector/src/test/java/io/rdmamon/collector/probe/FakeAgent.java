@@ -1,38 +1,29 @@
 package io.rdmamon.collector.probe;
 
-import io.rdmamon.collector.FixtureSamples;
-import io.rdmamon.protocol.testing.Waits;
+import io.rdmamon.collector.RawAgent;
 import io.rdmamon.protocol.probe.PerftestResult;
 import io.rdmamon.protocol.probe.ProbePhase;
 import io.rdmamon.protocol.probe.ProbeRole;
+import io.rdmamon.protocol.testing.FixtureHosts;
 import io.rdmamon.protocol.wire.Frame;
-import io.rdmamon.protocol.wire.FrameCodec;
 import io.rdmamon.protocol.wire.SampleEncoder;
-import io.rdmamon.protocol.wire.WireFormat;
 import io.vertx.core.Future;
-import io.vertx.core.buffer.Buffer;
-import io.vertx.core.http.WebSocket;
 import io.vertx.core.http.WebSocketClient;
-import io.vertx.core.http.WebSocketConnectOptions;
 
 import java.util.List;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 
 /**
  * An agent as the collector sees it: a real WebSocket client speaking the real codec. It announces a
- * host ({@link FixtureSamples}: mlx5_0 port 1 RoCE with RoCE v2 GID 3 = 192.168.1.2 and a RoCE v1 GID 0,
+ * host ({@link FixtureHosts#golden}: mlx5_0 port 1 RoCE with RoCE v2 GID 3 = 192.168.1.2 and a RoCE v1 GID 0,
  * mlx5_0 port 2 InfiniBand, erdma_0 port 1), then the test scripts its probe reports.
  */
 final class FakeAgent {
-    private final FrameCodec codec = new FrameCodec();
-    private final LinkedBlockingQueue<Frame> received = new LinkedBlockingQueue<>();
+    private final RawAgent stream;
     final String node;
-    final WebSocket ws;
 
     FakeAgent(WebSocketClient client, int port, String token, String node) throws Exception {
         this(client, port, token, node, List.of(Frame.Hello.CAPABILITY_PROBES));
@@ -41,31 +32,19 @@ final class FakeAgent {
     /** An agent whose hello announces {@code capabilities} (an empty list: started without --allow-probes). */
     FakeAgent(WebSocketClient client, int port, String token, String node, List<String> capabilities) throws Exception {
         this.node = node;
-        WebSocketConnectOptions options = new WebSocketConnectOptions().setHost("127.0.0.1").setPort(port)
-                .setURI(WireFormat.STREAM_PATH).putHeader("Authorization", "Bearer " + token);
-        ws = Waits.await(client.connect(options));
-        ws.binaryMessageHandler(b -> {
-            try {
-                received.add(codec.decode(b.getBytes()));
-            } catch (Exception e) {
-                throw new AssertionError(e);
-            }
-        });
-        SampleEncoder encoder = new SampleEncoder(node, "test", 60_000, capabilities);
-        for (Frame frame : encoder.encode(FixtureSamples.host(node, System.currentTimeMillis(), 1), 1)) {
-            Waits.await(ws.writeBinaryMessage(Buffer.buffer(codec.encode(frame))));
-        }
-        assertEquals(new Frame.Ack(1), next());
+        stream = new RawAgent(client, port, token);
+        stream.sample(new SampleEncoder(node, "test", 60_000, capabilities),
+                FixtureHosts.golden(node, System.currentTimeMillis(), 1), 1);
     }
 
     /** The next frame the collector sent within {@code wait}, or null. */
     Frame poll(java.time.Duration wait) throws InterruptedException {
-        return received.poll(wait.toMillis(), TimeUnit.MILLISECONDS);
+        return stream.received.poll(wait.toMillis(), TimeUnit.MILLISECONDS);
     }
 
     /** The next frame the collector sent, waiting up to 5 s. */
     Frame next() throws InterruptedException {
-        Frame frame = received.poll(5, TimeUnit.SECONDS);
+        Frame frame = stream.received.poll(5, TimeUnit.SECONDS);
         assertNotNull(frame, node + ": no frame from the collector within 5 s");
         return frame;
     }
@@ -80,13 +59,12 @@ final class FakeAgent {
 
     /** Frames received so far that nobody took. */
     List<Frame> pending() {
-        return List.copyOf(received);
+        return List.copyOf(stream.received);
     }
 
     void report(String probeId, ProbeRole role, ProbePhase phase, int tcpPort, PerftestResult result, Integer exitCode,
                 String error, List<String> output) throws Exception {
-        Waits.await(ws.writeBinaryMessage(Buffer.buffer(codec.encode(
-                new Frame.ProbeReport(probeId, role, phase, tcpPort, result, exitCode, error, output)))));
+        stream.send(new Frame.ProbeReport(probeId, role, phase, tcpPort, result, exitCode, error, output));
     }
 
     void listening(String probeId, int tcpPort) throws Exception {
@@ -94,6 +72,6 @@ final class FakeAgent {
     }
 
     Future<Void> close() {
-        return ws.close();
+        return stream.ws.close();
     }
 }

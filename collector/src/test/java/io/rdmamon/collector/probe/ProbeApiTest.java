@@ -123,6 +123,25 @@ class ProbeApiTest {
         return probe.getString("id");
     }
 
+    /** A probe gpu-01 → gpu-02 whose server listens (on 18515) and whose client was told to start. */
+    private record RunningProbe(String id, FakeAgent src, FakeAgent dst) {
+    }
+
+    private RunningProbe clientStarted(Vertx v) throws Exception {
+        return clientStarted(v, c -> c);
+    }
+
+    private RunningProbe clientStarted(Vertx v, UnaryOperator<ProbeConfig> limits) throws Exception {
+        start(v, limits);
+        FakeAgent src = agent("gpu-01");
+        FakeAgent dst = agent("gpu-02");
+        String id = started(request("gpu-01", "gpu-02"));
+        dst.nextStart();
+        dst.listening(id, 18_515);
+        src.nextStart();
+        return new RunningProbe(id, src, dst);
+    }
+
     private void waitForState(String id, String state) throws Exception {
         String[] last = {null};
         try {
@@ -326,13 +345,10 @@ class ProbeApiTest {
 
     @Test
     void deleteCancelsBothSidesThenThePairCoolsDown(Vertx v) throws Exception {
-        start(v, c -> c.withCooldown(Duration.ofSeconds(30)));
-        FakeAgent src = agent("gpu-01");
-        FakeAgent dst = agent("gpu-02");
-        String id = started(request("gpu-01", "gpu-02"));
-        dst.nextStart();
-        dst.listening(id, 20_000);
-        src.nextStart();
+        RunningProbe running = clientStarted(v, c -> c.withCooldown(Duration.ofSeconds(30)));
+        FakeAgent src = running.src();
+        FakeAgent dst = running.dst();
+        String id = running.id();
         src.report(id, ProbeRole.CLIENT, ProbePhase.RUNNING, 0, null, null, null, List.of());
         waitForState(id, "running");
 
@@ -358,15 +374,10 @@ class ProbeApiTest {
 
     @Test
     void clientFailureKeepsPerftestsWordsAndCancelsTheServer(Vertx v) throws Exception {
-        start(v, c -> c);
-        FakeAgent src = agent("gpu-01");
-        FakeAgent dst = agent("gpu-02");
-        String id = started(request("gpu-01", "gpu-02"));
-        dst.nextStart();
-        dst.listening(id, 18_515);
-        src.nextStart();
+        RunningProbe running = clientStarted(v);
+        String id = running.id();
         String perftest = " Couldn't connect to 192.168.1.2:18515\n Unable to init the socket connection";
-        src.report(id, ProbeRole.CLIENT, ProbePhase.FAILED, 0, null, 1, perftest,
+        running.src().report(id, ProbeRole.CLIENT, ProbePhase.FAILED, 0, null, 1, perftest,
                 List.of("Couldn't connect to 192.168.1.2:18515", "Unable to init the socket connection"));
         waitForState(id, "failed");
         JsonObject failed = probe(id);
@@ -374,7 +385,7 @@ class ProbeApiTest {
         assertEquals(1, failed.getInteger("exitCode"));
         assertNull(failed.getValue("result"));
         assertEquals(2, failed.getJsonArray("output").size());
-        Frame.ProbeCancel cancel = dst.nextCancel();
+        Frame.ProbeCancel cancel = running.dst().nextCancel();
         assertEquals(id, cancel.probeId());
         assertTrue(cancel.reason().contains("Couldn't connect"), cancel.reason());
         String metrics = send(HttpMethod.GET, "/metrics", VIEWER, null).bodyAsString();
@@ -385,17 +396,12 @@ class ProbeApiTest {
 
     @Test
     void agentDisconnectFailsTheProbeNamingTheNode(Vertx v) throws Exception {
-        start(v, c -> c);
-        FakeAgent src = agent("gpu-01");
-        FakeAgent dst = agent("gpu-02");
-        String id = started(request("gpu-01", "gpu-02"));
-        dst.nextStart();
-        dst.listening(id, 18_515);
-        src.nextStart();
-        await(src.close());
+        RunningProbe running = clientStarted(v);
+        String id = running.id();
+        await(running.src().close());
         waitForState(id, "failed");
         assertEquals("agent of gpu-01 (source) disconnected", probe(id).getString("error"));
-        assertEquals(id, dst.nextCancel().probeId());
+        assertEquals(id, running.dst().nextCancel().probeId());
     }
 
     @Test

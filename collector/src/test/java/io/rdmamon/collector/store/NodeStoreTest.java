@@ -1,7 +1,7 @@
 package io.rdmamon.collector.store;
 
-import io.rdmamon.collector.FixtureSamples;
 import io.rdmamon.protocol.model.HostSample;
+import io.rdmamon.protocol.testing.FixtureHosts;
 import org.junit.jupiter.api.Test;
 
 import java.util.Map;
@@ -18,7 +18,7 @@ class NodeStoreTest {
     private final NodeStore store = new NodeStore(clock::get, 3, 600_000, 10, 10, 60_000);
 
     private NodeStore.Ingest offer(String instance, long seq, long timestampMillis) {
-        return store.accept(FixtureSamples.host("n", timestampMillis, seq), instance, seq);
+        return store.accept(FixtureHosts.golden("n", timestampMillis, seq), instance, seq);
     }
 
     @Test

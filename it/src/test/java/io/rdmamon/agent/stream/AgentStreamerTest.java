@@ -8,9 +8,9 @@ import io.rdmamon.collector.auth.Role;
 import io.rdmamon.collector.auth.TokenEntry;
 import io.rdmamon.collector.store.RatePoint;
 import io.rdmamon.protocol.model.HostSample;
-import io.rdmamon.protocol.model.IbDevice;
 import io.rdmamon.protocol.model.IbPort;
 import io.rdmamon.protocol.model.SourceStatus;
+import io.rdmamon.protocol.testing.Samples;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.ext.web.client.WebClient;
@@ -20,7 +20,6 @@ import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
@@ -54,11 +53,10 @@ class AgentStreamerTest {
     private final Supplier<HostSample> sampler = () -> {
         long ts = System.currentTimeMillis();
         sampledTimestamps.add(ts);
-        IbPort port = new IbPort(1, 4, "ACTIVE", 5, "LinkUp", "100 Gb/sec (4X EDR)", 12_500_000_000L, "InfiniBand",
-                "0x1", null, Map.of("port_rcv_data", bytes.addAndGet(1_000_000), "port_xmit_data", 0L), Map.of(),
-                List.of(), null, null);
-        return new HostSample("ignored", ts, List.of(new IbDevice("mlx5_0", 1, "CA", null, null, "20.1", null, null,
-                List.of(port))), List.of(SourceStatus.ok("sysfs", "mlx5_0")));
+        IbPort port = Samples.ibPort()
+                .counters(Samples.ordered("port_rcv_data", bytes.addAndGet(1_000_000), "port_xmit_data", 0L)).build();
+        return Samples.host("ignored", ts).devices(Samples.mlx5Device().ports(port).build())
+                .sources(SourceStatus.ok("sysfs", "mlx5_0")).build();
     };
 
     private Collector.Running collector(int port) throws Exception {

@@ -3,6 +3,7 @@ package io.rdmamon.cli.it;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.rdmamon.collector.Collector;
 import io.rdmamon.collector.CollectorConfig;
+import io.rdmamon.protocol.testing.Waits;
 import io.vertx.core.Vertx;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -32,6 +33,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 class PrometheusEndToEndIT {
     private static final Path FIXTURES = Path.of("..", "agent", "src", "test", "fixtures");
     private static final Duration WAIT = Duration.ofSeconds(45);
+    private static final Duration POLL_INTERVAL = Duration.ofMillis(500);
 
     @TempDir
     static Path work;
@@ -182,24 +184,24 @@ class PrometheusEndToEndIT {
         return Double.parseDouble(result.get(0).path("value").get(1).asText());
     }
 
+    /** Polls {@code condition} until it holds; an AssertionError it throws means "not yet" and is reported last. */
     private static void awaitTrue(String what, Callable<Boolean> condition) throws Exception {
-        long deadline = System.nanoTime() + WAIT.toNanos();
-        AssertionError last = null;
-        while (System.nanoTime() < deadline) {
+        String met = "met";
+        String last = Waits.pollUntil(() -> {
             try {
-                if (condition.call()) {
-                    return;
-                }
-            } catch (AssertionError e) {
-                last = e;
+                return condition.call() ? met : "not yet";
+            } catch (AssertionError notYet) {
+                return notYet.getMessage();
             }
-            Thread.sleep(500);
+        }, met::equals, WAIT, POLL_INTERVAL);
+        if (met.equals(last)) {
+            return;
         }
         StringBuilder logs = new StringBuilder();
         for (AgentProcess agent : agents) {
             logs.append(agent.log()).append('\n');
         }
-        fail("timed out waiting for " + what + (last == null ? "" : " (" + last.getMessage() + ")") + "\nagent logs:\n" + logs);
+        fail("timed out waiting for " + what + " (last observed: " + last + ")\nagent logs:\n" + logs);
     }
 
     private static long fileValue(Path file) throws IOException {

@@ -2,6 +2,7 @@ package io.rdmamon.cli.it;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.rdmamon.protocol.testing.Waits;
 
 import java.io.IOException;
 import java.net.ServerSocket;
@@ -27,6 +28,7 @@ final class PrometheusServer implements AutoCloseable {
     static final Path PROMTOOL = Path.of("/usr/bin/promtool");
 
     private static final ObjectMapper JSON = new ObjectMapper();
+    private static final String READY = "ready";
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
     private final Process process;
     private final int port;
@@ -100,24 +102,24 @@ final class PrometheusServer implements AutoCloseable {
     }
 
     private void awaitReady(Duration timeout, Path log) throws IOException, InterruptedException {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (System.nanoTime() < deadline) {
-            if (!process.isAlive()) {
-                throw new IOException("prometheus exited with " + process.exitValue() + ": " + Files.readString(log));
-            }
-            try {
-                HttpResponse<String> response = http.send(
-                        HttpRequest.newBuilder(URI.create(base() + "/-/ready")).build(),
-                        HttpResponse.BodyHandlers.ofString());
-                if (response.statusCode() == 200) {
-                    return;
-                }
-            } catch (IOException notYet) {
-                // not listening yet
-            }
-            Thread.sleep(200);
+        String last = Waits.pollUntil(() -> readiness(log), READY::equals, timeout, Duration.ofMillis(200));
+        if (!READY.equals(last)) {
+            throw new IOException("prometheus not ready after " + timeout + " (" + last + "): " + Files.readString(log));
         }
-        throw new IOException("prometheus not ready after " + timeout + ": " + Files.readString(log));
+    }
+
+    /** {@link #READY}, or what {@code /-/ready} answered; fails at once when the process has exited. */
+    private String readiness(Path log) throws IOException, InterruptedException {
+        if (!process.isAlive()) {
+            throw new IOException("prometheus exited with " + process.exitValue() + ": " + Files.readString(log));
+        }
+        try {
+            HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(base() + "/-/ready")).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            return response.statusCode() == 200 ? READY : "HTTP " + response.statusCode() + " " + response.body().strip();
+        } catch (IOException notYet) {
+            return "not listening: " + notYet;
+        }
     }
 
     /** The {@code data.result} array of an instant query. */

@@ -8,6 +8,7 @@ import io.rdmamon.agent.sim.SimulatedNode;
 import io.rdmamon.agent.sim.SimulationSpec;
 import io.rdmamon.cli.daemon.DemoFleet;
 import io.rdmamon.cli.dashboard.SimulatedFleet;
+import io.rdmamon.protocol.testing.Waits;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -130,13 +131,8 @@ class ScenarioAlertsIT {
                 SimulatedFleet.VIEWER_TOKEN, rules);
 
         int nodes = fleets.values().stream().mapToInt(f -> f.agentNames().size()).sum();
-        long upDeadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-        while (count("rdma_agent_up == 1") < nodes) {
-            if (System.nanoTime() > upDeadline) {
-                fail("not every agent is up in Prometheus after 60 s: " + prometheus.query("rdma_agent_up"));
-            }
-            Thread.sleep(500);
-        }
+        Waits.poll("all " + nodes + " agents up in Prometheus", () -> prometheus.query("rdma_agent_up"),
+                up -> agentsUp(up) >= nodes, Duration.ofSeconds(60), Duration.ofMillis(500));
         scenarioOfNode = nodeScenarios();
         runProbe(fleets.get(Scenario.HEALTHY), Scenario.HEALTHY.cliName() + "-");
         SimulatedFleet staleFleet = fleets.get(STALE_IN);
@@ -144,11 +140,8 @@ class ScenarioAlertsIT {
         staleFleet.stopAgent(staleNode);
 
         List<Expected> expected = expectations();
-        long deadline = System.nanoTime() + alertBudget().toNanos();
-        do {
-            Thread.sleep(1000);
-            alerts = prometheus.alerts();
-        } while (!expected.stream().allMatch(e -> anyAlert(e::metBy)) && System.nanoTime() < deadline);
+        alerts = Waits.pollUntil(prometheus::alerts,
+                seen -> expected.stream().allMatch(e -> anyAlert(seen, e::metBy)), alertBudget(), Duration.ofSeconds(1));
         waited = Duration.ofNanos(System.nanoTime() - started);
         boolean met = expected.stream().allMatch(e -> anyAlert(e::metBy));
         System.out.printf("ScenarioAlertsIT: rule durations divided by %d; %s after %d s%n%s%n", REALTIME ? 1 : SCALE,
@@ -265,14 +258,11 @@ class ScenarioAlertsIT {
                 .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
         assertEquals(202, started.statusCode(), started.body());
         String id = json.readTree(started.body()).path("id").asText();
-        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-        JsonNode probe;
-        do {
-            Thread.sleep(250);
-            probe = json.readTree(http.send(HttpRequest.newBuilder(URI.create(fleet.baseUrl() + "/api/probes/" + id))
-                    .header("Authorization", "Bearer " + SimulatedFleet.VIEWER_TOKEN).build(),
-                    HttpResponse.BodyHandlers.ofString()).body());
-        } while (!probe.path("finishedMillis").isNumber() && System.nanoTime() < deadline);
+        JsonNode probe = Waits.pollUntil(
+                () -> json.readTree(http.send(HttpRequest.newBuilder(URI.create(fleet.baseUrl() + "/api/probes/" + id))
+                        .header("Authorization", "Bearer " + SimulatedFleet.VIEWER_TOKEN).build(),
+                        HttpResponse.BodyHandlers.ofString()).body()),
+                seen -> seen.path("finishedMillis").isNumber(), Duration.ofSeconds(30), Duration.ofMillis(250));
         assertEquals("done", probe.path("state").asText(), "probe " + source + " -> " + destination + ": " + probe);
     }
 
@@ -348,12 +338,21 @@ class ScenarioAlertsIT {
         return map;
     }
 
-    private static int count(String promql) throws IOException, InterruptedException {
-        return prometheus.query(promql).size();
+    /** The series of an {@code rdma_agent_up} query result whose value is 1. */
+    private static long agentsUp(JsonNode result) {
+        long up = 0;
+        for (JsonNode series : result) {
+            up += series.path("value").get(1).asText().equals("1") ? 1 : 0;
+        }
+        return up;
     }
 
     private static boolean anyAlert(java.util.function.Predicate<JsonNode> test) {
-        for (JsonNode alert : alerts) {
+        return anyAlert(alerts, test);
+    }
+
+    private static boolean anyAlert(JsonNode seen, java.util.function.Predicate<JsonNode> test) {
+        for (JsonNode alert : seen) {
             if (test.test(alert)) {
                 return true;
             }

@@ -2,11 +2,13 @@ package io.rdmamon.cli.it;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.rdmamon.collector.TestCertificate;
+import io.rdmamon.protocol.testing.Waits;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -53,14 +55,10 @@ class TlsEndToEndIT {
              PrometheusServer prometheus = PrometheusServer.start(Files.createDirectories(work.resolve("prometheus")),
                      List.of(new PrometheusServer.Target("localhost:" + port, Map.of())), VIEWER_TOKEN,
                      certificate.certFile(), List.of())) {
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(45);
             // the node's series exist from its hello on; rdma_agent_up turns 1 with its first sample
             String upNow = "rdma_agent_up{node=\"fx-tls\"} == 1";
-            JsonNode up = prometheus.query(upNow);
-            while (up.size() != 1 && System.nanoTime() < deadline) {
-                Thread.sleep(500);
-                up = prometheus.query(upNow);
-            }
+            JsonNode up = Waits.pollUntil(() -> prometheus.query(upNow), result -> result.size() == 1,
+                    Duration.ofSeconds(45), Duration.ofMillis(500));
             if (up.size() != 1) {
                 fail("rdma_agent_up of fx-tls never reached 1 in Prometheus over https: " + up
                         + "\n--- collector\n" + Files.readString(collectorLog) + "\n--- agent\n" + agent.log());

@@ -1,12 +1,9 @@
 package io.rdmamon.collector.exposition;
 
-import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.rdmamon.agent.host.Fixtures;
 import io.rdmamon.agent.host.HostReader;
+import io.rdmamon.collector.GoldenScenario;
 import io.rdmamon.collector.PromtoolCheck;
-import io.rdmamon.collector.http.MetricsHandler;
-import io.rdmamon.collector.metrics.RdmaMetrics;
-import io.rdmamon.collector.store.NodeStore;
 import io.rdmamon.protocol.model.HostSample;
 import io.rdmamon.protocol.wire.Frame;
 import io.rdmamon.protocol.wire.FrameCodec;
@@ -14,17 +11,14 @@ import io.rdmamon.protocol.wire.SampleDecoder;
 import io.rdmamon.protocol.wire.SampleEncoder;
 import org.junit.jupiter.api.Test;
 
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.Optional;
-import java.util.concurrent.atomic.AtomicLong;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
@@ -61,31 +55,17 @@ class FixtureExpositionTest {
         }
     }
 
+    /** gpu-01 is the RoCE fixture host, every other node the eRDMA one. */
     static String exposition() throws Exception {
         Agent roce = new Agent("gpu-01", "mlx5-roce");
         Agent erdma = new Agent("gpu-02", "erdma");
-        AtomicLong now = new AtomicLong(1_700_000_000_000L);
-        NodeStore store = new NodeStore(now::get, 3, 600_000, 900, 100);
-        store.connect("gpu-01", "1.0", 1000);
-        store.accept(roce.sampleAt("gpu-01", 1_699_999_999_000L));
-        store.accept(roce.sampleAt("gpu-01", 1_700_000_000_000L));
-        store.connect("gpu-02", "1.0", 1000);
-        store.accept(erdma.sampleAt("gpu-02", 1_699_999_990_000L));
-        now.addAndGet(3_001); // gpu-02 is past 3 intervals: stale, still exported, rdma_agent_up 0
-        store.accept(roce.sampleAt("gpu-01", 1_700_000_003_000L));
-        store.connect("gpu-03", "1.0", 1000); // connected, no sample yet: only rdma_agent_up 0
-        return MetricsHandler.text(new RdmaMetrics(store), new PrometheusRegistry());
+        return GoldenScenario.exposition((node, timestampMillis, step) ->
+                (node.equals("gpu-01") ? roce : erdma).sampleAt(node, timestampMillis));
     }
 
     @Test
     void fixtureHostsThroughTheWireGiveTheGoldenExposition() throws Exception {
-        String actual = exposition();
-        if (Boolean.getBoolean("golden.update")) {
-            Files.writeString(GOLDEN, actual, StandardCharsets.UTF_8);
-        }
-        assertTrue(Files.exists(GOLDEN), () -> GOLDEN.toAbsolutePath() + " missing (run from the it module directory)");
-        assertEquals(Files.readString(GOLDEN, StandardCharsets.UTF_8), actual,
-                "exposition differs from " + GOLDEN + " (rerun with -Dgolden.update=true and review the diff)");
+        GoldenScenario.assertMatchesGolden(GOLDEN, exposition());
     }
 
     @Test

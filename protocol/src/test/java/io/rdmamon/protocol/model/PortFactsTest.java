@@ -1,12 +1,12 @@
 package io.rdmamon.protocol.model;
 
 import io.rdmamon.protocol.rates.CounterGroup;
+import io.rdmamon.protocol.testing.Samples;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -46,8 +46,7 @@ class PortFactsTest {
     }
 
     private static IbPort port(int stateId, String linkLayer, List<GidEntry> gids) {
-        return new IbPort(1, stateId, "x", 5, "LinkUp", null, null, linkLayer, "0x0", "eth2", Map.of(), Map.of(),
-                gids, null, null);
+        return Samples.rocePort().state(stateId).linkLayer(linkLayer).gids(gids).build();
     }
 
     @ParameterizedTest(name = "node type {0}, {1}, GIDs {2}: {3}")

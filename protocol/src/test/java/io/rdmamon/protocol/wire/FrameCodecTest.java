@@ -6,6 +6,7 @@ import io.rdmamon.protocol.probe.PerftestResult;
 import io.rdmamon.protocol.probe.PerftestSpec;
 import io.rdmamon.protocol.probe.ProbePhase;
 import io.rdmamon.protocol.probe.ProbeRole;
+import io.rdmamon.protocol.testing.FixtureHosts;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -31,9 +32,9 @@ class FrameCodecTest {
     static Stream<Arguments> samples() {
         return Stream.of(
                 Arguments.of("full host: RoCE with u64 > Long.MAX, absent counters, eRDMA without counters, "
-                        + "unreadable port", TestSamples.host(1_700_000_000_123L, 42L, 7L)),
+                        + "unreadable port", FixtureHosts.codec(1_700_000_000_123L, 42L, 7L)),
                 Arguments.of("host without devices", new HostSample("n", 5L, List.of(), List.of())),
-                Arguments.of("null PFC counter", TestSamples.host(1L, 0L, null)));
+                Arguments.of("null PFC counter", FixtureHosts.codec(1L, 0L, null)));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -53,9 +54,9 @@ class FrameCodecTest {
     void valuesFramesCarryNumbersOnlyAndLayoutChangesAreAnnounced() throws FrameException {
         SampleEncoder encoder = new SampleEncoder("gpu-01", "1", 1000);
         SampleDecoder decoder = new SampleDecoder();
-        List<Frame> first = encoder.encode(TestSamples.host(1, 10, 7L), 1);
-        List<Frame> second = encoder.encode(TestSamples.host(2, 20, 8L), 2);
-        List<Frame> changed = encoder.encode(TestSamples.host(3, 30, null), 3);
+        List<Frame> first = encoder.encode(FixtureHosts.codec(1, 10, 7L), 1);
+        List<Frame> second = encoder.encode(FixtureHosts.codec(2, 20, 8L), 2);
+        List<Frame> changed = encoder.encode(FixtureHosts.codec(3, 30, null), 3);
 
         assertInstanceOf(Frame.Hello.class, first.get(0));
         assertEquals(1, second.size());
@@ -76,13 +77,13 @@ class FrameCodecTest {
     @Test
     void helloCarriesCapabilitiesAndAnOldHelloHasNone() throws FrameException {
         SampleEncoder probing = new SampleEncoder("gpu-01", "1", 1000, List.of(Frame.Hello.CAPABILITY_PROBES));
-        Frame.Hello hello = (Frame.Hello) probing.encode(TestSamples.host(1, 10, 7L), 1).get(0);
+        Frame.Hello hello = (Frame.Hello) probing.encode(FixtureHosts.codec(1, 10, 7L), 1).get(0);
         Frame.Hello decoded = (Frame.Hello) codec.decode(codec.encode(hello));
         assertEquals(hello, decoded);
         assertTrue(decoded.accepts(Frame.Hello.CAPABILITY_PROBES));
 
         // an agent that predates capabilities sends no such field: it accepts nothing beyond sampling
-        Frame.Hello plain = (Frame.Hello) new SampleEncoder("gpu-01", "1", 1000).encode(TestSamples.host(1, 10, 7L), 1).get(0);
+        Frame.Hello plain = (Frame.Hello) new SampleEncoder("gpu-01", "1", 1000).encode(FixtureHosts.codec(1, 10, 7L), 1).get(0);
         String json = new String(codec.encode(plain), StandardCharsets.UTF_8);
         assertTrue(!json.contains("capabilities"), json);
         assertEquals(List.of(), ((Frame.Hello) codec.decode(json.getBytes(StandardCharsets.UTF_8))).capabilities());
@@ -315,9 +316,9 @@ class FrameCodecTest {
     @Test
     void helloCarriesTheAgentInstanceAndAnOldHelloHasNone() throws FrameException {
         Frame.Hello hello = (Frame.Hello) new SampleEncoder("gpu-01", "1", 1000, List.of(), "run-7f3a")
-                .encode(TestSamples.host(1, 10, 7L), 1).get(0);
+                .encode(FixtureHosts.codec(1, 10, 7L), 1).get(0);
         assertEquals("run-7f3a", ((Frame.Hello) codec.decode(codec.encode(hello))).instance());
-        Frame.Hello plain = (Frame.Hello) new SampleEncoder("gpu-01", "1", 1000).encode(TestSamples.host(1, 10, 7L), 1).get(0);
+        Frame.Hello plain = (Frame.Hello) new SampleEncoder("gpu-01", "1", 1000).encode(FixtureHosts.codec(1, 10, 7L), 1).get(0);
         String json = new String(codec.encode(plain), StandardCharsets.UTF_8);
         assertTrue(!json.contains("instance"), json);
         assertNull(((Frame.Hello) codec.decode(json.getBytes(StandardCharsets.UTF_8))).instance());
@@ -363,7 +364,7 @@ class FrameCodecTest {
     }
 
     static Stream<Arguments> outOfOrder() {
-        HostSample sample = TestSamples.host(1, 1, 1L);
+        HostSample sample = FixtureHosts.codec(1, 1, 1L);
         List<Frame> frames = new SampleEncoder("gpu-01", "1", 1000).encode(sample, 1);
         Frame.Values values = (Frame.Values) frames.get(1);
         long[] shorter = Arrays.copyOf(values.values(), values.values().length - 1);

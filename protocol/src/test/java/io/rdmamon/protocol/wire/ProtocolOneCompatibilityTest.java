@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.rdmamon.protocol.model.EthtoolStats;
 import io.rdmamon.protocol.model.HostSample;
+import io.rdmamon.protocol.testing.FixtureHosts;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
@@ -19,7 +20,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * A protocol 2 reader and a protocol 1 agent. The frames in {@code /wire/v1/test-samples.jsonl} were written by
- * the protocol 1 encoder (before protocol 2 existed) for {@code TestSamples.host(1, 10, 7)}, {@code host(2, 20, 8)}
+ * the protocol 1 encoder (before protocol 2 existed) for {@code FixtureHosts.codec(1, 10, 7)}, {@code host(2, 20, 8)}
  * and {@code host(3, 30, null)} (the third changes the layout), with agent version 0.9.0, the probes capability and
  * instance run-1: hello, values, values, layout, values.
  */
@@ -36,8 +37,8 @@ class ProtocolOneCompatibilityTest {
             decoder.accept(codec.decode(frame)).ifPresent(samples::add);
         }
 
-        List<HostSample> read = List.of(TestSamples.host(1, 10, 7L), TestSamples.host(2, 20, 8L),
-                TestSamples.host(3, 30, null));
+        List<HostSample> read = List.of(FixtureHosts.codec(1, 10, 7L), FixtureHosts.codec(2, 20, 8L),
+                FixtureHosts.codec(3, 30, null));
         assertEquals(read, samples);
         for (int i = 0; i < read.size(); i++) {
             assertSameTypedView(ethtool(read.get(i)), ethtool(samples.get(i)));
@@ -69,9 +70,9 @@ class ProtocolOneCompatibilityTest {
 
         HostSample sample = decoder.accept(codec.decode(FrameCodec.MAPPER.writeValueAsBytes(values))).orElseThrow();
 
-        assertEquals(TestSamples.host(1, 10, 7L), sample);
+        assertEquals(FixtureHosts.codec(1, 10, 7L), sample);
         assertEquals(1000L, ethtool(sample).priorities().get(1).rxBytes());
-        assertSameTypedView(ethtool(TestSamples.host(1, 10, 7L)), ethtool(sample));
+        assertSameTypedView(ethtool(FixtureHosts.codec(1, 10, 7L)), ethtool(sample));
     }
 
     /** Protocol 2 sends each counter once: the layout names the raw statistics only, the values frame shrinks. */
@@ -79,7 +80,7 @@ class ProtocolOneCompatibilityTest {
     void protocolTwoFramesCarryEachStatisticOnce() throws Exception {
         List<byte[]> v1 = recorded();
         List<Frame> v2 = new SampleEncoder("gpu-01", "0.9.0", 1000, List.of(Frame.Hello.CAPABILITY_PROBES), "run-1")
-                .encode(TestSamples.host(1, 10, 7L), 1);
+                .encode(FixtureHosts.codec(1, 10, 7L), 1);
         String hello = text(codec.encode(v2.get(0)));
         assertTrue(hello.startsWith("{\"v\":2,") && hello.contains("\"ethtool\":{\"netdev\":\"eth2\",\"raw\":[")
                 && !hello.contains("priorities") && !hello.contains("vportRdma"), hello);

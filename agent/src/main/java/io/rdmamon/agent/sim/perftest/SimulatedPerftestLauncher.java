@@ -1,6 +1,6 @@
 package io.rdmamon.agent.sim.perftest;
 
-import io.rdmamon.agent.probe.OutputTail;
+import io.rdmamon.agent.probe.OutputKeepingRun;
 import io.rdmamon.agent.probe.PerftestCommandLine;
 import io.rdmamon.agent.probe.PerftestLauncher;
 import io.rdmamon.agent.probe.PerftestReportFormat;
@@ -14,7 +14,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
@@ -61,28 +60,22 @@ final class SimulatedPerftestLauncher implements PerftestLauncher {
     }
 
     /** One simulated perftest process. */
-    final class SimulatedRun implements PerftestRun {
+    final class SimulatedRun extends OutputKeepingRun {
         private final PerftestCommandLine options;
-        private final Consumer<String> onLine;
-        private final OutputTail tail = new OutputTail(OutputTail.DEFAULT_LINES);
-        private final CompletableFuture<Integer> exit = new CompletableFuture<>();
         private ScheduledFuture<?> finish;
 
         SimulatedRun(PerftestCommandLine options, Consumer<String> onLine) {
+            super(onLine);
             this.options = options;
-            this.onLine = onLine;
         }
 
         private void print(List<String> lines) {
-            for (String line : lines) {
-                tail.add(line);
-                onLine.accept(line);
-            }
+            lines.forEach(this::printed);
         }
 
         void fail(List<String> lines) {
             print(lines);
-            exit.complete(1);
+            exited(1);
         }
 
         void serve() {
@@ -106,7 +99,7 @@ final class SimulatedPerftestLauncher implements PerftestLauncher {
             // -D runs measure no peak: perftest prints 0.00 for it
             List<String> table = PerftestReportFormat.gbitsTable(options.sizeBytes(), iterations, 0, averageGbits);
             synchronized (server) {
-                if (server.exit.isDone()) {
+                if (server.exit().isDone()) {
                     fail(PerftestReportFormat.couldNotConnect(options.server(), options.tcpPort()));
                     return;
                 }
@@ -128,20 +121,10 @@ final class SimulatedPerftestLauncher implements PerftestLauncher {
         }
 
         private synchronized void complete(List<String> table) {
-            if (!exit.isDone()) {
+            if (!exit().isDone()) {
                 print(table);
-                exit.complete(0);
+                exited(0);
             }
-        }
-
-        @Override
-        public CompletableFuture<Integer> exit() {
-            return exit;
-        }
-
-        @Override
-        public List<String> output() {
-            return tail.snapshot();
         }
 
         @Override
@@ -155,7 +138,7 @@ final class SimulatedPerftestLauncher implements PerftestLauncher {
             if (finish != null) {
                 finish.cancel(false);
             }
-            exit.complete(KILLED_EXIT_CODE);
+            exited(KILLED_EXIT_CODE);
         }
 
         private String linkType() {
