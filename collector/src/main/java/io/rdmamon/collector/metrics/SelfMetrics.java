@@ -15,7 +15,7 @@ public final class SelfMetrics {
     public final Counter samplesDuplicate;
     public final Counter authFailures;
     public final Counter nodesExpired;
-    /** By {@code reason}: bad_frame, invalid_text, limit, oversized, name_conflict, token_node, node_limit, idle. */
+    /** By {@code reason}: bad_frame, invalid_text, limit, oversized, name_conflict, token_node, node_limit, idle, busy. */
     public final Counter streamsClosed;
     /** By {@code reason}: ahead_of_clock. */
     public final Counter samplesRefused;
