@@ -65,6 +65,8 @@ final class AgentConnection {
     private boolean closed;
     /** Whether the first message (the hello) arrived; it goes through {@link #admission}. */
     private boolean helloReceived;
+    /** The hello waits for or is in {@link #admission}: the collector, not the peer, is the one not reading. */
+    private boolean admitting;
     private int inFlight;
     /** The binary message being assembled from its frames; null between messages. */
     private Buffer partial;
@@ -166,7 +168,10 @@ final class AgentConnection {
      */
     private void admit(byte[] bytes) {
         ws.pause();
+        admitting = true;
         admission.submit(bytes.length, () -> decode(bytes)).onComplete(done -> {
+            admitting = false;
+            lastFrameNanos = System.nanoTime(); // the idle clock stood still while the hello waited
             if (done.failed()) {
                 reject(done.cause() instanceof StreamRefusal refusal ? refusal
                         : new StreamRefusal(StreamRefusal.TRY_AGAIN_LATER, StreamRefusal.BUSY,
@@ -312,7 +317,7 @@ final class AgentConnection {
     }
 
     private void closeIfIdle() {
-        if (!closing && !closed && System.nanoTime() - lastFrameNanos > idleTimeout.toNanos()) {
+        if (!closing && !closed && !admitting && System.nanoTime() - lastFrameNanos > idleTimeout.toNanos()) {
             reject(new StreamRefusal(StreamRefusal.GOING_AWAY, StreamRefusal.IDLE,
                     "no frame for " + idleTimeout.toMillis() + " ms (ingest.idleTimeout)"));
         }

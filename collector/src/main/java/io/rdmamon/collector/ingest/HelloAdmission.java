@@ -16,18 +16,22 @@ import java.util.concurrent.Callable;
  * read nothing meanwhile), and once the waiting hellos hold {@code maxWaitingBytes} a connection is told to come
  * back later (close 1013, which the agent answers with its jittered reconnect backoff). The bound is in bytes
  * because a waiting hello is held whole: 2,000 real ones are about 66 MB, while a flood of 4 MiB messages stops
- * at a few of them. Confined to the context it was made on
- * (the collector verticle's event loop).
+ * at a few of them.
+ *
+ * <p>A finished decode starts the next waiting one from its worker thread: only results go through the home
+ * context's queue, which is long while a storm's admitted streams catch up (one slot released through that queue
+ * admitted 3 hellos a second in the bench). Thread-safe.
  */
 final class HelloAdmission {
     private final Context home;
     private final int maxConcurrent;
     private final long maxWaitingBytes;
-    private final ArrayDeque<Waiting> waiting = new ArrayDeque<>();
+    private final ArrayDeque<Task<?>> waiting = new ArrayDeque<>();
     private long waitingBytes;
     private int running;
 
-    private record Waiting(long bytes, Runnable start) {
+    /** A decode and where its result goes. */
+    private record Task<T>(long bytes, Callable<T> work, Promise<T> result) {
     }
 
     HelloAdmission(Context home, int maxConcurrent, long maxWaitingBytes) {
@@ -51,41 +55,57 @@ final class HelloAdmission {
      * the hellos waiting already hold {@code maxWaitingBytes} with it.
      */
     <T> Future<T> submit(long bytes, Callable<T> work) {
-        Promise<T> result = Promise.promise();
-        Runnable start = () -> {
-            running++;
-            home.executeBlocking(work, false).onComplete(done -> {
-                running--;
-                Waiting next = waiting.poll();
-                if (next != null) {
-                    waitingBytes -= next.bytes();
-                    next.start().run();
+        Task<T> task = new Task<>(bytes, work, Promise.promise());
+        synchronized (this) {
+            if (running >= maxConcurrent) {
+                if (waitingBytes + bytes > maxWaitingBytes) {
+                    return Future.failedFuture(busy());
                 }
-                result.handle(done);
-            });
-        };
-        if (running < maxConcurrent) {
-            start.run();
-        } else if (waitingBytes + bytes <= maxWaitingBytes) {
-            waiting.add(new Waiting(bytes, start));
-            waitingBytes += bytes;
-        } else {
-            result.fail(busy());
+                waiting.add(task);
+                waitingBytes += bytes;
+                return task.result().future();
+            }
+            running++;
         }
-        return result.future();
+        start(task);
+        return task.result().future();
+    }
+
+    private <T> void start(Task<T> task) {
+        home.<T>executeBlocking(() -> {
+            try {
+                return task.work().call();
+            } finally {
+                next();
+            }
+        }, false).onComplete(task.result());
+    }
+
+    /** On the worker that finished a decode: its slot goes to the oldest waiting hello. */
+    private void next() {
+        Task<?> next;
+        synchronized (this) {
+            next = waiting.poll();
+            if (next == null) {
+                running--;
+                return;
+            }
+            waitingBytes -= next.bytes();
+        }
+        start(next);
     }
 
     /** Hellos being decoded now. */
-    int running() {
+    synchronized int running() {
         return running;
     }
 
     /** Hellos waiting for a slot. */
-    int waiting() {
+    synchronized int waiting() {
         return waiting.size();
     }
 
-    private StreamRefusal busy() {
+    private synchronized StreamRefusal busy() {
         return new StreamRefusal(StreamRefusal.TRY_AGAIN_LATER, StreamRefusal.BUSY, "collector busy: " + waiting.size()
                 + " agents wait to be admitted; retry later");
     }

@@ -19,22 +19,26 @@ import java.util.stream.Stream;
  * @param warnings the checker's warnings
  * @param blocks   distinct blocks (a warning whose time did not grow since the thread's last one starts a new block)
  * @param maxMillis the longest time an event loop was reported blocked; 0 without warnings
+ * @param lines     lines of the log read, where a later window starts
  */
-record BlockedLoops(int warnings, int blocks, long maxMillis) {
+record BlockedLoops(int warnings, int blocks, long maxMillis, long lines) {
     private static final Pattern WARNING = Pattern.compile(
             "Thread (?:Thread\\[(?:#\\d+,)?)?([^,\\]\\s]+)\\S* has been blocked for (\\d+) ms, time limit is \\d+ ms");
 
-    static BlockedLoops in(Path log) throws IOException {
+    /** The warnings in {@code log} after its first {@code fromLine} lines. */
+    static BlockedLoops in(Path log, long fromLine) throws IOException {
         try (Stream<String> lines = Files.lines(log, StandardCharsets.ISO_8859_1)) {
-            return of(lines);
+            return of(lines.skip(fromLine), fromLine);
         }
     }
 
-    static BlockedLoops of(Stream<String> lines) {
+    static BlockedLoops of(Stream<String> lines, long fromLine) {
+        long[] read = {fromLine};
         Map<String, Long> lastByThread = new HashMap<>();
         int[] counts = new int[2];
         long[] max = new long[1];
         lines.forEach(line -> {
+            read[0]++;
             Matcher m = WARNING.matcher(line);
             if (!m.find() || !m.group(1).contains("eventloop")) {
                 return;
@@ -47,6 +51,6 @@ record BlockedLoops(int warnings, int blocks, long maxMillis) {
             }
             max[0] = Math.max(max[0], millis);
         });
-        return new BlockedLoops(counts[0], counts[1], max[0]);
+        return new BlockedLoops(counts[0], counts[1], max[0], read[0]);
     }
 }
