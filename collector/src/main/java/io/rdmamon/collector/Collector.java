@@ -52,7 +52,7 @@ public final class Collector {
         }
         NodeStore store = new NodeStore(System::currentTimeMillis, config.staleAfterIntervals(),
                 config.expireAfter().toMillis(), config.historyPoints(), config.maxNodes(),
-                config.ingest().maxClockSkew().toMillis());
+                config.ingest().maxClockSkew().toMillis(), config.historyBudgetBytes(Runtime.getRuntime().maxMemory()));
         PrometheusRegistry registry = new PrometheusRegistry();
         ProbeOutcomes probeOutcomes = new ProbeOutcomes();
         DiagnosisEngine diagnoses = new DiagnosisEngine(config.diagnosis(), store, System::currentTimeMillis);

@@ -41,6 +41,8 @@ import java.util.Set;
  * @param tls                 the server's certificate and key (the {@code "tls"} section); {@link TlsConfig#NONE} = plain HTTP
  * @param ingest              what one agent may announce and how long its stream may stay silent (the {@code "ingest"} section)
  * @param http                connection, request and refusal-log bounds of the HTTP side (the {@code "http"} section)
+ * @param historyBudgetMiB    memory for the rate histories of all ports, past which each port keeps fewer points;
+ *                            0 = {@value #AUTO_HISTORY_BUDGET_PERCENT} % of the JVM's maximum heap
  */
 public record CollectorConfig(
         String listenHost,
@@ -56,12 +58,20 @@ public record CollectorConfig(
         DiagnosisConfig diagnosis,
         TlsConfig tls,
         IngestLimits ingest,
-        HttpLimits http) {
+        HttpLimits http,
+        int historyBudgetMiB) {
 
     public static final int DEFAULT_PORT = 9470;
     private static final Set<String> FILE_KEYS = Set.of("listen", "insecure", "tokens", "staleAfterIntervals",
             "expireAfter", "historyPoints", "maxNodes", "maxFrameBytes", "probes",
-            "diagnosis", "tls", "ingest", "http");
+            "diagnosis", "tls", "ingest", "http", "historyBudgetMiB");
+    /**
+     * Share of the maximum heap the histories may take when no budget is configured. The full history is about a
+     * fifth of the live heap per node (122 KB of 0.4 to 0.6 MiB for 8 ports, docs/performance.md) and the
+     * Deployment gives the heap 1.6 times the live set, so a fleet the heap was sized for never sheds; one that
+     * outgrows it loses history points before the heap runs out for them.
+     */
+    public static final int AUTO_HISTORY_BUDGET_PERCENT = 30;
     private static final Set<String> TLS_KEYS = Set.of("certFile", "keyFile");
     private static final Set<String> TOKEN_KEYS = Set.of("role", "token", "tokenFile", "node");
 
@@ -80,13 +90,31 @@ public record CollectorConfig(
         ConfigException.requirePositive("maxNodes", maxNodes);
         ConfigException.requirePositive("maxFrameBytes", maxFrameBytes);
         ConfigException.requirePositive("expireAfter", expireAfter);
+        if (historyBudgetMiB < 0) {
+            throw new ConfigException("historyBudgetMiB must be 0 (automatic) or positive, got " + historyBudgetMiB);
+        }
+    }
+
+    /** Without a history budget: automatic. */
+    public CollectorConfig(String listenHost, int listenPort, boolean insecure, List<TokenEntry> tokens,
+                           int staleAfterIntervals, Duration expireAfter, int historyPoints, int maxNodes,
+                           int maxFrameBytes, ProbeConfig probes, DiagnosisConfig diagnosis, TlsConfig tls,
+                           IngestLimits ingest, HttpLimits http) {
+        this(listenHost, listenPort, insecure, tokens, staleAfterIntervals, expireAfter, historyPoints, maxNodes,
+                maxFrameBytes, probes, diagnosis, tls, ingest, http, 0);
+    }
+
+    /** The history budget in bytes, {@code maxHeapBytes} being the JVM's maximum heap. */
+    public long historyBudgetBytes(long maxHeapBytes) {
+        return historyBudgetMiB > 0 ? historyBudgetMiB * 1024L * 1024L
+                : Math.max(1, maxHeapBytes / 100 * AUTO_HISTORY_BUDGET_PERCENT);
     }
 
     /** Loopback on the default port, no tokens, 3 intervals to stale, 10 minutes to expiry, 900 points (15 min at 1 Hz). */
     public static CollectorConfig defaults() {
         return new CollectorConfig("127.0.0.1", DEFAULT_PORT, false, List.of(), 3, Duration.ofMinutes(10), 900,
                 10_000, WireFormat.DEFAULT_MAX_FRAME_BYTES, ProbeConfig.defaults(),
-                DiagnosisConfig.defaults(), TlsConfig.NONE, IngestLimits.defaults(), HttpLimits.defaults());
+                DiagnosisConfig.defaults(), TlsConfig.NONE, IngestLimits.defaults(), HttpLimits.defaults(), 0);
     }
 
     /**
@@ -110,32 +138,32 @@ public record CollectorConfig(
     /** {@code --insecure}. */
     public CollectorConfig withInsecure(boolean value) {
         return new CollectorConfig(listenHost, listenPort, value, tokens, staleAfterIntervals, expireAfter,
-                historyPoints, maxNodes, maxFrameBytes, probes, diagnosis, tls, ingest, http);
+                historyPoints, maxNodes, maxFrameBytes, probes, diagnosis, tls, ingest, http, historyBudgetMiB);
     }
 
     public CollectorConfig withTokens(List<TokenEntry> value) {
         return new CollectorConfig(listenHost, listenPort, insecure, value, staleAfterIntervals, expireAfter,
-                historyPoints, maxNodes, maxFrameBytes, probes, diagnosis, tls, ingest, http);
+                historyPoints, maxNodes, maxFrameBytes, probes, diagnosis, tls, ingest, http, historyBudgetMiB);
     }
 
     public CollectorConfig withStaleness(int intervals, Duration expiry) {
         return new CollectorConfig(listenHost, listenPort, insecure, tokens, intervals, expiry, historyPoints,
-                maxNodes, maxFrameBytes, probes, diagnosis, tls, ingest, http);
+                maxNodes, maxFrameBytes, probes, diagnosis, tls, ingest, http, historyBudgetMiB);
     }
 
     public CollectorConfig withLimits(int points, int nodes, int frameBytes) {
         return new CollectorConfig(listenHost, listenPort, insecure, tokens, staleAfterIntervals, expireAfter,
-                points, nodes, frameBytes, probes, diagnosis, tls, ingest, http);
+                points, nodes, frameBytes, probes, diagnosis, tls, ingest, http, historyBudgetMiB);
     }
 
     public CollectorConfig withProbes(ProbeConfig value) {
         return new CollectorConfig(listenHost, listenPort, insecure, tokens, staleAfterIntervals, expireAfter,
-                historyPoints, maxNodes, maxFrameBytes, value, diagnosis, tls, ingest, http);
+                historyPoints, maxNodes, maxFrameBytes, value, diagnosis, tls, ingest, http, historyBudgetMiB);
     }
 
     public CollectorConfig withDiagnosis(DiagnosisConfig value) {
         return new CollectorConfig(listenHost, listenPort, insecure, tokens, staleAfterIntervals, expireAfter,
-                historyPoints, maxNodes, maxFrameBytes, probes, value, tls, ingest, http);
+                historyPoints, maxNodes, maxFrameBytes, probes, value, tls, ingest, http, historyBudgetMiB);
     }
 
     /** {@code --tls-cert FILE --tls-key FILE}: either may be null to keep the earlier layers' file. */
@@ -152,23 +180,29 @@ public record CollectorConfig(
 
     public CollectorConfig withIngest(IngestLimits value) {
         return new CollectorConfig(listenHost, listenPort, insecure, tokens, staleAfterIntervals, expireAfter,
-                historyPoints, maxNodes, maxFrameBytes, probes, diagnosis, tls, value, http);
+                historyPoints, maxNodes, maxFrameBytes, probes, diagnosis, tls, value, http, historyBudgetMiB);
     }
 
     public CollectorConfig withTls(TlsConfig value) {
         return new CollectorConfig(listenHost, listenPort, insecure, tokens, staleAfterIntervals, expireAfter,
-                historyPoints, maxNodes, maxFrameBytes, probes, diagnosis, value, ingest, http);
+                historyPoints, maxNodes, maxFrameBytes, probes, diagnosis, value, ingest, http, historyBudgetMiB);
     }
 
     public CollectorConfig withHttp(HttpLimits value) {
         return new CollectorConfig(listenHost, listenPort, insecure, tokens, staleAfterIntervals, expireAfter,
-                historyPoints, maxNodes, maxFrameBytes, probes, diagnosis, tls, ingest, value);
+                historyPoints, maxNodes, maxFrameBytes, probes, diagnosis, tls, ingest, value, historyBudgetMiB);
+    }
+
+    /** {@code historyBudgetMiB}; 0 = automatic. */
+    public CollectorConfig withHistoryBudgetMiB(int value) {
+        return new CollectorConfig(listenHost, listenPort, insecure, tokens, staleAfterIntervals, expireAfter,
+                historyPoints, maxNodes, maxFrameBytes, probes, diagnosis, tls, ingest, http, value);
     }
 
     private CollectorConfig withListen(String hostPort, String origin) {
         ListenAddress address = ListenAddress.parse(hostPort, origin);
         return new CollectorConfig(address.host(), address.port(), insecure, tokens, staleAfterIntervals, expireAfter,
-                historyPoints, maxNodes, maxFrameBytes, probes, diagnosis, tls, ingest, http);
+                historyPoints, maxNodes, maxFrameBytes, probes, diagnosis, tls, ingest, http, historyBudgetMiB);
     }
 
     private CollectorConfig overlayFile(Path file) {
@@ -229,6 +263,7 @@ public record CollectorConfig(
         if (json.has("ingest")) {
             c = c.withIngest(c.ingest.overlay(json.object("ingest")));
         }
+        c = c.withHistoryBudgetMiB(json.integer("historyBudgetMiB", c.historyBudgetMiB));
         return c.withLimits(json.integer("historyPoints", c.historyPoints), json.integer("maxNodes", c.maxNodes),
                 json.integer("maxFrameBytes", c.maxFrameBytes));
     }
@@ -329,6 +364,7 @@ public record CollectorConfig(
         c = c.withProbes(c.probes.overlayEnv(env));
         c = c.withHttp(c.http.overlayEnv(env));
         c = c.withTlsFiles(envPath(env, "RDMAMON_TLS_CERT_FILE"), envPath(env, "RDMAMON_TLS_KEY_FILE"));
+        c = c.withHistoryBudgetMiB(envInt(env, "RDMAMON_HISTORY_BUDGET_MIB", c.historyBudgetMiB));
         return c.withLimits(envInt(env, "RDMAMON_HISTORY_POINTS", c.historyPoints),
                 envInt(env, "RDMAMON_MAX_NODES", c.maxNodes), envInt(env, "RDMAMON_MAX_FRAME_BYTES", c.maxFrameBytes));
     }

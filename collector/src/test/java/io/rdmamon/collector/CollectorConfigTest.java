@@ -74,6 +74,7 @@ class CollectorConfigTest {
             "{\"http\": {\"idleTimeout\": 60}}           | collector.json: http.idleTimeout: expected a duration string like \"500ms\", \"30s\", \"10m\" or \"1h\", got number",
             "{\"http\": {\"maxConnections\": 0}}         | collector.json: http.maxConnections must be positive: 0",
             "{\"maxNodes\": 0}                         | collector.json: maxNodes must be positive: 0",
+            "{\"historyBudgetMiB\": -1}                | collector.json: historyBudgetMiB must be 0 (automatic) or positive, got -1",
             "{\"expireAfter\": \"99999999999999999999\"} | collector.json: expireAfter: duration '99999999999999999999' is beyond",
             "{\"tokens\": [{\"role\": \"agent\", \"token\": \"x\", \"nodes\": \"gpu-1\"}]} | collector.json: unknown key 'tokens[0].nodes'",
             "{\"tokens\": {\"role\": \"agent\"}}        | collector.json: tokens: expected an array, got object",
@@ -103,6 +104,17 @@ class CollectorConfigTest {
         assertEquals(new HttpLimits(700, Duration.ofSeconds(5), Duration.ofSeconds(90), Duration.ofSeconds(30), 3), http);
         assertEquals(new HttpLimits(12_000, Duration.ofSeconds(10), Duration.ofSeconds(60), Duration.ofSeconds(60), 8),
                 CollectorConfig.defaults().http());
+    }
+
+    @Test
+    void theHistoryBudgetIsAShareOfTheHeapUnlessTheFileOrTheEnvironmentSetsIt() throws IOException {
+        long heap = 4L << 30;
+        assertEquals(heap / 100 * CollectorConfig.AUTO_HISTORY_BUDGET_PERCENT,
+                CollectorConfig.defaults().historyBudgetBytes(heap));
+        Path file = Files.writeString(dir.resolve("collector.json"), "{\"historyBudgetMiB\": 300}");
+        assertEquals(300L << 20, CollectorConfig.load(file, Map.of()).historyBudgetBytes(heap));
+        assertEquals(40L << 20, CollectorConfig.load(file, Map.of("RDMAMON_HISTORY_BUDGET_MIB", "40"))
+                .historyBudgetBytes(heap));
     }
 
     @ParameterizedTest

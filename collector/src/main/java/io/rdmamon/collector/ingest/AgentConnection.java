@@ -22,7 +22,8 @@ import java.util.function.Consumer;
  * One agent's stream. A frame is decoded (JSON, the {@link FrameLimits} check and the rebuild of the sample) on
  * the connection's decode loop ({@link DecodeLoops}) and applied on the event loop of the collector verticle,
  * where the connection lives and everything with state runs (store, diagnosis, agent registry, acks); both steps
- * keep the frames' order. A bad frame closes this connection only (with a {@link StreamRefusal}'s code and
+ * keep the frames' order. The first message, the hello with the layout, is decoded on a worker instead, paced by
+ * {@link HelloAdmission}, and the connection reads nothing more until it is applied. A bad frame closes this connection only (with a {@link StreamRefusal}'s code and
  * reason), never the server.
  *
  * <p>WebSocket messages are assembled here from their frames rather than by Vert.x, whose limit drops a larger
@@ -52,7 +53,8 @@ final class AgentConnection {
     private final AgentRegistry agents;
     private final Consumer<HostSample> applied;
     private final Context decodeLoop;
-    /** Touched on the decode loop only. */
+    private final HelloAdmission admission;
+    /** Touched by one decode at a time: the first on a worker, the later ones on the decode loop. */
     private final SampleDecoder decoder = new SampleDecoder();
     private Context home;
     private Frame.Hello hello;
@@ -61,6 +63,10 @@ final class AgentConnection {
     private boolean registered;
     private boolean closing;
     private boolean closed;
+    /** Whether the first message (the hello) arrived; it goes through {@link #admission}. */
+    private boolean helloReceived;
+    /** The hello waits for or is in {@link #admission}: the collector, not the peer, is the one not reading. */
+    private boolean admitting;
     private int inFlight;
     /** The binary message being assembled from its frames; null between messages. */
     private Buffer partial;
@@ -71,8 +77,9 @@ final class AgentConnection {
 
     AgentConnection(ServerWebSocket ws, TokenEntry token, FrameCodec codec, FrameLimits limits, Duration idleTimeout,
                     NodeStore store, SelfMetrics metrics, AgentRegistry agents, Consumer<HostSample> applied,
-                    Context decodeLoop) {
+                    Context decodeLoop, HelloAdmission admission) {
         this.ws = ws;
+        this.admission = admission;
         this.limits = limits;
         this.idleTimeout = idleTimeout;
         this.decodeLoop = decodeLoop;
@@ -135,6 +142,11 @@ final class AgentConnection {
 
     private void onMessage(byte[] bytes) {
         metrics.framesReceived.inc();
+        if (!helloReceived) {
+            helloReceived = true;
+            admit(bytes);
+            return;
+        }
         if (++inFlight == MAX_FRAMES_IN_FLIGHT) {
             ws.pause();
         }
@@ -149,7 +161,31 @@ final class AgentConnection {
         });
     }
 
-    /** On the decode loop. */
+    /**
+     * The first message, on a worker when {@link #admission} has a slot for it. The socket reads nothing meanwhile,
+     * so no later frame overtakes it and the decoder is never used by two threads at once (each hand-off between
+     * the worker, this loop and the decode loop orders its memory effects).
+     */
+    private void admit(byte[] bytes) {
+        ws.pause();
+        admitting = true;
+        admission.submit(bytes.length, () -> decode(bytes)).onComplete(done -> {
+            admitting = false;
+            lastFrameNanos = System.nanoTime(); // the idle clock stood still while the hello waited
+            if (done.failed()) {
+                reject(done.cause() instanceof StreamRefusal refusal ? refusal
+                        : new StreamRefusal(StreamRefusal.TRY_AGAIN_LATER, StreamRefusal.BUSY,
+                        "hello not decoded: " + done.cause()));
+                return;
+            }
+            apply(done.result());
+            if (!closing) {
+                ws.resume();
+            }
+        });
+    }
+
+    /** On the decode loop, or for the first message on a worker. */
     private Decoded decode(byte[] bytes) {
         try {
             Frame frame = codec.decode(bytes);
@@ -281,7 +317,7 @@ final class AgentConnection {
     }
 
     private void closeIfIdle() {
-        if (!closing && !closed && System.nanoTime() - lastFrameNanos > idleTimeout.toNanos()) {
+        if (!closing && !closed && !admitting && System.nanoTime() - lastFrameNanos > idleTimeout.toNanos()) {
             reject(new StreamRefusal(StreamRefusal.GOING_AWAY, StreamRefusal.IDLE,
                     "no frame for " + idleTimeout.toMillis() + " ms (ingest.idleTimeout)"));
         }

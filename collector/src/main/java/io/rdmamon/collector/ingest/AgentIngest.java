@@ -10,6 +10,7 @@ import io.rdmamon.protocol.model.HostSample;
 import io.rdmamon.protocol.wire.FrameCodec;
 import io.rdmamon.protocol.wire.WireFormat;
 import io.vertx.core.Handler;
+import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
@@ -29,6 +30,8 @@ public final class AgentIngest implements Handler<RoutingContext>, Routes {
      * the decode loop catches up, as it would if the decoding ran on the verticle's loop.
      */
     public static final int MAX_FRAMES_IN_FLIGHT = 4;
+    /** Hellos waiting for {@link HelloAdmission} hold at most this much: 2,000 8-port hellos are about 66 MB. */
+    static final long MAX_WAITING_HELLO_BYTES = 96L << 20;
     private static final System.Logger LOG = System.getLogger(AgentIngest.class.getName());
     private final TokenAuthenticator auth;
     private final FrameCodec codec;
@@ -39,6 +42,8 @@ public final class AgentIngest implements Handler<RoutingContext>, Routes {
     private final DecodeLoops decodeLoops;
     private final IngestLimits limits;
     private final FrameLimits frameLimits;
+    /** Made on the first connection, on the verticle's loop, where every connection lives. */
+    private HelloAdmission admission;
 
     /**
      * {@code applied} sees every sample the store applied (the diagnosis engine), on the event loop;
@@ -72,9 +77,13 @@ public final class AgentIngest implements Handler<RoutingContext>, Routes {
             return;
         }
         Optional<TokenEntry> token = auth.authenticate(header, EnumSet.of(Role.AGENT));
+        if (admission == null) {
+            admission = new HelloAdmission(Vertx.currentContext(),
+                    HelloAdmission.defaultConcurrency(Runtime.getRuntime().availableProcessors()), MAX_WAITING_HELLO_BYTES);
+        }
         ctx.request().toWebSocket()
                 .onSuccess(ws -> new AgentConnection(ws, token.orElse(null), codec, frameLimits,
-                        limits.idleTimeout(), store, metrics, agents, applied, decodeLoops.assign()).start())
+                        limits.idleTimeout(), store, metrics, agents, applied, decodeLoops.assign(), admission).start())
                 .onFailure(e -> LOG.log(System.Logger.Level.WARNING, "WebSocket upgrade from {0} failed: {1}",
                         ctx.request().remoteAddress(), e.getMessage()));
     }

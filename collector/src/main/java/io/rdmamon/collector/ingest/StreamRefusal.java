@@ -30,6 +30,8 @@ final class StreamRefusal extends Exception {
     static final String NODE_LIMIT = "node_limit";
     /** No frame for {@code ingest.idleTimeout}. */
     static final String IDLE = "idle";
+    /** A hello while too many others wait to be admitted ({@link HelloAdmission}): come back later. */
+    static final String BUSY = "busy";
 
     private final short code;
     private final String kind;

@@ -1,6 +1,7 @@
 package io.rdmamon.collector.metrics;
 
 import io.prometheus.metrics.core.metrics.Counter;
+import io.prometheus.metrics.core.metrics.CounterWithCallback;
 import io.prometheus.metrics.core.metrics.GaugeWithCallback;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.rdmamon.collector.store.NodeStore;
@@ -14,7 +15,7 @@ public final class SelfMetrics {
     public final Counter samplesDuplicate;
     public final Counter authFailures;
     public final Counter nodesExpired;
-    /** By {@code reason}: bad_frame, invalid_text, limit, oversized, name_conflict, token_node, node_limit, idle. */
+    /** By {@code reason}: bad_frame, invalid_text, limit, oversized, name_conflict, token_node, node_limit, idle, busy. */
     public final Counter streamsClosed;
     /** By {@code reason}: ahead_of_clock. */
     public final Counter samplesRefused;
@@ -38,6 +39,15 @@ public final class SelfMetrics {
                 .labelNames("reason").register(registry);
         samplesRefused = Counter.builder().name("rdmamon_collector_samples_refused")
                 .help("Agent samples acknowledged but not stored, by reason").labelNames("reason").register(registry);
+        CounterWithCallback.builder().name("rdmamon_collector_history_points_shed")
+                .help("Rate-history points dropped (oldest first) to keep the histories within historyBudgetMiB")
+                .callback(cb -> cb.call(store.historyShedPoints())).register(registry);
+        GaugeWithCallback.builder().name("rdmamon_collector_history_points_per_port")
+                .help("Rate-history points each port keeps now: historyPoints, fewer past historyBudgetMiB")
+                .callback(cb -> cb.call(store.historyLimit())).register(registry);
+        GaugeWithCallback.builder().name("rdmamon_collector_history_bytes")
+                .help("Bytes held by the rate histories of all ports").callback(cb -> cb.call(store.historyBytes()))
+                .register(registry);
         GaugeWithCallback.builder().name("rdmamon_collector_connected_agents")
                 .help("Open agent connections").callback(cb -> cb.call(store.connections())).register(registry);
         GaugeWithCallback.builder().name("rdmamon_collector_nodes").help("Nodes held, by liveness")

@@ -4,7 +4,6 @@ import io.rdmamon.protocol.model.HostSample;
 import io.rdmamon.protocol.model.IbDevice;
 import io.rdmamon.protocol.model.IbPort;
 
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -18,8 +17,10 @@ import java.util.function.LongSupplier;
 /**
  * What the collector knows about every node: the last two samples (for rates), a bounded history
  * of headline rates per port, liveness. Bounded: at most {@code maxNodes} nodes, at most
- * {@code historyPoints} points per port. Thread-safe (ingest runs on the event loop, tests and
- * scrapes may read from elsewhere).
+ * {@code historyPoints} points per port, and the histories of all ports together within a memory budget: past
+ * it, every port keeps fewer points (the oldest go first), counted in {@link #historyShedPoints()}, so that a
+ * fleet larger than the collector was sized for costs history, not the process. Thread-safe (ingest runs on the
+ * event loop, tests and scrapes may read from elsewhere).
  */
 public final class NodeStore {
     /** Outcome of offering a sample. */
@@ -55,7 +56,11 @@ public final class NodeStore {
     private final int historyPoints;
     private final int maxNodes;
     private final long maxAheadMillis;
+    private final long historyBudgetBytes;
     private final Map<String, Node> nodes = new HashMap<>();
+    /** Sum of the nodes' {@link NodeHistory#bytesPerPoint()}: what one more point on every port would cost. */
+    private long historyBytesPerPoint;
+    private long historyShedPoints;
 
     private static final class Node {
         String agentVersion;
@@ -73,7 +78,9 @@ public final class NodeStore {
         long conflicts;
         long lastConflictMillis;
         String lastConflict;
-        final Map<String, ArrayDeque<RatePoint>> history = new LinkedHashMap<>();
+        final NodeHistory history = new NodeHistory();
+        /** This node's share of {@link #historyBytesPerPoint} as last counted. */
+        long historyBytesPerPoint;
     }
 
     public NodeStore(LongSupplier clock, int staleAfterIntervals, long expireAfterMillis, int historyPoints, int maxNodes) {
@@ -83,6 +90,19 @@ public final class NodeStore {
     /** {@code maxAheadMillis}: agent samples stamped further ahead of {@code clock} are refused ({@link Ingest#AHEAD_OF_CLOCK}). */
     public NodeStore(LongSupplier clock, int staleAfterIntervals, long expireAfterMillis, int historyPoints, int maxNodes,
                      long maxAheadMillis) {
+        this(clock, staleAfterIntervals, expireAfterMillis, historyPoints, maxNodes, maxAheadMillis, Long.MAX_VALUE);
+    }
+
+    /**
+     * {@code historyBudgetBytes}: the rate histories of all ports together hold at most this many bytes of points
+     * (see {@link NodeHistory}); {@link Long#MAX_VALUE} = only {@code historyPoints} bounds them.
+     */
+    public NodeStore(LongSupplier clock, int staleAfterIntervals, long expireAfterMillis, int historyPoints, int maxNodes,
+                     long maxAheadMillis, long historyBudgetBytes) {
+        if (historyBudgetBytes <= 0) {
+            throw new IllegalArgumentException("history budget must be positive: " + historyBudgetBytes);
+        }
+        this.historyBudgetBytes = historyBudgetBytes;
         this.maxAheadMillis = maxAheadMillis;
         this.clock = clock;
         this.staleAfterIntervals = staleAfterIntervals;
@@ -197,15 +217,29 @@ public final class NodeStore {
     private void appendHistory(Node state, HostSample sample) {
         Map<String, IbPort> before = state.last == null ? Map.of() : portsByKey(state.last);
         long elapsed = state.last == null ? 0 : sample.timestampMillis() - state.last.timestampMillis();
-        Map<String, IbPort> current = portsByKey(sample);
-        state.history.keySet().retainAll(current.keySet());
-        current.forEach((key, port) -> {
-            ArrayDeque<RatePoint> ring = state.history.computeIfAbsent(key, k -> new ArrayDeque<>());
-            if (ring.size() == historyPoints) {
-                ring.removeFirst();
-            }
-            ring.addLast(PortRates.headline(before.get(key), port, elapsed, sample.timestampMillis()));
-        });
+        Map<String, RatePoint> points = new LinkedHashMap<>();
+        portsByKey(sample).forEach((key, port) ->
+                points.put(key, PortRates.headline(before.get(key), port, elapsed, sample.timestampMillis())));
+        long costNow = NodeHistory.BYTES_PER_NODE_POINT + (long) NodeHistory.BYTES_PER_PORT_POINT * points.size();
+        historyBytesPerPoint += costNow - state.historyBytesPerPoint;
+        state.historyBytesPerPoint = costNow;
+        historyShedPoints += state.history.append(sample.timestampMillis(), points, historyLimit());
+    }
+
+    /** Points each port keeps now: {@code historyPoints}, or fewer while the fleet's histories would exceed the budget. */
+    public synchronized int historyLimit() {
+        long perPoint = Math.max(1, historyBytesPerPoint);
+        return (int) Math.max(1, Math.min(historyPoints, historyBudgetBytes / perPoint));
+    }
+
+    /** Port-points dropped, oldest first, to keep the histories within the memory budget (not those aged out). */
+    public synchronized long historyShedPoints() {
+        return historyShedPoints;
+    }
+
+    /** Bytes the rate histories hold (allocated ring capacity). */
+    public synchronized long historyBytes() {
+        return nodes.values().stream().mapToLong(n -> n.history.bytes()).sum();
     }
 
     /** {@code device/port} → port, in sample order. */
@@ -229,7 +263,10 @@ public final class NodeStore {
                 : Optional.of(new LastSamples(state.last, state.previous));
     }
 
-    /** Removes nodes silent for longer than the expiry; returns their names. */
+    /**
+     * Removes nodes silent for longer than the expiry and returns their names; shrinks every history to the
+     * current limit.
+     */
     public synchronized List<String> expire() {
         long now = clock.getAsLong();
         List<String> expired = new ArrayList<>();
@@ -237,9 +274,15 @@ public final class NodeStore {
             boolean gone = now - e.getValue().lastSeenMillis > expireAfterMillis;
             if (gone) {
                 expired.add(e.getKey());
+                historyBytesPerPoint -= e.getValue().historyBytesPerPoint;
             }
             return gone;
         });
+        // a node's rings shrink to the limit when it appends; this reaches the nodes that stopped sending
+        int limit = historyLimit();
+        for (Node node : nodes.values()) {
+            historyShedPoints += node.history.limit(limit);
+        }
         return expired;
     }
 
@@ -260,9 +303,7 @@ public final class NodeStore {
         if (state == null) {
             return Optional.empty();
         }
-        Map<String, List<RatePoint>> copy = new LinkedHashMap<>();
-        state.history.forEach((key, ring) -> copy.put(key, List.copyOf(ring)));
-        return Optional.of(copy);
+        return Optional.of(state.history.points());
     }
 
     /** Open agent connections over all nodes. */

@@ -4,12 +4,14 @@ import io.rdmamon.protocol.model.HostSample;
 import io.rdmamon.protocol.testing.FixtureHosts;
 import org.junit.jupiter.api.Test;
 
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The order of agent samples: by agent run and seq, bounded against the collector's clock. */
 class NodeStoreTest {
@@ -58,5 +60,40 @@ class NodeStoreTest {
         NodeStore.LastSamples held = store.lastSamples("n").orElseThrow();
         assertEquals(NOW + 1000, held.last().timestampMillis());
         assertSame(first, held.previous());
+    }
+
+    @Test
+    void pastTheHistoryBudgetEveryPortKeepsFewerPointsTheOldestShedAndCountedAndTheyComeBackWhenNodesGo() {
+        // the fixture host has 3 ports: a point costs 8 + 3 × 16 = 56 bytes per node; the budget holds 2 full nodes
+        NodeStore budgeted = new NodeStore(clock::get, 3, 600_000, 10, 10, 60_000, 2 * 10 * 56);
+        budgeted.connect("a", "v", 1000);
+        for (long seq = 1; seq <= 12; seq++) {
+            clock.set(NOW + seq * 1000);
+            budgeted.accept(FixtureSamples.host("a", NOW + seq * 1000, seq), "r", seq);
+        }
+        assertEquals(10, budgeted.historyLimit());
+        assertEquals(10, budgeted.history("a").orElseThrow().get("mlx5_0/1").size());
+        assertEquals(0, budgeted.historyShedPoints(), "points aged out of a full ring are not shed");
+        for (String node : new String[]{"b", "c", "d"}) {
+            budgeted.connect(node, "v", 1000);
+            budgeted.accept(FixtureSamples.host(node, NOW + 13_000, 1), "r", 1);
+        }
+        assertEquals(2 * 10 * 56 / (4 * 56), budgeted.historyLimit(), "4 nodes share a budget for 2 × 10 points");
+        budgeted.expire(); // reaches "a", which has not sent since
+        assertEquals(List.of(NOW + 8000, NOW + 9000, NOW + 10_000, NOW + 11_000, NOW + 12_000),
+                budgeted.history("a").orElseThrow().get("mlx5_0/1").stream().map(RatePoint::timestampMillis).toList(),
+                "the newest five points");
+        assertEquals(3 * 5, budgeted.historyShedPoints(), "five points of each of three ports");
+        assertTrue(budgeted.historyBytes() <= 2 * 10 * 56, "within the budget: " + budgeted.historyBytes());
+        // b, c and d go silent and expire: a's ring grows back as its samples arrive
+        clock.set(NOW + 13_000 + 600_001);
+        budgeted.touch("a");
+        assertEquals(List.of("b", "c", "d"), budgeted.expire().stream().sorted().toList());
+        assertEquals(10, budgeted.historyLimit());
+        for (long seq = 13; seq <= 20; seq++) {
+            budgeted.accept(FixtureSamples.host("a", NOW + 600_000 + seq * 1000, seq), "r", seq);
+        }
+        assertEquals(10, budgeted.history("a").orElseThrow().get("mlx5_0/1").size());
+        assertEquals(3 * 5, budgeted.historyShedPoints());
     }
 }

@@ -49,13 +49,20 @@ import java.util.concurrent.atomic.AtomicLong;
  * <p>Options: {@code --nodes N} (2000), {@code --warmup S} (30), {@code --seconds S} (60),
  * {@code --scrapes N} (20; 0 for ingest only), {@code --prometheus-scrapes N} (0: further scrapes with the
  * headers Prometheus sends, OpenMetrics and gzip), {@code --collector-flags "..."} (JVM flags of the collector,
- * space-separated).
+ * space-separated), {@code --connect-batch N} (100: connections opened at once by each of the two load verticles;
+ * 1000 opens all 2,000 at once, a DaemonSet rollout's connection storm), {@code --history-points N} (900, the
+ * default: the collector's {@code historyPoints}; a smaller value fills the history within the run, to measure the
+ * heap with a full history without waiting 15 minutes).
+ *
+ * <p>Event loops blocked longer than 100 ms are counted from the collector's log ({@link BlockedLoops}): during the
+ * connection phase (until 5 s after the last connection is up) and from the window of steady ingest to the end of
+ * the scrapes (without the full collections the bench asks for to measure the heap).
  */
 public final class CollectorIngestBench {
     private static final int PROFILES = 16;
     private static final int SLOTS_PER_SECOND = 20;
     private static final long UPTIME_SECONDS = 10L * 24 * 3600;
-    private static final int HISTORY_POINTS = 900; // CollectorConfig.defaults()
+    private static final int DEFAULT_HISTORY_POINTS = 900; // CollectorConfig.defaults()
 
     private CollectorIngestBench() {
     }
@@ -67,6 +74,8 @@ public final class CollectorIngestBench {
         int scrapes = AgentVsNodeExporterBench.intOption(args, "--scrapes", 20);
         int prometheusScrapes = AgentVsNodeExporterBench.intOption(args, "--prometheus-scrapes", 0);
         String flags = AgentVsNodeExporterBench.option(args, "--collector-flags", "");
+        int connectBatch = AgentVsNodeExporterBench.intOption(args, "--connect-batch", 100);
+        int historyPoints = AgentVsNodeExporterBench.intOption(args, "--history-points", DEFAULT_HISTORY_POINTS);
         Path work = Files.createTempDirectory("rdmamon-collector-bench");
         HostSample template;
         try {
@@ -79,7 +88,10 @@ public final class CollectorIngestBench {
         Path log = Files.createTempFile("rdmamon-bench-collector", ".log");
         List<String> jvmFlags = flags.isBlank() ? List.of() : List.of(flags.trim().split("\\s+"));
         Vertx vertx = Vertx.vertx();
-        try (BenchChild collector = BenchChild.java("collector", jvmFlags, BenchCollector.class, List.of(), log)) {
+        Path config = Files.writeString(Files.createTempFile("rdmamon-bench-collector", ".json"),
+                "{\"historyPoints\": " + historyPoints + "}");
+        try (BenchChild collector = BenchChild.java("collector", jvmFlags, BenchCollector.class,
+                List.of(config.toString()), log)) {
             int port = Integer.parseInt(BenchControl.fields(collector.awaitAnswer()).get("port"));
             LoadCounters counters = new LoadCounters();
             AtomicLong acks = counters.acks;
@@ -87,15 +99,21 @@ public final class CollectorIngestBench {
             int instances = 2;
             long connectStart = System.nanoTime();
             for (int k = 0; k < instances; k++) {
-                vertx.deployVerticle(new LoadVerticle(port, "bench-node-%04d", nodes, k, instances, feed, counters))
+                vertx.deployVerticle(new LoadVerticle(port, "bench-node-%04d", nodes, k, instances, feed, counters,
+                                connectBatch))
                         .toCompletionStage().toCompletableFuture().get();
             }
-            System.out.printf("%d connections up in %.1f s (%s)%n", nodes, (System.nanoTime() - connectStart) / 1e9,
-                    collector.ask("stats"));
-            Thread.sleep(warmup * 1000L);
+            double connectSeconds = (System.nanoTime() - connectStart) / 1e9;
+            System.out.printf("%d connections up in %.1f s (%s)%n", nodes, connectSeconds, collector.ask("stats"));
+            Thread.sleep(Math.min(warmup, 5) * 1000L); // the last hellos are applied
+            BlockedLoops connectBlocked = BlockedLoops.in(log, 0);
+            Thread.sleep(Math.max(0, warmup - 5) * 1000L);
 
             long heapStart = heapAfterGc(collector);
             long heapStartNanos = System.nanoTime();
+            // the full GC the bench asked for stops every thread: the window of steady ingest starts after its report
+            Thread.sleep(1000);
+            BlockedLoops beforeWindow = BlockedLoops.in(log, 0);
             ProcessUsage collectorBefore = collector.usage();
             Map<String, Long> threadsBefore = ProcessUsage.threadCpuMillis(collector.pid(), false);
             ProcessUsage selfBefore = ProcessUsage.self();
@@ -149,6 +167,7 @@ public final class CollectorIngestBench {
                 Thread.sleep(Math.max(0, 1000 - (long) prometheusLatencies[i]));
             }
             ProcessUsage prometheusCpuAfter = collector.usage();
+            BlockedLoops runBlocked = BlockedLoops.in(log, beforeWindow.lines());
             long heapEnd = heapAfterGc(collector);
             double heapSeconds = (System.nanoTime() - heapStartNanos) / 1e9;
             ProcessUsage collectorEnd = collector.usage();
@@ -159,7 +178,7 @@ public final class CollectorIngestBench {
             double generatorCores = (selfAfter.cpuMillis() - selfBefore.cpuMillis()) / 1000.0 / windowSeconds;
             double growthPerSecond = (heapEnd - heapStart) / heapSeconds;
             double elapsedSinceConnect = (System.nanoTime() - connectStart) / 1e9;
-            double heapFullHistory = heapEnd + Math.max(0, HISTORY_POINTS - elapsedSinceConnect) * growthPerSecond;
+            double heapFullHistory = heapEnd + Math.max(0, historyPoints - elapsedSinceConnect) * growthPerSecond;
             Arrays.sort(latencies);
             System.out.printf("%n%d nodes x %d ports at 1 Hz, window %.0f s after %d s warm-up%n", nodes,
                     template.devices().size(), windowSeconds, warmup);
@@ -172,7 +191,14 @@ public final class CollectorIngestBench {
             System.out.printf("| load generator CPU, cores | %.2f |%n", generatorCores);
             System.out.printf("| collector heap after full GC, MiB (after %.0f s) | %.0f |%n", elapsedSinceConnect, heapEnd / 1048576.0);
             System.out.printf("| heap growth (rate history), MiB/s | %.2f |%n", growthPerSecond / 1048576.0);
-            System.out.printf("| heap after GC with full %d-point history (extrapolated), MiB | %.0f |%n", HISTORY_POINTS, heapFullHistory / 1048576.0);
+            System.out.printf("| heap after GC with full %d-point history (%s), MiB | %.0f |%n", historyPoints,
+                    elapsedSinceConnect >= historyPoints ? "measured" : "extrapolated", heapFullHistory / 1048576.0);
+            System.out.printf("| connection phase: %d connections, %d at once, up in, s | %.1f |%n", nodes,
+                    Math.min(nodes, connectBatch * instances), connectSeconds);
+            System.out.printf("| event loops blocked > %d ms during connection phase: warnings / blocks / max ms | %d / %d / %d |%n",
+                    BenchCollector.BLOCKED_LIMIT_MILLIS, connectBlocked.warnings(), connectBlocked.blocks(), connectBlocked.maxMillis());
+            System.out.printf("| event loops blocked > %d ms during ingest and scrapes: warnings / blocks / max ms | %d / %d / %d |%n",
+                    BenchCollector.BLOCKED_LIMIT_MILLIS, runBlocked.warnings(), runBlocked.blocks(), runBlocked.maxMillis());
             System.out.printf("| collector RSS / peak RSS, MiB | %.0f / %.0f |%n", collectorEnd.rssKiB() / 1024.0, collectorEnd.hwmKiB() / 1024.0);
             if (scrapes > 0) {
                 System.out.printf("| /metrics p50 / p99 / max, ms (%d scrapes) | %.0f / %.0f / %.0f |%n", scrapes,
@@ -280,6 +306,7 @@ public final class CollectorIngestBench {
         private final int instances;
         private final FrameFeed feed;
         private final LoadCounters counters;
+        private final int connectBatch;
         private final List<Integer> owned = new ArrayList<>();
         private final List<WebSocket> sockets = new ArrayList<>();
         private long[] lastSent;
@@ -288,7 +315,9 @@ public final class CollectorIngestBench {
         private WebSocketClient client;
 
         /** Node {@code i} is named {@code String.format(nameFormat, i)}. */
-        LoadVerticle(int port, String nameFormat, int nodes, int instance, int instances, FrameFeed feed, LoadCounters counters) {
+        LoadVerticle(int port, String nameFormat, int nodes, int instance, int instances, FrameFeed feed, LoadCounters counters,
+                     int connectBatch) {
+            this.connectBatch = connectBatch;
             this.port = port;
             this.nameFormat = nameFormat;
             this.nodes = nodes;
@@ -308,9 +337,8 @@ public final class CollectorIngestBench {
             client = vertx.createWebSocketClient(new WebSocketClientOptions()
                     .setMaxConnections(nodes).setMaxMessageSize(WireFormat.DEFAULT_MAX_FRAME_BYTES));
             Future<Void> chain = Future.succeededFuture();
-            int batch = 100;
-            for (int from = 0; from < owned.size(); from += batch) {
-                List<Integer> slice = owned.subList(from, Math.min(owned.size(), from + batch));
+            for (int from = 0; from < owned.size(); from += connectBatch) {
+                List<Integer> slice = owned.subList(from, Math.min(owned.size(), from + connectBatch));
                 chain = chain.compose(v -> Future.all(slice.stream().map(this::connect).toList()).mapEmpty());
             }
             return chain.onSuccess(v -> {

@@ -85,7 +85,7 @@ class CollectorSoakIT {
                 BenchCollector.class, List.of(config.toString()), log)) {
             int port = Integer.parseInt(BenchControl.fields(collector.awaitAnswer()).get("port"));
             for (int k = 0; k < 2; k++) {
-                vertx.deployVerticle(new CollectorIngestBench.LoadVerticle(port, "soak-node-%04d", nodes, k, 2, feed, fleet))
+                vertx.deployVerticle(new CollectorIngestBench.LoadVerticle(port, "soak-node-%04d", nodes, k, 2, feed, fleet, 100))
                         .toCompletionStage().toCompletableFuture().get();
             }
             // the JIT's first minutes of work and the fleet's first samples are not what the soak measures: the
