@@ -69,14 +69,14 @@ class NodeStoreTest {
         budgeted.connect("a", "v", 1000);
         for (long seq = 1; seq <= 12; seq++) {
             clock.set(NOW + seq * 1000);
-            budgeted.accept(FixtureSamples.host("a", NOW + seq * 1000, seq), "r", seq);
+            budgeted.accept(FixtureHosts.golden("a", NOW + seq * 1000, seq), "r", seq);
         }
         assertEquals(10, budgeted.historyLimit());
         assertEquals(10, budgeted.history("a").orElseThrow().get("mlx5_0/1").size());
         assertEquals(0, budgeted.historyShedPoints(), "points aged out of a full ring are not shed");
         for (String node : new String[]{"b", "c", "d"}) {
             budgeted.connect(node, "v", 1000);
-            budgeted.accept(FixtureSamples.host(node, NOW + 13_000, 1), "r", 1);
+            budgeted.accept(FixtureHosts.golden(node, NOW + 13_000, 1), "r", 1);
         }
         assertEquals(2 * 10 * 56 / (4 * 56), budgeted.historyLimit(), "4 nodes share a budget for 2 × 10 points");
         budgeted.expire(); // reaches "a", which has not sent since
@@ -91,7 +91,7 @@ class NodeStoreTest {
         assertEquals(List.of("b", "c", "d"), budgeted.expire().stream().sorted().toList());
         assertEquals(10, budgeted.historyLimit());
         for (long seq = 13; seq <= 20; seq++) {
-            budgeted.accept(FixtureSamples.host("a", NOW + 600_000 + seq * 1000, seq), "r", seq);
+            budgeted.accept(FixtureHosts.golden("a", NOW + 600_000 + seq * 1000, seq), "r", seq);
         }
         assertEquals(10, budgeted.history("a").orElseThrow().get("mlx5_0/1").size());
         assertEquals(3 * 5, budgeted.historyShedPoints());
