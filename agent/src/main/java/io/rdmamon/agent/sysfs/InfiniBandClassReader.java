@@ -4,6 +4,7 @@ import io.rdmamon.agent.sysfs.SysfsFiles.Failure;
 import io.rdmamon.protocol.model.GidEntry;
 import io.rdmamon.protocol.model.IbDevice;
 import io.rdmamon.protocol.model.IbPort;
+import io.rdmamon.protocol.model.NetdevCounters;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -12,6 +13,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.EnumSet;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -55,6 +57,7 @@ public final class InfiniBandClassReader {
     private final Path hostRoot;
     private final Path classDir;
     private final SmallFileReader files;
+    private final Path netClassDir;
     private final NetdevResolver netdevResolver;
     /** Null: every read re-reads every GID table. */
     private final GidTableCache gidCache;
@@ -68,7 +71,8 @@ public final class InfiniBandClassReader {
         this.hostRoot = hostRoot;
         this.classDir = hostRoot.resolve("sys/class/infiniband");
         this.files = files;
-        this.netdevResolver = new NetdevResolver(hostRoot.resolve("sys/class/net"), this::read);
+        this.netClassDir = hostRoot.resolve("sys/class/net");
+        this.netdevResolver = new NetdevResolver(netClassDir, this::read);
         this.gidCache = gidCache;
     }
 
@@ -101,8 +105,11 @@ public final class InfiniBandClassReader {
 
         List<IbPort> ports = readPorts(dir, problems);
         Map<Integer, String> netdevs = netdevResolver.resolve(dir, nodeGuid, ports, problems);
+        Map<String, Map<String, Long>> netdevCounters = new HashMap<>();
         List<IbPort> withNetdevs = ports.stream()
                 .map(p -> IbPorts.with(p, netdevs.get(p.port()), p.ethtool(), p.verbs()))
+                .map(p -> p.netdev() == null ? p : IbPorts.withNetdevCounters(p,
+                        netdevCounters.computeIfAbsent(p.netdev(), netdev -> readNetdevCounters(netdev, problems))))
                 .toList();
 
         // A device removed between the listing and the last read leaves ENOENT everywhere; one clear
@@ -164,6 +171,24 @@ public final class InfiniBandClassReader {
                 physState == null ? -1 : physState.id(), physState == null ? null : physState.name(),
                 rate, rateBytesPerSecond, linkLayer, lid, null,
                 counters, hwCounters, gids, null, null);
+    }
+
+    /**
+     * The {@link NetdevCounters} files of {@code sys/class/net/<netdev>/}, read on every sample so that no carrier
+     * flap between two samples is missed. A file the kernel lacks (older than 4.16) is absent, not a problem; one
+     * that cannot be read or parsed is a problem naming it, and the rest are still read.
+     */
+    private Map<String, Long> readNetdevCounters(String netdev, ReadProblems problems) {
+        Path dir = netClassDir.resolve(netdev);
+        Map<String, Long> values = new LinkedHashMap<>();
+        for (String name : NetdevCounters.FILES) {
+            Path file = dir.resolve(name);
+            Long value = parse(file, read(file, problems, TOLERATE_NO_VALUE), SysfsParsers::parseCounter, problems);
+            if (value != null) {
+                values.put(name, value);
+            }
+        }
+        return values;
     }
 
     /**

@@ -38,6 +38,12 @@ public final class MetricFamilies {
             "PFC pause duration per priority (ethtool rx/tx_prioN_pause_duration, us / 1e6)");
     public static final Family PAUSE_TRANSITIONS = Family.counter("rdma_pfc_pause_transitions",
             "PFC pause state transitions (ethtool rx_prioN_pause_transition)");
+    public static final Family CARRIER_CHANGES = Family.counter("rdma_port_carrier_changes",
+            "Carrier changes of the port's netdev, up and down (sysfs net/IF/carrier_changes)");
+    public static final Family CARRIER_UP_CHANGES = Family.counter("rdma_port_carrier_up_changes",
+            "Carrier on transitions of the port's netdev (sysfs net/IF/carrier_up_count)");
+    public static final Family CARRIER_DOWN_CHANGES = Family.counter("rdma_port_carrier_down_changes",
+            "Carrier off transitions (flaps, admin down included) of the port's netdev (sysfs net/IF/carrier_down_count)");
 
     public static final Family DIAGNOSIS_ACTIVE = Family.gauge("rdma_diagnosis_active",
             "1 while the diagnosis engine holds the rule active at the place (docs/diagnosis.md)");
@@ -54,7 +60,7 @@ public final class MetricFamilies {
      */
     public static final List<Family> NODE = List.of(AGENT_UP, LAST_SAMPLE, SOURCE_SUCCESS, DEVICE_INFO, PORT_STATE,
             PHYS_STATE, PORT_RATE, PORT_INFO, GID_INFO, PRIO_BYTES, PRIO_PACKETS, PAUSE_FRAMES, PAUSE_DURATION,
-            PAUSE_TRANSITIONS);
+            PAUSE_TRANSITIONS, CARRIER_CHANGES, CARRIER_UP_CHANGES, CARRIER_DOWN_CHANGES);
     /** The fleet families only the collector knows (it runs the probes and the diagnosis engine). */
     public static final List<Family> COLLECTOR = List.of(DIAGNOSIS_ACTIVE, PROBE_BANDWIDTH, PROBE_SUCCESS,
             PROBE_TIMESTAMP);

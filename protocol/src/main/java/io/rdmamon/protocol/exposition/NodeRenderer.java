@@ -5,6 +5,7 @@ import io.rdmamon.protocol.model.GidEntry;
 import io.rdmamon.protocol.model.HostSample;
 import io.rdmamon.protocol.model.IbDevice;
 import io.rdmamon.protocol.model.IbPort;
+import io.rdmamon.protocol.model.NetdevCounters;
 import io.rdmamon.protocol.model.PriorityCounters;
 import io.rdmamon.protocol.model.SourceStatus;
 
@@ -18,6 +19,9 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
 
+import static io.rdmamon.protocol.exposition.MetricFamilies.CARRIER_CHANGES;
+import static io.rdmamon.protocol.exposition.MetricFamilies.CARRIER_DOWN_CHANGES;
+import static io.rdmamon.protocol.exposition.MetricFamilies.CARRIER_UP_CHANGES;
 import static io.rdmamon.protocol.exposition.MetricFamilies.DEVICE_INFO;
 import static io.rdmamon.protocol.exposition.MetricFamilies.GID_INFO;
 import static io.rdmamon.protocol.exposition.MetricFamilies.LAST_SAMPLE;
@@ -130,6 +134,7 @@ public final class NodeRenderer {
                 portLine(MetricNames.hwCounterFamily(file), portLabels, unsignedToDouble(value));
             }
         });
+        netdevCounters(portLabels, p.netdevCounters());
         Set<Integer> gidIndexes = new HashSet<>();
         for (GidEntry gid : p.gids()) {
             if (gidIndexes.add(gid.index())) {
@@ -146,6 +151,15 @@ public final class NodeRenderer {
                 }
             }
         }
+    }
+
+    private void netdevCounters(byte[] portLabels, Map<String, Long> counters) {
+        if (counters.isEmpty()) {
+            return;
+        }
+        counter(CARRIER_CHANGES, portLabels, counters.get(NetdevCounters.CARRIER_CHANGES), 1);
+        counter(CARRIER_UP_CHANGES, portLabels, counters.get(NetdevCounters.CARRIER_UP_COUNT), 1);
+        counter(CARRIER_DOWN_CHANGES, portLabels, counters.get(NetdevCounters.CARRIER_DOWN_COUNT), 1);
     }
 
     private void priority(String nodeLabel, String device, String portNumber, PriorityCounters p) {

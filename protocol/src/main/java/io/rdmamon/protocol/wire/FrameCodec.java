@@ -254,6 +254,9 @@ public final class FrameCodec {
                     ObjectNode ethtool = port.putObject("ethtool").put("netdev", e.netdev());
                     e.rawNames().forEach(ethtool.putArray("raw")::add);
                 }
+                if (!p.netdevCounterNames().isEmpty()) {
+                    p.netdevCounterNames().forEach(port.putArray("netdevCounters")::add);
+                }
                 if (p.verbs() != null) {
                     VerbsPortAttributes v = p.verbs();
                     port.putObject("verbs").put("state", v.state()).put("maxMtu", v.maxMtu())
@@ -289,7 +292,8 @@ public final class FrameCodec {
                 ports.add(new PortLayout(portNumber, p.integer("stateId"), p.optString("state"),
                         p.integer("physStateId"), p.optString("physState"), p.optString("rate"),
                         p.optLong("rateBytesPerSecond"), p.optString("linkLayer"), p.optString("lid"),
-                        p.optString("netdev"), p.strings("counters"), p.strings("hwCounters"), gids, ethtool, verbs));
+                        p.optString("netdev"), p.strings("counters"), p.strings("hwCounters"), gids, ethtool, verbs,
+                        p.has("netdevCounters") ? p.strings("netdevCounters") : List.of()));
             }
             devices.add(new DeviceLayout(d.string("name"), d.integer("nodeTypeId"), d.optString("nodeType"),
                     d.optString("nodeGuid"), d.optString("sysImageGuid"), d.optString("fwVersion"),

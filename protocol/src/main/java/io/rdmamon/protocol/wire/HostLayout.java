@@ -47,27 +47,40 @@ public record HostLayout(List<DeviceLayout> devices) {
 
     /**
      * {@link IbPort} with counter names instead of counter maps. State and rate belong here: they
-     * change rarely, and a change is worth a new layout.
+     * change rarely, and a change is worth a new layout. {@code netdevCounterNames} (protocol 3) are the
+     * {@link io.rdmamon.protocol.model.NetdevCounters} the port's netdev has; their slots follow the ethtool ones.
      */
     public record PortLayout(int port, int stateId, String state, int physStateId, String physState, String rate,
                              Long rateBytesPerSecond, String linkLayer, String lid, String netdev,
                              List<String> counterNames, List<String> hwCounterNames, List<GidEntry> gids,
-                             EthtoolLayout ethtool, VerbsPortAttributes verbs) {
+                             EthtoolLayout ethtool, VerbsPortAttributes verbs, List<String> netdevCounterNames) {
         public PortLayout {
             counterNames = List.copyOf(counterNames);
             hwCounterNames = List.copyOf(hwCounterNames);
             gids = List.copyOf(gids);
+            netdevCounterNames = netdevCounterNames == null ? List.of() : List.copyOf(netdevCounterNames);
+        }
+
+        /** A port without netdev counters (every protocol 1 and 2 layout). */
+        public PortLayout(int port, int stateId, String state, int physStateId, String physState, String rate,
+                          Long rateBytesPerSecond, String linkLayer, String lid, String netdev,
+                          List<String> counterNames, List<String> hwCounterNames, List<GidEntry> gids,
+                          EthtoolLayout ethtool, VerbsPortAttributes verbs) {
+            this(port, stateId, state, physStateId, physState, rate, rateBytesPerSecond, linkLayer, lid, netdev,
+                    counterNames, hwCounterNames, gids, ethtool, verbs, null);
         }
 
         static PortLayout of(IbPort port) {
             return new PortLayout(port.port(), port.stateId(), port.state(), port.physStateId(), port.physState(),
                     port.rate(), port.rateBytesPerSecond(), port.linkLayer(), port.lid(), port.netdev(),
                     List.copyOf(port.counters().keySet()), List.copyOf(port.hwCounters().keySet()), port.gids(),
-                    port.ethtool() == null ? null : EthtoolLayout.of(port.ethtool()), port.verbs());
+                    port.ethtool() == null ? null : EthtoolLayout.of(port.ethtool()), port.verbs(),
+                    List.copyOf(port.netdevCounters().keySet()));
         }
 
         public int slotCount() {
-            return counterNames.size() + hwCounterNames.size() + (ethtool == null ? 0 : ethtool.slotCount());
+            return counterNames.size() + hwCounterNames.size() + (ethtool == null ? 0 : ethtool.slotCount())
+                    + netdevCounterNames.size();
         }
     }
 

@@ -15,7 +15,8 @@ import java.util.List;
 
 /**
  * The order of values in a {@link Frame.Values}: for each device, for each port, in layout order:
- * {@code counters}, {@code hw_counters}, then (with ethtool) the raw statistics. Each counter has one
+ * {@code counters}, {@code hw_counters}, then (with ethtool) the raw statistics, then (protocol 3) the netdev
+ * counters. Each counter has one
  * slot: the typed ethtool view is derived from the raw statistics on decoding ({@link EthtoolStats.Derivation}).
  * A protocol 1 frame carries the typed copies after the raw statistics
  * ({@link EthtoolLayout#v1CopySlots()}); they are skipped.
@@ -42,6 +43,7 @@ public final class ValueSlots {
                 if (port.ethtool() != null) {
                     port.ethtool().raw().values().forEach(slots::put);
                 }
+                port.netdevCounters().values().forEach(slots::put);
             }
         }
         return new Frame.Values(layoutId, seq, sample.timestampMillis(), slots.values, slots.absent, sample.sources());
@@ -69,7 +71,7 @@ public final class ValueSlots {
         private final List<List<PortPlan>> devices;
 
         private record PortPlan(PortLayout port, CounterMap.Keys counters, CounterMap.Keys hwCounters,
-                                CounterMap.Keys raw, EthtoolStats.Derivation ethtool) {
+                                CounterMap.Keys raw, EthtoolStats.Derivation ethtool, CounterMap.Keys netdevCounters) {
         }
 
         Plan(HostLayout layout) {
@@ -79,7 +81,8 @@ public final class ValueSlots {
                 EthtoolLayout e = p.ethtool();
                 CounterMap.Keys raw = e == null ? null : new CounterMap.Keys(e.rawNames());
                 return new PortPlan(p, new CounterMap.Keys(p.counterNames()), new CounterMap.Keys(p.hwCounterNames()),
-                        raw, raw == null ? null : new EthtoolStats.Derivation(raw));
+                        raw, raw == null ? null : new EthtoolStats.Derivation(raw),
+                        new CounterMap.Keys(p.netdevCounterNames()));
             }).toList()).toList();
         }
 
@@ -113,9 +116,11 @@ public final class ValueSlots {
                                 CounterMap.of(plan.raw(), values, absent, slot));
                         slot += p.ethtool().slotCount(); // and past a protocol 1 frame's typed copies
                     }
+                    CounterMap netdevCounters = CounterMap.of(plan.netdevCounters(), values, absent, slot);
+                    slot += plan.netdevCounters().width();
                     ports[i] = new IbPort(p.port(), p.stateId(), p.state(), p.physStateId(), p.physState(), p.rate(),
                             p.rateBytesPerSecond(), p.linkLayer(), p.lid(), p.netdev(), counters, hwCounters, p.gids(),
-                            ethtool, p.verbs());
+                            ethtool, p.verbs(), null, netdevCounters);
                 }
                 rebuilt[d] = new IbDevice(device.name(), device.nodeTypeId(), device.nodeType(), device.nodeGuid(),
                         device.sysImageGuid(), device.fwVersion(), device.hcaType(), device.boardId(), List.of(ports));
