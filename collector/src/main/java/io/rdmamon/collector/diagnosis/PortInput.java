@@ -3,6 +3,8 @@ package io.rdmamon.collector.diagnosis;
 import io.rdmamon.protocol.model.IbDevice;
 import io.rdmamon.protocol.model.IbPort;
 
+import java.util.Set;
+
 /**
  * Everything the per-port rules look at for one sample of one port.
  *
@@ -12,9 +14,37 @@ import io.rdmamon.protocol.model.IbPort;
  * @param elapsedMillis time between the two samples' timestamps
  * @param expectedRate  the rate the port should run at; null when nothing is known
  * @param recentFlaps   link_downed + link_error_recovery increases within the flap window, this sample's included
+ * @param linkFlaps     the port's flap ledger summed over link_flapping's windows, this sample's included
  */
 public record PortInput(IbDevice device, IbPort previous, IbPort current, long elapsedMillis, ExpectedRate expectedRate,
-                        long recentFlaps) {
+                        long recentFlaps, FlapCounts linkFlaps) {
+
+    public PortInput {
+        linkFlaps = linkFlaps == null ? FlapCounts.NONE : linkFlaps;
+    }
+
+    /** An input without flap ledger counts. */
+    public PortInput(IbDevice device, IbPort previous, IbPort current, long elapsedMillis, ExpectedRate expectedRate,
+                     long recentFlaps) {
+        this(device, previous, current, elapsedMillis, expectedRate, recentFlaps, null);
+    }
+
+    /**
+     * What the flap ledger holds for the port.
+     *
+     * @param inWarningWindow   flaps within link_flapping's warning window
+     * @param inCriticalWindow  flaps within its critical window
+     * @param saturatedCounters 8-bit PMA counters stuck at 255, which can no longer show a flap
+     * @param netdev            the port's netdev, for the evidence; null when none
+     */
+    public record FlapCounts(long inWarningWindow, long inCriticalWindow, Set<String> saturatedCounters,
+                             String netdev) {
+        public static final FlapCounts NONE = new FlapCounts(0, 0, Set.of(), null);
+
+        public FlapCounts {
+            saturatedCounters = Set.copyOf(saturatedCounters);
+        }
+    }
 
     /**
      * @param bytesPerSecond expected {@code rate} in bytes per second

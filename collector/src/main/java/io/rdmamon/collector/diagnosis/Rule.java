@@ -43,6 +43,11 @@ public enum Rule {
             "The link trained below the expected rate or keeps going down and retraining. Reseat or replace "
                     + "the cable/transceiver, clean the optics, check the switch port's speed and FEC settings "
                     + "and the NIC firmware (mlxconfig -d DEV q)."),
+    LINK_FLAPPING("link_flapping", Severity.WARNING, false,
+            "The link keeps going down and up (carrier or link_downed). Look at the flap ledger "
+                    + "(GET /api/nodes/NODE/events) for when; then clean or replace the optic/cable, reseat it, check "
+                    + "the switch port's log and error counters, and rule out an admin or driver restart. Critical "
+                    + "when it flaps all day: drain the node before the next NCCL timeout."),
     GID_NO_ROCEV2("gid_no_rocev2", Severity.WARNING, false,
             "No routable RoCE v2 GID, so RoCE v2 connections (and NCCL_IB_GID_INDEX) have nothing to use. "
                     + "Configure the IP address on the RoCE netdev and bring it up (the kernel then adds the v2 "

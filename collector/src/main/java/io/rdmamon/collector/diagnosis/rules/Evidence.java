@@ -1,5 +1,6 @@
 package io.rdmamon.collector.diagnosis.rules;
 
+import java.time.Duration;
 import java.util.Locale;
 import java.util.Set;
 import java.util.StringJoiner;
@@ -31,6 +32,15 @@ final class Evidence {
         double gbps = bytesPerSecond / 125_000_000.0;
         return (gbps == Math.rint(gbps) ? String.format(Locale.ROOT, "%.0f", gbps) : String.format(Locale.ROOT, "%.1f", gbps))
                 + " Gb/s";
+    }
+
+    /** A window as people say it: "10 min", "24 h", "90 s". */
+    static String duration(Duration window) {
+        long seconds = window.toSeconds();
+        if (seconds % 3600 == 0) {
+            return seconds / 3600 + " h";
+        }
+        return seconds % 60 == 0 ? seconds / 60 + " min" : seconds + " s";
     }
 
     /** Priorities as "3" or "3, 4". */

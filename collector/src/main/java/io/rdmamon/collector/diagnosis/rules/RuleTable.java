@@ -20,6 +20,7 @@ public final class RuleTable {
             new TransportLoss(),
             new LinkDown(),
             new LinkDegraded(),
+            new LinkFlapping(),
             new GidNoRocev2(),
             new ErdmaRateLimited());
     public static final AgentStale AGENT_STALE = new AgentStale();
