@@ -345,7 +345,7 @@ public final class DiagnosisEngine {
         }
         return new PortInput.FlapCounts(state.ledger.flapsAfter(timestamp - limits.warningWindow().toMillis()),
                 state.ledger.flapsAfter(timestamp - limits.criticalWindow().toMillis()),
-                state.ledger.saturatedCounters(), current.netdev());
+                state.ledger.saturatedCounters());
     }
 
     /**

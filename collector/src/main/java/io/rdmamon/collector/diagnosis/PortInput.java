@@ -35,11 +35,9 @@ public record PortInput(IbDevice device, IbPort previous, IbPort current, long e
      * @param inWarningWindow   flaps within link_flapping's warning window
      * @param inCriticalWindow  flaps within its critical window
      * @param saturatedCounters 8-bit PMA counters stuck at 255, which can no longer show a flap
-     * @param netdev            the port's netdev, for the evidence; null when none
      */
-    public record FlapCounts(long inWarningWindow, long inCriticalWindow, Set<String> saturatedCounters,
-                             String netdev) {
-        public static final FlapCounts NONE = new FlapCounts(0, 0, Set.of(), null);
+    public record FlapCounts(long inWarningWindow, long inCriticalWindow, Set<String> saturatedCounters) {
+        public static final FlapCounts NONE = new FlapCounts(0, 0, Set.of());
 
         public FlapCounts {
             saturatedCounters = Set.copyOf(saturatedCounters);
