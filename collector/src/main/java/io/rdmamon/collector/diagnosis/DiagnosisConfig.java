@@ -61,11 +61,11 @@ public record DiagnosisConfig(
 
         public LinkFlapping {
             if (warningFlaps < 1 || criticalFlaps < 1) {
-                throw new ConfigException("linkFlapping: warningFlaps and criticalFlaps must be >= 1, got "
+                throw new ConfigException("warningFlaps and criticalFlaps must be >= 1, got "
                         + warningFlaps + " and " + criticalFlaps);
             }
             if (warningWindow.isNegative() || warningWindow.isZero() || criticalWindow.compareTo(warningWindow) < 0) {
-                throw new ConfigException("linkFlapping: warningWindow must be positive and criticalWindow at least as "
+                throw new ConfigException("warningWindow must be positive and criticalWindow at least as "
                         + "long, got " + warningWindow + " and " + criticalWindow);
             }
         }
@@ -83,7 +83,8 @@ public record DiagnosisConfig(
                         json.duration("warningWindow", d.warningWindow), json.integer("criticalFlaps", d.criticalFlaps),
                         json.duration("criticalWindow", d.criticalWindow));
             } catch (ConfigException e) {
-                throw new ConfigException(json.path() + ": " + e.getMessage(), e);
+                // the constructor's message starts with the key; this adds the section
+                throw new ConfigException(json.path() + "." + e.getMessage(), e);
             }
         }
     }
@@ -198,6 +199,8 @@ public record DiagnosisConfig(
         if (json.has("losslessPriorities")) {
             lossless = new TreeSet<>(json.integers("losslessPriorities"));
         }
+        LinkFlapping linkFlapping = json.has("linkFlapping") ? LinkFlapping.fromJson(json.object("linkFlapping"))
+                : d.linkFlapping;
         try {
             // the constructor checks ranges; its message names the key, this adds the section
             return new DiagnosisConfig(raise, clear, windows,
@@ -212,7 +215,7 @@ public record DiagnosisConfig(
                     json.integer("minPortsForModalRate", d.minPortsForModalRate),
                     rates, lossless,
                     json.has("expectedGidIndex") ? Integer.valueOf(json.integer("expectedGidIndex")) : d.expectedGidIndex,
-                    json.has("linkFlapping") ? LinkFlapping.fromJson(json.object("linkFlapping")) : d.linkFlapping);
+                    linkFlapping);
         } catch (ConfigException e) {
             throw new ConfigException(json.path() + "." + e.getMessage(), e);
         }

@@ -1,6 +1,8 @@
 package io.rdmamon.collector.diagnosis;
 
 import java.util.Arrays;
+import java.util.EnumSet;
+import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
@@ -43,7 +45,7 @@ public enum Rule {
             "The link trained below the expected rate or keeps going down and retraining. Reseat or replace "
                     + "the cable/transceiver, clean the optics, check the switch port's speed and FEC settings "
                     + "and the NIC firmware (mlxconfig -d DEV q)."),
-    LINK_FLAPPING("link_flapping", Severity.WARNING, false,
+    LINK_FLAPPING("link_flapping", Severity.WARNING, Severity.CRITICAL, false,
             "The link keeps going down and up (carrier or link_downed). Look at the flap ledger "
                     + "(GET /api/nodes/NODE/events) for when; then clean or replace the optic/cable, reseat it, check "
                     + "the switch port's log and error counters, and rule out an admin or driver restart. Critical "
@@ -68,12 +70,19 @@ public enum Rule {
 
     private final String id;
     private final Severity severity;
+    private final Severity escalation;
     private final boolean fromRates;
     private final String runbook;
 
     Rule(String id, Severity severity, boolean fromRates, String runbook) {
+        this(id, severity, severity, fromRates, runbook);
+    }
+
+    /** A rule whose diagnoses rise from {@code severity} to {@code escalation} when their finding says so. */
+    Rule(String id, Severity severity, Severity escalation, boolean fromRates, String runbook) {
         this.id = id;
         this.severity = severity;
+        this.escalation = escalation;
         this.fromRates = fromRates;
         this.runbook = runbook;
     }
@@ -84,6 +93,11 @@ public enum Rule {
 
     public Severity severity() {
         return severity;
+    }
+
+    /** The severities its diagnoses take: its own, and the one an escalating rule (link_flapping) rises to. */
+    public Set<Severity> severities() {
+        return EnumSet.of(severity, escalation);
     }
 
     /**
