@@ -279,7 +279,7 @@ public final class HostReader {
                     : SourceStatus.failed(SOURCE_VERBS, device.name(), String.join("; ", verbsProblems)));
         }
         return new IbDevice(device.name(), device.nodeTypeId(), device.nodeType(), device.nodeGuid(),
-                device.sysImageGuid(), device.fwVersion(), device.hcaType(), device.boardId(), ports);
+                device.sysImageGuid(), device.fwVersion(), device.hcaType(), device.boardId(), ports, device.pci());
     }
 
     /** Null (and a failed status) when the statistics cannot be read; the port is still reported. */

@@ -5,6 +5,7 @@ import io.rdmamon.protocol.model.GidEntry;
 import io.rdmamon.protocol.model.IbDevice;
 import io.rdmamon.protocol.model.IbPort;
 import io.rdmamon.protocol.model.NetdevCounters;
+import io.rdmamon.protocol.model.PciFunction;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -59,6 +60,7 @@ public final class InfiniBandClassReader {
     private final SmallFileReader files;
     private final Path netClassDir;
     private final NetdevResolver netdevResolver;
+    private final PciFunctionReader pciReader;
     /** Null: every read re-reads every GID table. */
     private final GidTableCache gidCache;
 
@@ -73,6 +75,7 @@ public final class InfiniBandClassReader {
         this.files = files;
         this.netClassDir = hostRoot.resolve("sys/class/net");
         this.netdevResolver = new NetdevResolver(netClassDir, this::read);
+        this.pciReader = new PciFunctionReader(hostRoot, this::read);
         this.gidCache = gidCache;
     }
 
@@ -112,6 +115,8 @@ public final class InfiniBandClassReader {
                         netdevCounters.computeIfAbsent(p.netdev(), netdev -> readNetdevCounters(netdev, problems))))
                 .toList();
 
+        PciFunction pci = pciReader.read(dir, problems);
+
         // A device removed between the listing and the last read leaves ENOENT everywhere; one clear
         // line says more than a dozen missing files, and half a device must not look like a real one.
         if (!Files.isDirectory(dir)) {
@@ -119,7 +124,7 @@ public final class InfiniBandClassReader {
         }
         IbDevice device = new IbDevice(name,
                 nodeType == null ? 0 : nodeType.id(), nodeType == null ? null : nodeType.name(),
-                nodeGuid, sysImageGuid, fwVersion, hcaType, boardId, withNetdevs);
+                nodeGuid, sysImageGuid, fwVersion, hcaType, boardId, withNetdevs, pci);
         return new DeviceReading(name, device, problems.messages());
     }
 

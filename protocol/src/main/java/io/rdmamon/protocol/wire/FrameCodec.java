@@ -10,6 +10,7 @@ import io.rdmamon.protocol.json.StrictJson;
 import io.rdmamon.protocol.json.StrictJsonException;
 import io.rdmamon.protocol.model.EthtoolStats;
 import io.rdmamon.protocol.model.GidEntry;
+import io.rdmamon.protocol.model.PciFunction;
 import io.rdmamon.protocol.model.SourceStatus;
 import io.rdmamon.protocol.model.VerbsPortAttributes;
 import io.rdmamon.protocol.probe.PerftestResult;
@@ -231,6 +232,9 @@ public final class FrameCodec {
             ObjectNode device = devices.addObject().put("name", d.name()).put("nodeTypeId", d.nodeTypeId())
                     .put("nodeType", d.nodeType()).put("nodeGuid", d.nodeGuid()).put("sysImageGuid", d.sysImageGuid())
                     .put("fwVersion", d.fwVersion()).put("hcaType", d.hcaType()).put("boardId", d.boardId());
+            if (d.pci() != null) {
+                pciJson(device.putObject("pci"), d.pci());
+            }
             ArrayNode ports = device.putArray("ports");
             for (PortLayout p : d.ports()) {
                 ObjectNode port = ports.addObject().put("port", p.port()).put("stateId", p.stateId())
@@ -270,6 +274,25 @@ public final class FrameCodec {
         return json;
     }
 
+    private static void pciJson(ObjectNode json, HostLayout.PciLayout pci) {
+        PciFunction f = pci.function();
+        json.put("address", f.address()).put("physfn", f.physfn()).put("linkFrom", f.linkFrom())
+                .put("currentLinkSpeed", f.currentLinkSpeed()).put("maxLinkSpeed", f.maxLinkSpeed())
+                .put("currentLinkSpeedTransfersPerSecond", f.currentLinkSpeedTransfersPerSecond())
+                .put("maxLinkSpeedTransfersPerSecond", f.maxLinkSpeedTransfersPerSecond())
+                .put("currentLinkWidth", f.currentLinkWidth()).put("maxLinkWidth", f.maxLinkWidth());
+        pci.aerNames().forEach(json.putArray("aer")::add);
+        f.notes().forEach(json.putArray("notes")::add);
+    }
+
+    private static HostLayout.PciLayout pci(StrictJson p) throws FrameException {
+        PciFunction function = new PciFunction(p.string("address"), p.optString("physfn"), p.optString("linkFrom"),
+                p.optString("currentLinkSpeed"), p.optString("maxLinkSpeed"),
+                p.optLong("currentLinkSpeedTransfersPerSecond"), p.optLong("maxLinkSpeedTransfersPerSecond"),
+                p.optInteger("currentLinkWidth"), p.optInteger("maxLinkWidth"), null, p.strings("notes"));
+        return new HostLayout.PciLayout(function, p.strings("aer"));
+    }
+
     private static HostLayout layout(StrictJson layout, int version) throws FrameException {
         List<DeviceLayout> devices = new ArrayList<>();
         for (StrictJson d : layout.objects("devices")) {
@@ -295,9 +318,10 @@ public final class FrameCodec {
                         p.optString("netdev"), p.strings("counters"), p.strings("hwCounters"), gids, ethtool, verbs,
                         p.has("netdevCounters") ? p.strings("netdevCounters") : List.of()));
             }
+            StrictJson pci = d.optObject("pci");
             devices.add(new DeviceLayout(d.string("name"), d.integer("nodeTypeId"), d.optString("nodeType"),
                     d.optString("nodeGuid"), d.optString("sysImageGuid"), d.optString("fwVersion"),
-                    d.optString("hcaType"), d.optString("boardId"), ports));
+                    d.optString("hcaType"), d.optString("boardId"), ports, pci == null ? null : pci(pci)));
         }
         return new HostLayout(devices);
     }

@@ -5,9 +5,11 @@ import io.rdmamon.protocol.model.GidEntry;
 import io.rdmamon.protocol.model.HostSample;
 import io.rdmamon.protocol.model.IbDevice;
 import io.rdmamon.protocol.model.IbPort;
+import io.rdmamon.protocol.model.PciFunction;
 import io.rdmamon.protocol.model.VerbsPortAttributes;
 
 import java.util.List;
+import java.util.Map;
 
 /**
  * The structure of a {@link HostSample} without its counter values: devices, ports, their
@@ -28,20 +30,50 @@ public record HostLayout(List<DeviceLayout> devices) {
 
     /** Number of value slots a {@link Frame.Values} for this layout carries. */
     public int slotCount() {
-        return devices.stream().flatMap(d -> d.ports().stream()).mapToInt(PortLayout::slotCount).sum();
+        return devices.stream().mapToInt(DeviceLayout::slotCount).sum();
     }
 
-    /** {@link IbDevice} without its ports' values. */
+    /**
+     * {@link IbDevice} without its ports' values. {@code pci} (protocol 3, optional) is its PCI function without
+     * the AER counters, whose slots follow those of the device's ports.
+     */
     public record DeviceLayout(String name, int nodeTypeId, String nodeType, String nodeGuid, String sysImageGuid,
-                               String fwVersion, String hcaType, String boardId, List<PortLayout> ports) {
+                               String fwVersion, String hcaType, String boardId, List<PortLayout> ports,
+                               PciLayout pci) {
         public DeviceLayout {
             ports = List.copyOf(ports);
+        }
+
+        /** A device without a PCI function (every protocol 1 and 2 layout). */
+        public DeviceLayout(String name, int nodeTypeId, String nodeType, String nodeGuid, String sysImageGuid,
+                            String fwVersion, String hcaType, String boardId, List<PortLayout> ports) {
+            this(name, nodeTypeId, nodeType, nodeGuid, sysImageGuid, fwVersion, hcaType, boardId, ports, null);
         }
 
         static DeviceLayout of(IbDevice device) {
             return new DeviceLayout(device.name(), device.nodeTypeId(), device.nodeType(), device.nodeGuid(),
                     device.sysImageGuid(), device.fwVersion(), device.hcaType(), device.boardId(),
-                    device.ports().stream().map(PortLayout::of).toList());
+                    device.ports().stream().map(PortLayout::of).toList(),
+                    device.pci() == null ? null : PciLayout.of(device.pci()));
+        }
+
+        public int slotCount() {
+            return ports.stream().mapToInt(PortLayout::slotCount).sum() + (pci == null ? 0 : pci.aerNames().size());
+        }
+    }
+
+    /**
+     * {@link PciFunction} with the names of its AER counters instead of their values: the function's
+     * address and link rarely change (a change is worth a new layout), its error counters do.
+     */
+    public record PciLayout(PciFunction function, List<String> aerNames) {
+        public PciLayout {
+            function = function.withAerErrors(Map.of());
+            aerNames = List.copyOf(aerNames);
+        }
+
+        static PciLayout of(PciFunction function) {
+            return new PciLayout(function, List.copyOf(function.aerErrors().keySet()));
         }
     }
 

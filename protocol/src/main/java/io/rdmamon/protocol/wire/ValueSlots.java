@@ -5,6 +5,7 @@ import io.rdmamon.protocol.model.EthtoolStats;
 import io.rdmamon.protocol.model.HostSample;
 import io.rdmamon.protocol.model.IbDevice;
 import io.rdmamon.protocol.model.IbPort;
+import io.rdmamon.protocol.model.PciFunction;
 import io.rdmamon.protocol.model.SourceStatus;
 import io.rdmamon.protocol.wire.HostLayout.DeviceLayout;
 import io.rdmamon.protocol.wire.HostLayout.EthtoolLayout;
@@ -16,7 +17,7 @@ import java.util.List;
 /**
  * The order of values in a {@link Frame.Values}: for each device, for each port, in layout order:
  * {@code counters}, {@code hw_counters}, then (with ethtool) the raw statistics, then (protocol 3) the netdev
- * counters. Each counter has one
+ * counters; after a device's ports (protocol 3) the AER counters of its PCI function. Each counter has one
  * slot: the typed ethtool view is derived from the raw statistics on decoding ({@link EthtoolStats.Derivation}).
  * A protocol 1 frame carries the typed copies after the raw statistics
  * ({@link EthtoolLayout#v1CopySlots()}); they are skipped.
@@ -45,6 +46,9 @@ public final class ValueSlots {
                 }
                 port.netdevCounters().values().forEach(slots::put);
             }
+            if (device.pci() != null) {
+                device.pci().aerErrors().values().forEach(slots::put);
+            }
         }
         return new Frame.Values(layoutId, seq, sample.timestampMillis(), slots.values, slots.absent, sample.sources());
     }
@@ -69,6 +73,8 @@ public final class ValueSlots {
         private final HostLayout layout;
         private final int slotCount;
         private final List<List<PortPlan>> devices;
+        /** Per device: the keys of its PCI function's AER counters; null without a PCI function. */
+        private final List<CounterMap.Keys> aer;
 
         private record PortPlan(PortLayout port, CounterMap.Keys counters, CounterMap.Keys hwCounters,
                                 CounterMap.Keys raw, EthtoolStats.Derivation ethtool, CounterMap.Keys netdevCounters) {
@@ -84,6 +90,8 @@ public final class ValueSlots {
                         raw, raw == null ? null : new EthtoolStats.Derivation(raw),
                         new CounterMap.Keys(p.netdevCounterNames()));
             }).toList()).toList();
+            this.aer = layout.devices().stream()
+                    .map(d -> d.pci() == null ? null : new CounterMap.Keys(d.pci().aerNames())).toList();
         }
 
         HostSample rebuild(String node, Frame.Values frame) throws FrameException {
@@ -122,8 +130,15 @@ public final class ValueSlots {
                             p.rateBytesPerSecond(), p.linkLayer(), p.lid(), p.netdev(), counters, hwCounters, p.gids(),
                             ethtool, p.verbs(), null, netdevCounters);
                 }
+                PciFunction pci = null;
+                if (device.pci() != null) {
+                    CounterMap.Keys aerKeys = aer.get(d);
+                    pci = device.pci().function().withAerErrors(CounterMap.of(aerKeys, values, absent, slot));
+                    slot += aerKeys.width();
+                }
                 rebuilt[d] = new IbDevice(device.name(), device.nodeTypeId(), device.nodeType(), device.nodeGuid(),
-                        device.sysImageGuid(), device.fwVersion(), device.hcaType(), device.boardId(), List.of(ports));
+                        device.sysImageGuid(), device.fwVersion(), device.hcaType(), device.boardId(), List.of(ports),
+                        pci);
             }
             return new HostSample(node, frame.timestampMillis(), List.of(rebuilt), frame.sources());
         }
