@@ -44,6 +44,16 @@ public final class MetricFamilies {
             "Carrier on transitions of the port's netdev (sysfs net/IF/carrier_up_count)");
     public static final Family CARRIER_DOWN_CHANGES = Family.counter("rdma_port_carrier_down_changes",
             "Carrier off transitions (flaps, admin down included) of the port's netdev (sysfs net/IF/carrier_down_count)");
+    public static final Family PCIE_LINK_WIDTH = Family.gauge("rdma_pcie_link_width",
+            "Lanes the PCI function of the port's device trained at (sysfs current_link_width; of the PF for a VF)");
+    public static final Family PCIE_LINK_WIDTH_MAX = Family.gauge("rdma_pcie_link_width_max",
+            "Lanes the PCI function and its slot can do (sysfs max_link_width)");
+    public static final Family PCIE_LINK_SPEED = Family.gauge("rdma_pcie_link_speed_transfers_per_second",
+            "PCIe link speed trained (sysfs current_link_speed, GT/s x 1e9)");
+    public static final Family PCIE_LINK_SPEED_MAX = Family.gauge("rdma_pcie_link_speed_transfers_per_second_max",
+            "Highest PCIe link speed of the function (sysfs max_link_speed, GT/s x 1e9)");
+    public static final Family PCIE_AER_ERRORS = Family.counter("rdma_pcie_aer_errors",
+            "PCIe AER errors of the function by severity (sysfs aer_dev_correctable/nonfatal/fatal, TOTAL_ERR_* line)");
 
     public static final Family DIAGNOSIS_ACTIVE = Family.gauge("rdma_diagnosis_active",
             "1 while the diagnosis engine holds the rule active at the place (docs/diagnosis.md)");
@@ -60,7 +70,8 @@ public final class MetricFamilies {
      */
     public static final List<Family> NODE = List.of(AGENT_UP, LAST_SAMPLE, SOURCE_SUCCESS, DEVICE_INFO, PORT_STATE,
             PHYS_STATE, PORT_RATE, PORT_INFO, GID_INFO, PRIO_BYTES, PRIO_PACKETS, PAUSE_FRAMES, PAUSE_DURATION,
-            PAUSE_TRANSITIONS, CARRIER_CHANGES, CARRIER_UP_CHANGES, CARRIER_DOWN_CHANGES);
+            PAUSE_TRANSITIONS, CARRIER_CHANGES, CARRIER_UP_CHANGES, CARRIER_DOWN_CHANGES, PCIE_LINK_WIDTH,
+            PCIE_LINK_WIDTH_MAX, PCIE_LINK_SPEED, PCIE_LINK_SPEED_MAX, PCIE_AER_ERRORS);
     /** The fleet families only the collector knows (it runs the probes and the diagnosis engine). */
     public static final List<Family> COLLECTOR = List.of(DIAGNOSIS_ACTIVE, PROBE_BANDWIDTH, PROBE_SUCCESS,
             PROBE_TIMESTAMP);

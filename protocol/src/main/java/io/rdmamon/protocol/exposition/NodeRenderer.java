@@ -6,6 +6,7 @@ import io.rdmamon.protocol.model.HostSample;
 import io.rdmamon.protocol.model.IbDevice;
 import io.rdmamon.protocol.model.IbPort;
 import io.rdmamon.protocol.model.NetdevCounters;
+import io.rdmamon.protocol.model.PciFunction;
 import io.rdmamon.protocol.model.PriorityCounters;
 import io.rdmamon.protocol.model.SourceStatus;
 
@@ -28,6 +29,11 @@ import static io.rdmamon.protocol.exposition.MetricFamilies.LAST_SAMPLE;
 import static io.rdmamon.protocol.exposition.MetricFamilies.PAUSE_DURATION;
 import static io.rdmamon.protocol.exposition.MetricFamilies.PAUSE_FRAMES;
 import static io.rdmamon.protocol.exposition.MetricFamilies.PAUSE_TRANSITIONS;
+import static io.rdmamon.protocol.exposition.MetricFamilies.PCIE_AER_ERRORS;
+import static io.rdmamon.protocol.exposition.MetricFamilies.PCIE_LINK_SPEED;
+import static io.rdmamon.protocol.exposition.MetricFamilies.PCIE_LINK_SPEED_MAX;
+import static io.rdmamon.protocol.exposition.MetricFamilies.PCIE_LINK_WIDTH;
+import static io.rdmamon.protocol.exposition.MetricFamilies.PCIE_LINK_WIDTH_MAX;
 import static io.rdmamon.protocol.exposition.MetricFamilies.PHYS_STATE;
 import static io.rdmamon.protocol.exposition.MetricFamilies.PORT_INFO;
 import static io.rdmamon.protocol.exposition.MetricFamilies.PORT_RATE;
@@ -100,6 +106,7 @@ public final class NodeRenderer {
                 if (portsSeen.add(p.port())) {
                     port++;
                     port(nodeLabel, device.name(), p);
+                    pci(nodeLabel, device.name(), p, device.pci());
                 }
             }
         }
@@ -150,6 +157,30 @@ public final class NodeRenderer {
                     priority(nodeLabel, device, portNumber, prio);
                 }
             }
+        }
+    }
+
+    /**
+     * The device's PCI function on each of its ports: the alerts and the port page work per port, and a
+     * function with several ports (mlx4) shows the same values on each.
+     */
+    private void pci(String nodeLabel, String device, IbPort p, PciFunction pci) {
+        if (pci == null) {
+            return;
+        }
+        String portNumber = Integer.toString(p.port());
+        byte[] portLabels = labels("device", device, "node", nodeLabel, "port", portNumber);
+        gauge(PCIE_LINK_WIDTH, portLabels, pci.currentLinkWidth());
+        gauge(PCIE_LINK_WIDTH_MAX, portLabels, pci.maxLinkWidth());
+        gauge(PCIE_LINK_SPEED, portLabels, pci.currentLinkSpeedTransfersPerSecond());
+        gauge(PCIE_LINK_SPEED_MAX, portLabels, pci.maxLinkSpeedTransfersPerSecond());
+        pci.aerErrors().forEach((severity, value) -> counter(PCIE_AER_ERRORS,
+                labels("device", device, "node", nodeLabel, "port", portNumber, "severity", severity), value, 1));
+    }
+
+    private void gauge(Family family, byte[] labelBytes, Number value) {
+        if (value != null) {
+            line(family, labelBytes, value.doubleValue());
         }
     }
 
