@@ -157,13 +157,15 @@ public record DiagnosisConfig(
     }
 
     /**
-     * Raise after 3 samples, clear after 10 (3 s and 10 s at the agent's default 1 s interval); link_down
+     * Raise after 3 samples, clear after 10 (3 s and 10 s at the agent's default 1 s interval); link_flapping
+     * raises on the sample whose flap reached its threshold, pcie_errors on the sample an AER counter rose in and
+     * clears a minute after the last rise (an error is an event, not a state); link_down
      * raises on the first sample that reads a port not ACTIVE (a state is read, not estimated from a rate, and
      * a link that is down for one second of every five must still show). Thresholds as in the alert rules.
      */
     public static DiagnosisConfig defaults() {
         return new DiagnosisConfig(3, 10, Map.of(Rule.LINK_DOWN, new Window(1, 10), Rule.LINK_FLAPPING,
-                new Window(1, 10)), 10_000_000, 0.8, 0.5, 10, 0, 1, 0, Duration.ofMinutes(2), 3, Map.of(), new TreeSet<>(),
+                new Window(1, 10), Rule.PCIE_ERRORS, new Window(1, 60)), 10_000_000, 0.8, 0.5, 10, 0, 1, 0, Duration.ofMinutes(2), 3, Map.of(), new TreeSet<>(),
                 null, LinkFlapping.defaults());
     }
 

@@ -9,6 +9,7 @@ import io.rdmamon.collector.store.NodeView;
 import io.rdmamon.protocol.model.HostSample;
 import io.rdmamon.protocol.model.IbDevice;
 import io.rdmamon.protocol.model.IbPort;
+import io.rdmamon.protocol.model.PciFunction;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -117,6 +118,7 @@ public final class DiagnosisEngine {
         long now = clock.getAsLong();
         long elapsed = previous == null ? 0 : sample.timestampMillis() - previous.timestampMillis();
         Map<String, IbPort> before = previous == null ? Map.of() : NodeStore.portsByKey(previous);
+        Map<String, PciFunction> pciBefore = previous == null ? Map.of() : pciByDevice(previous);
         Set<String> seen = new HashSet<>();
         for (IbDevice device : sample.devices()) {
             for (IbPort port : device.ports()) {
@@ -127,7 +129,7 @@ public final class DiagnosisEngine {
                 contribute(state, device, port);
                 long recentFlaps = flaps(state, LinkDegraded.flaps(previousPort, port, elapsed), sample.timestampMillis());
                 PortInput input = new PortInput(device, previousPort, port, elapsed, expectedRate(device, port), recentFlaps,
-                        ledger(state, previousPort, port, sample.timestampMillis()));
+                        ledger(state, previousPort, port, sample.timestampMillis()), pciBefore.get(device.name()));
                 for (PortRule rule : RuleTable.PORT_RULES) {
                     if (rule.judges(input)) {
                         track(sample.node(), state, rule.id(), rule.evaluate(input, config).orElse(null), now);
@@ -334,6 +336,20 @@ public final class DiagnosisEngine {
                 config.minPortsForModalRate());
         return modal == null ? null : new PortInput.ExpectedRate(modal.bytesPerSecond(), device.hcaType(),
                 port.linkLayer(), modal.ports(), modal.total());
+    }
+
+    /** The PCI function of each device of {@code sample} that has one; empty (no allocation) when none has. */
+    private static Map<String, PciFunction> pciByDevice(HostSample sample) {
+        Map<String, PciFunction> byDevice = null;
+        for (IbDevice device : sample.devices()) {
+            if (device.pci() != null) {
+                if (byDevice == null) {
+                    byDevice = new HashMap<>();
+                }
+                byDevice.put(device.name(), device.pci());
+            }
+        }
+        return byDevice == null ? Map.of() : byDevice;
     }
 
     /** Enters what changed on the port into its flap ledger; the ledger's counts over link_flapping's windows. */

@@ -2,6 +2,7 @@ package io.rdmamon.collector.diagnosis;
 
 import io.rdmamon.protocol.model.IbDevice;
 import io.rdmamon.protocol.model.IbPort;
+import io.rdmamon.protocol.model.PciFunction;
 
 import java.util.Set;
 
@@ -15,18 +16,25 @@ import java.util.Set;
  * @param expectedRate  the rate the port should run at; null when nothing is known
  * @param recentFlaps   link_downed + link_error_recovery increases within the flap window, this sample's included
  * @param linkFlaps     the port's flap ledger summed over link_flapping's windows, this sample's included
+ * @param previousPci   the PCI function of the port's device in the previous sample; null when there is none
  */
 public record PortInput(IbDevice device, IbPort previous, IbPort current, long elapsedMillis, ExpectedRate expectedRate,
-                        long recentFlaps, FlapCounts linkFlaps) {
+                        long recentFlaps, FlapCounts linkFlaps, PciFunction previousPci) {
 
     public PortInput {
         linkFlaps = linkFlaps == null ? FlapCounts.NONE : linkFlaps;
     }
 
-    /** An input without flap ledger counts. */
+    /** An input without flap ledger counts or a previous PCI function. */
     public PortInput(IbDevice device, IbPort previous, IbPort current, long elapsedMillis, ExpectedRate expectedRate,
                      long recentFlaps) {
-        this(device, previous, current, elapsedMillis, expectedRate, recentFlaps, null);
+        this(device, previous, current, elapsedMillis, expectedRate, recentFlaps, null, null);
+    }
+
+    /** An input without a previous PCI function. */
+    public PortInput(IbDevice device, IbPort previous, IbPort current, long elapsedMillis, ExpectedRate expectedRate,
+                     long recentFlaps, FlapCounts linkFlaps) {
+        this(device, previous, current, elapsedMillis, expectedRate, recentFlaps, linkFlaps, null);
     }
 
     /**

@@ -50,6 +50,15 @@ public enum Rule {
                     + "(GET /api/nodes/NODE/events) for when; then clean or replace the optic/cable, reseat it, check "
                     + "the switch port's log and error counters, and rule out an admin or driver restart. Critical "
                     + "when it flaps all day: drain the node before the next NCCL timeout."),
+    PCIE_DEGRADED("pcie_degraded", Severity.WARNING, false,
+            "The HCA's PCIe link trained narrower or slower than the card and slot can do, so the host caps the NIC's "
+                    + "bandwidth (x8 halves it). Reseat the card, check the slot's wiring (an x16 slot wired x8), "
+                    + "the BIOS PCIe speed setting and riser cables; reboot once to retrain, then replace the riser."),
+    PCIE_ERRORS("pcie_errors", Severity.WARNING, Severity.CRITICAL, true,
+            "The HCA's PCI function reports AER errors. Correctable ones (warning) are retried by the link but "
+                    + "cost bandwidth and foretell worse; uncorrectable ones (critical) lose transactions and can "
+                    + "reset the device. Check dmesg for AER lines, reseat the card and riser, update firmware; "
+                    + "drain the node on uncorrectable errors."),
     GID_NO_ROCEV2("gid_no_rocev2", Severity.WARNING, false,
             "No routable RoCE v2 GID, so RoCE v2 connections (and NCCL_IB_GID_INDEX) have nothing to use. "
                     + "Configure the IP address on the RoCE netdev and bring it up (the kernel then adds the v2 "

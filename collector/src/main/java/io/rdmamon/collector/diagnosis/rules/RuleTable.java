@@ -21,6 +21,8 @@ public final class RuleTable {
             new LinkDown(),
             new LinkDegraded(),
             new LinkFlapping(),
+            new PcieDegraded(),
+            new PcieErrors(),
             new GidNoRocev2(),
             new ErdmaRateLimited());
     public static final AgentStale AGENT_STALE = new AgentStale();
