@@ -35,7 +35,7 @@ final class GrafanaFiles {
     /** DESIGN.md §6 (contract): the diagnosis rule ids. */
     static final Set<String> RULE_IDS = Set.of("roce_traffic_outside_lossless_priority", "pfc_not_enabled",
             "pfc_pause_storm", "ecn_not_engaged", "cnp_ignored", "transport_loss", "link_down", "link_degraded",
-            "link_flapping", "gid_no_rocev2", "erdma_rate_limited", "agent_stale", "node_name_conflict");
+            "link_flapping", "pcie_degraded", "pcie_errors", "gid_no_rocev2", "erdma_rate_limited", "agent_stale", "node_name_conflict");
 
     /** DESIGN.md §5 (contract): the metrics named one by one. */
     private static final Set<String> CONTRACT_METRICS = Set.of(
