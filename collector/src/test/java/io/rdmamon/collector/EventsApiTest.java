@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.rdmamon.protocol.model.HostSample;
 import io.rdmamon.protocol.model.IbDevice;
 import io.rdmamon.protocol.model.IbPort;
+import io.rdmamon.protocol.model.PciFunction;
 import io.rdmamon.protocol.model.SourceStatus;
 import io.rdmamon.protocol.wire.Frame;
 import io.rdmamon.protocol.wire.FrameCodec;
@@ -30,6 +31,7 @@ import java.util.concurrent.TimeUnit;
 
 import static io.rdmamon.protocol.testing.Waits.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * {@code GET /api/nodes/{node}/events}: a collector fed over the real ingest with samples in which one RoCE port's
@@ -111,6 +113,22 @@ class EventsApiTest {
     }
 
     @Test
+    void theNodeDetailCarriesTheNetdevCountersAndThePciFunction() throws Exception {
+        JsonNode detail = JSON.readTree(get("/api/nodes/gpu-07").body());
+        JsonNode ib = detail.get("devices").get(0);
+        JsonNode roce = detail.get("devices").get(1);
+
+        assertTrue(ib.get("pci").isNull());
+        assertEquals("{}", ib.get("ports").get(0).get("netdevCounters").toString());
+        assertEquals(6, roce.get("ports").get(0).get("netdevCounters").get("carrier_down_count").asLong());
+        JsonNode pci = roce.get("pci");
+        assertEquals("0000:01:00.0", pci.get("address").asText());
+        assertTrue(pci.get("degraded").asBoolean(), pci.toString());
+        assertEquals(8_000_000_000L, pci.get("currentLinkSpeedTransfersPerSecond").asLong());
+        assertEquals("{\"correctable\":2}", pci.get("aerErrors").toString());
+    }
+
+    @Test
     void anUnknownNodeIsA404NamingIt() throws Exception {
         HttpResponse<String> response = get("/api/nodes/gpu-99/events");
 
@@ -126,7 +144,9 @@ class EventsApiTest {
                 Map.of("link_downed", linkDowned), Map.of(), List.of(), null, null);
         return new HostSample("gpu-07", timestamp, List.of(
                 new IbDevice("mlx5_4", 1, "CA", null, null, "28.39", "MT4129", null, List.of(ib)),
-                new IbDevice("rocep1s0f0", 1, "CA", null, null, "22.31", "MT4125", null, List.of(roce))),
+                new IbDevice("rocep1s0f0", 1, "CA", null, null, "22.31", "MT4125", null, List.of(roce),
+                        new PciFunction("0000:01:00.0", null, "0000:01:00.0", "8.0 GT/s PCIe", "16.0 GT/s PCIe",
+                                8_000_000_000L, 16_000_000_000L, 16, 16, Map.of("correctable", 2L), List.of()))),
                 List.of(SourceStatus.ok("sysfs", "mlx5_4"), SourceStatus.ok("sysfs", "rocep1s0f0")));
     }
 
