@@ -54,6 +54,28 @@ public final class MetricFamilies {
             "Highest PCIe link speed of the function (sysfs max_link_speed, GT/s x 1e9)");
     public static final Family PCIE_AER_ERRORS = Family.counter("rdma_pcie_aer_errors",
             "PCIe AER errors of the function by severity (sysfs aer_dev_correctable/nonfatal/fatal, TOTAL_ERR_* line)");
+    public static final Family MODULE_INFO = Family.info("rdma_module",
+            "The transceiver in the port's netdev cage (module EEPROM: vendor, part number, serial, type)");
+    public static final Family MODULE_TEMPERATURE = Family.gauge("rdma_module_temperature_celsius",
+            "Transceiver temperature (module EEPROM DOM)");
+    public static final Family MODULE_VOLTAGE = Family.gauge("rdma_module_voltage_volts",
+            "Transceiver supply voltage (module EEPROM DOM)");
+    public static final Family MODULE_RX_POWER = Family.gauge("rdma_module_rx_power_watts",
+            "Received optical power per lane (module EEPROM DOM; lanes numbered from 1 as ethtool -m prints channels)");
+    public static final Family MODULE_TX_POWER = Family.gauge("rdma_module_tx_power_watts",
+            "Transmitted optical power per lane (module EEPROM DOM)");
+    public static final Family MODULE_TX_BIAS = Family.gauge("rdma_module_tx_bias_amperes",
+            "Laser bias current per lane (module EEPROM DOM)");
+    public static final Family MODULE_TEMPERATURE_THRESHOLD = Family.gauge("rdma_module_temperature_threshold_celsius",
+            "The module's own temperature thresholds (threshold: high_alarm, low_alarm, high_warning, low_warning)");
+    public static final Family MODULE_VOLTAGE_THRESHOLD = Family.gauge("rdma_module_voltage_threshold_volts",
+            "The module's own supply voltage thresholds");
+    public static final Family MODULE_RX_POWER_THRESHOLD = Family.gauge("rdma_module_rx_power_threshold_watts",
+            "The module's own Rx power thresholds (the same for every lane)");
+    public static final Family MODULE_TX_POWER_THRESHOLD = Family.gauge("rdma_module_tx_power_threshold_watts",
+            "The module's own Tx power thresholds");
+    public static final Family MODULE_TX_BIAS_THRESHOLD = Family.gauge("rdma_module_tx_bias_threshold_amperes",
+            "The module's own laser bias thresholds");
 
     public static final Family DIAGNOSIS_ACTIVE = Family.gauge("rdma_diagnosis_active",
             "1 while the diagnosis engine holds the rule active at the place (docs/diagnosis.md)");
@@ -71,7 +93,9 @@ public final class MetricFamilies {
     public static final List<Family> NODE = List.of(AGENT_UP, LAST_SAMPLE, SOURCE_SUCCESS, DEVICE_INFO, PORT_STATE,
             PHYS_STATE, PORT_RATE, PORT_INFO, GID_INFO, PRIO_BYTES, PRIO_PACKETS, PAUSE_FRAMES, PAUSE_DURATION,
             PAUSE_TRANSITIONS, CARRIER_CHANGES, CARRIER_UP_CHANGES, CARRIER_DOWN_CHANGES, PCIE_LINK_WIDTH,
-            PCIE_LINK_WIDTH_MAX, PCIE_LINK_SPEED, PCIE_LINK_SPEED_MAX, PCIE_AER_ERRORS);
+            PCIE_LINK_WIDTH_MAX, PCIE_LINK_SPEED, PCIE_LINK_SPEED_MAX, PCIE_AER_ERRORS, MODULE_INFO, MODULE_TEMPERATURE,
+            MODULE_VOLTAGE, MODULE_RX_POWER, MODULE_TX_POWER, MODULE_TX_BIAS, MODULE_TEMPERATURE_THRESHOLD,
+            MODULE_VOLTAGE_THRESHOLD, MODULE_RX_POWER_THRESHOLD, MODULE_TX_POWER_THRESHOLD, MODULE_TX_BIAS_THRESHOLD);
     /** The fleet families only the collector knows (it runs the probes and the diagnosis engine). */
     public static final List<Family> COLLECTOR = List.of(DIAGNOSIS_ACTIVE, PROBE_BANDWIDTH, PROBE_SUCCESS,
             PROBE_TIMESTAMP);

@@ -9,6 +9,7 @@ import io.rdmamon.protocol.model.NetdevCounters;
 import io.rdmamon.protocol.model.PciFunction;
 import io.rdmamon.protocol.model.PriorityCounters;
 import io.rdmamon.protocol.model.SourceStatus;
+import io.rdmamon.protocol.model.TransceiverModule;
 
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -142,6 +143,9 @@ public final class NodeRenderer {
             }
         });
         netdevCounters(portLabels, p.netdevCounters());
+        if (p.module() != null) {
+            module(nodeLabel, device, portNumber, portLabels, p.module());
+        }
         Set<Integer> gidIndexes = new HashSet<>();
         for (GidEntry gid : p.gids()) {
             if (gidIndexes.add(gid.index())) {
@@ -181,6 +185,41 @@ public final class NodeRenderer {
     private void gauge(Family family, byte[] labelBytes, Number value) {
         if (value != null) {
             line(family, labelBytes, value.doubleValue());
+        }
+    }
+
+    private void module(String nodeLabel, String device, String portNumber, byte[] portLabels, TransceiverModule m) {
+        info(MetricFamilies.MODULE_INFO, labels("device", device, "node", nodeLabel, "part", text(m.part()),
+                "port", portNumber, "serial", text(m.serial()), "type", text(m.type()), "vendor", text(m.vendor())));
+        gauge(MetricFamilies.MODULE_TEMPERATURE, portLabels, m.temperatureCelsius());
+        gauge(MetricFamilies.MODULE_VOLTAGE, portLabels, m.voltageVolts());
+        for (TransceiverModule.Lane lane : m.lanes()) {
+            byte[] laneLabels = labels("device", device, "lane", Integer.toString(lane.lane()), "node", nodeLabel,
+                    "port", portNumber);
+            gauge(MetricFamilies.MODULE_RX_POWER, laneLabels, lane.rxPowerWatts());
+            gauge(MetricFamilies.MODULE_TX_POWER, laneLabels, lane.txPowerWatts());
+            gauge(MetricFamilies.MODULE_TX_BIAS, laneLabels, lane.txBiasAmperes());
+        }
+        TransceiverModule.Thresholds t = m.thresholds();
+        if (t != null) {
+            thresholds(MetricFamilies.MODULE_TEMPERATURE_THRESHOLD, nodeLabel, device, portNumber, t.temperatureCelsius());
+            thresholds(MetricFamilies.MODULE_VOLTAGE_THRESHOLD, nodeLabel, device, portNumber, t.voltageVolts());
+            thresholds(MetricFamilies.MODULE_RX_POWER_THRESHOLD, nodeLabel, device, portNumber, t.rxPowerWatts());
+            thresholds(MetricFamilies.MODULE_TX_POWER_THRESHOLD, nodeLabel, device, portNumber, t.txPowerWatts());
+            thresholds(MetricFamilies.MODULE_TX_BIAS_THRESHOLD, nodeLabel, device, portNumber, t.txBiasAmperes());
+        }
+    }
+
+    private void thresholds(Family family, String nodeLabel, String device, String portNumber,
+                            TransceiverModule.Limits limits) {
+        if (limits == null) {
+            return;
+        }
+        double[] values = {limits.highAlarm(), limits.lowAlarm(), limits.highWarning(), limits.lowWarning()};
+        String[] names = {"high_alarm", "low_alarm", "high_warning", "low_warning"};
+        for (int i = 0; i < values.length; i++) {
+            line(family, labels("device", device, "node", nodeLabel, "port", portNumber, "threshold", names[i]),
+                    values[i]);
         }
     }
 

@@ -31,6 +31,8 @@ import java.util.Map;
  *                           netdev, or not yet read on the slow cadence)
  * @param netdevCounters     {@link NetdevCounters} of {@link #netdev} by file name, read every sample; empty when
  *                           there is no netdev (absent files are missing)
+ * @param module             the transceiver in {@link #netdev}'s cage, read on the slow cadence; null when there is
+ *                           none, it could not be read, or it was not read
  */
 public record IbPort(
         int port,
@@ -49,7 +51,8 @@ public record IbPort(
         EthtoolStats ethtool,
         VerbsPortAttributes verbs,
         QosConfig qos,
-        Map<String, Long> netdevCounters) {
+        Map<String, Long> netdevCounters,
+        TransceiverModule module) {
     /** {@code state} 4: ACTIVE. */
     public static final int STATE_ACTIVE = 4;
     /** {@code state} 5: ACTIVE_DEFER, an active port whose transition the SM deferred; it carries traffic. */
@@ -60,6 +63,15 @@ public record IbPort(
         hwCounters = Maps.copyOrdered(hwCounters);
         gids = List.copyOf(gids);
         netdevCounters = Maps.copyOrdered(netdevCounters);
+    }
+
+    /** A port without a transceiver read. */
+    public IbPort(int port, int stateId, String state, int physStateId, String physState, String rate,
+                  Long rateBytesPerSecond, String linkLayer, String lid, String netdev, Map<String, Long> counters,
+                  Map<String, Long> hwCounters, List<GidEntry> gids, EthtoolStats ethtool, VerbsPortAttributes verbs,
+                  QosConfig qos, Map<String, Long> netdevCounters) {
+        this(port, stateId, state, physStateId, physState, rate, rateBytesPerSecond, linkLayer, lid, netdev, counters,
+                hwCounters, gids, ethtool, verbs, qos, netdevCounters, null);
     }
 
     /** A port without netdev counters. */

@@ -6,6 +6,7 @@ import io.rdmamon.protocol.model.HostSample;
 import io.rdmamon.protocol.model.IbDevice;
 import io.rdmamon.protocol.model.IbPort;
 import io.rdmamon.protocol.model.PciFunction;
+import io.rdmamon.protocol.model.TransceiverModule;
 import io.rdmamon.protocol.model.SourceStatus;
 import io.rdmamon.protocol.wire.HostLayout.DeviceLayout;
 import io.rdmamon.protocol.wire.HostLayout.EthtoolLayout;
@@ -17,7 +18,8 @@ import java.util.List;
 /**
  * The order of values in a {@link Frame.Values}: for each device, for each port, in layout order:
  * {@code counters}, {@code hw_counters}, then (with ethtool) the raw statistics, then (protocol 3) the netdev
- * counters; after a device's ports (protocol 3) the AER counters of its PCI function. Each counter has one
+ * counters, then (protocol 3) the transceiver's readings as double bits; after a device's ports (protocol 3) the AER
+ * counters of its PCI function. Each counter has one
  * slot: the typed ethtool view is derived from the raw statistics on decoding ({@link EthtoolStats.Derivation}).
  * A protocol 1 frame carries the typed copies after the raw statistics
  * ({@link EthtoolLayout#v1CopySlots()}); they are skipped.
@@ -45,6 +47,11 @@ public final class ValueSlots {
                     port.ethtool().raw().values().forEach(slots::put);
                 }
                 port.netdevCounters().values().forEach(slots::put);
+                if (port.module() != null) {
+                    for (Double reading : HostLayout.ModuleLayout.readings(port.module())) {
+                        slots.put(reading == null ? null : Double.doubleToRawLongBits(reading));
+                    }
+                }
             }
             if (device.pci() != null) {
                 device.pci().aerErrors().values().forEach(slots::put);
@@ -126,9 +133,14 @@ public final class ValueSlots {
                     }
                     CounterMap netdevCounters = CounterMap.of(plan.netdevCounters(), values, absent, slot);
                     slot += plan.netdevCounters().width();
+                    TransceiverModule module = null;
+                    if (p.module() != null) {
+                        module = p.module().withReadings(values, absent, slot);
+                        slot += p.module().slotCount();
+                    }
                     ports[i] = new IbPort(p.port(), p.stateId(), p.state(), p.physStateId(), p.physState(), p.rate(),
                             p.rateBytesPerSecond(), p.linkLayer(), p.lid(), p.netdev(), counters, hwCounters, p.gids(),
-                            ethtool, p.verbs(), null, netdevCounters);
+                            ethtool, p.verbs(), null, netdevCounters, module);
                 }
                 PciFunction pci = null;
                 if (device.pci() != null) {
