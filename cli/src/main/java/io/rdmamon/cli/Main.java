@@ -5,6 +5,7 @@ import io.rdmamon.cli.daemon.CollectorCommand;
 import io.rdmamon.cli.daemon.DemoCommand;
 import io.rdmamon.cli.node.DevinfoCommand;
 import io.rdmamon.cli.node.GidsCommand;
+import io.rdmamon.cli.node.ModuleCommand;
 import io.rdmamon.cli.node.PcieCommand;
 import io.rdmamon.cli.node.PerfCommand;
 import io.rdmamon.cli.node.SampleCommand;
@@ -36,6 +37,7 @@ import java.util.concurrent.Callable;
                 DevinfoCommand.class,
                 GidsCommand.class,
                 PcieCommand.class,
+                ModuleCommand.class,
                 PerfCommand.class,
                 StatCommand.class,
                 SampleCommand.class,
