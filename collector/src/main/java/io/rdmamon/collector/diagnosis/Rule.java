@@ -59,6 +59,15 @@ public enum Rule {
                     + "cost bandwidth and foretell worse; uncorrectable ones (critical) lose transactions and can "
                     + "reset the device. Check dmesg for AER lines, reseat the card and riser, update firmware; "
                     + "drain the node on uncorrectable errors."),
+    MODULE_POWER_OUT_OF_RANGE("module_power_out_of_range", Severity.WARNING, Severity.CRITICAL, false,
+            "A lane's optical power is outside the module's own warning range (critical beyond its alarm range): "
+                    + "low Rx power is a dirty connector, a bent or bad fiber, or a failing far-end laser; low Tx power "
+                    + "or high bias a failing laser. Clean both connectors with a fiber cleaner, reseat, check the "
+                    + "patch cable, then replace the optic named by its serial."),
+    MODULE_TEMPERATURE_HIGH("module_temperature_high", Severity.WARNING, Severity.CRITICAL, false,
+            "The transceiver runs hotter than its own warning threshold (critical beyond its alarm): check the "
+                    + "chassis airflow and fans, blanking panels and neighbouring high-power optics; an optic that "
+                    + "runs hot alone is failing: replace it."),
     GID_NO_ROCEV2("gid_no_rocev2", Severity.WARNING, false,
             "No routable RoCE v2 GID, so RoCE v2 connections (and NCCL_IB_GID_INDEX) have nothing to use. "
                     + "Configure the IP address on the RoCE netdev and bring it up (the kernel then adds the v2 "

@@ -1,5 +1,7 @@
 package io.rdmamon.collector.diagnosis.rules;
 
+import io.rdmamon.protocol.model.TransceiverModule;
+
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Set;
@@ -41,6 +43,18 @@ final class Evidence {
             return seconds / 3600 + " h";
         }
         return seconds % 60 == 0 ? seconds / 60 + " min" : seconds + " s";
+    }
+
+    /** Optical power as ethtool prints it: {@code -21.50 dBm}; no light is {@code -inf dBm}. */
+    static String dbm(double watts) {
+        return watts > 0 ? String.format(Locale.ROOT, "%.2f dBm", 10 * Math.log10(watts * 1e3)) : "-inf dBm";
+    }
+
+    /** A module as people name it: {@code QT14241028003 (QSFPTEK QT-QSFP28-ER4)}. */
+    static String module(TransceiverModule m) {
+        String serial = m.serial() == null ? "without serial" : m.serial();
+        String name = ((m.vendor() == null ? "" : m.vendor()) + " " + (m.part() == null ? "" : m.part())).strip();
+        return serial + (name.isEmpty() ? "" : " (" + name + ")");
     }
 
     /** Priorities as "3" or "3, 4". */

@@ -23,6 +23,8 @@ public final class RuleTable {
             new LinkFlapping(),
             new PcieDegraded(),
             new PcieErrors(),
+            new ModulePowerOutOfRange(),
+            new ModuleTemperatureHigh(),
             new GidNoRocev2(),
             new ErdmaRateLimited());
     public static final AgentStale AGENT_STALE = new AgentStale();
