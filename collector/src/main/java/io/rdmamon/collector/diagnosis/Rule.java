@@ -68,6 +68,10 @@ public enum Rule {
             "The transceiver runs hotter than its own warning threshold (critical beyond its alarm): check the "
                     + "chassis airflow and fans, blanking panels and neighbouring high-power optics; an optic that "
                     + "runs hot alone is failing: replace it."),
+    FEC_BER_HIGH("fec_ber_high", Severity.WARNING, Severity.CRITICAL, true,
+            "The link's pre-FEC bit error rate is high for its modulation (FEC still corrects, but the margin is "
+                    + "going), or errors get past FEC (critical: traffic is lost). Clean or replace the optic/cable "
+                    + "and check its Rx power, then the switch port; a BER that keeps rising ends in flaps."),
     GID_NO_ROCEV2("gid_no_rocev2", Severity.WARNING, false,
             "No routable RoCE v2 GID, so RoCE v2 connections (and NCCL_IB_GID_INDEX) have nothing to use. "
                     + "Configure the IP address on the RoCE netdev and bring it up (the kernel then adds the v2 "

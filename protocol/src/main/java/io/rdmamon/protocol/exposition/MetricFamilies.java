@@ -76,6 +76,12 @@ public final class MetricFamilies {
             "The module's own Tx power thresholds");
     public static final Family MODULE_TX_BIAS_THRESHOLD = Family.gauge("rdma_module_tx_bias_threshold_amperes",
             "The module's own laser bias thresholds");
+    public static final Family PHY_CORRECTED_BITS = Family.counter("rdma_port_phy_corrected_bits",
+            "Bits the PHY's FEC corrected on the port's netdev (ethtool rx_corrected_bits_phy, mlx5)");
+    public static final Family PHY_SYMBOL_ERRORS = Family.counter("rdma_port_phy_symbol_errors",
+            "Symbol errors FEC did not correct, or any when FEC is off (ethtool rx_pcs_symbol_err_phy, mlx5)");
+    public static final Family PHY_RECEIVED_BITS = Family.counter("rdma_port_phy_received_bits",
+            "Bits the PHY received (ethtool rx_bits_phy, where the driver has it)");
 
     public static final Family DIAGNOSIS_ACTIVE = Family.gauge("rdma_diagnosis_active",
             "1 while the diagnosis engine holds the rule active at the place (docs/diagnosis.md)");
@@ -95,7 +101,8 @@ public final class MetricFamilies {
             PAUSE_TRANSITIONS, CARRIER_CHANGES, CARRIER_UP_CHANGES, CARRIER_DOWN_CHANGES, PCIE_LINK_WIDTH,
             PCIE_LINK_WIDTH_MAX, PCIE_LINK_SPEED, PCIE_LINK_SPEED_MAX, PCIE_AER_ERRORS, MODULE_INFO, MODULE_TEMPERATURE,
             MODULE_VOLTAGE, MODULE_RX_POWER, MODULE_TX_POWER, MODULE_TX_BIAS, MODULE_TEMPERATURE_THRESHOLD,
-            MODULE_VOLTAGE_THRESHOLD, MODULE_RX_POWER_THRESHOLD, MODULE_TX_POWER_THRESHOLD, MODULE_TX_BIAS_THRESHOLD);
+            MODULE_VOLTAGE_THRESHOLD, MODULE_RX_POWER_THRESHOLD, MODULE_TX_POWER_THRESHOLD, MODULE_TX_BIAS_THRESHOLD,
+            PHY_CORRECTED_BITS, PHY_SYMBOL_ERRORS, PHY_RECEIVED_BITS);
     /** The fleet families only the collector knows (it runs the probes and the diagnosis engine). */
     public static final List<Family> COLLECTOR = List.of(DIAGNOSIS_ACTIVE, PROBE_BANDWIDTH, PROBE_SUCCESS,
             PROBE_TIMESTAMP);

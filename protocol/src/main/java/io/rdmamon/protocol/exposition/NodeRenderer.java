@@ -155,6 +155,10 @@ public final class NodeRenderer {
             }
         }
         if (ethtool != null) {
+            Map<String, Long> raw = ethtool.raw();
+            counter(MetricFamilies.PHY_CORRECTED_BITS, portLabels, raw.get("rx_corrected_bits_phy"), 1);
+            counter(MetricFamilies.PHY_SYMBOL_ERRORS, portLabels, raw.get("rx_pcs_symbol_err_phy"), 1);
+            counter(MetricFamilies.PHY_RECEIVED_BITS, portLabels, raw.get("rx_bits_phy"), 1);
             Set<Integer> priorities = new HashSet<>();
             for (PriorityCounters prio : ethtool.priorities()) {
                 if (priorities.add(prio.priority())) {

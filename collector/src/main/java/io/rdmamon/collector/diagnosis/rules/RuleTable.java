@@ -25,6 +25,7 @@ public final class RuleTable {
             new PcieErrors(),
             new ModulePowerOutOfRange(),
             new ModuleTemperatureHigh(),
+            new FecBerHigh(),
             new GidNoRocev2(),
             new ErdmaRateLimited());
     public static final AgentStale AGENT_STALE = new AgentStale();
