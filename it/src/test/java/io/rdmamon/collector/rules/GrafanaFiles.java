@@ -36,7 +36,7 @@ final class GrafanaFiles {
     static final Set<String> RULE_IDS = Set.of("roce_traffic_outside_lossless_priority", "pfc_not_enabled",
             "pfc_pause_storm", "ecn_not_engaged", "cnp_ignored", "transport_loss", "link_down", "link_degraded",
             "link_flapping", "pcie_degraded", "pcie_errors", "module_power_out_of_range",
-            "module_temperature_high", "gid_no_rocev2", "erdma_rate_limited", "agent_stale", "node_name_conflict");
+            "module_temperature_high", "fec_ber_high", "gid_no_rocev2", "erdma_rate_limited", "agent_stale", "node_name_conflict");
 
     /** DESIGN.md §5 (contract): the metrics named one by one. */
     private static final Set<String> CONTRACT_METRICS = Set.of(
