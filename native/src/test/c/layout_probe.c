@@ -198,6 +198,10 @@ int main(void)
 	CONST(ETHTOOL_GSTRINGS);
 	CONST(ETHTOOL_GSTATS);
 	CONST(ETHTOOL_GSSET_INFO);
+	CONST(ETHTOOL_GMODULEINFO);
+	CONST(ETHTOOL_GMODULEEEPROM);
+	CONST(ETHTOOL_GFECPARAM);
+	CONST(ETH_MODULE_SFF_8636_MAX_LEN);
 	CONST(ETH_SS_STATS);
 	CONST(ETH_GSTRING_LEN);
 	CONST(IFNAMSIZ);
@@ -235,6 +239,22 @@ int main(void)
 	OFF(ethtool_gstrings, len);
 	OFF(ethtool_gstrings, data);
 
+	SIZE(ethtool_modinfo);
+	OFF(ethtool_modinfo, cmd);
+	OFF(ethtool_modinfo, type);
+	OFF(ethtool_modinfo, eeprom_len);
+	OFF(ethtool_modinfo, reserved);
+	SIZE(ethtool_eeprom);
+	OFF(ethtool_eeprom, cmd);
+	OFF(ethtool_eeprom, magic);
+	OFF(ethtool_eeprom, offset);
+	OFF(ethtool_eeprom, len);
+	OFF(ethtool_eeprom, data);
+	SIZE(ethtool_fecparam);
+	OFF(ethtool_fecparam, cmd);
+	OFF(ethtool_fecparam, active_fec);
+	OFF(ethtool_fecparam, fec);
+	OFF(ethtool_fecparam, reserved);
 	SIZE(ethtool_stats);
 	OFF(ethtool_stats, cmd);
 	OFF(ethtool_stats, n_stats);

@@ -5,6 +5,8 @@ import io.rdmamon.cli.daemon.CollectorCommand;
 import io.rdmamon.cli.daemon.DemoCommand;
 import io.rdmamon.cli.node.DevinfoCommand;
 import io.rdmamon.cli.node.GidsCommand;
+import io.rdmamon.cli.node.ModuleCommand;
+import io.rdmamon.cli.node.PcieCommand;
 import io.rdmamon.cli.node.PerfCommand;
 import io.rdmamon.cli.node.SampleCommand;
 import io.rdmamon.cli.node.StatCommand;
@@ -34,6 +36,8 @@ import java.util.concurrent.Callable;
         subcommands = {
                 DevinfoCommand.class,
                 GidsCommand.class,
+                PcieCommand.class,
+                ModuleCommand.class,
                 PerfCommand.class,
                 StatCommand.class,
                 SampleCommand.class,

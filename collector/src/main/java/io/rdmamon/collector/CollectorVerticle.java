@@ -5,6 +5,7 @@ import io.rdmamon.collector.auth.TokenAuthenticator;
 import io.rdmamon.collector.diagnosis.DiagnosisEngine;
 import io.rdmamon.collector.http.ConnectionGuard;
 import io.rdmamon.collector.http.DiagnosesApi;
+import io.rdmamon.collector.http.EventsApi;
 import io.rdmamon.collector.http.JsonReplies;
 import io.rdmamon.collector.http.RunbookPages;
 import io.rdmamon.collector.http.MetricsHandler;
@@ -90,6 +91,7 @@ public final class CollectorVerticle extends VerticleBase {
                 router -> router.get("/metrics").handler(auth.requireRead()).handler(new MetricsHandler(rdmaMetrics, registry)),
                 router -> router.route("/api/*").handler(auth.requireRead()),
                 new NodesApi(store),
+                new EventsApi(store, diagnoses),
                 new DiagnosesApi(diagnoses),
                 router -> router.get(RunbookPages.PATH).handler(runbooks::serve),
                 live,

@@ -4,6 +4,10 @@ import io.rdmamon.agent.ethtool.CapturedEthtoolStatsSource;
 import io.rdmamon.agent.ethtool.EthtoolStatsSource;
 import io.rdmamon.agent.ethtool.IoctlEthtoolStatsSource;
 import io.rdmamon.agent.host.ReadWatchdog.StuckReadException;
+import io.rdmamon.agent.module.CapturedModuleEepromSource;
+import io.rdmamon.agent.module.IoctlModuleEepromSource;
+import io.rdmamon.agent.module.ModuleEepromSource;
+import io.rdmamon.agent.module.ModuleReader;
 import io.rdmamon.agent.sysfs.DeviceReading;
 import io.rdmamon.agent.sysfs.IbPorts;
 import io.rdmamon.agent.sysfs.InfiniBandClassReader;
@@ -18,6 +22,7 @@ import io.rdmamon.protocol.model.HostSample;
 import io.rdmamon.protocol.model.IbDevice;
 import io.rdmamon.protocol.model.IbPort;
 import io.rdmamon.protocol.model.SourceStatus;
+import io.rdmamon.protocol.model.TransceiverModule;
 import io.rdmamon.protocol.model.VerbsPortAttributes;
 
 import java.io.IOException;
@@ -44,6 +49,7 @@ public final class HostReader {
     static final String SOURCE_SYSFS = "sysfs";
     static final String SOURCE_ETHTOOL = "ethtool";
     static final String SOURCE_VERBS = "verbs";
+    static final String SOURCE_MODULE = "module";
     /**
      * How long one read (a sysfs file, a netdev's ethtool statistics, a verbs port query) may block
      * before the sample goes on without it: a read slower than the agent's 1 s sampling interval is of
@@ -65,10 +71,12 @@ public final class HostReader {
     private final Pattern deviceInclude;
     private final Pattern deviceExclude;
     private final Clock clock;
+    /** The transceiver of each port's netdev, on its own (slow) cadence. */
+    private final ModuleReader modules;
 
     private HostReader(Path hostRoot, ReadWatchdog watchdog, SmallFileReader files, InfiniBandClassReader sysfs,
                        EthtoolStatsSource ethtool, VerbsPortReader verbs, Pattern deviceInclude, Pattern deviceExclude,
-                       Clock clock) {
+                       Clock clock, ModuleReader modules) {
         this.hostRoot = hostRoot;
         this.watchdog = watchdog;
         this.files = files;
@@ -78,6 +86,7 @@ public final class HostReader {
         this.deviceInclude = deviceInclude;
         this.deviceExclude = deviceExclude;
         this.clock = clock;
+        this.modules = modules;
     }
 
     /**
@@ -90,7 +99,8 @@ public final class HostReader {
     public static HostReader forRoot(Path hostRoot) throws HostRootException {
         Path root = validRoot(hostRoot);
         if (root.getParent() == null) {
-            return forRoot(root, IoctlEthtoolStatsSource.loadNative(), VerbsPortReader.loadNative());
+            return forRoot(root, IoctlEthtoolStatsSource.loadNative(), VerbsPortReader.loadNative())
+                    .withModuleSource(IoctlModuleEepromSource.loadNative());
         }
         return forRoot(root, new CapturedEthtoolStatsSource(root), null);
     }
@@ -134,8 +144,9 @@ public final class HostReader {
                 files.sampleEnded();
             }
         };
+        Clock clock = Clock.systemUTC();
         return new HostReader(root, watchdog, watched, new InfiniBandClassReader(root, watched), ethtool, verbs,
-                null, null, Clock.systemUTC());
+                null, null, clock, new ModuleReader(new CapturedModuleEepromSource(root), null, clock::millis));
     }
 
     /**
@@ -144,7 +155,7 @@ public final class HostReader {
      * but anchored, so {@code mlx5_1} does not also select {@code mlx5_10}.
      */
     public HostReader withDeviceFilter(Pattern include, Pattern exclude) {
-        return new HostReader(hostRoot, watchdog, files, sysfs, ethtool, verbs, include, exclude, clock);
+        return new HostReader(hostRoot, watchdog, files, sysfs, ethtool, verbs, include, exclude, clock, modules);
     }
 
     /**
@@ -159,12 +170,49 @@ public final class HostReader {
     public HostReader withGidRefresh(Duration refresh) {
         SlowCadenceCache cache = new SlowCadenceCache(refresh, () -> clock.millis());
         return new HostReader(hostRoot, watchdog, files, new InfiniBandClassReader(hostRoot, files, cache), ethtool,
-                verbs, deviceInclude, deviceExclude, clock);
+                verbs, deviceInclude, deviceExclude, clock, modules);
+    }
+
+    /**
+     * A reader that reads each netdev's transceiver at most once per {@code refresh} and reuses it between (the slow
+     * cadence, like the GID tables); one-shot commands read it every time.
+     */
+    public HostReader withModuleRefresh(Duration refresh) {
+        return new HostReader(hostRoot, watchdog, files, sysfs, ethtool, verbs, deviceInclude, deviceExclude, clock,
+                modules.withRefresh(refresh));
+    }
+
+    /** A reader whose transceivers come from {@code source} (the ioctl on a live host). */
+    public HostReader withModuleSource(ModuleEepromSource source) {
+        return new HostReader(hostRoot, watchdog, files, sysfs, ethtool, verbs, deviceInclude, deviceExclude, clock,
+                new ModuleReader(source, null, clock::millis));
+    }
+
+    /**
+     * The transceiver of {@code ifname} (for {@code rdmamon module -i IF}): null when there is none.
+     *
+     * @throws IOException naming the interface and what failed
+     */
+    public TransceiverModule readModule(String ifname) throws IOException {
+        ModuleReader.Result result = modules.read(ifname, this::runModuleRead);
+        if (result.failure() != null) {
+            throw new IOException(result.failure());
+        }
+        return result.module();
+    }
+
+    private byte[] runModuleRead(String call, ModuleEepromSource source, String ifname) throws IOException {
+        try {
+            return watchdog.watch(call, () -> source.read(ifname));
+        } catch (StuckReadException e) {
+            throw new IOException(e.getMessage(), e);
+        }
     }
 
     /** The clock that stamps samples. */
     public HostReader withClock(Clock clock) {
-        return new HostReader(hostRoot, watchdog, files, sysfs, ethtool, verbs, deviceInclude, deviceExclude, clock);
+        return new HostReader(hostRoot, watchdog, files, sysfs, ethtool, verbs, deviceInclude, deviceExclude, clock,
+                modules.withClock(clock::millis));
     }
 
     public Path hostRoot() {
@@ -250,6 +298,7 @@ public final class HostReader {
         }
         String verbsUnavailable = verbs == null ? null : verbs.unavailableReason();
         Map<String, EthtoolStats> ethtoolByNetdev = new HashMap<>();
+        Map<String, ModuleReader.Result> modulesByNetdev = new HashMap<>();
         for (String name : names) {
             DeviceReading reading;
             try {
@@ -265,7 +314,7 @@ public final class HostReader {
             if (reading.device() == null) {
                 continue;
             }
-            devices.add(withOtherSources(reading.device(), verbsUnavailable, ethtoolByNetdev, sources));
+            devices.add(withOtherSources(reading.device(), verbsUnavailable, ethtoolByNetdev, modulesByNetdev, sources));
         }
         return new HostSample(node, timestamp, devices, sources);
     }
@@ -280,7 +329,8 @@ public final class HostReader {
     }
 
     private IbDevice withOtherSources(IbDevice device, String verbsUnavailable,
-                                      Map<String, EthtoolStats> ethtoolByNetdev, List<SourceStatus> sources) {
+                                      Map<String, EthtoolStats> ethtoolByNetdev,
+                                      Map<String, ModuleReader.Result> modulesByNetdev, List<SourceStatus> sources) {
         List<String> verbsProblems = new ArrayList<>();
         List<IbPort> ports = new ArrayList<>();
         for (IbPort port : device.ports()) {
@@ -297,7 +347,10 @@ public final class HostReader {
                     verbsProblems.add(call + ": " + e);
                 }
             }
-            ports.add(IbPorts.with(port, port.netdev(), stats, attributes));
+            IbPort withSources = IbPorts.with(port, port.netdev(), stats, attributes);
+            ports.add(port.netdev() == null ? withSources
+                    : IbPorts.withModule(withSources, modulesByNetdev.computeIfAbsent(port.netdev(),
+                            netdev -> readModule(netdev, sources)).module()));
         }
         if (verbs != null) {
             sources.add(verbsUnavailable != null ? SourceStatus.failed(SOURCE_VERBS, device.name(), verbsUnavailable)
@@ -305,7 +358,21 @@ public final class HostReader {
                     : SourceStatus.failed(SOURCE_VERBS, device.name(), String.join("; ", verbsProblems)));
         }
         return new IbDevice(device.name(), device.nodeTypeId(), device.nodeType(), device.nodeGuid(),
-                device.sysImageGuid(), device.fwVersion(), device.hcaType(), device.boardId(), ports);
+                device.sysImageGuid(), device.fwVersion(), device.hcaType(), device.boardId(), ports, device.pci());
+    }
+
+    /**
+     * The transceiver of {@code netdev}: a {@code module} status when one was decoded (ok) or the read failed
+     * (failed, naming it); none when the netdev has no module (no cage, an empty one, no capture).
+     */
+    private ModuleReader.Result readModule(String netdev, List<SourceStatus> sources) {
+        ModuleReader.Result result = modules.read(netdev, this::runModuleRead);
+        if (result.failure() != null) {
+            sources.add(SourceStatus.failed(SOURCE_MODULE, netdev, result.failure()));
+        } else if (result.module() != null) {
+            sources.add(SourceStatus.ok(SOURCE_MODULE, netdev));
+        }
+        return result;
     }
 
     /** Null (and a failed status) when the statistics cannot be read; the port is still reported. */

@@ -42,8 +42,8 @@ final class FleetPlan {
     static boolean canShow(NodeKind kind, Scenario fault) {
         return switch (fault) {
             case HEALTHY -> true;
-            case WRONG_PRIORITY, PFC_STORM, ECN_OFF, GID_MISSING -> kind == NodeKind.ROCE_MLX5;
-            case LINK_DEGRADED -> kind != NodeKind.ERDMA;
+            case WRONG_PRIORITY, PFC_STORM, ECN_OFF, GID_MISSING, DIRTY_OPTIC -> kind == NodeKind.ROCE_MLX5;
+            case LINK_DEGRADED, PCIE_X8 -> kind != NodeKind.ERDMA;
             case ERDMA_RATELIMIT -> kind == NodeKind.ERDMA;
             case MIXED -> false;
         };

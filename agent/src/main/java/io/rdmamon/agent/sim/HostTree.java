@@ -1,6 +1,7 @@
 package io.rdmamon.agent.sim;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -80,6 +81,39 @@ final class HostTree {
             Files.writeString(target, content);
         }
         written.put(relative, content);
+    }
+
+    /**
+     * Atomically sets {@code relative} to binary {@code content} (a module EEPROM image). The cache keeps it as
+     * ISO-8859-1 text, which maps every byte to one char, so unchanged images are not rewritten either.
+     */
+    void writeBytes(String relative, byte[] content) throws IOException {
+        String asText = new String(content, StandardCharsets.ISO_8859_1);
+        if (asText.equals(written.get(relative))) {
+            return;
+        }
+        Path target = root.resolve(relative);
+        if (!written.containsKey(relative) && directories.add(target.getParent())) {
+            Files.createDirectories(target.getParent());
+        }
+        if (published) {
+            Path temporary = scratch.resolve(Long.toString(nextScratchId++));
+            Files.write(temporary, content);
+            Files.move(temporary, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        } else {
+            Files.write(target, content);
+        }
+        written.put(relative, asText);
+    }
+
+    /**
+     * Creates {@code relative} as a symbolic link to {@code target}, relative to the link's directory as the kernel's
+     * sysfs links are ({@code device -> ../../../devices/pci0000:00/...}).
+     */
+    void symlink(String relative, String target) throws IOException {
+        Path link = root.resolve(relative);
+        Files.createDirectories(link.getParent());
+        Files.createSymbolicLink(link, link.getParent().relativize(root.resolve(target)));
     }
 
     /** From now on readers may be looking: every write is atomic. */

@@ -44,6 +44,11 @@ enum LinkSpeed {
         return deciGbps() * 100L;
     }
 
+    /** 50 Gb/s lanes and faster signal PAM4 (HDR, NDR); slower ones NRZ. */
+    boolean isPam4() {
+        return laneDeciGbps >= 500;
+    }
+
     /** The speed a port of this speed trains at when a lane pair or the cable is bad: about half. */
     LinkSpeed degraded() {
         return switch (this) {

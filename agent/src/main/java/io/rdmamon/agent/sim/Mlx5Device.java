@@ -79,6 +79,11 @@ final class Mlx5Device implements SimulatedDevice {
     /** Seconds since the simulation started (warm-up excluded); drives the link-flap schedule. */
     private double clock;
     private boolean linkUp = true;
+    /** The netdev's carrier counters (RoCE): one down at driver load, one up when the link came up. */
+    private long carrierDowns = 1;
+    private long carrierUps = 1;
+    /** The transceiver of a RoCE port; null on InfiniBand (no netdev to read it through). */
+    private final SimulatedOptic optic;
 
     private Mlx5Device(String name, String netdev, long mac, Model model, boolean roce, Scenario fault,
                        int losslessPriority, int rdmaPriority, int lid, int ipv4, RandomGenerator random) {
@@ -99,6 +104,10 @@ final class Mlx5Device implements SimulatedDevice {
         this.tcpLoad = new Utilisation(0.02, 0.01, 30);
         this.hw = hwCounters(roce);
         this.ethtool = roce ? ethtoolCounters(losslessPriority) : null;
+        // the device index is the MAC's last byte (SimulatedHost.mac): a QSFP28 in the first cage, a QSFP-DD in the next
+        boolean cmis = (mac & 0xff) % 2 == 1;
+        this.optic = roce ? new SimulatedOptic(cmis, String.format("MT%08X", mac & 0xffffffffL), speed.isPam4(),
+                fault == Scenario.DIRTY_OPTIC, random.nextDouble(38, 48)) : null;
     }
 
     /**
@@ -190,7 +199,7 @@ final class Mlx5Device implements SimulatedDevice {
                 "tx_mac_control_phy", "rx_mac_control_phy", "rx_unsupported_op_phy", "rx_pause_ctrl_phy",
                 "tx_pause_ctrl_phy",
                 "rx_discards_phy", "tx_discards_phy", "tx_errors_phy",
-                "link_down_events_phy").forEach(set::define);
+                "link_down_events_phy", "rx_pcs_symbol_err_phy", "rx_corrected_bits_phy").forEach(set::define);
         // per_prio traffic, prio-major
         for (int prio = 0; prio < 8; prio++) {
             set.define(prio(prio, "rx", "bytes")).define(prio(prio, "rx", "packets")).define(prio(prio, "rx", "discards"))
@@ -219,6 +228,7 @@ final class Mlx5Device implements SimulatedDevice {
     @Override
     public void writeLayout(HostTree tree) throws IOException {
         String device = "sys/class/infiniband/" + name + "/";
+        writePciFunction(tree, device);
         tree.write(device + "node_type", "1: CA\n");
         tree.write(device + "node_guid", Addresses.guidText(guid()) + "\n");
         tree.write(device + "sys_image_guid", Addresses.guidText(guid()) + "\n");
@@ -244,6 +254,25 @@ final class Mlx5Device implements SimulatedDevice {
      * ordering mlx5 produces). gid-missing leaves 2/3 empty, as when the netdev has no IPv4 address.
      * Empty entries read as zeros and their gid_attrs are unreadable (EINVAL), so no attr file exists.
      */
+    /**
+     * The device's PCI function, linked from {@code <dev>/device} as the kernel does: an x16 card at its model's PCIe
+     * generation, trained x8 under {@code pcie-x8}; AER counters at zero.
+     */
+    private void writePciFunction(HostTree tree, String device) throws IOException {
+        int bus = 0x3b + 0x40 * (int) (mac & 0x3) + (int) ((mac >> 8) & 0x0f);
+        String function = String.format("sys/devices/pci0000:%02x/0000:%02x:01.0/0000:%02x:00.0", bus - 1, bus - 1, bus);
+        String maxSpeed = model == Model.CONNECTX7 ? "32.0 GT/s PCIe" : "16.0 GT/s PCIe";
+        tree.write(function + "/max_link_speed", maxSpeed + "\n");
+        tree.write(function + "/current_link_speed", maxSpeed + "\n");
+        tree.write(function + "/max_link_width", "16\n");
+        tree.write(function + "/current_link_width", (fault == Scenario.PCIE_X8 ? 8 : 16) + "\n");
+        tree.write(function + "/aer_dev_correctable", "RxErr 0\nBadTLP 0\nBadDLLP 0\nRollover 0\nTimeout 0\n"
+                + "NonFatalErr 0\nCorrIntErr 0\nHeaderOF 0\nTOTAL_ERR_COR 0\n");
+        tree.write(function + "/aer_dev_nonfatal", "TOTAL_ERR_NONFATAL 0\n");
+        tree.write(function + "/aer_dev_fatal", "TOTAL_ERR_FATAL 0\n");
+        tree.symlink(device + "device", function);
+    }
+
     private void writeRoceGids(HostTree tree, String port) throws IOException {
         String linkLocal = Addresses.linkLocalGid(Addresses.eui64(mac));
         writeGid(tree, port, 0, linkLocal, "IB/RoCE v1", netdev);
@@ -325,7 +354,14 @@ final class Mlx5Device implements SimulatedDevice {
                 ethtool.add("rx_symbol_err_phy", 40 * seconds);
                 ethtool.add("rx_crc_errors_phy", 3 * seconds);
                 ethtool.add("link_down_events_phy", flaps);
+                carrierDowns += flaps;
+                carrierUps += flaps;
             }
+        }
+        if (optic != null) {
+            optic.advance(seconds, warmUp);
+            // bits FEC corrected: the BER of the optic's worst lane on the bits the PHY received (idle symbols too)
+            ethtool.add("rx_corrected_bits_phy", optic.preFecBer() * speed.bytesPerSecond() * 8 * seconds * upFraction);
         }
         if (storming || flapping) {
             addTransportLoss(seconds);
@@ -474,6 +510,10 @@ final class Mlx5Device implements SimulatedDevice {
             // speed_show prints SPEED_UNKNOWN (-1) while there is no carrier.
             tree.write(net + "speed", (linkUp ? speed.megabitsPerSecond() : -1) + "\n");
             tree.write("ethtool/" + netdev + "/statistics", ethtool.ethtoolText());
+            tree.write(net + "carrier_changes", (carrierDowns + carrierUps) + "\n");
+            tree.write(net + "carrier_up_count", carrierUps + "\n");
+            tree.write(net + "carrier_down_count", carrierDowns + "\n");
+            tree.writeBytes("ethtool/" + netdev + "/module", optic.image());
         }
     }
 }

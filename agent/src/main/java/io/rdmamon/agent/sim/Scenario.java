@@ -22,6 +22,10 @@ public enum Scenario {
     LINK_DEGRADED("link-degraded"),
     /** One RoCE port without a RoCE v2 IPv4 GID (its netdev has no IPv4 address). */
     GID_MISSING("gid-missing"),
+    /** One lane of one RoCE port's optic loses light (a dirty connector): its Rx power falls and the BER rises. */
+    DIRTY_OPTIC("dirty-optic"),
+    /** One mlx5 device of one node trained its PCIe link at x8 of x16 (after a reboot). */
+    PCIE_X8("pcie-x8"),
     /** All eRDMA nodes hit their instance bandwidth / packet-rate limits and drop. */
     ERDMA_RATELIMIT("erdma-ratelimit"),
     /** A realistic fleet: most nodes healthy, a few (about a quarter) with one of the faults above. */

@@ -75,9 +75,10 @@ final class SimulatedHost {
         return List.copyOf(devices);
     }
 
-    /** Faults of one port (link-degraded, gid-missing) go to the node's last device; the others to all. */
+    /** Faults of one port (link-degraded, gid-missing, dirty-optic, pcie-x8) go to the node's last device; the others to all. */
     private static Scenario portFault(Scenario nodeFault, int device) {
-        boolean onePort = nodeFault == Scenario.LINK_DEGRADED || nodeFault == Scenario.GID_MISSING;
+        boolean onePort = nodeFault == Scenario.LINK_DEGRADED || nodeFault == Scenario.GID_MISSING
+                || nodeFault == Scenario.DIRTY_OPTIC || nodeFault == Scenario.PCIE_X8;
         return !onePort || device == DEVICES_PER_MLX5_NODE - 1 ? nodeFault : Scenario.HEALTHY;
     }
 

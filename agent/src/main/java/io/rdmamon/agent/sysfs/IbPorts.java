@@ -2,7 +2,10 @@ package io.rdmamon.agent.sysfs;
 
 import io.rdmamon.protocol.model.EthtoolStats;
 import io.rdmamon.protocol.model.IbPort;
+import io.rdmamon.protocol.model.TransceiverModule;
 import io.rdmamon.protocol.model.VerbsPortAttributes;
+
+import java.util.Map;
 
 /** Copies of an {@link IbPort} completed with what other sources know about the same port. */
 public final class IbPorts {
@@ -12,6 +15,21 @@ public final class IbPorts {
     public static IbPort with(IbPort port, String netdev, EthtoolStats ethtool, VerbsPortAttributes verbs) {
         return new IbPort(port.port(), port.stateId(), port.state(), port.physStateId(), port.physState(),
                 port.rate(), port.rateBytesPerSecond(), port.linkLayer(), port.lid(), netdev,
-                port.counters(), port.hwCounters(), port.gids(), ethtool, verbs);
+                port.counters(), port.hwCounters(), port.gids(), ethtool, verbs, port.qos(), port.netdevCounters(),
+                port.module());
+    }
+
+    /** {@code port} with its netdev's {@link io.rdmamon.protocol.model.NetdevCounters}. */
+    public static IbPort withNetdevCounters(IbPort port, Map<String, Long> netdevCounters) {
+        return new IbPort(port.port(), port.stateId(), port.state(), port.physStateId(), port.physState(),
+                port.rate(), port.rateBytesPerSecond(), port.linkLayer(), port.lid(), port.netdev(),
+                port.counters(), port.hwCounters(), port.gids(), port.ethtool(), port.verbs(), port.qos(), netdevCounters, port.module());
+    }
+
+    /** {@code port} with the transceiver in its netdev's cage (null: none). */
+    public static IbPort withModule(IbPort port, TransceiverModule module) {
+        return new IbPort(port.port(), port.stateId(), port.state(), port.physStateId(), port.physState(),
+                port.rate(), port.rateBytesPerSecond(), port.linkLayer(), port.lid(), port.netdev(), port.counters(),
+                port.hwCounters(), port.gids(), port.ethtool(), port.verbs(), port.qos(), port.netdevCounters(), module);
     }
 }

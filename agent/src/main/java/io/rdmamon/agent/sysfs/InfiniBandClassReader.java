@@ -4,6 +4,8 @@ import io.rdmamon.agent.sysfs.SysfsFiles.Failure;
 import io.rdmamon.protocol.model.GidEntry;
 import io.rdmamon.protocol.model.IbDevice;
 import io.rdmamon.protocol.model.IbPort;
+import io.rdmamon.protocol.model.NetdevCounters;
+import io.rdmamon.protocol.model.PciFunction;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -12,6 +14,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.EnumSet;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -57,7 +60,9 @@ public final class InfiniBandClassReader {
     private final Path hostRoot;
     private final Path classDir;
     private final SmallFileReader files;
+    private final Path netClassDir;
     private final NetdevResolver netdevResolver;
+    private final PciFunctionReader pciReader;
     /** Null: every read re-reads the GID tables, link attributes, identity and netdev mapping. */
     private final SlowCadenceCache slowCadence;
 
@@ -73,7 +78,9 @@ public final class InfiniBandClassReader {
         this.hostRoot = hostRoot;
         this.classDir = hostRoot.resolve("sys/class/infiniband");
         this.files = files;
-        this.netdevResolver = new NetdevResolver(hostRoot.resolve("sys/class/net"), this::read);
+        this.netClassDir = hostRoot.resolve("sys/class/net");
+        this.netdevResolver = new NetdevResolver(netClassDir, this::read);
+        this.pciReader = new PciFunctionReader(hostRoot, this::read);
         this.slowCadence = slowCadence;
     }
 
@@ -104,9 +111,14 @@ public final class InfiniBandClassReader {
         DeviceIdentity identity = slowly(dir, portsKey, identityProblems, () -> readIdentity(dir, identityProblems));
         Map<Integer, String> netdevs = slowly(dir.resolve("device/net"), portsKey + "@" + identity.nodeGuid(), problems,
                 () -> netdevResolver.resolve(dir, identity.nodeGuid(), ports, problems));
+        Map<String, Map<String, Long>> netdevCounters = new HashMap<>();
         List<IbPort> withNetdevs = ports.stream()
                 .map(p -> IbPorts.with(p, netdevs.get(p.port()), p.ethtool(), p.verbs()))
+                .map(p -> p.netdev() == null ? p : IbPorts.withNetdevCounters(p,
+                        netdevCounters.computeIfAbsent(p.netdev(), netdev -> readNetdevCounters(netdev, problems))))
                 .toList();
+
+        PciFunction pci = pciReader.read(dir, problems);
 
         // A device removed between the listing and the last read leaves ENOENT everywhere; one clear
         // line says more than a dozen missing files, and half a device must not look like a real one.
@@ -117,7 +129,7 @@ public final class InfiniBandClassReader {
         IbDevice device = new IbDevice(name,
                 nodeType == null ? 0 : nodeType.id(), nodeType == null ? null : nodeType.name(),
                 identity.nodeGuid(), identity.sysImageGuid(), identity.fwVersion(), identity.hcaType(),
-                identity.boardId(), withNetdevs);
+                identity.boardId(), withNetdevs, pci);
         List<String> messages = new ArrayList<>(identityProblems.messages());
         messages.addAll(problems.messages());
         return new DeviceReading(name, device, messages);
@@ -208,6 +220,24 @@ public final class InfiniBandClassReader {
                 physState == null ? -1 : physState.id(), physState == null ? null : physState.name(),
                 link.rate(), link.rateBytesPerSecond(), link.linkLayer(), lid, null,
                 counters, hwCounters, gids, null, null);
+    }
+
+    /**
+     * The {@link NetdevCounters} files of {@code sys/class/net/<netdev>/}, read on every sample so that no carrier
+     * flap between two samples is missed. A file the kernel lacks (older than 4.16) is absent, not a problem; one
+     * that cannot be read or parsed is a problem naming it, and the rest are still read.
+     */
+    private Map<String, Long> readNetdevCounters(String netdev, ReadProblems problems) {
+        Path dir = netClassDir.resolve(netdev);
+        Map<String, Long> values = new LinkedHashMap<>();
+        for (String name : NetdevCounters.FILES) {
+            Path file = dir.resolve(name);
+            Long value = parse(file, read(file, problems, TOLERATE_NO_VALUE), SysfsParsers::parseCounter, problems);
+            if (value != null) {
+                values.put(name, value);
+            }
+        }
+        return values;
     }
 
     /**

@@ -15,8 +15,9 @@ import java.util.stream.Stream;
 /**
  * An 8-port mlx5 RoCE host root for the benchmarks: the fabric simulator's RoCE node (two
  * ConnectX-6 devices with a 255-entry GID table per port, 21 PMA counters, 32 hw counters and a
- * 96-line {@code ethtool -S} capture each) replicated to {@code mlx5_0..mlx5_7}, one port each, with
- * netdevs {@code ens1f0np0..ens1f7np7}. The 255-entry GID table matters: mlx5 exposes that many
+ * 98-line {@code ethtool -S} capture each, a PCI function behind {@code device}, the netdev's carrier counters and a
+ * transceiver EEPROM image) replicated to {@code mlx5_0..mlx5_7}, one port each, with netdevs
+ * {@code ens1f0np0..ens1f7np7}. The 255-entry GID table matters: mlx5 exposes that many
  * entries and the reader opens every one of them.
  */
 public final class EightPortHost {
@@ -41,7 +42,14 @@ public final class EightPortHost {
                 String fromIf = "ens1f" + from + "np" + from;
                 String toIf = "ens1f" + i + "np" + i;
                 Path device = root.resolve("sys/class/infiniband/mlx5_" + i);
-                copyTree(source.resolve("sys/class/infiniband/mlx5_" + from), device);
+                Path sourceDevice = source.resolve("sys/class/infiniband/mlx5_" + from);
+                copyTree(sourceDevice, device);
+                // <dev>/device links to the PCI function, as on a real host: copy the function, link it again
+                Path function = root.resolve(String.format("sys/devices/pci0000:00/0000:00:%02x.0/0000:%02x:00.0",
+                        i + 2, i + 0x10));
+                copyTree(sourceDevice.resolve("device").toRealPath(), function);
+                Files.delete(device.resolve("device"));
+                Files.createSymbolicLink(device.resolve("device"), device.relativize(function));
                 Files.move(device.resolve("device/net/" + fromIf), device.resolve("device/net/" + toIf));
                 try (Stream<Path> ndevs = Files.list(device.resolve("ports/1/gid_attrs/ndevs"))) {
                     for (Path f : ndevs.toList()) {

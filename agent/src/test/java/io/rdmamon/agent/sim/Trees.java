@@ -2,6 +2,7 @@ package io.rdmamon.agent.sim;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -17,6 +18,14 @@ final class Trees {
     static String text(Path file) {
         try {
             return Files.readString(file);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static String bytes(Path file) {
+        try {
+            return new String(Files.readAllBytes(file), StandardCharsets.ISO_8859_1);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -60,11 +69,14 @@ final class Trees {
         return stats;
     }
 
-    /** Every regular file below {@code root}, by relative path, with its content. */
+    /**
+     * Every regular file below {@code root}, by relative path, with its content; bytes as ISO-8859-1 chars, since
+     * module EEPROM images ({@code ethtool/<if>/module}) are binary.
+     */
     static Map<String, String> snapshot(Path root) {
         Map<String, String> files = new TreeMap<>();
         try (Stream<Path> walk = Files.walk(root)) {
-            walk.filter(Files::isRegularFile).forEach(file -> files.put(root.relativize(file).toString(), text(file)));
+            walk.filter(Files::isRegularFile).forEach(file -> files.put(root.relativize(file).toString(), bytes(file)));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

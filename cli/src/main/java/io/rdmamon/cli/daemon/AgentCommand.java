@@ -77,6 +77,11 @@ public final class AgentCommand implements Callable<Integer> {
                     + " a real mlx5 port has 255 GID entries, most of the sampling cost. Default: ${DEFAULT-VALUE}.")
     Duration gidRefresh;
 
+    @Option(names = "--module-refresh", defaultValue = "30s", paramLabel = "DURATION", converter = DurationConverter.class,
+            description = "Re-read each netdev's transceiver EEPROM (DOM: temperature, lane powers, bias) at most this"
+                    + " often; an EEPROM read is several firmware register accesses. Default: ${DEFAULT-VALUE}.")
+    Duration moduleRefresh;
+
     @Mixin
     HostRootOption hostRoot;
 
@@ -94,7 +99,10 @@ public final class AgentCommand implements Callable<Integer> {
         if (gidRefresh.isZero() || gidRefresh.isNegative()) {
             throw CliFailure.badInput("--gid-refresh " + gidRefresh.toMillis() + "ms: must be positive");
         }
-        HostReader reader = hostRoot.open().withGidRefresh(gidRefresh);
+        if (moduleRefresh.isZero() || moduleRefresh.isNegative()) {
+            throw CliFailure.badInput("--module-refresh " + moduleRefresh.toMillis() + "ms: must be positive");
+        }
+        HostReader reader = hostRoot.open().withGidRefresh(gidRefresh).withModuleRefresh(moduleRefresh);
         ProbeSettings probes = probeSettings(reader.hostRoot());
         AgentDaemonOptions options = AgentDaemonOptions.of(node, interval, () -> reader.read(node));
         if (listen != null) {

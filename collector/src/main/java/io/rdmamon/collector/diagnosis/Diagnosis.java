@@ -17,9 +17,10 @@ import java.util.Objects;
  * @param sinceMillis collector time of the first sample of the run of samples that raised it
  * @param evidence    the numbers that raised it, in words
  * @param values      the same numbers, by name (rates per second, shares 0..1, priorities)
+ * @param severity    the rule's severity, or the one its finding escalated to (link_flapping); null: the rule's
  */
 public record Diagnosis(Rule rule, String node, String device, int port, long sinceMillis, String evidence,
-                        Map<String, Double> values) {
+                        Map<String, Double> values, Severity severity) {
     /** Critical first, then the oldest, then by place and rule (a stable order for lists and diffs). */
     public static final Comparator<Diagnosis> ORDER = Comparator.comparing((Diagnosis d) -> d.severity())
             .thenComparingLong(Diagnosis::sinceMillis).thenComparing(Diagnosis::node)
@@ -31,10 +32,13 @@ public record Diagnosis(Rule rule, String node, String device, int port, long si
         Objects.requireNonNull(node, "node");
         Objects.requireNonNull(evidence, "evidence");
         values = Collections.unmodifiableMap(new LinkedHashMap<>(values));
+        severity = severity == null ? rule.severity() : severity;
     }
 
-    public Severity severity() {
-        return rule.severity();
+    /** A diagnosis of the rule's own severity. */
+    public Diagnosis(Rule rule, String node, String device, int port, long sinceMillis, String evidence,
+                     Map<String, Double> values) {
+        this(rule, node, device, port, sinceMillis, evidence, values, null);
     }
 
     public boolean nodeLevel() {

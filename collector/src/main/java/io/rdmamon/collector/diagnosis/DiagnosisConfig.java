@@ -31,6 +31,8 @@ import java.util.TreeSet;
  * @param expectedRateGbps           link_degraded: expected rate per hca_type, Gb/s (instead of the fleet's most common rate)
  * @param losslessPriorities         the lossless priorities of every RoCE port; empty = learned per port from its PFC counters
  * @param expectedGidIndex           gid_no_rocev2: the GID index applications use (NCCL_IB_GID_INDEX), which must be RoCE v2; null = any
+ * @param linkFlapping               link_flapping: how many flaps in which window warn, and how many in which longer
+ *                                   window are critical (the flap ledger keeps the longer window)
  */
 public record DiagnosisConfig(
         int raiseAfterSamples,
@@ -47,7 +49,58 @@ public record DiagnosisConfig(
         int minPortsForModalRate,
         Map<String, Double> expectedRateGbps,
         SortedSet<Integer> losslessPriorities,
-        Integer expectedGidIndex) {
+        Integer expectedGidIndex,
+        LinkFlapping linkFlapping) {
+
+    /**
+     * link_flapping's thresholds ({@code diagnosis.linkFlapping}): at least {@code warningFlaps} flaps within
+     * {@code warningWindow} warn, at least {@code criticalFlaps} within {@code criticalWindow} are critical.
+     */
+    public record LinkFlapping(int warningFlaps, Duration warningWindow, int criticalFlaps, Duration criticalWindow) {
+        private static final Set<String> KEYS = Set.of("warningFlaps", "warningWindow", "criticalFlaps", "criticalWindow");
+
+        public LinkFlapping {
+            if (warningFlaps < 1 || criticalFlaps < 1) {
+                throw new ConfigException("warningFlaps and criticalFlaps must be >= 1, got "
+                        + warningFlaps + " and " + criticalFlaps);
+            }
+            if (warningWindow.isNegative() || warningWindow.isZero() || criticalWindow.compareTo(warningWindow) < 0) {
+                throw new ConfigException("warningWindow must be positive and criticalWindow at least as "
+                        + "long, got " + warningWindow + " and " + criticalWindow);
+            }
+        }
+
+        /** 3 flaps in 10 minutes warn, 10 in 24 hours are critical. */
+        public static LinkFlapping defaults() {
+            return new LinkFlapping(3, Duration.ofMinutes(10), 10, Duration.ofHours(24));
+        }
+
+        static LinkFlapping fromJson(StrictJson json) {
+            LinkFlapping d = defaults();
+            json.requireKnownKeys(KEYS);
+            try {
+                return new LinkFlapping(json.integer("warningFlaps", d.warningFlaps),
+                        json.duration("warningWindow", d.warningWindow), json.integer("criticalFlaps", d.criticalFlaps),
+                        json.duration("criticalWindow", d.criticalWindow));
+            } catch (ConfigException e) {
+                // the constructor's message starts with the key; this adds the section
+                throw new ConfigException(json.path() + "." + e.getMessage(), e);
+            }
+        }
+    }
+
+    /** The thresholds without a {@code linkFlapping} section: its defaults. */
+    public DiagnosisConfig(int raiseAfterSamples, int clearAfterSamples, Map<Rule, Window> windows,
+                           double minRdmaBytesPerSecond, double minLosslessShare, double pauseStormRatio,
+                           double ecnMinPauseFramesPerSecond, double cnpIgnoredPerSecond,
+                           double transportErrorsPerSecond, double erdmaDropsPerSecond, Duration flapWindow,
+                           int minPortsForModalRate, Map<String, Double> expectedRateGbps,
+                           SortedSet<Integer> losslessPriorities, Integer expectedGidIndex) {
+        this(raiseAfterSamples, clearAfterSamples, windows, minRdmaBytesPerSecond, minLosslessShare, pauseStormRatio,
+                ecnMinPauseFramesPerSecond, cnpIgnoredPerSecond, transportErrorsPerSecond, erdmaDropsPerSecond,
+                flapWindow, minPortsForModalRate, expectedRateGbps, losslessPriorities, expectedGidIndex,
+                LinkFlapping.defaults());
+    }
 
     /** Consecutive samples to raise and to clear one rule. */
     public record Window(int raiseAfterSamples, int clearAfterSamples) {
@@ -62,7 +115,7 @@ public record DiagnosisConfig(
     private static final Set<String> KEYS = Set.of("raiseAfterSamples", "clearAfterSamples", "rules",
             "minRdmaBytesPerSecond", "minLosslessShare", "pauseStormRatio", "ecnMinPauseFramesPerSecond",
             "cnpIgnoredPerSecond", "transportErrorsPerSecond", "erdmaDropsPerSecond", "flapWindow",
-            "minPortsForModalRate", "expectedRateGbps", "losslessPriorities", "expectedGidIndex");
+            "minPortsForModalRate", "expectedRateGbps", "losslessPriorities", "expectedGidIndex", "linkFlapping");
     private static final Set<String> WINDOW_KEYS = Set.of("raiseAfterSamples", "clearAfterSamples");
 
     public DiagnosisConfig {
@@ -98,16 +151,22 @@ public record DiagnosisConfig(
         if (expectedGidIndex != null && expectedGidIndex < 0) {
             throw new ConfigException("expectedGidIndex must be >= 0, got " + expectedGidIndex);
         }
+        if (linkFlapping == null) {
+            linkFlapping = LinkFlapping.defaults();
+        }
     }
 
     /**
-     * Raise after 3 samples, clear after 10 (3 s and 10 s at the agent's default 1 s interval); link_down
+     * Raise after 3 samples, clear after 10 (3 s and 10 s at the agent's default 1 s interval); link_flapping
+     * raises on the sample whose flap reached its threshold, pcie_errors on the sample an AER counter rose in and
+     * clears a minute after the last rise (an error is an event, not a state); link_down
      * raises on the first sample that reads a port not ACTIVE (a state is read, not estimated from a rate, and
      * a link that is down for one second of every five must still show). Thresholds as in the alert rules.
      */
     public static DiagnosisConfig defaults() {
-        return new DiagnosisConfig(3, 10, Map.of(Rule.LINK_DOWN, new Window(1, 10)), 10_000_000, 0.8, 0.5, 10, 0, 1, 0,
-                Duration.ofMinutes(2), 3, Map.of(), new TreeSet<>(), null);
+        return new DiagnosisConfig(3, 10, Map.of(Rule.LINK_DOWN, new Window(1, 10), Rule.LINK_FLAPPING,
+                new Window(1, 10), Rule.PCIE_ERRORS, new Window(1, 60)), 10_000_000, 0.8, 0.5, 10, 0, 1, 0, Duration.ofMinutes(2), 3, Map.of(), new TreeSet<>(),
+                null, LinkFlapping.defaults());
     }
 
     /** Samples to raise and clear {@code rule}. */
@@ -142,6 +201,8 @@ public record DiagnosisConfig(
         if (json.has("losslessPriorities")) {
             lossless = new TreeSet<>(json.integers("losslessPriorities"));
         }
+        LinkFlapping linkFlapping = json.has("linkFlapping") ? LinkFlapping.fromJson(json.object("linkFlapping"))
+                : d.linkFlapping;
         try {
             // the constructor checks ranges; its message names the key, this adds the section
             return new DiagnosisConfig(raise, clear, windows,
@@ -155,7 +216,8 @@ public record DiagnosisConfig(
                     json.duration("flapWindow", d.flapWindow),
                     json.integer("minPortsForModalRate", d.minPortsForModalRate),
                     rates, lossless,
-                    json.has("expectedGidIndex") ? Integer.valueOf(json.integer("expectedGidIndex")) : d.expectedGidIndex);
+                    json.has("expectedGidIndex") ? Integer.valueOf(json.integer("expectedGidIndex")) : d.expectedGidIndex,
+                    linkFlapping);
         } catch (ConfigException e) {
             throw new ConfigException(json.path() + "." + e.getMessage(), e);
         }

@@ -2,14 +2,18 @@ package io.rdmamon.collector.diagnosis;
 
 import io.rdmamon.collector.diagnosis.rules.LinkDegraded;
 import io.rdmamon.collector.diagnosis.rules.RuleTable;
+import io.rdmamon.collector.flaps.FlapLedger;
+import io.rdmamon.collector.flaps.PortFlaps;
 import io.rdmamon.collector.store.NodeStore;
 import io.rdmamon.collector.store.NodeView;
 import io.rdmamon.protocol.model.HostSample;
 import io.rdmamon.protocol.model.IbDevice;
 import io.rdmamon.protocol.model.IbPort;
+import io.rdmamon.protocol.model.PciFunction;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Iterator;
@@ -34,6 +38,8 @@ import java.util.function.LongSupplier;
 public final class DiagnosisEngine {
     private static final System.Logger LOG = System.getLogger(DiagnosisEngine.class.getName());
     private static final Rule[] RULES = Rule.values();
+    /** Entries one port's flap ledger keeps at most: a day of a port that flaps every few minutes. */
+    static final int MAX_LEDGER_ENTRIES = 512;
 
     /** The active diagnoses, sorted by {@link Diagnosis#ORDER}; {@code version} changes with the list. */
     public record Snapshot(long version, List<Diagnosis> diagnoses) {
@@ -47,6 +53,7 @@ public final class DiagnosisEngine {
         final int port;
         final Hysteresis[] tracks = new Hysteresis[RULES.length];
         ArrayDeque<long[]> flaps;          // {sample timestamp, events}, oldest first, within the flap window
+        final FlapLedger ledger = new FlapLedger(MAX_LEDGER_ENTRIES);
         FleetRates.Model model;            // what this port contributes to the fleet rates; null = nothing
         long contributedRate;
 
@@ -111,6 +118,7 @@ public final class DiagnosisEngine {
         long now = clock.getAsLong();
         long elapsed = previous == null ? 0 : sample.timestampMillis() - previous.timestampMillis();
         Map<String, IbPort> before = previous == null ? Map.of() : NodeStore.portsByKey(previous);
+        Map<String, PciFunction> pciBefore = previous == null ? Map.of() : pciByDevice(previous);
         Set<String> seen = new HashSet<>();
         for (IbDevice device : sample.devices()) {
             for (IbPort port : device.ports()) {
@@ -120,7 +128,8 @@ public final class DiagnosisEngine {
                 IbPort previousPort = before.get(key);
                 contribute(state, device, port);
                 long recentFlaps = flaps(state, LinkDegraded.flaps(previousPort, port, elapsed), sample.timestampMillis());
-                PortInput input = new PortInput(device, previousPort, port, elapsed, expectedRate(device, port), recentFlaps);
+                PortInput input = new PortInput(device, previousPort, port, elapsed, expectedRate(device, port), recentFlaps,
+                        ledger(state, previousPort, port, sample.timestampMillis()), pciBefore.get(device.name()));
                 for (PortRule rule : RuleTable.PORT_RULES) {
                     if (rule.judges(input)) {
                         track(sample.node(), state, rule.id(), rule.evaluate(input, config).orElse(null), now);
@@ -253,15 +262,23 @@ public final class DiagnosisEngine {
             track = new Hysteresis();
             state.tracks[rule.ordinal()] = track;
         }
+        Key key = new Key(node, state.device, state.port, rule);
         if (track.update(finding != null, now, config.window(rule))) {
-            Key key = new Key(node, state.device, state.port, rule);
             if (track.active()) {
                 active.put(key, new Diagnosis(rule, node, state.device, state.port, track.activeSinceMillis(),
-                        finding.evidence(), finding.values()));
+                        finding.evidence(), finding.values(), finding.severity()));
             } else {
                 active.remove(key);
             }
             dirty = true;
+        } else if (finding != null && track.active()) {
+            // an escalating rule (link_flapping) changes severity while active: the evidence that made it do so wins
+            Diagnosis held = active.get(key);
+            if (held != null && held.severity() != finding.severity()) {
+                active.put(key, new Diagnosis(rule, node, state.device, state.port, held.sinceMillis(),
+                        finding.evidence(), finding.values(), finding.severity()));
+                dirty = true;
+            }
         }
         if (track.idle()) {
             state.tracks[rule.ordinal()] = null;
@@ -319,6 +336,49 @@ public final class DiagnosisEngine {
                 config.minPortsForModalRate());
         return modal == null ? null : new PortInput.ExpectedRate(modal.bytesPerSecond(), device.hcaType(),
                 port.linkLayer(), modal.ports(), modal.total());
+    }
+
+    /** The PCI function of each device of {@code sample} that has one; empty (no allocation) when none has. */
+    private static Map<String, PciFunction> pciByDevice(HostSample sample) {
+        Map<String, PciFunction> byDevice = null;
+        for (IbDevice device : sample.devices()) {
+            if (device.pci() != null) {
+                if (byDevice == null) {
+                    byDevice = new HashMap<>();
+                }
+                byDevice.put(device.name(), device.pci());
+            }
+        }
+        return byDevice == null ? Map.of() : byDevice;
+    }
+
+    /** Enters what changed on the port into its flap ledger; the ledger's counts over link_flapping's windows. */
+    private PortInput.FlapCounts ledger(PortState state, IbPort previous, IbPort current, long timestamp) {
+        DiagnosisConfig.LinkFlapping limits = config.linkFlapping();
+        state.ledger.observe(previous, current, timestamp, timestamp - limits.criticalWindow().toMillis());
+        if (state.ledger.isEmpty()) {
+            return PortInput.FlapCounts.NONE;
+        }
+        return new PortInput.FlapCounts(state.ledger.flapsAfter(timestamp - limits.warningWindow().toMillis()),
+                state.ledger.flapsAfter(timestamp - limits.criticalWindow().toMillis()),
+                state.ledger.saturatedCounters());
+    }
+
+    /**
+     * The flap ledgers of {@code node}'s ports, by device and port (ports whose ledger is empty too); empty when
+     * the engine has seen no sample of it.
+     */
+    public synchronized List<PortFlaps> flapLedger(String node) {
+        NodeState state = nodes.get(node);
+        if (state == null) {
+            return List.of();
+        }
+        List<PortFlaps> ports = new ArrayList<>(state.ports.size());
+        for (PortState port : state.ports.values()) {
+            ports.add(new PortFlaps(port.device, port.port, port.ledger.entries(), port.ledger.saturatedCounters()));
+        }
+        ports.sort(Comparator.comparing(PortFlaps::device).thenComparingInt(PortFlaps::port));
+        return ports;
     }
 
     /** Records {@code events} flaps at {@code timestamp} and returns the flaps within the window. */

@@ -9,9 +9,16 @@ import java.util.Map;
  * @param rule     the rule
  * @param evidence the numbers, in words
  * @param values   the numbers by name
+ * @param severity how grave it is this time, for a rule that escalates; null for the rule's own severity
  */
-public record Finding(Rule rule, String evidence, Map<String, Double> values) {
+public record Finding(Rule rule, String evidence, Map<String, Double> values, Severity severity) {
     public Finding {
         values = Map.copyOf(values);
+        severity = severity == null ? rule.severity() : severity;
+    }
+
+    /** A finding of the rule's own severity. */
+    public Finding(Rule rule, String evidence, Map<String, Double> values) {
+        this(rule, evidence, values, null);
     }
 }

@@ -2,6 +2,9 @@ package io.rdmamon.collector.diagnosis;
 
 import io.rdmamon.protocol.model.IbDevice;
 import io.rdmamon.protocol.model.IbPort;
+import io.rdmamon.protocol.model.PciFunction;
+
+import java.util.Set;
 
 /**
  * Everything the per-port rules look at for one sample of one port.
@@ -12,9 +15,42 @@ import io.rdmamon.protocol.model.IbPort;
  * @param elapsedMillis time between the two samples' timestamps
  * @param expectedRate  the rate the port should run at; null when nothing is known
  * @param recentFlaps   link_downed + link_error_recovery increases within the flap window, this sample's included
+ * @param linkFlaps     the port's flap ledger summed over link_flapping's windows, this sample's included
+ * @param previousPci   the PCI function of the port's device in the previous sample; null when there is none
  */
 public record PortInput(IbDevice device, IbPort previous, IbPort current, long elapsedMillis, ExpectedRate expectedRate,
-                        long recentFlaps) {
+                        long recentFlaps, FlapCounts linkFlaps, PciFunction previousPci) {
+
+    public PortInput {
+        linkFlaps = linkFlaps == null ? FlapCounts.NONE : linkFlaps;
+    }
+
+    /** An input without flap ledger counts or a previous PCI function. */
+    public PortInput(IbDevice device, IbPort previous, IbPort current, long elapsedMillis, ExpectedRate expectedRate,
+                     long recentFlaps) {
+        this(device, previous, current, elapsedMillis, expectedRate, recentFlaps, null, null);
+    }
+
+    /** An input without a previous PCI function. */
+    public PortInput(IbDevice device, IbPort previous, IbPort current, long elapsedMillis, ExpectedRate expectedRate,
+                     long recentFlaps, FlapCounts linkFlaps) {
+        this(device, previous, current, elapsedMillis, expectedRate, recentFlaps, linkFlaps, null);
+    }
+
+    /**
+     * What the flap ledger holds for the port.
+     *
+     * @param inWarningWindow   flaps within link_flapping's warning window
+     * @param inCriticalWindow  flaps within its critical window
+     * @param saturatedCounters 8-bit PMA counters stuck at 255, which can no longer show a flap
+     */
+    public record FlapCounts(long inWarningWindow, long inCriticalWindow, Set<String> saturatedCounters) {
+        public static final FlapCounts NONE = new FlapCounts(0, 0, Set.of());
+
+        public FlapCounts {
+            saturatedCounters = Set.copyOf(saturatedCounters);
+        }
+    }
 
     /**
      * @param bytesPerSecond expected {@code rate} in bytes per second

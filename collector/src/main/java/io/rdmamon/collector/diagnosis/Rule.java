@@ -1,6 +1,8 @@
 package io.rdmamon.collector.diagnosis;
 
 import java.util.Arrays;
+import java.util.EnumSet;
+import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
@@ -43,6 +45,33 @@ public enum Rule {
             "The link trained below the expected rate or keeps going down and retraining. Reseat or replace "
                     + "the cable/transceiver, clean the optics, check the switch port's speed and FEC settings "
                     + "and the NIC firmware (mlxconfig -d DEV q)."),
+    LINK_FLAPPING("link_flapping", Severity.WARNING, Severity.CRITICAL, false,
+            "The link keeps going down and up (carrier or link_downed). Look at the flap ledger "
+                    + "(GET /api/nodes/NODE/events) for when; then clean or replace the optic/cable, reseat it, check "
+                    + "the switch port's log and error counters, and rule out an admin or driver restart. Critical "
+                    + "when it flaps all day: drain the node before the next NCCL timeout."),
+    PCIE_DEGRADED("pcie_degraded", Severity.WARNING, false,
+            "The HCA's PCIe link trained narrower or slower than the card and slot can do, so the host caps the NIC's "
+                    + "bandwidth (x8 halves it). Reseat the card, check the slot's wiring (an x16 slot wired x8), "
+                    + "the BIOS PCIe speed setting and riser cables; reboot once to retrain, then replace the riser."),
+    PCIE_ERRORS("pcie_errors", Severity.WARNING, Severity.CRITICAL, true,
+            "The HCA's PCI function reports AER errors. Correctable ones (warning) are retried by the link but "
+                    + "cost bandwidth and foretell worse; uncorrectable ones (critical) lose transactions and can "
+                    + "reset the device. Check dmesg for AER lines, reseat the card and riser, update firmware; "
+                    + "drain the node on uncorrectable errors."),
+    MODULE_POWER_OUT_OF_RANGE("module_power_out_of_range", Severity.WARNING, Severity.CRITICAL, false,
+            "A lane's optical power is outside the module's own warning range (critical beyond its alarm range): "
+                    + "low Rx power is a dirty connector, a bent or bad fiber, or a failing far-end laser; low Tx power "
+                    + "or high bias a failing laser. Clean both connectors with a fiber cleaner, reseat, check the "
+                    + "patch cable, then replace the optic named by its serial."),
+    MODULE_TEMPERATURE_HIGH("module_temperature_high", Severity.WARNING, Severity.CRITICAL, false,
+            "The transceiver runs hotter than its own warning threshold (critical beyond its alarm): check the "
+                    + "chassis airflow and fans, blanking panels and neighbouring high-power optics; an optic that "
+                    + "runs hot alone is failing: replace it."),
+    FEC_BER_HIGH("fec_ber_high", Severity.WARNING, Severity.CRITICAL, true,
+            "The link's pre-FEC bit error rate is high for its modulation (FEC still corrects, but the margin is "
+                    + "going), or errors get past FEC (critical: traffic is lost). Clean or replace the optic/cable "
+                    + "and check its Rx power, then the switch port; a BER that keeps rising ends in flaps."),
     GID_NO_ROCEV2("gid_no_rocev2", Severity.WARNING, false,
             "No routable RoCE v2 GID, so RoCE v2 connections (and NCCL_IB_GID_INDEX) have nothing to use. "
                     + "Configure the IP address on the RoCE netdev and bring it up (the kernel then adds the v2 "
@@ -63,12 +92,19 @@ public enum Rule {
 
     private final String id;
     private final Severity severity;
+    private final Severity escalation;
     private final boolean fromRates;
     private final String runbook;
 
     Rule(String id, Severity severity, boolean fromRates, String runbook) {
+        this(id, severity, severity, fromRates, runbook);
+    }
+
+    /** A rule whose diagnoses rise from {@code severity} to {@code escalation} when their finding says so. */
+    Rule(String id, Severity severity, Severity escalation, boolean fromRates, String runbook) {
         this.id = id;
         this.severity = severity;
+        this.escalation = escalation;
         this.fromRates = fromRates;
         this.runbook = runbook;
     }
@@ -79,6 +115,11 @@ public enum Rule {
 
     public Severity severity() {
         return severity;
+    }
+
+    /** The severities its diagnoses take: its own, and the one an escalating rule (link_flapping) rises to. */
+    public Set<Severity> severities() {
+        return EnumSet.of(severity, escalation);
     }
 
     /**

@@ -15,6 +15,7 @@ import io.rdmamon.protocol.model.GidEntry;
 import io.rdmamon.protocol.model.HostSample;
 import io.rdmamon.protocol.model.IbDevice;
 import io.rdmamon.protocol.model.IbPort;
+import io.rdmamon.protocol.model.PciFunction;
 import io.rdmamon.protocol.model.PortTransport;
 import io.rdmamon.protocol.model.PriorityCounters;
 import io.rdmamon.protocol.model.SourceStatus;
@@ -131,6 +132,7 @@ public final class NodesApi implements Routes {
                     .put("nodeType", device.nodeType()).put("nodeGuid", device.nodeGuid())
                     .put("sysImageGuid", device.sysImageGuid()).put("fwVersion", device.fwVersion())
                     .put("hcaType", device.hcaType()).put("boardId", device.boardId());
+            pci(d, device.pci());
             ArrayNode ports = d.putArray("ports");
             for (IbPort port : device.ports()) {
                 port(ports.addObject(), view, device, port);
@@ -139,11 +141,31 @@ public final class NodesApi implements Routes {
         return body;
     }
 
+    /** The device's PCI function (docs/collector.md); null when none was found. */
+    private static void pci(ObjectNode device, PciFunction pci) {
+        if (pci == null) {
+            device.putNull("pci");
+            return;
+        }
+        ObjectNode p = device.putObject("pci").put("address", pci.address()).put("physfn", pci.physfn())
+                .put("linkFrom", pci.linkFrom()).put("currentLinkSpeed", pci.currentLinkSpeed())
+                .put("maxLinkSpeed", pci.maxLinkSpeed())
+                .put("currentLinkSpeedTransfersPerSecond", pci.currentLinkSpeedTransfersPerSecond())
+                .put("maxLinkSpeedTransfersPerSecond", pci.maxLinkSpeedTransfersPerSecond())
+                .put("currentLinkWidth", pci.currentLinkWidth()).put("maxLinkWidth", pci.maxLinkWidth())
+                .put("degraded", pci.degraded());
+        ObjectNode aer = p.putObject("aerErrors");
+        pci.aerErrors().forEach((severity, value) -> aer.put(severity, value));
+        pci.notes().forEach(p.putArray("notes")::add);
+    }
+
     private static void port(ObjectNode p, NodeView view, IbDevice device, IbPort port) {
         p.put("port", port.port()).put("stateId", port.stateId()).put("state", port.state())
                 .put("physStateId", port.physStateId()).put("physState", port.physState()).put("rate", port.rate())
                 .put("rateBytesPerSecond", port.rateBytesPerSecond()).put("linkLayer", port.linkLayer())
                 .put("lid", port.lid()).put("netdev", port.netdev()).put("active", port.isActive());
+        ObjectNode netdevCounters = p.putObject("netdevCounters");
+        port.netdevCounters().forEach((name, value) -> netdevCounters.put(name, value));
         PortTransport transport = PortTransport.of(device, port);
         p.put("transport", transport.jsonName());
         GidAdvice advice = GidAdvice.of(transport, port);

@@ -62,6 +62,17 @@ class DiagnosisConfigTest {
         assertEquals(3, d.expectedGidIndex());
     }
 
+    @Test
+    void linkFlappingThresholdsOverlayTheirDefaults() throws IOException {
+        DiagnosisConfig d = load("""
+                {"linkFlapping": {"warningFlaps": 2, "criticalWindow": "12h"}}""");
+
+        assertEquals(new DiagnosisConfig.LinkFlapping(2, Duration.ofMinutes(10), 10, Duration.ofHours(12)),
+                d.linkFlapping());
+        assertEquals(DiagnosisConfig.LinkFlapping.defaults(), DiagnosisConfig.defaults().linkFlapping());
+        assertEquals(new DiagnosisConfig.Window(1, 10), DiagnosisConfig.defaults().window(Rule.LINK_FLAPPING));
+    }
+
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', value = {
             "{\"minLossless\": 0.5}|unknown key 'diagnosis.minLossless' (known: [clearAfterSamples,",
@@ -75,6 +86,9 @@ class DiagnosisConfigTest {
             "{\"losslessPriorities\": [8]}|diagnosis.losslessPriorities: priority 8 is not 0..7",
             "{\"expectedRateGbps\": {\"MT4123\": -1}}|diagnosis.expectedRateGbps.MT4123 must be a positive number of Gb/s",
             "{\"expectedGidIndex\": \"3\"}|diagnosis.expectedGidIndex: expected a 32-bit integer, got string",
+            "{\"linkFlapping\": {\"warningFlaps\": 0}}|diagnosis.linkFlapping.warningFlaps and criticalFlaps must be >= 1, got 0 and 10",
+            "{\"linkFlapping\": {\"criticalWindow\": \"5m\"}}|diagnosis.linkFlapping.warningWindow must be positive and criticalWindow at least as long, got PT10M and PT5M",
+            "{\"linkFlapping\": {\"flaps\": 3}}|unknown key 'diagnosis.linkFlapping.flaps'",
             "[]|diagnosis: expected an object, got array"})
     void badValuesAreErrorsNamingTheKey(String diagnosis, String message) {
         ConfigException e = assertThrows(ConfigException.class, () -> load(diagnosis));

@@ -38,11 +38,14 @@ class ScenarioDiagnosisTest {
             Scenario.WRONG_PRIORITY, Set.of(Rule.ROCE_TRAFFIC_OUTSIDE_LOSSLESS_PRIORITY),
             Scenario.PFC_STORM, Set.of(Rule.PFC_PAUSE_STORM, Rule.TRANSPORT_LOSS),
             Scenario.ECN_OFF, Set.of(Rule.ECN_NOT_ENGAGED),
-            Scenario.LINK_DEGRADED, Set.of(Rule.LINK_DEGRADED, Rule.LINK_DOWN, Rule.TRANSPORT_LOSS),
+            Scenario.LINK_DEGRADED, Set.of(Rule.LINK_DEGRADED, Rule.LINK_DOWN, Rule.TRANSPORT_LOSS, Rule.LINK_FLAPPING),
+            Scenario.DIRTY_OPTIC, Set.of(Rule.MODULE_POWER_OUT_OF_RANGE, Rule.FEC_BER_HIGH),
+            Scenario.PCIE_X8, Set.of(Rule.PCIE_DEGRADED),
             Scenario.GID_MISSING, Set.of(Rule.GID_NO_ROCEV2),
             Scenario.ERDMA_RATELIMIT, Set.of(Rule.ERDMA_RATE_LIMITED));
     /** Faults of one port: the last one of the node. */
-    private static final Set<Scenario> LAST_PORT_ONLY = Set.of(Scenario.LINK_DEGRADED, Scenario.GID_MISSING);
+    private static final Set<Scenario> LAST_PORT_ONLY = Set.of(Scenario.LINK_DEGRADED, Scenario.GID_MISSING,
+            Scenario.DIRTY_OPTIC, Scenario.PCIE_X8);
 
     @TempDir
     Path temp;

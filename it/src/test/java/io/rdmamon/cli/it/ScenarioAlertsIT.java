@@ -73,7 +73,11 @@ class ScenarioAlertsIT {
             Scenario.PFC_STORM, Map.of("RdmaPfcPauseStorm", "pfc_pause_storm", "RdmaTransportLoss", "transport_loss"),
             Scenario.ECN_OFF, Map.of("RdmaEcnNotEngaged", "ecn_not_engaged"),
             Scenario.LINK_DEGRADED, Map.of("RdmaLinkDegraded", "link_degraded", "RdmaLinkFlapping", "link_degraded",
-                    "RdmaTransportLoss", "transport_loss"),
+                    "RdmaTransportLoss", "transport_loss", "RdmaCarrierFlapping", "link_flapping",
+                    "RdmaCarrierFlappingAllDay", "link_flapping"),
+            Scenario.DIRTY_OPTIC, Map.of("RdmaModulePowerOutOfRange", "module_power_out_of_range",
+                    "RdmaModulePowerAlarm", "module_power_out_of_range", "RdmaFecBerHigh", "fec_ber_high"),
+            Scenario.PCIE_X8, Map.of("RdmaPcieDegraded", "pcie_degraded"),
             Scenario.GID_MISSING, Map.of("RdmaGidNoRocev2", "gid_no_rocev2"),
             Scenario.ERDMA_RATELIMIT, Map.of("RdmaErdmaRateLimited", "erdma_rate_limited")));
     /** The scenario one of whose agents is stopped, so that RdmaAgentStale has something to say. */

@@ -35,7 +35,8 @@ final class GrafanaFiles {
     /** DESIGN.md §6 (contract): the diagnosis rule ids. */
     static final Set<String> RULE_IDS = Set.of("roce_traffic_outside_lossless_priority", "pfc_not_enabled",
             "pfc_pause_storm", "ecn_not_engaged", "cnp_ignored", "transport_loss", "link_down", "link_degraded",
-            "gid_no_rocev2", "erdma_rate_limited", "agent_stale", "node_name_conflict");
+            "link_flapping", "pcie_degraded", "pcie_errors", "module_power_out_of_range",
+            "module_temperature_high", "fec_ber_high", "gid_no_rocev2", "erdma_rate_limited", "agent_stale", "node_name_conflict");
 
     /** DESIGN.md §5 (contract): the metrics named one by one. */
     private static final Set<String> CONTRACT_METRICS = Set.of(
@@ -47,7 +48,14 @@ final class GrafanaFiles {
             "rdma_device_info", "rdma_port_info", "rdma_gid_info",
             "rdma_agent_up", "rdma_agent_last_sample_timestamp_seconds", "rdma_source_success",
             "rdma_probe_bandwidth_bits_per_second", "rdma_probe_success", "rdma_probe_timestamp_seconds",
-            "rdma_diagnosis_active");
+            "rdma_diagnosis_active",
+            // the physical layer (DESIGN.md §5), and the module thresholds named after its conventions
+            "rdma_pcie_link_width", "rdma_pcie_link_width_max", "rdma_pcie_link_speed_transfers_per_second",
+            "rdma_pcie_link_speed_transfers_per_second_max", "rdma_pcie_aer_errors_total", "rdma_module_info",
+            "rdma_module_temperature_celsius", "rdma_module_voltage_volts", "rdma_module_rx_power_watts",
+            "rdma_module_tx_power_watts", "rdma_module_tx_bias_amperes", "rdma_module_temperature_threshold_celsius",
+            "rdma_module_voltage_threshold_volts", "rdma_module_rx_power_threshold_watts",
+            "rdma_module_tx_power_threshold_watts", "rdma_module_tx_bias_threshold_amperes");
     /** DESIGN.md §5 (contract): the families named by pattern, one metric per sysfs counter file. */
     private static final Pattern CONTRACT_FAMILIES = Pattern.compile("rdma_(port|hw)_[a-z0-9_]+_total");
 

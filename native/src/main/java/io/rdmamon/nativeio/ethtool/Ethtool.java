@@ -18,4 +18,18 @@ public interface Ethtool {
 
     /** {@code ETHTOOL_GDRVINFO} of {@code ifname}. */
     DriverInfo driverInfo(String ifname) throws EthtoolException;
+
+    /**
+     * The plugged module's EEPROM as {@code ethtool -m IF raw on} writes it: {@code ETHTOOL_GMODULEINFO} for the
+     * type and length, then {@code ETHTOOL_GMODULEEEPROM} for the bytes (the flat buffer of phys-facts.md §2.1:
+     * 256 bytes SFF-8079, 512 SFF-8472 A0h+A2h, 640 SFF-8636 lower + pages 00h-03h). Needs CAP_NET_ADMIN.
+     *
+     * @throws EthtoolException with EOPNOTSUPP for a driver without modules (veth, virtio), EIO/ENODEV/ENXIO when
+     *                          the cage is empty, EINVAL when the driver does not know the module (mlx5 + CMIS),
+     *                          EPERM without CAP_NET_ADMIN, ENODEV for an unknown interface
+     */
+    ModuleEeprom moduleEeprom(String ifname) throws EthtoolException;
+
+    /** {@code ETHTOOL_GFECPARAM}: the configured and active FEC modes; EOPNOTSUPP when the driver has none. */
+    FecParam fecParam(String ifname) throws EthtoolException;
 }

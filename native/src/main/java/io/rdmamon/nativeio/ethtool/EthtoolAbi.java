@@ -17,6 +17,14 @@ final class EthtoolAbi {
     static final int ETHTOOL_GSTRINGS = 0x0000001b;
     static final int ETHTOOL_GSTATS = 0x0000001d;
     static final int ETHTOOL_GSSET_INFO = 0x00000037;
+    /** Needs CAP_NET_ADMIN (EPERM otherwise). */
+    static final int ETHTOOL_GMODULEINFO = 0x00000042;
+    /** Needs CAP_NET_ADMIN. */
+    static final int ETHTOOL_GMODULEEEPROM = 0x00000043;
+    /** Anyone may ask. */
+    static final int ETHTOOL_GFECPARAM = 0x00000050;
+    /** Largest {@code eeprom_len} a module type has (SFF-8636/8436: 640); a driver claiming more is refused. */
+    static final int MAX_MODULE_EEPROM_LEN = 640;
     static final int ETH_SS_STATS = 1;
     static final int ETH_GSTRING_LEN = 32;
     static final int IFNAMSIZ = 16;
@@ -82,6 +90,42 @@ final class EthtoolAbi {
         final Unsigned32 len = new Unsigned32();
 
         EthtoolGstrings(Runtime runtime) {
+            super(runtime);
+        }
+    }
+
+    /** {@code struct ethtool_modinfo} (44 bytes). */
+    static final class EthtoolModinfo extends Struct {
+        final Unsigned32 cmd = new Unsigned32();
+        final Unsigned32 type = new Unsigned32();
+        final Unsigned32 eeprom_len = new Unsigned32();
+        final Unsigned32[] reserved = array(new Unsigned32[8]);
+
+        EthtoolModinfo(Runtime runtime) {
+            super(runtime);
+        }
+    }
+
+    /** {@code struct ethtool_eeprom} header (16 bytes), followed by len bytes of data. */
+    static final class EthtoolEeprom extends Struct {
+        final Unsigned32 cmd = new Unsigned32();
+        final Unsigned32 magic = new Unsigned32();
+        final Unsigned32 offset = new Unsigned32();
+        final Unsigned32 len = new Unsigned32();
+
+        EthtoolEeprom(Runtime runtime) {
+            super(runtime);
+        }
+    }
+
+    /** {@code struct ethtool_fecparam} (16 bytes). */
+    static final class EthtoolFecparam extends Struct {
+        final Unsigned32 cmd = new Unsigned32();
+        final Unsigned32 active_fec = new Unsigned32();
+        final Unsigned32 fec = new Unsigned32();
+        final Unsigned32 reserved = new Unsigned32();
+
+        EthtoolFecparam(Runtime runtime) {
             super(runtime);
         }
     }

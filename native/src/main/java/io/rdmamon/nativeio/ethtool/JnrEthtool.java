@@ -2,6 +2,10 @@ package io.rdmamon.nativeio.ethtool;
 
 import static io.rdmamon.nativeio.ethtool.EthtoolAbi.AF_INET;
 import static io.rdmamon.nativeio.ethtool.EthtoolAbi.ETHTOOL_GDRVINFO;
+import static io.rdmamon.nativeio.ethtool.EthtoolAbi.ETHTOOL_GFECPARAM;
+import static io.rdmamon.nativeio.ethtool.EthtoolAbi.ETHTOOL_GMODULEEEPROM;
+import static io.rdmamon.nativeio.ethtool.EthtoolAbi.ETHTOOL_GMODULEINFO;
+import static io.rdmamon.nativeio.ethtool.EthtoolAbi.MAX_MODULE_EEPROM_LEN;
 import static io.rdmamon.nativeio.ethtool.EthtoolAbi.ETHTOOL_GSSET_INFO;
 import static io.rdmamon.nativeio.ethtool.EthtoolAbi.ETHTOOL_GSTATS;
 import static io.rdmamon.nativeio.ethtool.EthtoolAbi.ETHTOOL_GSTRINGS;
@@ -19,6 +23,9 @@ import io.rdmamon.nativeio.InterfaceNames;
 import io.rdmamon.nativeio.LibC;
 import io.rdmamon.nativeio.NativeSupport;
 import io.rdmamon.nativeio.ethtool.EthtoolAbi.EthtoolDrvinfo;
+import io.rdmamon.nativeio.ethtool.EthtoolAbi.EthtoolEeprom;
+import io.rdmamon.nativeio.ethtool.EthtoolAbi.EthtoolFecparam;
+import io.rdmamon.nativeio.ethtool.EthtoolAbi.EthtoolModinfo;
 import io.rdmamon.nativeio.ethtool.EthtoolAbi.EthtoolGstrings;
 import io.rdmamon.nativeio.ethtool.EthtoolAbi.EthtoolSsetInfo;
 import io.rdmamon.nativeio.ethtool.EthtoolAbi.EthtoolStats;
@@ -91,6 +98,38 @@ public final class JnrEthtool implements Ethtool {
             socket.call("ETHTOOL_GDRVINFO", info);
             return new DriverInfo(info.driver.get(), info.version.get(), info.fw_version.get(),
                     info.bus_info.get(), (int) info.n_stats.get());
+        }
+    }
+
+    @Override
+    public ModuleEeprom moduleEeprom(String ifname) throws EthtoolException {
+        try (EthtoolSocket socket = EthtoolSocket.open(ifname)) {
+            EthtoolModinfo info = socket.struct(new EthtoolModinfo(socket.runtime), 0);
+            info.cmd.set(ETHTOOL_GMODULEINFO);
+            socket.call("ETHTOOL_GMODULEINFO", info);
+            long length = info.eeprom_len.get();
+            if (length == 0 || length > MAX_MODULE_EEPROM_LEN) {
+                throw new EthtoolException(ifname, 0, "ethtool ETHTOOL_GMODULEINFO on interface '" + ifname
+                        + "': implausible module EEPROM length " + length + " (type " + info.type.get() + ")");
+            }
+            EthtoolEeprom eeprom = socket.struct(new EthtoolEeprom(socket.runtime), length);
+            eeprom.cmd.set(ETHTOOL_GMODULEEEPROM);
+            eeprom.offset.set(0);
+            eeprom.len.set(length);
+            socket.call("ETHTOOL_GMODULEEEPROM", eeprom);
+            byte[] bytes = new byte[(int) length];
+            Struct.getMemory(eeprom).get(Struct.size(eeprom), bytes, 0, bytes.length);
+            return new ModuleEeprom((int) info.type.get(), bytes);
+        }
+    }
+
+    @Override
+    public FecParam fecParam(String ifname) throws EthtoolException {
+        try (EthtoolSocket socket = EthtoolSocket.open(ifname)) {
+            EthtoolFecparam fec = socket.struct(new EthtoolFecparam(socket.runtime), 0);
+            fec.cmd.set(ETHTOOL_GFECPARAM);
+            socket.call("ETHTOOL_GFECPARAM", fec);
+            return new FecParam((int) fec.active_fec.get(), (int) fec.fec.get());
         }
     }
 

@@ -29,6 +29,17 @@ class EthtoolAbiLayoutTest {
         assertEquals(constant("ETHTOOL_FWVERS_LEN"), EthtoolAbi.ETHTOOL_FWVERS_LEN);
         assertEquals(constant("ETHTOOL_BUSINFO_LEN"), EthtoolAbi.ETHTOOL_BUSINFO_LEN);
         assertEquals(constant("ETHTOOL_EROMVERS_LEN"), EthtoolAbi.ETHTOOL_EROMVERS_LEN);
+        assertEquals(constant("ETHTOOL_GMODULEINFO"), EthtoolAbi.ETHTOOL_GMODULEINFO);
+        assertEquals(constant("ETHTOOL_GMODULEEEPROM"), EthtoolAbi.ETHTOOL_GMODULEEEPROM);
+        assertEquals(constant("ETHTOOL_GFECPARAM"), EthtoolAbi.ETHTOOL_GFECPARAM);
+        assertEquals(constant("ETH_MODULE_SFF_8636_MAX_LEN"), EthtoolAbi.MAX_MODULE_EEPROM_LEN);
+    }
+
+    @Test
+    void moduleAndFecStructsMatch() throws Exception {
+        assertLayout(new EthtoolAbi.EthtoolModinfo(runtime), "ethtool_modinfo", Set.of());
+        assertLayout(new EthtoolAbi.EthtoolFecparam(runtime), "ethtool_fecparam", Set.of());
+        assertHeader(new EthtoolAbi.EthtoolEeprom(runtime), "ethtool_eeprom");
     }
 
     @Test

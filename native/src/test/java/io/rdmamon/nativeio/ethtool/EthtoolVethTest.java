@@ -151,6 +151,52 @@ class EthtoolVethTest {
         assertEquals(Errno.ENODEV, e.errno());
     }
 
+    /**
+     * A veth has no module cage: the kernel answers EOPNOTSUPP (the capability check passes as root), reported
+     * as an error naming the interface and the call, as {@code ethtool -m} gets it.
+     */
+    @Test
+    void moduleEepromOfAVethIsNotSupportedNamingTheCall() throws Exception {
+        EthtoolException e = failure(a, () -> ethtool.moduleEeprom("va"));
+        assertEquals(Errno.EOPNOTSUPP, e.errno());
+        assertEquals("ethtool ETHTOOL_GMODULEINFO on interface 'va' failed: " + Errno.describe(Errno.EOPNOTSUPP),
+                e.getMessage());
+    }
+
+    @Test
+    void fecOfAVethIsNotSupported() throws Exception {
+        EthtoolException e = failure(b, () -> ethtool.fecParam("vb"));
+        assertEquals(Errno.EOPNOTSUPP, e.errno());
+        assertEquals("ethtool ETHTOOL_GFECPARAM on interface 'vb' failed: " + Errno.describe(Errno.EOPNOTSUPP),
+                e.getMessage());
+    }
+
+    @Test
+    void moduleAndFecOfAnUnknownInterfaceAreNoSuchDevice() throws Exception {
+        assertEquals(Errno.ENODEV, failure(a, () -> ethtool.moduleEeprom("nosuch0")).errno());
+        assertEquals(Errno.ENODEV, failure(a, () -> ethtool.fecParam("nosuch0")).errno());
+    }
+
+    private interface EthtoolCall {
+        Object run() throws EthtoolException;
+    }
+
+    /** The exception {@code call} throws inside {@code namespace}; fails when it returns. */
+    private static EthtoolException failure(NetworkNamespace namespace, EthtoolCall call) throws Exception {
+        EthtoolException e = namespace.call(() -> {
+            try {
+                call.run();
+                return null;
+            } catch (EthtoolException expected) {
+                return expected;
+            }
+        });
+        if (e == null) {
+            throw new AssertionError("the call succeeded on an interface without a module or FEC");
+        }
+        return e;
+    }
+
     /** {@code ethtool -S}: a "NIC statistics:" line, then "     name: value" lines. */
     private static LinkedHashMap<String, Long> parseEthtoolS(String output) {
         LinkedHashMap<String, Long> stats = new LinkedHashMap<>();

@@ -38,6 +38,50 @@ public final class MetricFamilies {
             "PFC pause duration per priority (ethtool rx/tx_prioN_pause_duration, us / 1e6)");
     public static final Family PAUSE_TRANSITIONS = Family.counter("rdma_pfc_pause_transitions",
             "PFC pause state transitions (ethtool rx_prioN_pause_transition)");
+    public static final Family CARRIER_CHANGES = Family.counter("rdma_port_carrier_changes",
+            "Carrier changes of the port's netdev, up and down (sysfs net/IF/carrier_changes)");
+    public static final Family CARRIER_UP_CHANGES = Family.counter("rdma_port_carrier_up_changes",
+            "Carrier on transitions of the port's netdev (sysfs net/IF/carrier_up_count)");
+    public static final Family CARRIER_DOWN_CHANGES = Family.counter("rdma_port_carrier_down_changes",
+            "Carrier off transitions (flaps, admin down included) of the port's netdev (sysfs net/IF/carrier_down_count)");
+    public static final Family PCIE_LINK_WIDTH = Family.gauge("rdma_pcie_link_width",
+            "Lanes the PCI function of the port's device trained at (sysfs current_link_width; of the PF for a VF)");
+    public static final Family PCIE_LINK_WIDTH_MAX = Family.gauge("rdma_pcie_link_width_max",
+            "Lanes the PCI function and its slot can do (sysfs max_link_width)");
+    public static final Family PCIE_LINK_SPEED = Family.gauge("rdma_pcie_link_speed_transfers_per_second",
+            "PCIe link speed trained (sysfs current_link_speed, GT/s x 1e9)");
+    public static final Family PCIE_LINK_SPEED_MAX = Family.gauge("rdma_pcie_link_speed_transfers_per_second_max",
+            "Highest PCIe link speed of the function (sysfs max_link_speed, GT/s x 1e9)");
+    public static final Family PCIE_AER_ERRORS = Family.counter("rdma_pcie_aer_errors",
+            "PCIe AER errors of the function by severity (sysfs aer_dev_correctable/nonfatal/fatal, TOTAL_ERR_* line)");
+    public static final Family MODULE_INFO = Family.info("rdma_module",
+            "The transceiver in the port's netdev cage (module EEPROM: vendor, part number, serial, type)");
+    public static final Family MODULE_TEMPERATURE = Family.gauge("rdma_module_temperature_celsius",
+            "Transceiver temperature (module EEPROM DOM)");
+    public static final Family MODULE_VOLTAGE = Family.gauge("rdma_module_voltage_volts",
+            "Transceiver supply voltage (module EEPROM DOM)");
+    public static final Family MODULE_RX_POWER = Family.gauge("rdma_module_rx_power_watts",
+            "Received optical power per lane (module EEPROM DOM; lanes numbered from 1 as ethtool -m prints channels)");
+    public static final Family MODULE_TX_POWER = Family.gauge("rdma_module_tx_power_watts",
+            "Transmitted optical power per lane (module EEPROM DOM)");
+    public static final Family MODULE_TX_BIAS = Family.gauge("rdma_module_tx_bias_amperes",
+            "Laser bias current per lane (module EEPROM DOM)");
+    public static final Family MODULE_TEMPERATURE_THRESHOLD = Family.gauge("rdma_module_temperature_threshold_celsius",
+            "The module's own temperature thresholds (threshold: high_alarm, low_alarm, high_warning, low_warning)");
+    public static final Family MODULE_VOLTAGE_THRESHOLD = Family.gauge("rdma_module_voltage_threshold_volts",
+            "The module's own supply voltage thresholds");
+    public static final Family MODULE_RX_POWER_THRESHOLD = Family.gauge("rdma_module_rx_power_threshold_watts",
+            "The module's own Rx power thresholds (the same for every lane)");
+    public static final Family MODULE_TX_POWER_THRESHOLD = Family.gauge("rdma_module_tx_power_threshold_watts",
+            "The module's own Tx power thresholds");
+    public static final Family MODULE_TX_BIAS_THRESHOLD = Family.gauge("rdma_module_tx_bias_threshold_amperes",
+            "The module's own laser bias thresholds");
+    public static final Family PHY_CORRECTED_BITS = Family.counter("rdma_port_phy_corrected_bits",
+            "Bits the PHY's FEC corrected on the port's netdev (ethtool rx_corrected_bits_phy, mlx5)");
+    public static final Family PHY_SYMBOL_ERRORS = Family.counter("rdma_port_phy_symbol_errors",
+            "Symbol errors FEC did not correct, or any when FEC is off (ethtool rx_pcs_symbol_err_phy, mlx5)");
+    public static final Family PHY_RECEIVED_BITS = Family.counter("rdma_port_phy_received_bits",
+            "Bits the PHY received (ethtool rx_bits_phy, where the driver has it)");
 
     public static final Family DIAGNOSIS_ACTIVE = Family.gauge("rdma_diagnosis_active",
             "1 while the diagnosis engine holds the rule active at the place (docs/diagnosis.md)");
@@ -54,7 +98,11 @@ public final class MetricFamilies {
      */
     public static final List<Family> NODE = List.of(AGENT_UP, LAST_SAMPLE, SOURCE_SUCCESS, DEVICE_INFO, PORT_STATE,
             PHYS_STATE, PORT_RATE, PORT_INFO, GID_INFO, PRIO_BYTES, PRIO_PACKETS, PAUSE_FRAMES, PAUSE_DURATION,
-            PAUSE_TRANSITIONS);
+            PAUSE_TRANSITIONS, CARRIER_CHANGES, CARRIER_UP_CHANGES, CARRIER_DOWN_CHANGES, PCIE_LINK_WIDTH,
+            PCIE_LINK_WIDTH_MAX, PCIE_LINK_SPEED, PCIE_LINK_SPEED_MAX, PCIE_AER_ERRORS, MODULE_INFO, MODULE_TEMPERATURE,
+            MODULE_VOLTAGE, MODULE_RX_POWER, MODULE_TX_POWER, MODULE_TX_BIAS, MODULE_TEMPERATURE_THRESHOLD,
+            MODULE_VOLTAGE_THRESHOLD, MODULE_RX_POWER_THRESHOLD, MODULE_TX_POWER_THRESHOLD, MODULE_TX_BIAS_THRESHOLD,
+            PHY_CORRECTED_BITS, PHY_SYMBOL_ERRORS, PHY_RECEIVED_BITS);
     /** The fleet families only the collector knows (it runs the probes and the diagnosis engine). */
     public static final List<Family> COLLECTOR = List.of(DIAGNOSIS_ACTIVE, PROBE_BANDWIDTH, PROBE_SUCCESS,
             PROBE_TIMESTAMP);

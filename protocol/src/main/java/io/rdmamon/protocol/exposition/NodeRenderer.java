@@ -5,8 +5,11 @@ import io.rdmamon.protocol.model.GidEntry;
 import io.rdmamon.protocol.model.HostSample;
 import io.rdmamon.protocol.model.IbDevice;
 import io.rdmamon.protocol.model.IbPort;
+import io.rdmamon.protocol.model.NetdevCounters;
+import io.rdmamon.protocol.model.PciFunction;
 import io.rdmamon.protocol.model.PriorityCounters;
 import io.rdmamon.protocol.model.SourceStatus;
+import io.rdmamon.protocol.model.TransceiverModule;
 
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -18,12 +21,20 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
 
+import static io.rdmamon.protocol.exposition.MetricFamilies.CARRIER_CHANGES;
+import static io.rdmamon.protocol.exposition.MetricFamilies.CARRIER_DOWN_CHANGES;
+import static io.rdmamon.protocol.exposition.MetricFamilies.CARRIER_UP_CHANGES;
 import static io.rdmamon.protocol.exposition.MetricFamilies.DEVICE_INFO;
 import static io.rdmamon.protocol.exposition.MetricFamilies.GID_INFO;
 import static io.rdmamon.protocol.exposition.MetricFamilies.LAST_SAMPLE;
 import static io.rdmamon.protocol.exposition.MetricFamilies.PAUSE_DURATION;
 import static io.rdmamon.protocol.exposition.MetricFamilies.PAUSE_FRAMES;
 import static io.rdmamon.protocol.exposition.MetricFamilies.PAUSE_TRANSITIONS;
+import static io.rdmamon.protocol.exposition.MetricFamilies.PCIE_AER_ERRORS;
+import static io.rdmamon.protocol.exposition.MetricFamilies.PCIE_LINK_SPEED;
+import static io.rdmamon.protocol.exposition.MetricFamilies.PCIE_LINK_SPEED_MAX;
+import static io.rdmamon.protocol.exposition.MetricFamilies.PCIE_LINK_WIDTH;
+import static io.rdmamon.protocol.exposition.MetricFamilies.PCIE_LINK_WIDTH_MAX;
 import static io.rdmamon.protocol.exposition.MetricFamilies.PHYS_STATE;
 import static io.rdmamon.protocol.exposition.MetricFamilies.PORT_INFO;
 import static io.rdmamon.protocol.exposition.MetricFamilies.PORT_RATE;
@@ -96,6 +107,7 @@ public final class NodeRenderer {
                 if (portsSeen.add(p.port())) {
                     port++;
                     port(nodeLabel, device.name(), p);
+                    pci(nodeLabel, device.name(), p, device.pci());
                 }
             }
         }
@@ -130,6 +142,10 @@ public final class NodeRenderer {
                 portLine(MetricNames.hwCounterFamily(file), portLabels, unsignedToDouble(value));
             }
         });
+        netdevCounters(portLabels, p.netdevCounters());
+        if (p.module() != null) {
+            module(nodeLabel, device, portNumber, portLabels, p.module());
+        }
         Set<Integer> gidIndexes = new HashSet<>();
         for (GidEntry gid : p.gids()) {
             if (gidIndexes.add(gid.index())) {
@@ -139,6 +155,10 @@ public final class NodeRenderer {
             }
         }
         if (ethtool != null) {
+            Map<String, Long> raw = ethtool.raw();
+            counter(MetricFamilies.PHY_CORRECTED_BITS, portLabels, raw.get("rx_corrected_bits_phy"), 1);
+            counter(MetricFamilies.PHY_SYMBOL_ERRORS, portLabels, raw.get("rx_pcs_symbol_err_phy"), 1);
+            counter(MetricFamilies.PHY_RECEIVED_BITS, portLabels, raw.get("rx_bits_phy"), 1);
             Set<Integer> priorities = new HashSet<>();
             for (PriorityCounters prio : ethtool.priorities()) {
                 if (priorities.add(prio.priority())) {
@@ -146,6 +166,74 @@ public final class NodeRenderer {
                 }
             }
         }
+    }
+
+    /**
+     * The device's PCI function on each of its ports: the alerts and the port page work per port, and a
+     * function with several ports (mlx4) shows the same values on each.
+     */
+    private void pci(String nodeLabel, String device, IbPort p, PciFunction pci) {
+        if (pci == null) {
+            return;
+        }
+        String portNumber = Integer.toString(p.port());
+        byte[] portLabels = labels("device", device, "node", nodeLabel, "port", portNumber);
+        gauge(PCIE_LINK_WIDTH, portLabels, pci.currentLinkWidth());
+        gauge(PCIE_LINK_WIDTH_MAX, portLabels, pci.maxLinkWidth());
+        gauge(PCIE_LINK_SPEED, portLabels, pci.currentLinkSpeedTransfersPerSecond());
+        gauge(PCIE_LINK_SPEED_MAX, portLabels, pci.maxLinkSpeedTransfersPerSecond());
+        pci.aerErrors().forEach((severity, value) -> counter(PCIE_AER_ERRORS,
+                labels("device", device, "node", nodeLabel, "port", portNumber, "severity", severity), value, 1));
+    }
+
+    private void gauge(Family family, byte[] labelBytes, Number value) {
+        if (value != null) {
+            line(family, labelBytes, value.doubleValue());
+        }
+    }
+
+    private void module(String nodeLabel, String device, String portNumber, byte[] portLabels, TransceiverModule m) {
+        info(MetricFamilies.MODULE_INFO, labels("device", device, "node", nodeLabel, "part", text(m.part()),
+                "port", portNumber, "serial", text(m.serial()), "type", text(m.type()), "vendor", text(m.vendor())));
+        gauge(MetricFamilies.MODULE_TEMPERATURE, portLabels, m.temperatureCelsius());
+        gauge(MetricFamilies.MODULE_VOLTAGE, portLabels, m.voltageVolts());
+        for (TransceiverModule.Lane lane : m.lanes()) {
+            byte[] laneLabels = labels("device", device, "lane", Integer.toString(lane.lane()), "node", nodeLabel,
+                    "port", portNumber);
+            gauge(MetricFamilies.MODULE_RX_POWER, laneLabels, lane.rxPowerWatts());
+            gauge(MetricFamilies.MODULE_TX_POWER, laneLabels, lane.txPowerWatts());
+            gauge(MetricFamilies.MODULE_TX_BIAS, laneLabels, lane.txBiasAmperes());
+        }
+        TransceiverModule.Thresholds t = m.thresholds();
+        if (t != null) {
+            thresholds(MetricFamilies.MODULE_TEMPERATURE_THRESHOLD, nodeLabel, device, portNumber, t.temperatureCelsius());
+            thresholds(MetricFamilies.MODULE_VOLTAGE_THRESHOLD, nodeLabel, device, portNumber, t.voltageVolts());
+            thresholds(MetricFamilies.MODULE_RX_POWER_THRESHOLD, nodeLabel, device, portNumber, t.rxPowerWatts());
+            thresholds(MetricFamilies.MODULE_TX_POWER_THRESHOLD, nodeLabel, device, portNumber, t.txPowerWatts());
+            thresholds(MetricFamilies.MODULE_TX_BIAS_THRESHOLD, nodeLabel, device, portNumber, t.txBiasAmperes());
+        }
+    }
+
+    private void thresholds(Family family, String nodeLabel, String device, String portNumber,
+                            TransceiverModule.Limits limits) {
+        if (limits == null) {
+            return;
+        }
+        double[] values = {limits.highAlarm(), limits.lowAlarm(), limits.highWarning(), limits.lowWarning()};
+        String[] names = {"high_alarm", "low_alarm", "high_warning", "low_warning"};
+        for (int i = 0; i < values.length; i++) {
+            line(family, labels("device", device, "node", nodeLabel, "port", portNumber, "threshold", names[i]),
+                    values[i]);
+        }
+    }
+
+    private void netdevCounters(byte[] portLabels, Map<String, Long> counters) {
+        if (counters.isEmpty()) {
+            return;
+        }
+        counter(CARRIER_CHANGES, portLabels, counters.get(NetdevCounters.CARRIER_CHANGES), 1);
+        counter(CARRIER_UP_CHANGES, portLabels, counters.get(NetdevCounters.CARRIER_UP_COUNT), 1);
+        counter(CARRIER_DOWN_CHANGES, portLabels, counters.get(NetdevCounters.CARRIER_DOWN_COUNT), 1);
     }
 
     private void priority(String nodeLabel, String device, String portNumber, PriorityCounters p) {

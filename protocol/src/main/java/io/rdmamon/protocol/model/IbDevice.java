@@ -14,6 +14,8 @@ import java.util.List;
  * @param hcaType      hca_type (mlx only, e.g. {@code MT4123}); null when absent
  * @param boardId      board_id (mlx only, the PSID); null when absent
  * @param ports        ports sorted by number
+ * @param pci          the device's PCI function; null when none was found (a capture without {@code device} link,
+ *                     a software device)
  */
 public record IbDevice(
         String name,
@@ -24,7 +26,8 @@ public record IbDevice(
         String fwVersion,
         String hcaType,
         String boardId,
-        List<IbPort> ports) {
+        List<IbPort> ports,
+        PciFunction pci) {
     /** {@code node_type} 1: a channel adapter (mlx5 for InfiniBand and RoCE alike). */
     public static final int NODE_TYPE_CA = 1;
     /** {@code node_type} 4: an RDMA NIC (iWARP devices, eRDMA in both its iWARP and RoCE v2 modes). */
@@ -32,5 +35,11 @@ public record IbDevice(
 
     public IbDevice {
         ports = List.copyOf(ports);
+    }
+
+    /** A device whose PCI function is not known. */
+    public IbDevice(String name, int nodeTypeId, String nodeType, String nodeGuid, String sysImageGuid, String fwVersion,
+                    String hcaType, String boardId, List<IbPort> ports) {
+        this(name, nodeTypeId, nodeType, nodeGuid, sysImageGuid, fwVersion, hcaType, boardId, ports, null);
     }
 }

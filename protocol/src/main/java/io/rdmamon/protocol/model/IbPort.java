@@ -29,6 +29,10 @@ import java.util.Map;
  * @param verbs              libibverbs port attributes; null when verbs are unavailable
  * @param qos                the QoS configuration of {@link #netdev}; null when it was not read (not RoCE, no
  *                           netdev, or not yet read on the slow cadence)
+ * @param netdevCounters     {@link NetdevCounters} of {@link #netdev} by file name, read every sample; empty when
+ *                           there is no netdev (absent files are missing)
+ * @param module             the transceiver in {@link #netdev}'s cage, read on the slow cadence; null when there is
+ *                           none, it could not be read, or it was not read
  */
 public record IbPort(
         int port,
@@ -46,7 +50,9 @@ public record IbPort(
         List<GidEntry> gids,
         EthtoolStats ethtool,
         VerbsPortAttributes verbs,
-        QosConfig qos) {
+        QosConfig qos,
+        Map<String, Long> netdevCounters,
+        TransceiverModule module) {
     /** {@code state} 4: ACTIVE. */
     public static final int STATE_ACTIVE = 4;
     /** {@code state} 5: ACTIVE_DEFER, an active port whose transition the SM deferred; it carries traffic. */
@@ -56,6 +62,25 @@ public record IbPort(
         counters = Maps.copyOrdered(counters);
         hwCounters = Maps.copyOrdered(hwCounters);
         gids = List.copyOf(gids);
+        netdevCounters = Maps.copyOrdered(netdevCounters);
+    }
+
+    /** A port without a transceiver read. */
+    public IbPort(int port, int stateId, String state, int physStateId, String physState, String rate,
+                  Long rateBytesPerSecond, String linkLayer, String lid, String netdev, Map<String, Long> counters,
+                  Map<String, Long> hwCounters, List<GidEntry> gids, EthtoolStats ethtool, VerbsPortAttributes verbs,
+                  QosConfig qos, Map<String, Long> netdevCounters) {
+        this(port, stateId, state, physStateId, physState, rate, rateBytesPerSecond, linkLayer, lid, netdev, counters,
+                hwCounters, gids, ethtool, verbs, qos, netdevCounters, null);
+    }
+
+    /** A port without netdev counters. */
+    public IbPort(int port, int stateId, String state, int physStateId, String physState, String rate,
+                  Long rateBytesPerSecond, String linkLayer, String lid, String netdev, Map<String, Long> counters,
+                  Map<String, Long> hwCounters, List<GidEntry> gids, EthtoolStats ethtool, VerbsPortAttributes verbs,
+                  QosConfig qos) {
+        this(port, stateId, state, physStateId, physState, rate, rateBytesPerSecond, linkLayer, lid, netdev, counters,
+                hwCounters, gids, ethtool, verbs, qos, null);
     }
 
     /** A port whose QoS configuration was not read. */
@@ -63,7 +88,7 @@ public record IbPort(
                   Long rateBytesPerSecond, String linkLayer, String lid, String netdev, Map<String, Long> counters,
                   Map<String, Long> hwCounters, List<GidEntry> gids, EthtoolStats ethtool, VerbsPortAttributes verbs) {
         this(port, stateId, state, physStateId, physState, rate, rateBytesPerSecond, linkLayer, lid, netdev, counters,
-                hwCounters, gids, ethtool, verbs, null);
+                hwCounters, gids, ethtool, verbs, null, null);
     }
 
     /** The port carries traffic: {@code state} ACTIVE or ACTIVE_DEFER (an unreadable state is not active). */

@@ -10,6 +10,8 @@ import io.rdmamon.protocol.json.StrictJson;
 import io.rdmamon.protocol.json.StrictJsonException;
 import io.rdmamon.protocol.model.EthtoolStats;
 import io.rdmamon.protocol.model.GidEntry;
+import io.rdmamon.protocol.model.PciFunction;
+import io.rdmamon.protocol.model.TransceiverModule;
 import io.rdmamon.protocol.model.SourceStatus;
 import io.rdmamon.protocol.model.VerbsPortAttributes;
 import io.rdmamon.protocol.probe.PerftestResult;
@@ -41,6 +43,8 @@ import java.util.List;
  */
 public final class FrameCodec {
     private static final BigInteger TWO_TO_64 = BigInteger.ONE.shiftLeft(64);
+    /** CMIS modules have at most 8 lanes per bank and 4 banks. */
+    private static final int MAX_MODULE_LANES = 32;
     /** Shared with {@link ValuesFrameParser}, so that both paths parse with the same features. */
     static final ObjectMapper MAPPER = StrictJson.mapper();
 
@@ -231,6 +235,9 @@ public final class FrameCodec {
             ObjectNode device = devices.addObject().put("name", d.name()).put("nodeTypeId", d.nodeTypeId())
                     .put("nodeType", d.nodeType()).put("nodeGuid", d.nodeGuid()).put("sysImageGuid", d.sysImageGuid())
                     .put("fwVersion", d.fwVersion()).put("hcaType", d.hcaType()).put("boardId", d.boardId());
+            if (d.pci() != null) {
+                pciJson(device.putObject("pci"), d.pci());
+            }
             ArrayNode ports = device.putArray("ports");
             for (PortLayout p : d.ports()) {
                 ObjectNode port = ports.addObject().put("port", p.port()).put("stateId", p.stateId())
@@ -254,6 +261,12 @@ public final class FrameCodec {
                     ObjectNode ethtool = port.putObject("ethtool").put("netdev", e.netdev());
                     e.rawNames().forEach(ethtool.putArray("raw")::add);
                 }
+                if (!p.netdevCounterNames().isEmpty()) {
+                    p.netdevCounterNames().forEach(port.putArray("netdevCounters")::add);
+                }
+                if (p.module() != null) {
+                    moduleJson(port.putObject("module"), p.module().module());
+                }
                 if (p.verbs() != null) {
                     VerbsPortAttributes v = p.verbs();
                     port.putObject("verbs").put("state", v.state()).put("maxMtu", v.maxMtu())
@@ -265,6 +278,81 @@ public final class FrameCodec {
             }
         }
         return json;
+    }
+
+    private static void pciJson(ObjectNode json, HostLayout.PciLayout pci) {
+        PciFunction f = pci.function();
+        json.put("address", f.address()).put("physfn", f.physfn()).put("linkFrom", f.linkFrom())
+                .put("currentLinkSpeed", f.currentLinkSpeed()).put("maxLinkSpeed", f.maxLinkSpeed())
+                .put("currentLinkSpeedTransfersPerSecond", f.currentLinkSpeedTransfersPerSecond())
+                .put("maxLinkSpeedTransfersPerSecond", f.maxLinkSpeedTransfersPerSecond())
+                .put("currentLinkWidth", f.currentLinkWidth()).put("maxLinkWidth", f.maxLinkWidth());
+        pci.aerNames().forEach(json.putArray("aer")::add);
+        f.notes().forEach(json.putArray("notes")::add);
+    }
+
+    private static void moduleJson(ObjectNode json, TransceiverModule m) {
+        json.put("standard", m.standard()).put("identifier", m.identifier()).put("type", m.type())
+                .put("vendor", m.vendor()).put("part", m.part()).put("revision", m.revision()).put("serial", m.serial())
+                .put("date", m.date()).put("lanes", m.lanes().size());
+        TransceiverModule.Thresholds t = m.thresholds();
+        if (t != null) {
+            ObjectNode thresholds = json.putObject("thresholds");
+            limitsJson(thresholds, "temperatureCelsius", t.temperatureCelsius());
+            limitsJson(thresholds, "voltageVolts", t.voltageVolts());
+            limitsJson(thresholds, "rxPowerWatts", t.rxPowerWatts());
+            limitsJson(thresholds, "txPowerWatts", t.txPowerWatts());
+            limitsJson(thresholds, "txBiasAmperes", t.txBiasAmperes());
+        }
+        m.notes().forEach(json.putArray("notes")::add);
+    }
+
+    private static void limitsJson(ObjectNode thresholds, String name, TransceiverModule.Limits limits) {
+        if (limits != null) {
+            thresholds.putArray(name).add(limits.highAlarm()).add(limits.lowAlarm()).add(limits.highWarning())
+                    .add(limits.lowWarning());
+        }
+    }
+
+    private static HostLayout.ModuleLayout module(StrictJson m) throws FrameException {
+        int laneCount = m.integer("lanes");
+        if (laneCount < 0 || laneCount > MAX_MODULE_LANES) {
+            throw new FrameException(m.path() + ".lanes: " + laneCount + " is outside 0.." + MAX_MODULE_LANES);
+        }
+        List<TransceiverModule.Lane> lanes = new ArrayList<>(laneCount);
+        for (int i = 1; i <= laneCount; i++) {
+            lanes.add(new TransceiverModule.Lane(i, null, null, null));
+        }
+        StrictJson t = m.optObject("thresholds");
+        TransceiverModule.Thresholds thresholds = t == null ? null : new TransceiverModule.Thresholds(
+                limits(t, "temperatureCelsius"), limits(t, "voltageVolts"), limits(t, "rxPowerWatts"),
+                limits(t, "txPowerWatts"), limits(t, "txBiasAmperes"));
+        return new HostLayout.ModuleLayout(new TransceiverModule(m.string("standard"), m.integer("identifier"),
+                m.optString("type"), m.optString("vendor"), m.optString("part"), m.optString("revision"),
+                m.optString("serial"), m.optString("date"), null, null, lanes, thresholds,
+                m.has("notes") ? m.strings("notes") : List.of()));
+    }
+
+    private static TransceiverModule.Limits limits(StrictJson thresholds, String name) throws FrameException {
+        if (!thresholds.has(name)) {
+            return null;
+        }
+        JsonNode four = thresholds.array(name);
+        if (four.size() != 4 || !four.get(0).isNumber() || !four.get(1).isNumber() || !four.get(2).isNumber()
+                || !four.get(3).isNumber()) {
+            throw new FrameException(thresholds.path() + "." + name + ": expected 4 numbers (high alarm, low alarm, "
+                    + "high warning, low warning)");
+        }
+        return new TransceiverModule.Limits(four.get(0).asDouble(), four.get(1).asDouble(), four.get(2).asDouble(),
+                four.get(3).asDouble());
+    }
+
+    private static HostLayout.PciLayout pci(StrictJson p) throws FrameException {
+        PciFunction function = new PciFunction(p.string("address"), p.optString("physfn"), p.optString("linkFrom"),
+                p.optString("currentLinkSpeed"), p.optString("maxLinkSpeed"),
+                p.optLong("currentLinkSpeedTransfersPerSecond"), p.optLong("maxLinkSpeedTransfersPerSecond"),
+                p.optInteger("currentLinkWidth"), p.optInteger("maxLinkWidth"), null, p.strings("notes"));
+        return new HostLayout.PciLayout(function, p.strings("aer"));
     }
 
     private static HostLayout layout(StrictJson layout, int version) throws FrameException {
@@ -289,11 +377,14 @@ public final class FrameCodec {
                 ports.add(new PortLayout(portNumber, p.integer("stateId"), p.optString("state"),
                         p.integer("physStateId"), p.optString("physState"), p.optString("rate"),
                         p.optLong("rateBytesPerSecond"), p.optString("linkLayer"), p.optString("lid"),
-                        p.optString("netdev"), p.strings("counters"), p.strings("hwCounters"), gids, ethtool, verbs));
+                        p.optString("netdev"), p.strings("counters"), p.strings("hwCounters"), gids, ethtool, verbs,
+                        p.has("netdevCounters") ? p.strings("netdevCounters") : List.of(),
+                        p.has("module") ? module(p.object("module")) : null));
             }
+            StrictJson pci = d.optObject("pci");
             devices.add(new DeviceLayout(d.string("name"), d.integer("nodeTypeId"), d.optString("nodeType"),
                     d.optString("nodeGuid"), d.optString("sysImageGuid"), d.optString("fwVersion"),
-                    d.optString("hcaType"), d.optString("boardId"), ports));
+                    d.optString("hcaType"), d.optString("boardId"), ports, pci == null ? null : pci(pci)));
         }
         return new HostLayout(devices);
     }

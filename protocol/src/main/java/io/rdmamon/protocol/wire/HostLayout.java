@@ -5,9 +5,15 @@ import io.rdmamon.protocol.model.GidEntry;
 import io.rdmamon.protocol.model.HostSample;
 import io.rdmamon.protocol.model.IbDevice;
 import io.rdmamon.protocol.model.IbPort;
+import io.rdmamon.protocol.model.PciFunction;
+import io.rdmamon.protocol.model.TransceiverModule;
 import io.rdmamon.protocol.model.VerbsPortAttributes;
 
+import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.List;
+import java.util.Map;
+import java.util.function.IntFunction;
 
 /**
  * The structure of a {@link HostSample} without its counter values: devices, ports, their
@@ -28,46 +34,147 @@ public record HostLayout(List<DeviceLayout> devices) {
 
     /** Number of value slots a {@link Frame.Values} for this layout carries. */
     public int slotCount() {
-        return devices.stream().flatMap(d -> d.ports().stream()).mapToInt(PortLayout::slotCount).sum();
+        return devices.stream().mapToInt(DeviceLayout::slotCount).sum();
     }
 
-    /** {@link IbDevice} without its ports' values. */
+    /**
+     * {@link IbDevice} without its ports' values. {@code pci} (protocol 3, optional) is its PCI function without
+     * the AER counters, whose slots follow those of the device's ports.
+     */
     public record DeviceLayout(String name, int nodeTypeId, String nodeType, String nodeGuid, String sysImageGuid,
-                               String fwVersion, String hcaType, String boardId, List<PortLayout> ports) {
+                               String fwVersion, String hcaType, String boardId, List<PortLayout> ports,
+                               PciLayout pci) {
         public DeviceLayout {
             ports = List.copyOf(ports);
+        }
+
+        /** A device without a PCI function (every protocol 1 and 2 layout). */
+        public DeviceLayout(String name, int nodeTypeId, String nodeType, String nodeGuid, String sysImageGuid,
+                            String fwVersion, String hcaType, String boardId, List<PortLayout> ports) {
+            this(name, nodeTypeId, nodeType, nodeGuid, sysImageGuid, fwVersion, hcaType, boardId, ports, null);
         }
 
         static DeviceLayout of(IbDevice device) {
             return new DeviceLayout(device.name(), device.nodeTypeId(), device.nodeType(), device.nodeGuid(),
                     device.sysImageGuid(), device.fwVersion(), device.hcaType(), device.boardId(),
-                    device.ports().stream().map(PortLayout::of).toList());
+                    device.ports().stream().map(PortLayout::of).toList(),
+                    device.pci() == null ? null : PciLayout.of(device.pci()));
+        }
+
+        public int slotCount() {
+            return ports.stream().mapToInt(PortLayout::slotCount).sum() + (pci == null ? 0 : pci.aerNames().size());
+        }
+    }
+
+    /**
+     * {@link TransceiverModule} without its readings (protocol 3): identity, thresholds and lane count, which change
+     * when the module does; the readings (temperature, voltage, then per lane Rx power, Tx power, Tx bias) are value
+     * slots holding the IEEE 754 bits of each double (every 64-bit pattern is a valid u64 slot), absent when null.
+     */
+    public record ModuleLayout(TransceiverModule module) {
+        /** Temperature and voltage, before the lanes. */
+        static final int MODULE_READINGS = 2;
+        static final int LANE_READINGS = 3;
+
+        public ModuleLayout {
+            List<TransceiverModule.Lane> lanes = module.lanes().stream()
+                    .map(l -> new TransceiverModule.Lane(l.lane(), null, null, null)).toList();
+            module = new TransceiverModule(module.standard(), module.identifier(), module.type(), module.vendor(),
+                    module.part(), module.revision(), module.serial(), module.date(), null, null, lanes,
+                    module.thresholds(), module.notes());
+        }
+
+        static ModuleLayout of(TransceiverModule module) {
+            return new ModuleLayout(module);
+        }
+
+        public int slotCount() {
+            return MODULE_READINGS + LANE_READINGS * module.lanes().size();
+        }
+
+        /** The readings of {@code m} in slot order. */
+        static Double[] readings(TransceiverModule m) {
+            Double[] values = new Double[MODULE_READINGS + LANE_READINGS * m.lanes().size()];
+            values[0] = m.temperatureCelsius();
+            values[1] = m.voltageVolts();
+            for (int i = 0; i < m.lanes().size(); i++) {
+                TransceiverModule.Lane lane = m.lanes().get(i);
+                values[MODULE_READINGS + LANE_READINGS * i] = lane.rxPowerWatts();
+                values[MODULE_READINGS + LANE_READINGS * i + 1] = lane.txPowerWatts();
+                values[MODULE_READINGS + LANE_READINGS * i + 2] = lane.txBiasAmperes();
+            }
+            return values;
+        }
+
+        /** This layout's module with the readings of {@code values[from ..]} ({@code absent}: null). */
+        TransceiverModule withReadings(long[] values, BitSet absent, int from) {
+            IntFunction<Double> at = i -> absent.get(from + i) ? null
+                    : Double.longBitsToDouble(values[from + i]);
+            List<TransceiverModule.Lane> lanes = new ArrayList<>(module.lanes().size());
+            for (int i = 0; i < module.lanes().size(); i++) {
+                int base = MODULE_READINGS + LANE_READINGS * i;
+                lanes.add(new TransceiverModule.Lane(module.lanes().get(i).lane(), at.apply(base), at.apply(base + 1),
+                        at.apply(base + 2)));
+            }
+            return new TransceiverModule(module.standard(), module.identifier(), module.type(), module.vendor(),
+                    module.part(), module.revision(), module.serial(), module.date(), at.apply(0), at.apply(1), lanes,
+                    module.thresholds(), module.notes());
+        }
+    }
+
+    /**
+     * {@link PciFunction} with the names of its AER counters instead of their values: the function's
+     * address and link rarely change (a change is worth a new layout), its error counters do.
+     */
+    public record PciLayout(PciFunction function, List<String> aerNames) {
+        public PciLayout {
+            function = function.withAerErrors(Map.of());
+            aerNames = List.copyOf(aerNames);
+        }
+
+        static PciLayout of(PciFunction function) {
+            return new PciLayout(function, List.copyOf(function.aerErrors().keySet()));
         }
     }
 
     /**
      * {@link IbPort} with counter names instead of counter maps. State and rate belong here: they
-     * change rarely, and a change is worth a new layout.
+     * change rarely, and a change is worth a new layout. {@code netdevCounterNames} (protocol 3) are the
+     * {@link io.rdmamon.protocol.model.NetdevCounters} the port's netdev has; their slots follow the ethtool ones.
      */
     public record PortLayout(int port, int stateId, String state, int physStateId, String physState, String rate,
                              Long rateBytesPerSecond, String linkLayer, String lid, String netdev,
                              List<String> counterNames, List<String> hwCounterNames, List<GidEntry> gids,
-                             EthtoolLayout ethtool, VerbsPortAttributes verbs) {
+                             EthtoolLayout ethtool, VerbsPortAttributes verbs, List<String> netdevCounterNames,
+                             ModuleLayout module) {
         public PortLayout {
             counterNames = List.copyOf(counterNames);
             hwCounterNames = List.copyOf(hwCounterNames);
             gids = List.copyOf(gids);
+            netdevCounterNames = netdevCounterNames == null ? List.of() : List.copyOf(netdevCounterNames);
+        }
+
+        /** A port without netdev counters (every protocol 1 and 2 layout). */
+        public PortLayout(int port, int stateId, String state, int physStateId, String physState, String rate,
+                          Long rateBytesPerSecond, String linkLayer, String lid, String netdev,
+                          List<String> counterNames, List<String> hwCounterNames, List<GidEntry> gids,
+                          EthtoolLayout ethtool, VerbsPortAttributes verbs) {
+            this(port, stateId, state, physStateId, physState, rate, rateBytesPerSecond, linkLayer, lid, netdev,
+                    counterNames, hwCounterNames, gids, ethtool, verbs, null, null);
         }
 
         static PortLayout of(IbPort port) {
             return new PortLayout(port.port(), port.stateId(), port.state(), port.physStateId(), port.physState(),
                     port.rate(), port.rateBytesPerSecond(), port.linkLayer(), port.lid(), port.netdev(),
                     List.copyOf(port.counters().keySet()), List.copyOf(port.hwCounters().keySet()), port.gids(),
-                    port.ethtool() == null ? null : EthtoolLayout.of(port.ethtool()), port.verbs());
+                    port.ethtool() == null ? null : EthtoolLayout.of(port.ethtool()), port.verbs(),
+                    List.copyOf(port.netdevCounters().keySet()),
+                    port.module() == null ? null : ModuleLayout.of(port.module()));
         }
 
         public int slotCount() {
-            return counterNames.size() + hwCounterNames.size() + (ethtool == null ? 0 : ethtool.slotCount());
+            return counterNames.size() + hwCounterNames.size() + (ethtool == null ? 0 : ethtool.slotCount())
+                    + netdevCounterNames.size() + (module == null ? 0 : module.slotCount());
         }
     }
 

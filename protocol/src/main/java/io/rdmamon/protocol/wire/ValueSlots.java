@@ -5,6 +5,8 @@ import io.rdmamon.protocol.model.EthtoolStats;
 import io.rdmamon.protocol.model.HostSample;
 import io.rdmamon.protocol.model.IbDevice;
 import io.rdmamon.protocol.model.IbPort;
+import io.rdmamon.protocol.model.PciFunction;
+import io.rdmamon.protocol.model.TransceiverModule;
 import io.rdmamon.protocol.model.SourceStatus;
 import io.rdmamon.protocol.wire.HostLayout.DeviceLayout;
 import io.rdmamon.protocol.wire.HostLayout.EthtoolLayout;
@@ -15,7 +17,9 @@ import java.util.List;
 
 /**
  * The order of values in a {@link Frame.Values}: for each device, for each port, in layout order:
- * {@code counters}, {@code hw_counters}, then (with ethtool) the raw statistics. Each counter has one
+ * {@code counters}, {@code hw_counters}, then (with ethtool) the raw statistics, then (protocol 3) the netdev
+ * counters, then (protocol 3) the transceiver's readings as double bits; after a device's ports (protocol 3) the AER
+ * counters of its PCI function. Each counter has one
  * slot: the typed ethtool view is derived from the raw statistics on decoding ({@link EthtoolStats.Derivation}).
  * A protocol 1 frame carries the typed copies after the raw statistics
  * ({@link EthtoolLayout#v1CopySlots()}); they are skipped.
@@ -42,6 +46,15 @@ public final class ValueSlots {
                 if (port.ethtool() != null) {
                     port.ethtool().raw().values().forEach(slots::put);
                 }
+                port.netdevCounters().values().forEach(slots::put);
+                if (port.module() != null) {
+                    for (Double reading : HostLayout.ModuleLayout.readings(port.module())) {
+                        slots.put(reading == null ? null : Double.doubleToRawLongBits(reading));
+                    }
+                }
+            }
+            if (device.pci() != null) {
+                device.pci().aerErrors().values().forEach(slots::put);
             }
         }
         return new Frame.Values(layoutId, seq, sample.timestampMillis(), slots.values, slots.absent, sample.sources());
@@ -67,9 +80,11 @@ public final class ValueSlots {
         private final HostLayout layout;
         private final int slotCount;
         private final List<List<PortPlan>> devices;
+        /** Per device: the keys of its PCI function's AER counters; null without a PCI function. */
+        private final List<CounterMap.Keys> aer;
 
         private record PortPlan(PortLayout port, CounterMap.Keys counters, CounterMap.Keys hwCounters,
-                                CounterMap.Keys raw, EthtoolStats.Derivation ethtool) {
+                                CounterMap.Keys raw, EthtoolStats.Derivation ethtool, CounterMap.Keys netdevCounters) {
         }
 
         Plan(HostLayout layout) {
@@ -79,8 +94,11 @@ public final class ValueSlots {
                 EthtoolLayout e = p.ethtool();
                 CounterMap.Keys raw = e == null ? null : new CounterMap.Keys(e.rawNames());
                 return new PortPlan(p, new CounterMap.Keys(p.counterNames()), new CounterMap.Keys(p.hwCounterNames()),
-                        raw, raw == null ? null : new EthtoolStats.Derivation(raw));
+                        raw, raw == null ? null : new EthtoolStats.Derivation(raw),
+                        new CounterMap.Keys(p.netdevCounterNames()));
             }).toList()).toList();
+            this.aer = layout.devices().stream()
+                    .map(d -> d.pci() == null ? null : new CounterMap.Keys(d.pci().aerNames())).toList();
         }
 
         HostSample rebuild(String node, Frame.Values frame) throws FrameException {
@@ -113,12 +131,26 @@ public final class ValueSlots {
                                 CounterMap.of(plan.raw(), values, absent, slot));
                         slot += p.ethtool().slotCount(); // and past a protocol 1 frame's typed copies
                     }
+                    CounterMap netdevCounters = CounterMap.of(plan.netdevCounters(), values, absent, slot);
+                    slot += plan.netdevCounters().width();
+                    TransceiverModule module = null;
+                    if (p.module() != null) {
+                        module = p.module().withReadings(values, absent, slot);
+                        slot += p.module().slotCount();
+                    }
                     ports[i] = new IbPort(p.port(), p.stateId(), p.state(), p.physStateId(), p.physState(), p.rate(),
                             p.rateBytesPerSecond(), p.linkLayer(), p.lid(), p.netdev(), counters, hwCounters, p.gids(),
-                            ethtool, p.verbs());
+                            ethtool, p.verbs(), null, netdevCounters, module);
+                }
+                PciFunction pci = null;
+                if (device.pci() != null) {
+                    CounterMap.Keys aerKeys = aer.get(d);
+                    pci = device.pci().function().withAerErrors(CounterMap.of(aerKeys, values, absent, slot));
+                    slot += aerKeys.width();
                 }
                 rebuilt[d] = new IbDevice(device.name(), device.nodeTypeId(), device.nodeType(), device.nodeGuid(),
-                        device.sysImageGuid(), device.fwVersion(), device.hcaType(), device.boardId(), List.of(ports));
+                        device.sysImageGuid(), device.fwVersion(), device.hcaType(), device.boardId(), List.of(ports),
+                        pci);
             }
             return new HostSample(node, frame.timestampMillis(), List.of(rebuilt), frame.sources());
         }

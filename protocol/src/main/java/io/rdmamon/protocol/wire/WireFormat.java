@@ -4,9 +4,11 @@ package io.rdmamon.protocol.wire;
 public final class WireFormat {
     /**
      * Version carried in every frame as {@code "v"}, and the one this build writes. 2: each ethtool statistic
-     * has one slot (raw); the typed per-priority view is derived from it on decoding.
+     * has one slot (raw); the typed per-priority view is derived from it on decoding. 3: the layout may carry
+     * optional fields (absent = not read), e.g. a port's {@code netdevCounters}, whose slots follow its ethtool ones;
+     * a version 1 or 2 frame has none of them and decodes unchanged.
      */
-    public static final int PROTOCOL_VERSION = 2;
+    public static final int PROTOCOL_VERSION = 3;
     /**
      * Oldest version this build still reads, so that collectors can be upgraded before their agents. 1: the
      * typed ethtool view follows the raw statistics in every values frame as copies, which are skipped. A frame

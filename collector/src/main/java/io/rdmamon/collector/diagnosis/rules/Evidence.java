@@ -1,5 +1,8 @@
 package io.rdmamon.collector.diagnosis.rules;
 
+import io.rdmamon.protocol.model.TransceiverModule;
+
+import java.time.Duration;
 import java.util.Locale;
 import java.util.Set;
 import java.util.StringJoiner;
@@ -31,6 +34,27 @@ final class Evidence {
         double gbps = bytesPerSecond / 125_000_000.0;
         return (gbps == Math.rint(gbps) ? String.format(Locale.ROOT, "%.0f", gbps) : String.format(Locale.ROOT, "%.1f", gbps))
                 + " Gb/s";
+    }
+
+    /** A window as people say it: "10 min", "24 h", "90 s". */
+    static String duration(Duration window) {
+        long seconds = window.toSeconds();
+        if (seconds % 3600 == 0) {
+            return seconds / 3600 + " h";
+        }
+        return seconds % 60 == 0 ? seconds / 60 + " min" : seconds + " s";
+    }
+
+    /** Optical power as ethtool prints it: {@code -21.50 dBm}; no light is {@code -inf dBm}. */
+    static String dbm(double watts) {
+        return watts > 0 ? String.format(Locale.ROOT, "%.2f dBm", 10 * Math.log10(watts * 1e3)) : "-inf dBm";
+    }
+
+    /** A module as people name it: {@code QT14241028003 (QSFPTEK QT-QSFP28-ER4)}. */
+    static String module(TransceiverModule m) {
+        String serial = m.serial() == null ? "without serial" : m.serial();
+        String name = ((m.vendor() == null ? "" : m.vendor()) + " " + (m.part() == null ? "" : m.part())).strip();
+        return serial + (name.isEmpty() ? "" : " (" + name + ")");
     }
 
     /** Priorities as "3" or "3, 4". */

@@ -20,6 +20,12 @@ public final class RuleTable {
             new TransportLoss(),
             new LinkDown(),
             new LinkDegraded(),
+            new LinkFlapping(),
+            new PcieDegraded(),
+            new PcieErrors(),
+            new ModulePowerOutOfRange(),
+            new ModuleTemperatureHigh(),
+            new FecBerHigh(),
             new GidNoRocev2(),
             new ErdmaRateLimited());
     public static final AgentStale AGENT_STALE = new AgentStale();

@@ -1,0 +1,108 @@
+package io.rdmamon.agent.sysfs;
+
+import io.rdmamon.agent.sysfs.SysfsFiles.Failure;
+import io.rdmamon.protocol.model.PciFunction;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Function;
+
+/**
+ * The PCI function of an RDMA device (phys-facts.md §5.2): {@code realpath(<dev>/device)}, walked up to the first
+ * directory named like a PCI address (a virtio-net's {@code device} is {@code virtioN}, below its PCI function),
+ * never above the host root. A VF ({@code physfn} link) has its link and AER files read from its PF.
+ */
+final class PciFunctionReader {
+    private static final Set<Failure> TOLERATE_ABSENT = EnumSet.of(Failure.ABSENT, Failure.NO_VALUE);
+
+    private final Path hostRoot;
+    private final NetdevResolver.AttributeReader reader;
+
+    PciFunctionReader(Path hostRoot, NetdevResolver.AttributeReader reader) {
+        this.hostRoot = hostRoot;
+        this.reader = reader;
+    }
+
+    /** The function of the device at {@code deviceDir}; null when none is found (no {@code device} link, a capture). */
+    PciFunction read(Path deviceDir, ReadProblems problems) {
+        Path function = functionDir(deviceDir.resolve("device"), problems);
+        if (function == null) {
+            return null;
+        }
+        String physfn = null;
+        Path linkDir = function;
+        Path physfnLink = function.resolve("physfn");
+        if (Files.exists(physfnLink)) {
+            try {
+                linkDir = physfnLink.toRealPath();
+                physfn = linkDir.getFileName().toString();
+            } catch (IOException e) {
+                problems.add(physfnLink, SysfsFiles.describe(e));
+            }
+        }
+        List<String> notes = new ArrayList<>();
+        String currentSpeed = text(linkDir.resolve("current_link_speed"), problems);
+        String maxSpeed = text(linkDir.resolve("max_link_speed"), problems);
+        String currentWidth = text(linkDir.resolve("current_link_width"), problems);
+        String maxWidth = text(linkDir.resolve("max_link_width"), problems);
+        if (currentSpeed == null && maxSpeed == null && currentWidth == null && maxWidth == null) {
+            notes.add("no PCIe link attributes (current_link_speed absent: not a PCI Express function)");
+        }
+        Map<String, Long> aer = new LinkedHashMap<>();
+        for (String severity : PciFunction.AER_SEVERITIES) {
+            Path file = linkDir.resolve("aer_dev_" + severity);
+            Long total = parse(file, text(file, problems), PciParsers::parseAerTotal, problems);
+            if (total != null) {
+                aer.put(severity, total);
+            }
+        }
+        if (aer.isEmpty()) {
+            notes.add("no AER counters (aer_dev_* absent: no AER capability, or a kernel without CONFIG_PCIEAER)");
+        }
+        return new PciFunction(function.getFileName().toString(), physfn, linkDir.getFileName().toString(),
+                currentSpeed, maxSpeed,
+                parse(linkDir.resolve("current_link_speed"), currentSpeed, PciParsers::parseLinkSpeed, problems),
+                parse(linkDir.resolve("max_link_speed"), maxSpeed, PciParsers::parseLinkSpeed, problems),
+                parse(linkDir.resolve("current_link_width"), currentWidth, PciParsers::parseLinkWidth, problems),
+                parse(linkDir.resolve("max_link_width"), maxWidth, PciParsers::parseLinkWidth, problems),
+                aer, notes);
+    }
+
+    /** The nearest directory at or above {@code realpath(link)} named like a PCI address, within the host root. */
+    private Path functionDir(Path link, ReadProblems problems) {
+        if (!Files.exists(link)) {
+            return null;
+        }
+        Path real;
+        Path root;
+        try {
+            real = link.toRealPath();
+            root = hostRoot.toRealPath();
+        } catch (IOException e) {
+            problems.add(link, SysfsFiles.describe(e));
+            return null;
+        }
+        for (Path dir = real; dir != null && dir.startsWith(root) && !dir.equals(root); dir = dir.getParent()) {
+            if (PciParsers.ADDRESS.matcher(dir.getFileName().toString()).matches()) {
+                return dir;
+            }
+        }
+        return null;
+    }
+
+    private String text(Path file, ReadProblems problems) {
+        String text = reader.read(file, problems, TOLERATE_ABSENT);
+        return text == null || text.isEmpty() ? null : text;
+    }
+
+    private static <T> T parse(Path file, String text, Function<String, T> parser, ReadProblems problems) {
+        return InfiniBandClassReader.parse(file, text, parser, problems);
+    }
+}

@@ -1,0 +1,61 @@
+package io.rdmamon.collector.http;
+
+import io.rdmamon.collector.diagnosis.DiagnosisEngine;
+import io.rdmamon.collector.flaps.FlapLedger;
+import io.rdmamon.collector.flaps.PortFlaps;
+import io.rdmamon.collector.store.NodeStore;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+
+import java.util.List;
+
+/**
+ * {@code GET /api/nodes/{node}/events}: the flap ledger of every port of the node (docs/collector.md): each sample
+ * in which a link counter increased, with its time and the counters, oldest first. 404 for a node the store does
+ * not hold.
+ */
+public final class EventsApi implements Routes {
+    private final NodeStore store;
+    private final DiagnosisEngine engine;
+
+    public EventsApi(NodeStore store, DiagnosisEngine engine) {
+        this.store = store;
+        this.engine = engine;
+    }
+
+    @Override
+    public void mount(Router router) {
+        router.get("/api/nodes/:node/events").handler(this::events);
+    }
+
+    private void events(RoutingContext ctx) {
+        String node = ctx.pathParam("node");
+        if (store.node(node).isEmpty()) {
+            JsonReplies.error(ctx, 404, "unknown node '" + node + "'");
+            return;
+        }
+        JsonReplies.ok(ctx, json(node, engine.flapLedger(node)));
+    }
+
+    static JsonObject json(String node, List<PortFlaps> ports) {
+        JsonArray portsJson = new JsonArray();
+        for (PortFlaps port : ports) {
+            JsonArray events = new JsonArray();
+            for (FlapLedger.Entry entry : port.entries()) {
+                JsonArray changes = new JsonArray();
+                for (FlapLedger.CounterChange change : entry.changes()) {
+                    changes.add(new JsonObject().put("counter", change.counter()).put("from", change.from())
+                            .put("to", change.to()).put("increase", change.increase()).put("saturated", change.saturated()));
+                }
+                events.add(new JsonObject().put("timestampMillis", entry.timestampMillis()).put("netdev", entry.netdev())
+                        .put("flaps", entry.flaps()).put("changes", changes));
+            }
+            portsJson.add(new JsonObject().put("device", port.device()).put("port", port.port())
+                    .put("saturatedCounters", new JsonArray(port.saturatedCounters().stream().sorted().toList()))
+                    .put("events", events));
+        }
+        return new JsonObject().put("node", node).put("ports", portsJson);
+    }
+}

@@ -1,0 +1,157 @@
+package io.rdmamon.collector;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.rdmamon.protocol.model.HostSample;
+import io.rdmamon.protocol.model.IbDevice;
+import io.rdmamon.protocol.model.IbPort;
+import io.rdmamon.protocol.model.PciFunction;
+import io.rdmamon.protocol.model.SourceStatus;
+import io.rdmamon.protocol.wire.Frame;
+import io.rdmamon.protocol.wire.FrameCodec;
+import io.rdmamon.protocol.wire.SampleEncoder;
+import io.rdmamon.protocol.wire.WireFormat;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.WebSocket;
+import io.vertx.core.http.WebSocketConnectOptions;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+import static io.rdmamon.protocol.testing.Waits.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * {@code GET /api/nodes/{node}/events}: a collector fed over the real ingest with samples in which one RoCE port's
+ * carrier goes down and up twice (protocol 3 netdev counters) and an IB port's link_downed rises to 255.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class EventsApiTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final long START = System.currentTimeMillis() - 10_000;
+    private final HttpClient http = HttpClient.newHttpClient();
+    private Vertx vertx;
+    private Collector.Running collector;
+    private WebSocket agent;
+
+    @BeforeAll
+    void start() throws Exception {
+        vertx = Vertx.vertx();
+        collector = await(Collector.start(vertx, CollectorConfig.defaults().withListen("127.0.0.1:0")));
+        FrameCodec codec = new FrameCodec();
+        LinkedBlockingQueue<Frame> acks = new LinkedBlockingQueue<>();
+        agent = await(vertx.createWebSocketClient().connect(new WebSocketConnectOptions().setHost("127.0.0.1")
+                .setPort(collector.port()).setURI(WireFormat.STREAM_PATH)));
+        agent.binaryMessageHandler(b -> {
+            try {
+                acks.add(codec.decode(b.getBytes()));
+            } catch (Exception e) {
+                throw new AssertionError(e);
+            }
+        });
+        SampleEncoder encoder = new SampleEncoder("gpu-07", "test", 1000);
+        // carrier downs per sample: 4, 4, 5, 6 (two flaps, in samples 3 and 4); link_downed 250, 250, 255, 255
+        long[] downs = {4, 4, 5, 6};
+        long[] linkDowned = {250, 250, 255, 255};
+        for (int seq = 1; seq <= downs.length; seq++) {
+            HostSample sample = sample(START + seq * 1000L, downs[seq - 1], linkDowned[seq - 1]);
+            for (Frame frame : encoder.encode(sample, seq)) {
+                await(agent.writeBinaryMessage(Buffer.buffer(codec.encode(frame))));
+            }
+            assertEquals(new Frame.Ack(seq), acks.poll(5, TimeUnit.SECONDS));
+        }
+    }
+
+    @AfterAll
+    void stop() throws Exception {
+        await(agent.close());
+        await(vertx.close());
+    }
+
+    @Test
+    void theLedgerListsEachIncreaseWithItsSampleTime() throws Exception {
+        HttpResponse<String> response = get("/api/nodes/gpu-07/events");
+        assertEquals(200, response.statusCode(), response.body());
+        JsonNode body = JSON.readTree(response.body());
+        assertEquals("gpu-07", body.get("node").asText());
+        JsonNode ports = body.get("ports");
+        assertEquals(2, ports.size(), body.toString());
+
+        JsonNode ib = ports.get(0);
+        assertEquals("mlx5_4", ib.get("device").asText());
+        assertEquals("[\"link_downed\"]", ib.get("saturatedCounters").toString());
+        assertEquals(1, ib.get("events").size());
+        JsonNode saturated = ib.get("events").get(0);
+        assertEquals(START + 3000, saturated.get("timestampMillis").asLong());
+        assertEquals(5, saturated.get("flaps").asLong());
+        assertEquals("{\"counter\":\"link_downed\",\"from\":250,\"to\":255,\"increase\":5,\"saturated\":true}",
+                saturated.get("changes").get(0).toString());
+
+        JsonNode roce = ports.get(1);
+        assertEquals("rocep1s0f0", roce.get("device").asText());
+        assertEquals(List.of(START + 3000, START + 4000),
+                List.of(roce.get("events").get(0).get("timestampMillis").asLong(),
+                        roce.get("events").get(1).get("timestampMillis").asLong()));
+        for (JsonNode event : roce.get("events")) {
+            assertEquals("enp1s0f0np0", event.get("netdev").asText());
+            assertEquals(1, event.get("flaps").asLong());
+        }
+        assertEquals("{\"counter\":\"carrier_down_count\",\"from\":5,\"to\":6,\"increase\":1,\"saturated\":false}",
+                roce.get("events").get(1).get("changes").get(0).toString());
+    }
+
+    @Test
+    void theNodeDetailCarriesTheNetdevCountersAndThePciFunction() throws Exception {
+        JsonNode detail = JSON.readTree(get("/api/nodes/gpu-07").body());
+        JsonNode ib = detail.get("devices").get(0);
+        JsonNode roce = detail.get("devices").get(1);
+
+        assertTrue(ib.get("pci").isNull());
+        assertEquals("{}", ib.get("ports").get(0).get("netdevCounters").toString());
+        assertEquals(6, roce.get("ports").get(0).get("netdevCounters").get("carrier_down_count").asLong());
+        JsonNode pci = roce.get("pci");
+        assertEquals("0000:01:00.0", pci.get("address").asText());
+        assertTrue(pci.get("degraded").asBoolean(), pci.toString());
+        assertEquals(8_000_000_000L, pci.get("currentLinkSpeedTransfersPerSecond").asLong());
+        assertEquals("{\"correctable\":2}", pci.get("aerErrors").toString());
+    }
+
+    @Test
+    void anUnknownNodeIsA404NamingIt() throws Exception {
+        HttpResponse<String> response = get("/api/nodes/gpu-99/events");
+
+        assertEquals(404, response.statusCode());
+        assertEquals("{\"error\":\"unknown node 'gpu-99'\"}", response.body());
+    }
+
+    private static HostSample sample(long timestamp, long carrierDowns, long linkDowned) {
+        IbPort roce = new IbPort(1, 4, "ACTIVE", 5, "LinkUp", null, null, "Ethernet", "0x0", "enp1s0f0np0", Map.of(),
+                Map.of(), List.of(), null, null, null, Map.of("carrier_down_count", carrierDowns,
+                "carrier_up_count", carrierDowns));
+        IbPort ib = new IbPort(1, 4, "ACTIVE", 5, "LinkUp", null, null, "InfiniBand", "0x12", null,
+                Map.of("link_downed", linkDowned), Map.of(), List.of(), null, null);
+        return new HostSample("gpu-07", timestamp, List.of(
+                new IbDevice("mlx5_4", 1, "CA", null, null, "28.39", "MT4129", null, List.of(ib)),
+                new IbDevice("rocep1s0f0", 1, "CA", null, null, "22.31", "MT4125", null, List.of(roce),
+                        new PciFunction("0000:01:00.0", null, "0000:01:00.0", "8.0 GT/s PCIe", "16.0 GT/s PCIe",
+                                8_000_000_000L, 16_000_000_000L, 16, 16, Map.of("correctable", 2L), List.of()))),
+                List.of(SourceStatus.ok("sysfs", "mlx5_4"), SourceStatus.ok("sysfs", "rocep1s0f0")));
+    }
+
+    private HttpResponse<String> get(String path) throws Exception {
+        return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + collector.port() + path)).build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+}
