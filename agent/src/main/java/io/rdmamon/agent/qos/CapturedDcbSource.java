@@ -107,7 +107,10 @@ public final class CapturedDcbSource implements DcbSource {
         try {
             return StrictJson.mapper().readTree(text);
         } catch (JsonProcessingException e) {
-            throw new IOException(relative(file) + ": not JSON: " + e.getOriginalMessage().lines().findFirst().orElse(""), e);
+            String reason = e.getOriginalMessage().lines().findFirst().orElse("");
+            int location = reason.indexOf(" (start marker");
+            throw new IOException(relative(file) + ": not JSON: " + (location < 0 ? reason : reason.substring(0, location))
+                    + " (line " + e.getLocation().getLineNr() + ")", e);
         }
     }
 
