@@ -177,7 +177,7 @@ class CollectorEndToEndTest {
         RawAgent wrongVersion = new RawAgent(AGENT_TOKEN);
         await(wrongVersion.ws.writeBinaryMessage(Buffer.buffer("{\"v\":9,\"type\":\"heartbeat\",\"ts\":1}")));
         waitFor(() -> wrongVersion.closeCode != null, "wrong-version connection closed");
-        assertEquals("protocol version 9 is not supported; this collector speaks 1 and 2", wrongVersion.closeReason);
+        assertEquals("protocol version 9 is not supported; this collector speaks 1 to 3", wrongVersion.closeReason);
 
         good.send("good", 2_000L, 2, 2, 60_000); // still streaming, acked
         assertEquals(2_000L, collector.store().node("good").orElseThrow().lastSample().timestampMillis());

@@ -99,7 +99,8 @@ public final class AgentDaemon extends VerticleBase {
 
     private void publish(HostSample sample) {
         // the configured node name is the identity; the sampler's own name is not trusted
-        HostSample named = new HostSample(options.node(), sample.timestampMillis(), sample.devices(), sample.sources());
+        HostSample named = new HostSample(options.node(), sample.timestampMillis(), sample.devices(), sample.sources(),
+                sample.ncclConf());
         for (Consumer<HostSample> sink : sinks) {
             sink.accept(named);
         }

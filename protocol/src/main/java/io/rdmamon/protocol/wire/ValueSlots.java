@@ -115,12 +115,12 @@ public final class ValueSlots {
                     }
                     ports[i] = new IbPort(p.port(), p.stateId(), p.state(), p.physStateId(), p.physState(), p.rate(),
                             p.rateBytesPerSecond(), p.linkLayer(), p.lid(), p.netdev(), counters, hwCounters, p.gids(),
-                            ethtool, p.verbs());
+                            ethtool, p.verbs(), p.qos());
                 }
                 rebuilt[d] = new IbDevice(device.name(), device.nodeTypeId(), device.nodeType(), device.nodeGuid(),
                         device.sysImageGuid(), device.fwVersion(), device.hcaType(), device.boardId(), List.of(ports));
             }
-            return new HostSample(node, frame.timestampMillis(), List.of(rebuilt), frame.sources());
+            return new HostSample(node, frame.timestampMillis(), List.of(rebuilt), frame.sources(), layout.ncclConf());
         }
     }
 

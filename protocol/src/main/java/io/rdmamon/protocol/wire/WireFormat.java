@@ -4,9 +4,11 @@ package io.rdmamon.protocol.wire;
 public final class WireFormat {
     /**
      * Version carried in every frame as {@code "v"}, and the one this build writes. 2: each ethtool statistic
-     * has one slot (raw); the typed per-priority view is derived from it on decoding.
+     * has one slot (raw); the typed per-priority view is derived from it on decoding. 3: the layout may carry
+     * optional fields (a port's {@code qos}, the host's {@code ncclConf}, the physical layer); absent = not read,
+     * so a version 1 or 2 frame decodes unchanged.
      */
-    public static final int PROTOCOL_VERSION = 2;
+    public static final int PROTOCOL_VERSION = 3;
     /**
      * Oldest version this build still reads, so that collectors can be upgraded before their agents. 1: the
      * typed ethtool view follows the raw statistics in every values frame as copies, which are skipped. A frame
@@ -21,7 +23,7 @@ public final class WireFormat {
     private WireFormat() {
     }
 
-    /** The versions read, for messages: {@code "1 and 2"}. */
+    /** The versions read, for messages: {@code "1 to 3"}. */
     public static String readVersions() {
         return OLDEST_READ_VERSION == PROTOCOL_VERSION ? Integer.toString(PROTOCOL_VERSION)
                 : OLDEST_READ_VERSION + (PROTOCOL_VERSION - OLDEST_READ_VERSION == 1 ? " and " : " to ") + PROTOCOL_VERSION;

@@ -81,7 +81,7 @@ class ProtocolOneCompatibilityTest {
         List<Frame> v2 = new SampleEncoder("gpu-01", "0.9.0", 1000, List.of(Frame.Hello.CAPABILITY_PROBES), "run-1")
                 .encode(TestSamples.host(1, 10, 7L), 1);
         String hello = text(codec.encode(v2.get(0)));
-        assertTrue(hello.startsWith("{\"v\":2,") && hello.contains("\"ethtool\":{\"netdev\":\"eth2\",\"raw\":[")
+        assertTrue(hello.startsWith("{\"v\":" + WireFormat.PROTOCOL_VERSION + ",") && hello.contains("\"ethtool\":{\"netdev\":\"eth2\",\"raw\":[")
                 && !hello.contains("priorities") && !hello.contains("vportRdma"), hello);
         Frame.Values values = (Frame.Values) codec.decode(v1.get(1));
         Frame.Values valuesV2 = (Frame.Values) v2.get(1);
@@ -108,8 +108,8 @@ class ProtocolOneCompatibilityTest {
     @Test
     void aFrameOfAnotherVersionIsRefusedSayingWhichAreSpoken() {
         FrameException e = assertThrows(FrameException.class,
-                () -> codec.decode("{\"v\":3,\"type\":\"heartbeat\",\"ts\":1}".getBytes(StandardCharsets.UTF_8)));
-        assertEquals("protocol version 3 is not supported; this collector speaks 1 and 2", e.getMessage());
+                () -> codec.decode("{\"v\":4,\"type\":\"heartbeat\",\"ts\":1}".getBytes(StandardCharsets.UTF_8)));
+        assertEquals("protocol version 4 is not supported; this collector speaks 1 to 3", e.getMessage());
     }
 
     private static void assertSameTypedView(EthtoolStats expected, EthtoolStats actual) {
