@@ -77,6 +77,11 @@ public final class AgentCommand implements Callable<Integer> {
                     + " a real mlx5 port has 255 GID entries, most of the sampling cost. Default: ${DEFAULT-VALUE}.")
     Duration gidRefresh;
 
+    @Option(names = "--qos-refresh", defaultValue = "30s", paramLabel = "DURATION", converter = DurationConverter.class,
+            description = "Re-read each RoCE port's QoS configuration (DCB, ECN, ToS) and /etc/nccl.conf at most this"
+                    + " often (sooner when the port's state changes). Default: ${DEFAULT-VALUE}.")
+    Duration qosRefresh;
+
     @Mixin
     HostRootOption hostRoot;
 
@@ -94,7 +99,10 @@ public final class AgentCommand implements Callable<Integer> {
         if (gidRefresh.isZero() || gidRefresh.isNegative()) {
             throw CliFailure.badInput("--gid-refresh " + gidRefresh.toMillis() + "ms: must be positive");
         }
-        HostReader reader = hostRoot.open().withGidRefresh(gidRefresh);
+        if (qosRefresh.isZero() || qosRefresh.isNegative()) {
+            throw CliFailure.badInput("--qos-refresh " + qosRefresh.toMillis() + "ms: must be positive");
+        }
+        HostReader reader = hostRoot.open().withGidRefresh(gidRefresh).withQosRefresh(qosRefresh);
         ProbeSettings probes = probeSettings(reader.hostRoot());
         AgentDaemonOptions options = AgentDaemonOptions.of(node, interval, () -> reader.read(node));
         if (listen != null) {
