@@ -25,7 +25,7 @@ class SimulatorBasicsTest {
         IllegalArgumentException error = assertThrows(IllegalArgumentException.class,
                 () -> Scenario.fromCliName("pfc_storm"));
         assertEquals("unknown scenario 'pfc_storm'; valid scenarios: healthy, wrong-priority, pfc-storm, ecn-off, "
-                + "link-degraded, gid-missing, erdma-ratelimit, mixed", error.getMessage());
+                + "link-degraded, gid-missing, erdma-ratelimit, pfc-lost, trust-pcp, dscp-map-wrong, mixed", error.getMessage());
     }
 
     @Test
