@@ -40,7 +40,12 @@ class ScenarioDiagnosisTest {
             Scenario.ECN_OFF, Set.of(Rule.ECN_NOT_ENGAGED),
             Scenario.LINK_DEGRADED, Set.of(Rule.LINK_DEGRADED, Rule.LINK_DOWN, Rule.TRANSPORT_LOSS),
             Scenario.GID_MISSING, Set.of(Rule.GID_NO_ROCEV2),
-            Scenario.ERDMA_RATELIMIT, Set.of(Rule.ERDMA_RATE_LIMITED));
+            Scenario.ERDMA_RATELIMIT, Set.of(Rule.ERDMA_RATE_LIMITED),
+            // the QoS scenarios by their counters alone; the configuration rules (qos_config_drift,
+            // qos_trust_not_dscp, roce_dscp_not_lossless) join these when h-qos-use's rules are merged
+            Scenario.PFC_LOST, Set.of(Rule.PFC_NOT_ENABLED),
+            Scenario.TRUST_PCP, Set.of(Rule.ROCE_TRAFFIC_OUTSIDE_LOSSLESS_PRIORITY),
+            Scenario.DSCP_MAP_WRONG, Set.of(Rule.ROCE_TRAFFIC_OUTSIDE_LOSSLESS_PRIORITY));
     /** Faults of one port: the last one of the node. */
     private static final Set<Scenario> LAST_PORT_ONLY = Set.of(Scenario.LINK_DEGRADED, Scenario.GID_MISSING);
 
