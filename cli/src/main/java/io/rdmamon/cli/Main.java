@@ -6,6 +6,7 @@ import io.rdmamon.cli.daemon.DemoCommand;
 import io.rdmamon.cli.node.DevinfoCommand;
 import io.rdmamon.cli.node.GidsCommand;
 import io.rdmamon.cli.node.PerfCommand;
+import io.rdmamon.cli.node.QosCommand;
 import io.rdmamon.cli.node.SampleCommand;
 import io.rdmamon.cli.node.StatCommand;
 import picocli.CommandLine;
@@ -37,6 +38,7 @@ import java.util.concurrent.Callable;
                 PerfCommand.class,
                 StatCommand.class,
                 SampleCommand.class,
+                QosCommand.class,
                 AgentCommand.class,
                 CollectorCommand.class,
                 DemoCommand.class,
