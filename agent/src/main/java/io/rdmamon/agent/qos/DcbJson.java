@@ -105,7 +105,7 @@ final class DcbJson {
      * {@code dcb maxrate}: {@code tc_maxrate}, assumed in kbit/s. iproute2 up to 6.17 prints the kernel's value
      * ({@code struct ieee_maxrate}, kbit/s) unchanged; 6.18 (commit e7d4c060) prints it ×125 (bytes/s), and the JSON
      * does not say which release wrote it. Captures are taken with the distributions' iproute2 (Debian 12: 6.1), so
-     * kbit/s; a capture from 6.18 or later reads 125 times too fast (docs/agent.md, "dcb captures").
+     * kbit/s; a capture from 6.18 or later reads 125 times too fast (README.md, "Commands").
      */
     static List<Long> maxrate(StrictJson json) {
         return eightLongs(json, "tc_maxrate");
