@@ -85,6 +85,11 @@ public final class CapturedDcbSource implements DcbSource {
      */
     private JsonNode part(Path dir, String object, boolean required, List<String> problems) throws IOException {
         Path file = dir.resolve(object + ".json");
+        if (!Files.exists(file)) {
+            // not captured; checked first because most captures lack some object, and an exception per absent file
+            // was most of the cost of a read
+            return null;
+        }
         String text;
         try {
             if (Files.size(file) > MAX_CAPTURE_BYTES) {

@@ -130,10 +130,14 @@ public final class QosReader {
         problems.addAll(reading.problems());
         QosConfig dcbPart = reading.config();
         QosConfig.Ecn ecn = readEcn(netdev, problems);
-        Integer trafficClass = readOptional(Path.of("sys/class/infiniband", device, "tc", Integer.toString(port),
-                "traffic_class"), QosFileParsers::trafficClass, problems);
-        Integer defaultRoceTos = readOptional(Path.of("sys/kernel/config/rdma_cm", device, "ports",
-                Integer.toString(port), "default_roce_tos"), QosFileParsers::defaultRoceTos, problems);
+        // OFED-only and configfs-only: look for the directory first, absent on most hosts (an exception per absent
+        // file was a large part of a read's cost)
+        Path tc = Path.of("sys/class/infiniband", device, "tc", Integer.toString(port));
+        Integer trafficClass = !Files.isDirectory(hostRoot.resolve(tc)) ? null
+                : readOptional(tc.resolve("traffic_class"), QosFileParsers::trafficClass, problems);
+        Path configfs = Path.of("sys/kernel/config/rdma_cm", device, "ports", Integer.toString(port));
+        Integer defaultRoceTos = !Files.isDirectory(hostRoot.resolve(configfs)) ? null
+                : readOptional(configfs.resolve("default_roce_tos"), QosFileParsers::defaultRoceTos, problems);
         QosConfig config = new QosConfig(dcbPart.source(), dcbPart.dcbx(), dcbPart.pfc(), dcbPart.ets(), dcbPart.app(),
                 dcbPart.trustOrder(), dcbPart.buffer(), dcbPart.tcMaxrateKbits(), ecn, trafficClass, defaultRoceTos);
         return new PortQos(config, problems.isEmpty() ? SourceStatus.ok(SOURCE_QOS, netdev)

@@ -87,7 +87,7 @@ class ScenarioDiagnosisTest {
                     HostSample read = readers.get(node.name()).read(node.name());
                     // the reader stamps wall-clock time; the fabric's time is simulated. As in the collector, the store
                     // applies the sample and the engine evaluates it against the one the store held before.
-                    HostSample sample = new HostSample(read.node(), clock.millis, read.devices(), read.sources());
+                    HostSample sample = new HostSample(read.node(), clock.millis, read.devices(), read.sources(), read.ncclConf());
                     assertEquals(NodeStore.Ingest.APPLIED, store.accept(sample));
                     engine.accept(sample);
                 }
