@@ -35,14 +35,12 @@ import java.util.function.LongSupplier;
  */
 public final class QosReader {
     public static final String SOURCE_QOS = "qos";
-    /** {@code rdmamon agent --qos-refresh}'s default: as the GID tables' ({@code --gid-refresh}). */
-    public static final Duration DEFAULT_REFRESH = Duration.ofSeconds(30);
     /** {@code /etc/nccl.conf} holds a few dozen lines; a file beyond this is not NCCL's configuration. */
     static final long MAX_NCCL_CONF_BYTES = 64 * 1024;
     private static final String NCCL_CONF = "etc/nccl.conf";
 
-    /** One port's reading and when it was taken. */
-    private record Cached(String portKey, long readAtMillis, QosConfig config, SourceStatus status) {
+    /** One port's reading, when it was taken and in which port state. */
+    private record Cached(String portKey, long readAtMillis, PortQos qos) {
     }
 
     private record CachedNccl(long readAtMillis, NcclConf conf) {
@@ -95,10 +93,10 @@ public final class QosReader {
         long now = clockMillis.getAsLong();
         Cached cached = cache.get(key);
         if (cached != null && cached.portKey.equals(portKey) && now - cached.readAtMillis < refreshMillis) {
-            return new PortQos(cached.config, cached.status);
+            return cached.qos;
         }
         PortQos read = readPort(device, port, netdev);
-        cache.put(key, new Cached(portKey, now, read.config(), read.status()));
+        cache.put(key, new Cached(portKey, now, read));
         return read;
     }
 
