@@ -8,6 +8,7 @@ import io.rdmamon.cli.node.GidsCommand;
 import io.rdmamon.cli.node.ModuleCommand;
 import io.rdmamon.cli.node.PcieCommand;
 import io.rdmamon.cli.node.PerfCommand;
+import io.rdmamon.cli.node.QosCommand;
 import io.rdmamon.cli.node.SampleCommand;
 import io.rdmamon.cli.node.StatCommand;
 import picocli.CommandLine;
@@ -41,6 +42,7 @@ import java.util.concurrent.Callable;
                 PerfCommand.class,
                 StatCommand.class,
                 SampleCommand.class,
+                QosCommand.class,
                 AgentCommand.class,
                 CollectorCommand.class,
                 DemoCommand.class,

@@ -169,4 +169,81 @@ class FixtureCommandsTest {
         assertEquals(0, text.exitCode(), text::toString);
         assertTrue(text.out().startsWith("node fixture-node, read "), text::toString);
     }
+
+    /** Expected rows derived from the capture file itself, not from the reader. */
+    @Test
+    void qosPrintsThePortsConfigurationLikeMlnxQos() throws IOException {
+        String pfc = Files.readString(ROOT.resolve("dcb/ens1f0np0/pfc.json"));
+        String prioPfc = pfc.substring(pfc.indexOf("\"prio_pfc\":[") + 12, pfc.indexOf(']', pfc.indexOf("prio_pfc")));
+        String enabled = String.join("   ", Stream.of(prioPfc.split(",")).map(b -> b.trim().equals("true") ? "1" : "0")
+                .toList());
+
+        CliRun result = run("qos", "-i", "ens1f0np0");
+
+        assertEquals(0, result.exitCode(), result::toString);
+        List<String> lines = result.out().lines().toList();
+        assertEquals("DCBX mode: OS controlled", lines.get(0));
+        assertEquals("Priority trust state: dscp", lines.get(1));
+        assertTrue(lines.contains("\tenabled     " + enabled), result::toString);
+        assertTrue(lines.contains("ECN (DCQCN) enabled:"), result::toString);
+        assertTrue(lines.contains("RoCE traffic_class: 106 (DSCP 26 -> priority 3, PFC on)"), result::toString);
+        assertEquals("", result.err());
+    }
+
+    @Test
+    void qosJsonAndPerDevice() throws IOException {
+        CliRun json = run("qos", "-i", "ens1f1np1", "--json");
+        assertEquals(0, json.exitCode(), json::toString);
+        JsonNode qos = new ObjectMapper().readTree(json.out());
+        assertEquals(1 << 5, qos.get("pfc").get("enabledMask").asInt());
+        assertEquals("capture", qos.get("source").asText());
+        assertEquals(64, qos.get("app").size());
+
+        CliRun device = run("qos", "-d", "mlx5_1");
+        assertEquals(0, device.exitCode(), device::toString);
+        assertEquals("mlx5_1 port 1 (ens1f1np1):", device.out().lines().findFirst().orElseThrow());
+        CliRun deviceJson = run("qos", "-d", "mlx5_1", "--json");
+        JsonNode ports = new ObjectMapper().readTree(deviceJson.out());
+        assertEquals("ens1f1np1", ports.get(0).get("netdev").asText());
+        assertEquals(1 << 5, ports.get(0).get("qos").get("pfc").get("enabledMask").asInt());
+    }
+
+    @Test
+    void qosRefusesWhatIsNotARocePortNamingIt() {
+        CliRun plain = run("qos", "-i", "eno1");
+        assertEquals(2, plain.exitCode(), plain::toString);
+        assertArrayEquals(new String[] {"rdmamon: interface 'eno1' is not the netdev of a RoCE port "
+                + "(RoCE netdevs: ens1f0np0, ens1f1np1)"}, plain.errLines());
+        CliRun unknown = run("qos", "-i", "nosuch0");
+        assertEquals(2, unknown.exitCode(), unknown::toString);
+        assertTrue(unknown.err().startsWith("rdmamon: unknown interface 'nosuch0'"), unknown::toString);
+        assertEquals(2, run("qos").exitCode(), "-i or -d is required");
+        assertEquals(2, run("qos", "-i", "ens1f0np0", "-d", "mlx5_0").exitCode(), "not both");
+    }
+
+    @Test
+    void qosWarnsAboutPartsThatCouldNotBeRead() {
+        Path bnxt = ROOT.resolveSibling("bnxt-re");
+        CliRun result = CliRun.of("qos", "-i", "ens2f0np0", "--host-root", bnxt.toString());
+        assertEquals(0, result.exitCode(), result::toString);
+        assertTrue(result.out().contains("Priority trust state: pcp\n"), result::toString);
+        assertTrue(result.out().contains("PFC configuration: not read\n"), result::toString);
+        assertArrayEquals(new String[] {"rdmamon qos: warning: dcb/ens2f0np0/pfc.json: dcb pfc show printed nothing "
+                + "(not supported on ens2f0np0)"}, result.errLines());
+    }
+
+    @Test
+    void qosWithoutCapturesFailsWithTheReason() {
+        Path ice = ROOT.resolveSibling("irdma-no-pma");
+        CliRun result = CliRun.of("qos", "-d", "irdma0", "--host-root", ice.toString());
+        assertEquals(1, result.exitCode(), result::toString);
+        assertTrue(result.err().contains("no QoS configuration captured"), result::toString);
+    }
+
+    @Test
+    void agentRefusesANonPositiveQosRefresh() {
+        CliRun result = CliRun.of("agent", "--node", "n", "--listen", "127.0.0.1:0", "--qos-refresh", "0s");
+        assertEquals(2, result.exitCode(), result::toString);
+        assertArrayEquals(new String[] {"rdmamon: --qos-refresh 0ms: must be positive"}, result.errLines());
+    }
 }

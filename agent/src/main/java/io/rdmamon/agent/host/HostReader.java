@@ -8,6 +8,10 @@ import io.rdmamon.agent.module.CapturedModuleEepromSource;
 import io.rdmamon.agent.module.IoctlModuleEepromSource;
 import io.rdmamon.agent.module.ModuleEepromSource;
 import io.rdmamon.agent.module.ModuleReader;
+import io.rdmamon.agent.qos.CapturedDcbSource;
+import io.rdmamon.agent.qos.DcbSource;
+import io.rdmamon.agent.qos.NetlinkDcbSource;
+import io.rdmamon.agent.qos.QosReader;
 import io.rdmamon.agent.sysfs.DeviceReading;
 import io.rdmamon.agent.sysfs.IbPorts;
 import io.rdmamon.agent.sysfs.InfiniBandClassReader;
@@ -21,6 +25,8 @@ import io.rdmamon.protocol.model.EthtoolStats;
 import io.rdmamon.protocol.model.HostSample;
 import io.rdmamon.protocol.model.IbDevice;
 import io.rdmamon.protocol.model.IbPort;
+import io.rdmamon.protocol.model.PortTransport;
+import io.rdmamon.protocol.model.QosConfig;
 import io.rdmamon.protocol.model.SourceStatus;
 import io.rdmamon.protocol.model.TransceiverModule;
 import io.rdmamon.protocol.model.VerbsPortAttributes;
@@ -73,10 +79,14 @@ public final class HostReader {
     private final Clock clock;
     /** The transceiver of each port's netdev, on its own (slow) cadence. */
     private final ModuleReader modules;
+    /** Where the DCB configuration comes from; {@link #qos} reads through it. */
+    private final DcbSource dcb;
+    /** The QoS configuration of RoCE ports and {@code etc/nccl.conf}, with its own reuse interval. */
+    private final QosReader qos;
 
     private HostReader(Path hostRoot, ReadWatchdog watchdog, SmallFileReader files, InfiniBandClassReader sysfs,
                        EthtoolStatsSource ethtool, VerbsPortReader verbs, Pattern deviceInclude, Pattern deviceExclude,
-                       Clock clock, ModuleReader modules) {
+                       Clock clock, ModuleReader modules, DcbSource dcb, QosReader qos) {
         this.hostRoot = hostRoot;
         this.watchdog = watchdog;
         this.files = files;
@@ -87,6 +97,8 @@ public final class HostReader {
         this.deviceExclude = deviceExclude;
         this.clock = clock;
         this.modules = modules;
+        this.dcb = dcb;
+        this.qos = qos;
     }
 
     /**
@@ -145,8 +157,11 @@ public final class HostReader {
             }
         };
         Clock clock = Clock.systemUTC();
+        // on a live host the DCB netlink reader, elsewhere the dcb -j captures under the root
+        DcbSource dcb = root.getParent() == null ? NetlinkDcbSource.loadNative() : new CapturedDcbSource(root);
         return new HostReader(root, watchdog, watched, new InfiniBandClassReader(root, watched), ethtool, verbs,
-                null, null, clock, new ModuleReader(new CapturedModuleEepromSource(root), null, clock::millis));
+                null, null, clock, new ModuleReader(new CapturedModuleEepromSource(root), null, clock::millis), dcb,
+                qosReader(root, watchdog, watched, dcb, Duration.ZERO, clock));
     }
 
     /**
@@ -155,7 +170,8 @@ public final class HostReader {
      * but anchored, so {@code mlx5_1} does not also select {@code mlx5_10}.
      */
     public HostReader withDeviceFilter(Pattern include, Pattern exclude) {
-        return new HostReader(hostRoot, watchdog, files, sysfs, ethtool, verbs, include, exclude, clock, modules);
+        return new HostReader(hostRoot, watchdog, files, sysfs, ethtool, verbs, include, exclude, clock, modules, dcb,
+                qos);
     }
 
     /**
@@ -170,7 +186,7 @@ public final class HostReader {
     public HostReader withGidRefresh(Duration refresh) {
         SlowCadenceCache cache = new SlowCadenceCache(refresh, () -> clock.millis());
         return new HostReader(hostRoot, watchdog, files, new InfiniBandClassReader(hostRoot, files, cache), ethtool,
-                verbs, deviceInclude, deviceExclude, clock, modules);
+                verbs, deviceInclude, deviceExclude, clock, modules, dcb, qos);
     }
 
     /**
@@ -179,13 +195,13 @@ public final class HostReader {
      */
     public HostReader withModuleRefresh(Duration refresh) {
         return new HostReader(hostRoot, watchdog, files, sysfs, ethtool, verbs, deviceInclude, deviceExclude, clock,
-                modules.withRefresh(refresh));
+                modules.withRefresh(refresh), dcb, qos);
     }
 
     /** A reader whose transceivers come from {@code source} (the ioctl on a live host). */
     public HostReader withModuleSource(ModuleEepromSource source) {
         return new HostReader(hostRoot, watchdog, files, sysfs, ethtool, verbs, deviceInclude, deviceExclude, clock,
-                new ModuleReader(source, null, clock::millis));
+                new ModuleReader(source, null, clock::millis), dcb, qos);
     }
 
     /**
@@ -212,7 +228,26 @@ public final class HostReader {
     /** The clock that stamps samples. */
     public HostReader withClock(Clock clock) {
         return new HostReader(hostRoot, watchdog, files, sysfs, ethtool, verbs, deviceInclude, deviceExclude, clock,
-                modules.withClock(clock::millis));
+                modules.withClock(clock::millis), dcb, qos);
+    }
+
+    /**
+     * A reader that reuses each RoCE port's QoS configuration (and {@code etc/nccl.conf}) for up to {@code refresh},
+     * re-read sooner when the port's state changes; {@link Duration#ZERO} (one-shot commands) reads it every sample.
+     * Measured with this reader's clock, so set the clock first.
+     */
+    public HostReader withQosRefresh(Duration refresh) {
+        return new HostReader(hostRoot, watchdog, files, sysfs, ethtool, verbs, deviceInclude, deviceExclude, clock,
+                modules, dcb, qosReader(hostRoot, watchdog, files, dcb, refresh, clock));
+    }
+
+    /**
+     * A reader taking the DCB configuration from {@code source} (root {@code /}: the DCB netlink reader); the QoS
+     * reuse interval starts afresh at {@link Duration#ZERO}, so call {@link #withQosRefresh} after this.
+     */
+    public HostReader withDcbSource(DcbSource source) {
+        return new HostReader(hostRoot, watchdog, files, sysfs, ethtool, verbs, deviceInclude, deviceExclude, clock,
+                modules, source, qosReader(hostRoot, watchdog, files, source, Duration.ZERO, clock));
     }
 
     public Path hostRoot() {
@@ -314,9 +349,10 @@ public final class HostReader {
             if (reading.device() == null) {
                 continue;
             }
-            devices.add(withOtherSources(reading.device(), verbsUnavailable, ethtoolByNetdev, modulesByNetdev, sources));
+            devices.add(withQos(withOtherSources(reading.device(), verbsUnavailable, ethtoolByNetdev, modulesByNetdev,
+                    sources), sources));
         }
-        return new HostSample(node, timestamp, devices, sources);
+        return new HostSample(node, timestamp, devices, sources, ncclConf(sources));
     }
 
     /**
@@ -391,6 +427,59 @@ public final class HostReader {
             sources.add(SourceStatus.failed(SOURCE_ETHTOOL, netdev, call + ": " + e));
         }
         return null;
+    }
+
+    /**
+     * {@code device} with the QoS configuration of each RoCE port that has a netdev ({@link PortTransport}), one
+     * {@code qos} status per netdev (two ports on one netdev share its reading).
+     */
+    private IbDevice withQos(IbDevice device, List<SourceStatus> sources) {
+        List<IbPort> ports = new ArrayList<>(device.ports().size());
+        boolean changed = false;
+        for (IbPort port : device.ports()) {
+            if (port.netdev() == null || PortTransport.of(device, port) != PortTransport.ROCE) {
+                ports.add(port);
+                continue;
+            }
+            QosReader.PortQos read = qos.port(device.name(), port.port(), port.netdev(),
+                    port.state() + "/" + port.physState());
+            if (read.status() != null && !sources.contains(read.status())) {
+                sources.add(read.status());
+            }
+            ports.add(read.config() == null ? port : new IbPort(port.port(), port.stateId(), port.state(),
+                    port.physStateId(), port.physState(), port.rate(), port.rateBytesPerSecond(), port.linkLayer(),
+                    port.lid(), port.netdev(), port.counters(), port.hwCounters(), port.gids(), port.ethtool(),
+                    port.verbs(), read.config()));
+            changed |= read.config() != null;
+        }
+        return !changed ? device : new IbDevice(device.name(), device.nodeTypeId(), device.nodeType(),
+                device.nodeGuid(), device.sysImageGuid(), device.fwVersion(), device.hcaType(), device.boardId(), ports);
+    }
+
+    /** {@code etc/nccl.conf}'s settings, null when there is none; a status only when the file exists. */
+    private Map<String, String> ncclConf(List<SourceStatus> sources) {
+        QosReader.NcclConf conf = qos.ncclConf();
+        if (conf.status() != null) {
+            sources.add(conf.status());
+        }
+        return conf.entries();
+    }
+
+    private static QosReader qosReader(Path root, ReadWatchdog watchdog, SmallFileReader files, DcbSource dcb,
+                                       Duration refresh, Clock clock) {
+        // one watched read per netdev: a netlink request or the capture files of one interface
+        DcbSource watched = new DcbSource() {
+            @Override
+            public QosConfig read(String ifname) throws IOException {
+                return readParts(ifname).config();
+            }
+
+            @Override
+            public Reading readParts(String ifname) throws IOException {
+                return watchdog.watch("DCB of " + ifname, () -> dcb.readParts(ifname));
+            }
+        };
+        return new QosReader(root, files, watched, refresh, clock::millis);
     }
 
     private List<String> filtered(List<String> names) {

@@ -3,6 +3,7 @@ package io.rdmamon.agent.qos;
 import io.rdmamon.protocol.model.QosConfig;
 
 import java.io.IOException;
+import java.util.List;
 
 /**
  * Where a netdev's DCB configuration comes from: DCB netlink ({@code RTM_GETDCB}/{@code DCB_CMD_IEEE_GET}) on a
@@ -20,6 +21,31 @@ public interface DcbSource {
      *                     {@code no such interface nosuch0 (ENODEV)}, or the capture file at fault
      */
     QosConfig read(String ifname) throws IOException;
+
+    /**
+     * What one read gave: the configuration and the problems of parts that could not be read although the netdev has
+     * DCB (e.g. a capture whose {@code pfc} object printed nothing), each naming the part; empty when all were read.
+     */
+    record Reading(QosConfig config, List<String> problems) {
+        public Reading {
+            problems = List.copyOf(problems);
+        }
+    }
+
+    /** {@link #read} with the problems of single parts; a source that has none keeps this default. */
+    default Reading readParts(String ifname) throws IOException {
+        return new Reading(read(ifname), List.of());
+    }
+
+    /**
+     * No configuration was captured for the interface (a host root without {@code dcb/<if>/}): nothing is known, and
+     * nothing failed either, so the reader reports neither a configuration nor a status.
+     */
+    final class NotCapturedException extends IOException {
+        public NotCapturedException(String message) {
+            super(message);
+        }
+    }
 
     /** A source that always fails with {@code reason}: when the real one could not even be set up. */
     static DcbSource unavailable(String reason) {

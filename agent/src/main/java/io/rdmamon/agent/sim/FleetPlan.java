@@ -27,7 +27,8 @@ final class FleetPlan {
     private static final Set<Scenario> FLEET_WIDE = EnumSet.of(Scenario.WRONG_PRIORITY, Scenario.ECN_OFF,
             Scenario.ERDMA_RATELIMIT);
     private static final List<Scenario> NODE_FAULTS = List.of(Scenario.WRONG_PRIORITY, Scenario.PFC_STORM,
-            Scenario.ECN_OFF, Scenario.LINK_DEGRADED, Scenario.GID_MISSING, Scenario.ERDMA_RATELIMIT);
+            Scenario.ECN_OFF, Scenario.LINK_DEGRADED, Scenario.GID_MISSING, Scenario.ERDMA_RATELIMIT,
+            Scenario.PFC_LOST, Scenario.TRUST_PCP, Scenario.DSCP_MAP_WRONG);
     /** Keeps the mixed-fault draw independent of the traffic streams drawn from the same seed. */
     private static final long MIXED_STREAM = 0x6d69786564L;
 
@@ -42,7 +43,8 @@ final class FleetPlan {
     static boolean canShow(NodeKind kind, Scenario fault) {
         return switch (fault) {
             case HEALTHY -> true;
-            case WRONG_PRIORITY, PFC_STORM, ECN_OFF, GID_MISSING, DIRTY_OPTIC -> kind == NodeKind.ROCE_MLX5;
+            case WRONG_PRIORITY, PFC_STORM, ECN_OFF, GID_MISSING, DIRTY_OPTIC, PFC_LOST, TRUST_PCP, DSCP_MAP_WRONG ->
+                    kind == NodeKind.ROCE_MLX5;
             case LINK_DEGRADED, PCIE_X8 -> kind != NodeKind.ERDMA;
             case ERDMA_RATELIMIT -> kind == NodeKind.ERDMA;
             case MIXED -> false;

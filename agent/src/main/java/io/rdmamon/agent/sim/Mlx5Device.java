@@ -61,6 +61,8 @@ final class Mlx5Device implements SimulatedDevice {
     private final Scenario fault;
     private final int losslessPriority;
     private final int rdmaPriority;
+    /** The RoCE port's QoS configuration; null on InfiniBand. */
+    private final SimulatedQos qos;
     private final int lid;
     private final int ipv4;
     private final RandomGenerator random;
@@ -86,7 +88,8 @@ final class Mlx5Device implements SimulatedDevice {
     private final SimulatedOptic optic;
 
     private Mlx5Device(String name, String netdev, long mac, Model model, boolean roce, Scenario fault,
-                       int losslessPriority, int rdmaPriority, int lid, int ipv4, RandomGenerator random) {
+                       int losslessPriority, int rdmaPriority, SimulatedQos qos, int lid, int ipv4,
+                       RandomGenerator random) {
         this.name = name;
         this.netdev = netdev;
         this.mac = mac;
@@ -96,6 +99,7 @@ final class Mlx5Device implements SimulatedDevice {
         this.fault = fault;
         this.losslessPriority = losslessPriority;
         this.rdmaPriority = rdmaPriority;
+        this.qos = qos;
         this.lid = lid;
         this.ipv4 = ipv4;
         this.random = random;
@@ -103,7 +107,7 @@ final class Mlx5Device implements SimulatedDevice {
         this.rxLoad = new Utilisation(random.nextDouble(0.3, 0.7), 0.15, 15);
         this.tcpLoad = new Utilisation(0.02, 0.01, 30);
         this.hw = hwCounters(roce);
-        this.ethtool = roce ? ethtoolCounters(losslessPriority) : null;
+        this.ethtool = roce ? ethtoolCounters(losslessPriority, qos.pfcOn()) : null;
         // the device index is the MAC's last byte (SimulatedHost.mac): a QSFP28 in the first cage, a QSFP-DD in the next
         boolean cmis = (mac & 0xff) % 2 == 1;
         this.optic = roce ? new SimulatedOptic(cmis, String.format("MT%08X", mac & 0xffffffffL), speed.isPam4(),
@@ -111,20 +115,21 @@ final class Mlx5Device implements SimulatedDevice {
     }
 
     /**
-     * A RoCE port.
+     * A RoCE port configured as {@code qos} says (device, netdev, fault, lossless priority).
      *
-     * @param wrongPriority where RDMA lands when {@code fault} is {@link Scenario#WRONG_PRIORITY}
-     * @param ipv4          the netdev's address, for the IPv4-mapped GIDs
+     * @param ipv4 the netdev's address, for the IPv4-mapped GIDs
      */
-    static Mlx5Device roce(String name, String netdev, long mac, Model model, int ipv4, Scenario fault,
-                           int losslessPriority, int wrongPriority, RandomGenerator random) {
-        int rdmaPriority = fault == Scenario.WRONG_PRIORITY ? wrongPriority : losslessPriority;
-        return new Mlx5Device(name, netdev, mac, model, true, fault, losslessPriority, rdmaPriority, 0, ipv4, random);
+    static Mlx5Device roce(long mac, Model model, int ipv4, SimulatedQos qos, RandomGenerator random) {
+        // wrong-priority: the configuration is right but the traffic is not marked for it; the QoS faults: the
+        // configuration sends the traffic elsewhere
+        int rdmaPriority = qos.fault() == Scenario.WRONG_PRIORITY ? qos.wrongPriority() : qos.rdmaPriority();
+        return new Mlx5Device(qos.device(), qos.netdev(), mac, model, true, qos.fault(), qos.lossless(), rdmaPriority,
+                qos, 0, ipv4, random);
     }
 
     /** An InfiniBand port with LID {@code lid}; {@code mac} only seeds the GUID. */
     static Mlx5Device infiniband(String name, long mac, Model model, int lid, Scenario fault, RandomGenerator random) {
-        return new Mlx5Device(name, null, mac, model, false, fault, -1, -1, lid, 0, random);
+        return new Mlx5Device(name, null, mac, model, false, fault, -1, -1, null, lid, 0, random);
     }
 
     private static CounterSet pmaCounters() {
@@ -174,8 +179,11 @@ final class Mlx5Device implements SimulatedDevice {
         return set;
     }
 
-    /** mlx5e stats groups in kernel order (rdma-facts §3.1), the subset a monitor cares about. */
-    private static CounterSet ethtoolCounters(int losslessPriority) {
+    /**
+     * mlx5e stats groups in kernel order (rdma-facts §3.1), the subset a monitor cares about; the pause counters only
+     * while PFC is on ({@code pfcOn}), as mlx5 lists them.
+     */
+    private static CounterSet ethtoolCounters(int losslessPriority, boolean pfcOn) {
         CounterSet set = new CounterSet(CounterGroup.ETHTOOL);
         // sw: the netdev's own rings (non-RDMA traffic only)
         List.of("rx_packets", "rx_bytes", "tx_packets", "tx_bytes").forEach(set::define);
@@ -206,9 +214,11 @@ final class Mlx5Device implements SimulatedDevice {
                     .define(prio(prio, "tx", "bytes")).define(prio(prio, "tx", "packets"));
         }
         // per_prio PFC: only for PFC-enabled priorities, then the stall detector
-        set.define(prio(losslessPriority, "rx", "pause")).define(prio(losslessPriority, "rx", "pause_duration"))
-                .define(prio(losslessPriority, "tx", "pause")).define(prio(losslessPriority, "tx", "pause_duration"))
-                .define(prio(losslessPriority, "rx", "pause_transition"));
+        if (pfcOn) {
+            set.define(prio(losslessPriority, "rx", "pause")).define(prio(losslessPriority, "rx", "pause_duration"))
+                    .define(prio(losslessPriority, "tx", "pause")).define(prio(losslessPriority, "tx", "pause_duration"))
+                    .define(prio(losslessPriority, "rx", "pause_transition"));
+        }
         set.define("tx_pause_storm_warning_events").define("tx_pause_storm_error_events");
         return set;
     }
@@ -244,6 +254,7 @@ final class Mlx5Device implements SimulatedDevice {
             tree.write("sys/class/net/" + netdev + "/address", Addresses.macText(mac) + "\n");
             tree.write("sys/class/net/" + netdev + "/mtu", NETDEV_MTU + "\n");
             writeRoceGids(tree, port);
+            qos.write(tree);
         } else {
             writeInfinibandGids(tree, port);
         }
@@ -422,7 +433,7 @@ final class Mlx5Device implements SimulatedDevice {
         ethtool.add(prio(TCP_PRIORITY, "tx", "packets"), tcpTxPackets);
         ethtool.add(prio(TCP_PRIORITY, "rx", "bytes"), tcpRxBytes);
         ethtool.add(prio(TCP_PRIORITY, "rx", "packets"), tcpRxPackets);
-        if (fault == Scenario.WRONG_PRIORITY) {
+        if (rdmaPriority != losslessPriority || !qos.pfcOn()) {
             // A lossy priority drops under incast instead of pausing.
             ethtool.add(prio(rdmaPriority, "rx", "discards"), rxPackets * 2e-6 * rx);
         }
@@ -436,6 +447,10 @@ final class Mlx5Device implements SimulatedDevice {
      * hence port_xmit_wait); tx pauses = us pausing the switch when our receive buffer fills.
      */
     private void advancePfc(double seconds, double tx, double rx, boolean storming) {
+        if (!qos.pfcOn()) {
+            // no PFC anywhere: no pause frames, no pause counters
+            return;
+        }
         boolean losslessCarriesRdma = rdmaPriority == losslessPriority;
         double losslessTx = losslessCarriesRdma ? tx : 0;
         double losslessRx = losslessCarriesRdma ? rx : 0;

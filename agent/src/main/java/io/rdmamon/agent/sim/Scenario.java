@@ -28,6 +28,15 @@ public enum Scenario {
     PCIE_X8("pcie-x8"),
     /** All eRDMA nodes hit their instance bandwidth / packet-rate limits and drop. */
     ERDMA_RATELIMIT("erdma-ratelimit"),
+    /**
+     * One RoCE node after a reboot or driver reload lost its QoS configuration: PFC off everywhere, the APP table
+     * empty (so trust pcp), ETS back to the driver's defaults; its RoCE traffic lands on a lossy priority.
+     */
+    PFC_LOST("pfc-lost"),
+    /** One RoCE node trusts pcp (no DSCP APP entries) on the L3 fabric; PFC is still right, but unused. */
+    TRUST_PCP("trust-pcp"),
+    /** One RoCE node's DSCP map sends the fleet's RoCE DSCP to a priority without PFC. */
+    DSCP_MAP_WRONG("dscp-map-wrong"),
     /** A realistic fleet: most nodes healthy, a few (about a quarter) with one of the faults above. */
     MIXED("mixed");
 

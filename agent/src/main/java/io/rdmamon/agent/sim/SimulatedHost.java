@@ -40,6 +40,12 @@ final class SimulatedHost {
             device.writeLayout(tree);
             device.writeState(tree);
         }
+        if (plan.kind() == NodeKind.ROCE_MLX5) {
+            // what doRoCE writes (qos-facts.md §6.1): NCCL marks its traffic with the fleet's RoCE DSCP, on GID 3
+            // (the RoCE v2 IPv4 entry of the simulated table)
+            tree.write("etc/nccl.conf", "# RoCE: DSCP " + spec.roceDscp() + " -> priority " + spec.losslessPriority()
+                    + "\nNCCL_IB_TC=" + (spec.roceDscp() << 2) + "\nNCCL_IB_GID_INDEX=3\n");
+        }
         tree.publish();
         return host;
     }
@@ -55,8 +61,11 @@ final class SimulatedHost {
                     long mac = mac(MELLANOX_OUI, index, dev);
                     // 10.<device>.<node high>.<node low>: file contents only, never contacted.
                     int ipv4 = Addresses.ipv4(10, dev + 1, index >> 8, index & 0xff);
-                    devices.add(Mlx5Device.roce("mlx5_" + dev, "ens1f" + dev + "np" + dev, mac, model, ipv4,
-                            portFault(plan.fault(), dev), spec.losslessPriority(), spec.wrongPriority(), random.split()));
+                    // the ConnectX-5 hosts run MLNX_OFED; odd-numbered nodes have iproute2 6.5 or later
+                    SimulatedQos qos = new SimulatedQos("mlx5_" + dev, "ens1f" + dev + "np" + dev,
+                            portFault(plan.fault(), dev), spec.losslessPriority(), spec.wrongPriority(),
+                            spec.roceDscp(), model == Mlx5Device.Model.CONNECTX5_EX, index % 2 == 1);
+                    devices.add(Mlx5Device.roce(mac, model, ipv4, qos, random.split()));
                 }
             }
             case INFINIBAND_MLX5 -> {

@@ -14,6 +14,7 @@ public record SimulationSpec(int nodeCount, Scenario scenario, long seed, int lo
     public static final int MAX_NODES = 1000;
     public static final int DEFAULT_LOSSLESS_PRIORITY = 3;
     public static final long DEFAULT_SEED = 1L;
+    static final int ROCE_DSCP = 26;
 
     public SimulationSpec {
         Objects.requireNonNull(scenario, "scenario");
@@ -28,6 +29,15 @@ public record SimulationSpec(int nodeCount, Scenario scenario, long seed, int lo
     /** {@code nodeCount} nodes in {@code scenario} with the default seed and lossless priority 3. */
     public static SimulationSpec of(int nodeCount, Scenario scenario) {
         return new SimulationSpec(nodeCount, scenario, DEFAULT_SEED, DEFAULT_LOSSLESS_PRIORITY);
+    }
+
+    /**
+     * The DSCP the fleet's RoCE traffic is marked with ({@code NCCL_IB_TC} = 4 × it): 26 (AF31), what NVIDIA's tooling
+     * and most switch profiles use (qos-facts.md §6.1). The nodes' DSCP map sends it to {@link #losslessPriority}
+     * whatever that is, so only with priority 3 does it agree with the default map {@code d >> 3}.
+     */
+    public int roceDscp() {
+        return ROCE_DSCP;
     }
 
     /** The priority RDMA lands on in {@link Scenario#WRONG_PRIORITY}: 0 (the default, lossy one), or 1 when 0 is lossless. */

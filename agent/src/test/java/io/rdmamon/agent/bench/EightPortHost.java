@@ -17,7 +17,8 @@ import java.util.stream.Stream;
  * ConnectX-6 devices with a 255-entry GID table per port, 21 PMA counters, 32 hw counters and a
  * 98-line {@code ethtool -S} capture each, a PCI function behind {@code device}, the netdev's carrier counters and a
  * transceiver EEPROM image) replicated to {@code mlx5_0..mlx5_7}, one port each, with netdevs
- * {@code ens1f0np0..ens1f7np7}. The 255-entry GID table matters: mlx5 exposes that many
+ * {@code ens1f0np0..ens1f7np7}, with the simulator's QoS captures ({@code dcb/<if>/}, {@code etc/nccl.conf}).
+ * The 255-entry GID table matters: mlx5 exposes that many
  * entries and the reader opens every one of them.
  */
 public final class EightPortHost {
@@ -58,7 +59,10 @@ public final class EightPortHost {
                 }
                 copyTree(source.resolve("sys/class/net/" + fromIf), root.resolve("sys/class/net/" + toIf));
                 copyTree(source.resolve("ethtool/" + fromIf), root.resolve("ethtool/" + toIf));
+                // the QoS configuration: dcb -j captures of the port's netdev (DESIGN.md §2)
+                copyTree(source.resolve("dcb/" + fromIf), root.resolve("dcb/" + toIf));
             }
+            copyTree(source.resolve("etc"), root.resolve("etc"));
         } finally {
             deleteTree(simBase);
         }

@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.stream.Stream;
 
@@ -22,6 +23,9 @@ import java.util.stream.Stream;
  *       GID table (4 entries in use);</li>
  *   <li>{@code sim-4gid}: the same with the unused GID entries deleted, to show what the GID table costs.</li>
  * </ul>
+ * and, for the QoS configuration's share, {@code sim-255gid} with its {@code dcb -j} captures read on every sample
+ * ({@code qos-every-sample}, what a one-shot command does) and the agent's reader ({@code agent}: GID tables and QoS
+ * reused for 30 s, {@code --gid-refresh}/{@code --qos-refresh}) with and without the captures.
  *
  * <p>Run (from {@code agent/}, after {@code mvn -B -q -o -pl agent -am test-compile dependency:build-classpath
  * -Dmdep.outputFile=target/cp.txt}): {@code java -cp $(cat target/cp.txt):target/test-classes:target/classes
@@ -41,18 +45,24 @@ public final class HostReaderBench {
             Path fixture = Files.createDirectory(work.resolve("fixture"));
             buildHost(fixture);
             Path sim = EightPortHost.build(work);
-            measure("fixture-16gid", fixture, iterations);
-            measure("sim-255gid", sim, iterations);
+            measure("fixture-16gid", HostReader.forRoot(fixture), iterations);
+            Duration agentRefresh = Duration.ofSeconds(30);
+            measure("sim-255gid qos-every-sample", HostReader.forRoot(sim), iterations);
+            measure("sim-255gid agent+qos", HostReader.forRoot(sim).withGidRefresh(agentRefresh)
+                    .withQosRefresh(agentRefresh), iterations);
+            EightPortHost.deleteTree(sim.resolve("dcb"));
+            EightPortHost.deleteTree(sim.resolve("etc"));
+            measure("sim-255gid", HostReader.forRoot(sim), iterations);
+            measure("sim-255gid agent", HostReader.forRoot(sim).withGidRefresh(agentRefresh), iterations);
             deleteUnusedGids(sim);
-            measure("sim-4gid", sim, iterations);
+            measure("sim-4gid", HostReader.forRoot(sim), iterations);
         } finally {
             EightPortHost.deleteTree(work);
         }
     }
 
-    private static void measure(String name, Path root, int iterations) throws IOException {
+    private static void measure(String name, HostReader reader, int iterations) {
         OperatingSystemMXBean os = (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
-        HostReader reader = HostReader.forRoot(root);
         long checksum = 0;
         for (int i = 0; i < iterations; i++) { // warm-up: JIT and the page cache
             checksum += reader.read("bench").devices().size();
@@ -67,7 +77,7 @@ public final class HostReaderBench {
         }
         double cpuMillis = (os.getProcessCpuTime() - cpuStart) / 1e6 / iterations;
         Arrays.sort(nanos);
-        System.out.printf("%-14s devices=%d iterations=%d wall mean=%.2f ms p50=%.2f ms p99=%.2f ms max=%.2f ms; "
+        System.out.printf("%-28s devices=%d iterations=%d wall mean=%.2f ms p50=%.2f ms p99=%.2f ms max=%.2f ms; "
                         + "process CPU mean=%.2f ms (checksum %d)%n",
                 name, DEVICES, iterations, Arrays.stream(nanos).average().orElse(0) / 1e6,
                 nanos[iterations / 2] / 1e6, nanos[(int) (iterations * 0.99)] / 1e6,

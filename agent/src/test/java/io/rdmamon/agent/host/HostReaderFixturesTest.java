@@ -6,6 +6,7 @@ import io.rdmamon.protocol.model.HostSample;
 import io.rdmamon.protocol.model.IbDevice;
 import io.rdmamon.protocol.model.IbPort;
 import io.rdmamon.protocol.model.PriorityCounters;
+import io.rdmamon.protocol.model.QosConfig;
 import io.rdmamon.protocol.model.SourceStatus;
 import org.junit.jupiter.api.Test;
 
@@ -20,6 +21,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.regex.Pattern;
+import java.util.stream.IntStream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -37,8 +39,9 @@ class HostReaderFixturesTest {
         assertEquals("gpu-node-07", sample.node());
         assertEquals(1_700_000_000_123L, sample.timestampMillis());
         assertEquals(List.of(
-                SourceStatus.ok("sysfs", "mlx5_0"), SourceStatus.ok("ethtool", "ens1f0np0"),
-                SourceStatus.ok("sysfs", "mlx5_1"), SourceStatus.ok("ethtool", "ens1f1np1")), sample.sources());
+                SourceStatus.ok("sysfs", "mlx5_0"), SourceStatus.ok("ethtool", "ens1f0np0"), SourceStatus.ok("qos", "ens1f0np0"),
+                SourceStatus.ok("sysfs", "mlx5_1"), SourceStatus.ok("ethtool", "ens1f1np1"), SourceStatus.ok("qos", "ens1f1np1"),
+                SourceStatus.ok("qos", "etc/nccl.conf")), sample.sources());
         assertEquals(List.of("mlx5_0", "mlx5_1"), sample.devices().stream().map(IbDevice::name).toList());
 
         IbDevice actual = sample.devices().get(0);
@@ -143,8 +146,19 @@ class HostReaderFixturesTest {
 
         EthtoolStats ethtool = EthtoolStats.of("ens1f0np0", raw);
 
+        // dcb/ens1f0np0/*.json (iproute2 6.1) and the MLNX_OFED files of the fixture
+        List<QosConfig.AppEntry> app = IntStream.range(0, 64).mapToObj(d -> new QosConfig.AppEntry(5, d >> 3, d)).toList();
+        Map<Integer, Boolean> ecnOnThree = new TreeMap<>();
+        IntStream.range(0, 8).forEach(p -> ecnOnThree.put(p, p == 3));
+        QosConfig qos = new QosConfig(QosConfig.SOURCE_CAPTURE, 0x0d, new QosConfig.Pfc(8, 1 << 3, 7),
+                new QosConfig.Ets(false, 8, List.of(40, 0, 0, 60, 0, 0, 0, 0),
+                        List.of("ets", "strict", "strict", "ets", "strict", "strict", "strict", "strict"),
+                        List.of(0, 0, 0, 3, 0, 0, 0, 0)),
+                app, null, new QosConfig.Buffer(List.of(0, 0, 0, 1, 0, 0, 0, 0),
+                        List.of(130944L, 130944L, 0L, 0L, 0L, 0L, 0L, 0L), 1048320L),
+                List.of(0L, 0L, 0L, 0L, 0L, 0L, 0L, 0L), new QosConfig.Ecn(ecnOnThree, ecnOnThree, 48, 6), 106, 106);
         IbPort port = new IbPort(1, 4, "ACTIVE", 5, "LinkUp", "100 Gb/sec (4X EDR)", 12_500_000_000L,
-                "Ethernet", "0x0", "ens1f0np0", counters, hw, gids, ethtool, null);
+                "Ethernet", "0x0", "ens1f0np0", counters, hw, gids, ethtool, null, qos);
         return new IbDevice("mlx5_0", 1, "CA", "b8ce:f603:00a1:b2c4", "b8ce:f603:00a1:b2c4", "22.36.1010",
                 "MT4125", "MT_0000000359", List.of(port));
     }
@@ -230,7 +244,45 @@ class HostReaderFixturesTest {
         assertEquals(99887766554L, port.hwCounters().get("rx_bytes"));
         assertEquals("ens2f0np0", port.netdev());
         assertEquals(1300L, port.ethtool().raw().get("[1]: rx_ucast_packets"));
-        assertTrue(sample.sources().stream().allMatch(SourceStatus::success), sample.sources().toString());
+        // dcb/ens2f0np0: the apptrust table puts pcp first; `dcb pfc show` printed nothing
+        QosConfig qos = port.qos();
+        assertEquals(List.of("pcp", "dscp"), qos.trustOrder());
+        assertEquals("pcp", qos.trust());
+        assertEquals(List.of(new QosConfig.AppEntry(5, 4, 34), new QosConfig.AppEntry(3, 4, 4791),
+                new QosConfig.AppEntry(255, 4, 4)), qos.app());
+        assertNull(qos.pfc());
+        assertEquals(0x0a, qos.dcbx());
+        assertEquals(List.of(SourceStatus.failed("qos", "ens2f0np0", "dcb/ens2f0np0/pfc.json: dcb pfc show printed "
+                + "nothing (not supported on ens2f0np0)")), sample.sources().stream().filter(s -> !s.success()).toList());
+    }
+
+    @Test
+    void mlx5RoceSecondPortReadsTheIproute265PrettyShape() throws IOException {
+        QosConfig qos = Fixtures.reader("mlx5-roce").read("n").devices().get(1).ports().get(0).qos();
+        assertEquals(List.of(5), qos.pfcPriorities());
+        assertEquals(3, qos.pfc().delay());
+        assertEquals("dscp", qos.trust());
+        assertEquals(5, qos.priorityOfDscp(46));
+        assertEquals(List.of(0, 0, 0, 0, 0, 5, 0, 0), qos.ets().priorityTc());
+        assertNull(qos.buffer(), "not captured");
+        assertNull(qos.ecn(), "no OFED files for mlx5_1");
+        assertNull(qos.defaultRoceTos(), "no configfs directory for mlx5_1");
+    }
+
+    @Test
+    void fixturesWithoutCapturesHaveNoQosAndNoQosStatus() throws IOException {
+        HostSample sample = Fixtures.reader("bnxt-re").read("n");
+        assertTrue(sample.sources().stream().noneMatch(s -> s.subject().equals("etc/nccl.conf")));
+        assertNull(sample.ncclConf());
+        HostSample ice = Fixtures.reader("irdma-no-pma").read("n");
+        assertTrue(ice.devices().stream().flatMap(d -> d.ports().stream()).allMatch(p -> p.qos() == null));
+        assertTrue(ice.sources().stream().noneMatch(s -> s.source().equals("qos")), ice.sources().toString());
+    }
+
+    @Test
+    void mlx5RoceNcclConf() throws IOException {
+        assertEquals(Map.of("NCCL_IB_TC", "106", "NCCL_IB_GID_INDEX", "3"),
+                Fixtures.reader("mlx5-roce").read("n").ncclConf());
     }
 
     /** The values prometheus/procfs asserts for its own fixture (sysfs/class_infiniband_test.go). */

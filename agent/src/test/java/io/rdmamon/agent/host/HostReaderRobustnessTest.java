@@ -55,9 +55,35 @@ class HostReaderRobustnessTest {
     private static final String MLX5_0 = "sys/class/infiniband/mlx5_0";
     private static final String PORT = MLX5_0 + "/ports/1";
 
+    /**
+     * The mlx5-roce fixture without its QoS captures and nccl.conf: these tests count the sysfs and ethtool statuses;
+     * the QoS part has its own (below, QosReaderTest, HostReaderFixturesTest).
+     */
+    private void copyMlx5RoceWithoutQos() throws IOException {
+        Fixtures.copy("mlx5-roce", root);
+        deleteTree(root.resolve("dcb"));
+        deleteTree(root.resolve("etc"));
+    }
+
+    @Test
+    void aMalformedQosCaptureCostsOnlyThatNetdevsConfiguration() throws IOException {
+        Fixtures.copy("mlx5-roce", root);
+        Files.writeString(root.resolve("dcb/ens1f1np1/ets.json"), "{\"willing\":false,\"ets_cap\":8}");
+
+        HostSample sample = HostReader.forRoot(root).read("n");
+
+        assertNull(sample.devices().get(1).ports().get(0).qos());
+        assertEquals(SourceStatus.failed("qos", "ens1f1np1", "dcb/ens1f1np1/ets.json: tc_tsa: missing"),
+                sample.sources().stream().filter(s -> s.subject().equals("ens1f1np1") && s.source().equals("qos"))
+                        .findFirst().orElseThrow());
+        assertEquals(List.of(3), sample.devices().get(0).ports().get(0).qos().pfcPriorities(), "the other netdev");
+        assertNotNull(sample.devices().get(1).ports().get(0).ethtool(), "nothing else lost");
+        assertEquals(1, sample.sources().stream().filter(s -> !s.success()).count(), sample.sources().toString());
+    }
+
     @Test
     void deviceVanishingMidReadIsReportedAndTheOtherDeviceIsComplete() throws IOException {
-        Fixtures.copy("mlx5-roce", root);
+        copyMlx5RoceWithoutQos();
         Path mlx5_0 = root.resolve(MLX5_0);
         HostReader reader = HostReader.withFiles(root, file -> {
             if (file.equals(mlx5_0.resolve("fw_ver"))) {
@@ -78,7 +104,7 @@ class HostReaderRobustnessTest {
 
     @Test
     void aDanglingClassLinkIsAVanishedDevice() throws IOException {
-        Fixtures.copy("mlx5-roce", root);
+        copyMlx5RoceWithoutQos();
         deleteTree(root.resolve(MLX5_0));
         Files.createSymbolicLink(root.resolve(MLX5_0), Path.of("../../devices/pci0000:00/gone/infiniband/mlx5_0"));
 
@@ -92,7 +118,7 @@ class HostReaderRobustnessTest {
     @Test
     void permissionDeniedCounterIsAbsentAndNamed() throws IOException {
         assumeTrue(failsWith(KERNEL_EACCES, AccessDeniedException.class), "needs " + KERNEL_EACCES + " to refuse reads");
-        Fixtures.copy("mlx5-roce", root);
+        copyMlx5RoceWithoutQos();
         replaceWithLink(root.resolve(PORT + "/counters/symbol_error"), KERNEL_EACCES);
 
         HostSample sample = HostReader.forRoot(root).read("n");
@@ -125,7 +151,7 @@ class HostReaderRobustnessTest {
 
     @Test
     void garbageInRequiredAndCounterFilesLeavesFieldsAbsentWithOneStatusNamingEachFile() throws IOException {
-        Fixtures.copy("mlx5-roce", root);
+        copyMlx5RoceWithoutQos();
         Files.writeString(root.resolve(PORT + "/state"), "banana\n");
         Files.writeString(root.resolve(PORT + "/rate"), "fast\n");
         Files.writeString(root.resolve(PORT + "/counters/port_xmit_packets"), "12abc\n");
@@ -162,7 +188,7 @@ class HostReaderRobustnessTest {
      */
     @Test
     void oddFilesEachCostOneNamedProblemAndTheRestOfTheHostIsRead() throws IOException {
-        Fixtures.copy("mlx5-roce", root);
+        copyMlx5RoceWithoutQos();
         Files.writeString(root.resolve(PORT + "/rate"), "0.0000000001 Gb/sec\n");
         Files.writeString(root.resolve(PORT + "/counters/port_xmit_packets"), "18446744073709551616\n");
         Files.writeString(root.resolve(PORT + "/counters/symbol_error"), "-3\n");
@@ -201,7 +227,7 @@ class HostReaderRobustnessTest {
 
     @Test
     void anEthtoolCaptureThatIsNotUtf8IsNamed() throws IOException {
-        Fixtures.copy("mlx5-roce", root);
+        copyMlx5RoceWithoutQos();
         Files.write(root.resolve("ethtool/ens1f0np0/statistics"), new byte[] {'N', 'I', 'C', (byte) 0xc3, '\n'});
 
         HostSample sample = HostReader.forRoot(root).read("n");
@@ -217,7 +243,7 @@ class HostReaderRobustnessTest {
      */
     @Test
     void aReadThatNeverReturnsIsNamedSkippedWithoutNewThreadsAndReadAgainOnceItReturns() throws Exception {
-        Fixtures.copy("mlx5-roce", root);
+        copyMlx5RoceWithoutQos();
         Path fifo = root.resolve(PORT + "/counters/port_xmit_wait");
         Files.delete(fifo);
         Process mkfifo;
@@ -273,7 +299,7 @@ class HostReaderRobustnessTest {
 
     @Test
     void garbageOrMissingEthtoolCaptureFailsOnlyThatNetdev() throws IOException {
-        Fixtures.copy("mlx5-roce", root);
+        copyMlx5RoceWithoutQos();
         Files.writeString(root.resolve("ethtool/ens1f0np0/statistics"), "NIC statistics:\n     rx_packets: 1\n     oops\n");
         Files.delete(root.resolve("ethtool/ens1f1np1/statistics"));
 
@@ -294,7 +320,7 @@ class HostReaderRobustnessTest {
 
     @Test
     void verbsUnavailableIsOneStatusPerDeviceAndNoAttributes() throws IOException {
-        Fixtures.copy("mlx5-roce", root);
+        copyMlx5RoceWithoutQos();
         Verbs unavailable = new StubVerbs(new VerbsAvailability(false,
                 "verbs unavailable: ibv_get_device_list: Function not implemented (ENOSYS)"));
         HostSample sample = HostReader.forRoot(root, new CapturedEthtoolStatsSource(root), new VerbsPortReader(unavailable))
@@ -309,7 +335,7 @@ class HostReaderRobustnessTest {
 
     @Test
     void verbsAttributesFillThePortAndAFailedQueryNamesTheCall() throws IOException {
-        Fixtures.copy("mlx5-roce", root);
+        copyMlx5RoceWithoutQos();
         Verbs verbs = new StubVerbs(new VerbsAvailability(true, null)) {
             @Override
             public PortAttributes queryPort(String device, int port) throws VerbsException {

@@ -195,8 +195,9 @@ class FabricSimulatorLayoutTest {
     }
 
     @Test
-    void nothingButTheScratchDirectoryLivesOutsideSysAndEthtool() throws IOException {
-        assertEquals(Set.of("sys", "ethtool", HostTree.SCRATCH_DIR), list(roce));
+    void nothingButTheScratchDirectoryLivesOutsideTheHostRootLayout() throws IOException {
+        // DESIGN.md §2: sys/, ethtool/, the dcb -j captures and etc/nccl.conf
+        assertEquals(Set.of("sys", "ethtool", "dcb", "etc", HostTree.SCRATCH_DIR), list(roce));
         assertEquals(Set.of(), list(roce.resolve(HostTree.SCRATCH_DIR)));
     }
 

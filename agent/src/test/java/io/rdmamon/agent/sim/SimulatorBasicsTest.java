@@ -25,7 +25,8 @@ class SimulatorBasicsTest {
         IllegalArgumentException error = assertThrows(IllegalArgumentException.class,
                 () -> Scenario.fromCliName("pfc_storm"));
         assertEquals("unknown scenario 'pfc_storm'; valid scenarios: healthy, wrong-priority, pfc-storm, ecn-off, "
-                + "link-degraded, gid-missing, dirty-optic, pcie-x8, erdma-ratelimit, mixed", error.getMessage());
+                + "link-degraded, gid-missing, dirty-optic, pcie-x8, erdma-ratelimit, pfc-lost, trust-pcp, dscp-map-wrong, "
+                + "mixed", error.getMessage());
     }
 
     @Test

@@ -82,6 +82,11 @@ public final class AgentCommand implements Callable<Integer> {
                     + " often; an EEPROM read is several firmware register accesses. Default: ${DEFAULT-VALUE}.")
     Duration moduleRefresh;
 
+    @Option(names = "--qos-refresh", defaultValue = "30s", paramLabel = "DURATION", converter = DurationConverter.class,
+            description = "Re-read each RoCE port's QoS configuration (DCB, ECN, ToS) and /etc/nccl.conf at most this"
+                    + " often (sooner when the port's state changes). Default: ${DEFAULT-VALUE}.")
+    Duration qosRefresh;
+
     @Mixin
     HostRootOption hostRoot;
 
@@ -96,13 +101,11 @@ public final class AgentCommand implements Callable<Integer> {
         if (interval.compareTo(MIN_INTERVAL) < 0) {
             throw CliFailure.badInput("--interval " + interval.toMillis() + "ms: must be at least 100ms");
         }
-        if (gidRefresh.isZero() || gidRefresh.isNegative()) {
-            throw CliFailure.badInput("--gid-refresh " + gidRefresh.toMillis() + "ms: must be positive");
-        }
-        if (moduleRefresh.isZero() || moduleRefresh.isNegative()) {
-            throw CliFailure.badInput("--module-refresh " + moduleRefresh.toMillis() + "ms: must be positive");
-        }
-        HostReader reader = hostRoot.open().withGidRefresh(gidRefresh).withModuleRefresh(moduleRefresh);
+        requirePositive("--gid-refresh", gidRefresh);
+        requirePositive("--module-refresh", moduleRefresh);
+        requirePositive("--qos-refresh", qosRefresh);
+        HostReader reader = hostRoot.open().withGidRefresh(gidRefresh).withQosRefresh(qosRefresh)
+                .withModuleRefresh(moduleRefresh);
         ProbeSettings probes = probeSettings(reader.hostRoot());
         AgentDaemonOptions options = AgentDaemonOptions.of(node, interval, () -> reader.read(node));
         if (listen != null) {
@@ -178,6 +181,12 @@ public final class AgentCommand implements Callable<Integer> {
             return HostPort.parse(listen, "--listen");
         } catch (IllegalArgumentException e) {
             throw CliFailure.badInput(e.getMessage());
+        }
+    }
+
+    private static void requirePositive(String flag, Duration value) {
+        if (value.isZero() || value.isNegative()) {
+            throw CliFailure.badInput(flag + " " + value.toMillis() + "ms: must be positive");
         }
     }
 }

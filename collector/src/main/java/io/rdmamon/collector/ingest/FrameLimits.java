@@ -1,6 +1,7 @@
 package io.rdmamon.collector.ingest;
 
 import io.rdmamon.protocol.model.GidEntry;
+import io.rdmamon.protocol.model.QosConfig;
 import io.rdmamon.protocol.model.SourceStatus;
 import io.rdmamon.protocol.wire.Frame;
 import io.rdmamon.protocol.wire.FrameException;
@@ -8,10 +9,12 @@ import io.rdmamon.protocol.wire.HostLayout;
 import io.rdmamon.protocol.wire.HostLayout.DeviceLayout;
 import io.rdmamon.protocol.wire.HostLayout.EthtoolLayout;
 import io.rdmamon.protocol.wire.HostLayout.PortLayout;
+import io.rdmamon.protocol.wire.QosWire;
 import io.rdmamon.protocol.wire.WireText;
 
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -114,6 +117,31 @@ final class FrameLimits {
                 port(at + ".ports[" + p + "]", port, labels);
             }
         }
+        ncclConf(path + ".ncclConf", layout.ncclConf());
+    }
+
+    /**
+     * The QoS configuration's texts (its numbers, list sizes and ranges are checked by the codec, {@code QosWire}):
+     * {@code source} and the apptrust names become labels.
+     */
+    private void qos(String at, QosConfig qos, LabelBytes labels) throws StreamRefusal {
+        labels.name(at + ".source", qos.source());
+        if (qos.trustOrder() != null) {
+            for (int i = 0; i < qos.trustOrder().size(); i++) {
+                labels.name(at + ".trustOrder[" + i + "]", qos.trustOrder().get(i));
+            }
+        }
+    }
+
+    /** The host's nccl.conf settings: shown by the API and the NCCL advisor, never labels. */
+    private void ncclConf(String at, Map<String, String> conf) throws StreamRefusal {
+        if (conf == null) {
+            return;
+        }
+        for (Map.Entry<String, String> setting : conf.entrySet()) {
+            name(at + " key", setting.getKey());
+            text(at + "." + setting.getKey(), setting.getValue(), QosWire.MAX_NCCL_CONF_CHARS);
+        }
     }
 
     private void port(String at, PortLayout port, LabelBytes labels) throws StreamRefusal {
@@ -141,6 +169,9 @@ final class FrameLimits {
             // by the codec (HostLayout.EthtoolLayout.MAX_V1_COPY_SLOTS)
             labels.name(at + ".ethtool.netdev", ethtool.netdev());
             labels.names(at + ".ethtool.raw", ethtool.rawNames());
+        }
+        if (port.qos() != null) {
+            qos(at + ".qos", port.qos(), labels);
         }
     }
 

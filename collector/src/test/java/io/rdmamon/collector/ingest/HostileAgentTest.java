@@ -8,6 +8,8 @@ import io.rdmamon.collector.RawAgent;
 import io.rdmamon.collector.auth.Role;
 import io.rdmamon.collector.auth.TokenEntry;
 import io.rdmamon.collector.store.NodeView;
+import io.rdmamon.protocol.model.HostSample;
+import io.rdmamon.protocol.model.QosConfig;
 import io.rdmamon.protocol.testing.FixtureHosts;
 import io.rdmamon.protocol.wire.Frame;
 import io.rdmamon.protocol.wire.FrameCodec;
@@ -25,6 +27,7 @@ import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.IntStream;
 
 import static io.rdmamon.protocol.testing.Waits.await;
@@ -342,13 +345,27 @@ class HostileAgentTest {
         assertTrue(escape.closeReason.startsWith("hello.layout.devices[0].ports[0].counters[0] 'port_rcv_data\\u001b[2J'"),
                 escape.closeReason);
 
+        // protocol 3's QoS texts: the apptrust names become labels, the nccl.conf values are shown by the API
+        RawAgent trust = rawAgent();
+        QosConfig forgedTrust = new QosConfig(QosConfig.SOURCE_NETLINK, null, null, null, List.of(),
+                List.of("dscp", "pcp\nrdma_agent_up 0"), null, null, null, null, null);
+        trust.send(hello("trust", oneDevice(List.of(new PortLayout(1, 4, "ACTIVE", 5, "LinkUp", null, null, "Ethernet",
+                null, "ens3f0np0", List.of(), List.of(), List.of(), null, null, forgedTrust, null, null)))));
+        assertEquals((short) 1002, trust.closed());
+        assertTrue(trust.closeReason.startsWith("hello.layout.devices[0].ports[0].qos.trustOrder[1] 'pcp\\u000ardma"),
+                trust.closeReason);
+        RawAgent nccl = rawAgent();
+        nccl.send(hello("nccl", new HostLayout(layout.devices(), Map.of("NCCL_IB_TC", "106\u001b[2J"))));
+        assertEquals((short) 1002, nccl.closed());
+        assertTrue(nccl.closeReason.startsWith("hello.layout.ncclConf.NCCL_IB_TC '106\\u001b[2J'"), nccl.closeReason);
+
         // the agent's own rule (Names.NODE_NAME): a ':' was accepted here while `rdmamon agent --node` refused it
         RawAgent colon = rawAgent();
         colon.send(new Frame.Hello("gpu-01:9100", "1.0", 1000, 1, layout));
         assertEquals((short) 1002, colon.closed());
         assertTrue(colon.closeReason.startsWith("invalid node name 'gpu-01:9100'"), colon.closeReason);
 
-        for (String node : List.of("forger", "huge", "escape", "gpu-01:9100")) {
+        for (String node : List.of("forger", "huge", "escape", "trust", "nccl", "gpu-01:9100")) {
             assertNull(nodeJson(node), node);
         }
         assertStillServing();

@@ -33,16 +33,22 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 class ScenarioDiagnosisTest {
     private static final long START = 1_800_000_000_000L;
     private static final Path SHM = Path.of("/dev/shm");
-    private static final Map<Scenario, Set<Rule>> RULES = Map.of(
-            Scenario.HEALTHY, Set.of(),
-            Scenario.WRONG_PRIORITY, Set.of(Rule.ROCE_TRAFFIC_OUTSIDE_LOSSLESS_PRIORITY),
-            Scenario.PFC_STORM, Set.of(Rule.PFC_PAUSE_STORM, Rule.TRANSPORT_LOSS),
-            Scenario.ECN_OFF, Set.of(Rule.ECN_NOT_ENGAGED),
-            Scenario.LINK_DEGRADED, Set.of(Rule.LINK_DEGRADED, Rule.LINK_DOWN, Rule.TRANSPORT_LOSS, Rule.LINK_FLAPPING),
-            Scenario.DIRTY_OPTIC, Set.of(Rule.MODULE_POWER_OUT_OF_RANGE, Rule.FEC_BER_HIGH),
-            Scenario.PCIE_X8, Set.of(Rule.PCIE_DEGRADED),
-            Scenario.GID_MISSING, Set.of(Rule.GID_NO_ROCEV2),
-            Scenario.ERDMA_RATELIMIT, Set.of(Rule.ERDMA_RATE_LIMITED));
+    private static final Map<Scenario, Set<Rule>> RULES = Map.ofEntries(
+            Map.entry(Scenario.HEALTHY, Set.of()),
+            Map.entry(Scenario.WRONG_PRIORITY, Set.of(Rule.ROCE_TRAFFIC_OUTSIDE_LOSSLESS_PRIORITY)),
+            Map.entry(Scenario.PFC_STORM, Set.of(Rule.PFC_PAUSE_STORM, Rule.TRANSPORT_LOSS)),
+            Map.entry(Scenario.ECN_OFF, Set.of(Rule.ECN_NOT_ENGAGED)),
+            Map.entry(Scenario.LINK_DEGRADED, Set.of(Rule.LINK_DEGRADED, Rule.LINK_DOWN, Rule.TRANSPORT_LOSS,
+                    Rule.LINK_FLAPPING)),
+            Map.entry(Scenario.DIRTY_OPTIC, Set.of(Rule.MODULE_POWER_OUT_OF_RANGE, Rule.FEC_BER_HIGH)),
+            Map.entry(Scenario.PCIE_X8, Set.of(Rule.PCIE_DEGRADED)),
+            Map.entry(Scenario.GID_MISSING, Set.of(Rule.GID_NO_ROCEV2)),
+            Map.entry(Scenario.ERDMA_RATELIMIT, Set.of(Rule.ERDMA_RATE_LIMITED)),
+            // the QoS scenarios by their counters alone; the configuration rules (qos_config_drift,
+            // qos_trust_not_dscp, roce_dscp_not_lossless) join these when h-qos-use's rules are merged
+            Map.entry(Scenario.PFC_LOST, Set.of(Rule.PFC_NOT_ENABLED)),
+            Map.entry(Scenario.TRUST_PCP, Set.of(Rule.ROCE_TRAFFIC_OUTSIDE_LOSSLESS_PRIORITY)),
+            Map.entry(Scenario.DSCP_MAP_WRONG, Set.of(Rule.ROCE_TRAFFIC_OUTSIDE_LOSSLESS_PRIORITY)));
     /** Faults of one port: the last one of the node. */
     private static final Set<Scenario> LAST_PORT_ONLY = Set.of(Scenario.LINK_DEGRADED, Scenario.GID_MISSING,
             Scenario.DIRTY_OPTIC, Scenario.PCIE_X8);
@@ -85,7 +91,7 @@ class ScenarioDiagnosisTest {
                     HostSample read = readers.get(node.name()).read(node.name());
                     // the reader stamps wall-clock time; the fabric's time is simulated. As in the collector, the store
                     // applies the sample and the engine evaluates it against the one the store held before.
-                    HostSample sample = new HostSample(read.node(), clock.millis, read.devices(), read.sources());
+                    HostSample sample = new HostSample(read.node(), clock.millis, read.devices(), read.sources(), read.ncclConf());
                     assertEquals(NodeStore.Ingest.APPLIED, store.accept(sample));
                     engine.accept(sample);
                 }

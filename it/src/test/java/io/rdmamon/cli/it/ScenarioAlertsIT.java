@@ -67,19 +67,27 @@ class ScenarioAlertsIT {
      * link-degraded's {@code link_down} is the diagnosis engine's: the port is down 1 s in 5 and
      * RdmaLinkDown rightly waits 2 minutes of DOWN, so RdmaLinkFlapping and RdmaLinkDegraded speak.
      */
-    private static final Map<Scenario, Map<String, String>> ALERTS_BY_FAULT = new EnumMap<>(Map.of(
-            Scenario.HEALTHY, Map.of(),
-            Scenario.WRONG_PRIORITY, Map.of("RdmaRoceTrafficOutsideLosslessPriority", "roce_traffic_outside_lossless_priority"),
-            Scenario.PFC_STORM, Map.of("RdmaPfcPauseStorm", "pfc_pause_storm", "RdmaTransportLoss", "transport_loss"),
-            Scenario.ECN_OFF, Map.of("RdmaEcnNotEngaged", "ecn_not_engaged"),
-            Scenario.LINK_DEGRADED, Map.of("RdmaLinkDegraded", "link_degraded", "RdmaLinkFlapping", "link_degraded",
-                    "RdmaTransportLoss", "transport_loss", "RdmaCarrierFlapping", "link_flapping",
-                    "RdmaCarrierFlappingAllDay", "link_flapping"),
-            Scenario.DIRTY_OPTIC, Map.of("RdmaModulePowerOutOfRange", "module_power_out_of_range",
-                    "RdmaModulePowerAlarm", "module_power_out_of_range", "RdmaFecBerHigh", "fec_ber_high"),
-            Scenario.PCIE_X8, Map.of("RdmaPcieDegraded", "pcie_degraded"),
-            Scenario.GID_MISSING, Map.of("RdmaGidNoRocev2", "gid_no_rocev2"),
-            Scenario.ERDMA_RATELIMIT, Map.of("RdmaErdmaRateLimited", "erdma_rate_limited")));
+    private static final Map<Scenario, Map<String, String>> ALERTS_BY_FAULT = new EnumMap<>(Map.ofEntries(
+            Map.entry(Scenario.HEALTHY, Map.of()),
+            Map.entry(Scenario.WRONG_PRIORITY, Map.of("RdmaRoceTrafficOutsideLosslessPriority",
+                    "roce_traffic_outside_lossless_priority")),
+            Map.entry(Scenario.PFC_STORM, Map.of("RdmaPfcPauseStorm", "pfc_pause_storm", "RdmaTransportLoss",
+                    "transport_loss")),
+            Map.entry(Scenario.ECN_OFF, Map.of("RdmaEcnNotEngaged", "ecn_not_engaged")),
+            Map.entry(Scenario.LINK_DEGRADED, Map.of("RdmaLinkDegraded", "link_degraded", "RdmaLinkFlapping",
+                    "link_degraded", "RdmaTransportLoss", "transport_loss", "RdmaCarrierFlapping", "link_flapping",
+                    "RdmaCarrierFlappingAllDay", "link_flapping")),
+            Map.entry(Scenario.DIRTY_OPTIC, Map.of("RdmaModulePowerOutOfRange", "module_power_out_of_range",
+                    "RdmaModulePowerAlarm", "module_power_out_of_range", "RdmaFecBerHigh", "fec_ber_high")),
+            Map.entry(Scenario.PCIE_X8, Map.of("RdmaPcieDegraded", "pcie_degraded")),
+            Map.entry(Scenario.GID_MISSING, Map.of("RdmaGidNoRocev2", "gid_no_rocev2")),
+            Map.entry(Scenario.ERDMA_RATELIMIT, Map.of("RdmaErdmaRateLimited", "erdma_rate_limited")),
+            // the QoS scenarios by their counters alone; the configuration alerts join when h-qos-use's rules merge
+            Map.entry(Scenario.PFC_LOST, Map.of("RdmaPfcNotEnabled", "pfc_not_enabled")),
+            Map.entry(Scenario.TRUST_PCP, Map.of("RdmaRoceTrafficOutsideLosslessPriority",
+                    "roce_traffic_outside_lossless_priority")),
+            Map.entry(Scenario.DSCP_MAP_WRONG, Map.of("RdmaRoceTrafficOutsideLosslessPriority",
+                    "roce_traffic_outside_lossless_priority"))));
     /** The scenario one of whose agents is stopped, so that RdmaAgentStale has something to say. */
     private static final Scenario STALE_IN = Scenario.GID_MISSING;
 
@@ -330,6 +338,9 @@ class ScenarioAlertsIT {
             case ECN_OFF -> 4;
             case GID_MISSING -> 6;
             case MIXED -> 2;
+            case PFC_LOST -> 1;
+            case TRUST_PCP -> 7;
+            case DSCP_MAP_WRONG -> 0;
             default -> 3;
         };
     }

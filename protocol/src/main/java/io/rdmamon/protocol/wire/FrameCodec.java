@@ -59,7 +59,7 @@ public final class FrameCodec {
 
     /**
      * A codec refusing frames larger than {@code maxFrameBytes}; {@code reader} ({@code collector}, {@code agent})
-     * is named in the refusal of a frame of another protocol version ("this collector speaks 1 and 2").
+     * is named in the refusal of a frame of another protocol version ("this collector speaks 1 to 3").
      */
     public FrameCodec(int maxFrameBytes, String reader) {
         if (maxFrameBytes <= 0) {
@@ -275,7 +275,13 @@ public final class FrameCodec {
                             .put("activeWidth", v.activeWidth()).put("activeSpeed", v.activeSpeed())
                             .put("physState", v.physState()).put("linkLayer", v.linkLayer());
                 }
+                if (p.qos() != null) {
+                    port.set("qos", QosWire.encode(p.qos()));
+                }
             }
+        }
+        if (layout.ncclConf() != null) {
+            json.set("ncclConf", QosWire.encodeNcclConf(layout.ncclConf()));
         }
         return json;
     }
@@ -378,6 +384,8 @@ public final class FrameCodec {
                         p.integer("physStateId"), p.optString("physState"), p.optString("rate"),
                         p.optLong("rateBytesPerSecond"), p.optString("linkLayer"), p.optString("lid"),
                         p.optString("netdev"), p.strings("counters"), p.strings("hwCounters"), gids, ethtool, verbs,
+                        // protocol 3 adds them; absent (and in older layouts) = not read
+                        p.has("qos") ? QosWire.decode(p.object("qos")) : null,
                         p.has("netdevCounters") ? p.strings("netdevCounters") : List.of(),
                         p.has("module") ? module(p.object("module")) : null));
             }
@@ -386,7 +394,7 @@ public final class FrameCodec {
                     d.optString("nodeGuid"), d.optString("sysImageGuid"), d.optString("fwVersion"),
                     d.optString("hcaType"), d.optString("boardId"), ports, pci == null ? null : pci(pci)));
         }
-        return new HostLayout(devices);
+        return new HostLayout(devices, layout.has("ncclConf") ? QosWire.decodeNcclConf(layout.object("ncclConf")) : null);
     }
 
     /**

@@ -6,11 +6,14 @@ import io.rdmamon.protocol.model.HostSample;
 import io.rdmamon.protocol.model.IbDevice;
 import io.rdmamon.protocol.model.IbPort;
 import io.rdmamon.protocol.model.PciFunction;
+import io.rdmamon.protocol.model.QosConfig;
 import io.rdmamon.protocol.model.TransceiverModule;
 import io.rdmamon.protocol.model.VerbsPortAttributes;
 
 import java.util.ArrayList;
 import java.util.BitSet;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.IntFunction;
@@ -20,16 +23,25 @@ import java.util.function.IntFunction;
  * descriptive attributes, GIDs and the ordered names of every counter. Sent once per connection
  * and again only when it changes, so that each {@link Frame.Values} carries numbers only.
  *
- * @param devices devices in sample order
+ * @param devices  devices in sample order
+ * @param ncclConf the host's {@code /etc/nccl.conf} ({@link HostSample#ncclConf()}); null when not read (and in
+ *                 protocol 1 and 2 layouts)
  */
-public record HostLayout(List<DeviceLayout> devices) {
+public record HostLayout(List<DeviceLayout> devices, Map<String, String> ncclConf) {
     public HostLayout {
         devices = List.copyOf(devices);
+        // ordered as in the file, unmodifiable
+        ncclConf = ncclConf == null ? null : Collections.unmodifiableMap(new LinkedHashMap<>(ncclConf));
+    }
+
+    /** A layout without host-wide settings. */
+    public HostLayout(List<DeviceLayout> devices) {
+        this(devices, null);
     }
 
     /** The layout of {@code sample}. */
     public static HostLayout of(HostSample sample) {
-        return new HostLayout(sample.devices().stream().map(DeviceLayout::of).toList());
+        return new HostLayout(sample.devices().stream().map(DeviceLayout::of).toList(), sample.ncclConf());
     }
 
     /** Number of value slots a {@link Frame.Values} for this layout carries. */
@@ -139,14 +151,16 @@ public record HostLayout(List<DeviceLayout> devices) {
 
     /**
      * {@link IbPort} with counter names instead of counter maps. State and rate belong here: they
-     * change rarely, and a change is worth a new layout. {@code netdevCounterNames} (protocol 3) are the
-     * {@link io.rdmamon.protocol.model.NetdevCounters} the port's netdev has; their slots follow the ethtool ones.
+     * change rarely, and a change is worth a new layout. So does the QoS configuration ({@code qos}, protocol 3;
+     * null when not read): a change of it is a layout change, never part of a values frame. {@code netdevCounterNames}
+     * (protocol 3) are the {@link io.rdmamon.protocol.model.NetdevCounters} the port's netdev has, and {@code module}
+     * its transceiver; their slots follow the ethtool ones.
      */
     public record PortLayout(int port, int stateId, String state, int physStateId, String physState, String rate,
                              Long rateBytesPerSecond, String linkLayer, String lid, String netdev,
                              List<String> counterNames, List<String> hwCounterNames, List<GidEntry> gids,
-                             EthtoolLayout ethtool, VerbsPortAttributes verbs, List<String> netdevCounterNames,
-                             ModuleLayout module) {
+                             EthtoolLayout ethtool, VerbsPortAttributes verbs, QosConfig qos,
+                             List<String> netdevCounterNames, ModuleLayout module) {
         public PortLayout {
             counterNames = List.copyOf(counterNames);
             hwCounterNames = List.copyOf(hwCounterNames);
@@ -154,20 +168,20 @@ public record HostLayout(List<DeviceLayout> devices) {
             netdevCounterNames = netdevCounterNames == null ? List.of() : List.copyOf(netdevCounterNames);
         }
 
-        /** A port without netdev counters (every protocol 1 and 2 layout). */
+        /** A port without QoS configuration, netdev counters or module (every protocol 1 and 2 layout). */
         public PortLayout(int port, int stateId, String state, int physStateId, String physState, String rate,
                           Long rateBytesPerSecond, String linkLayer, String lid, String netdev,
                           List<String> counterNames, List<String> hwCounterNames, List<GidEntry> gids,
                           EthtoolLayout ethtool, VerbsPortAttributes verbs) {
             this(port, stateId, state, physStateId, physState, rate, rateBytesPerSecond, linkLayer, lid, netdev,
-                    counterNames, hwCounterNames, gids, ethtool, verbs, null, null);
+                    counterNames, hwCounterNames, gids, ethtool, verbs, null, null, null);
         }
 
         static PortLayout of(IbPort port) {
             return new PortLayout(port.port(), port.stateId(), port.state(), port.physStateId(), port.physState(),
                     port.rate(), port.rateBytesPerSecond(), port.linkLayer(), port.lid(), port.netdev(),
                     List.copyOf(port.counters().keySet()), List.copyOf(port.hwCounters().keySet()), port.gids(),
-                    port.ethtool() == null ? null : EthtoolLayout.of(port.ethtool()), port.verbs(),
+                    port.ethtool() == null ? null : EthtoolLayout.of(port.ethtool()), port.verbs(), port.qos(),
                     List.copyOf(port.netdevCounters().keySet()),
                     port.module() == null ? null : ModuleLayout.of(port.module()));
         }

@@ -140,7 +140,7 @@ public final class ValueSlots {
                     }
                     ports[i] = new IbPort(p.port(), p.stateId(), p.state(), p.physStateId(), p.physState(), p.rate(),
                             p.rateBytesPerSecond(), p.linkLayer(), p.lid(), p.netdev(), counters, hwCounters, p.gids(),
-                            ethtool, p.verbs(), null, netdevCounters, module);
+                            ethtool, p.verbs(), p.qos(), netdevCounters, module);
                 }
                 PciFunction pci = null;
                 if (device.pci() != null) {
@@ -152,7 +152,7 @@ public final class ValueSlots {
                         device.sysImageGuid(), device.fwVersion(), device.hcaType(), device.boardId(), List.of(ports),
                         pci);
             }
-            return new HostSample(node, frame.timestampMillis(), List.of(rebuilt), frame.sources());
+            return new HostSample(node, frame.timestampMillis(), List.of(rebuilt), frame.sources(), layout.ncclConf());
         }
     }
 

@@ -5,8 +5,9 @@ public final class WireFormat {
     /**
      * Version carried in every frame as {@code "v"}, and the one this build writes. 2: each ethtool statistic
      * has one slot (raw); the typed per-priority view is derived from it on decoding. 3: the layout may carry
-     * optional fields (absent = not read), e.g. a port's {@code netdevCounters}, whose slots follow its ethtool ones;
-     * a version 1 or 2 frame has none of them and decodes unchanged.
+     * optional fields (absent = not read): a port's {@code qos} and {@code netdevCounters} (whose slots follow its
+     * ethtool ones), its transceiver {@code module}, a device's {@code pci}, the host's {@code ncclConf}; a version 1
+     * or 2 frame has none of them and decodes unchanged.
      */
     public static final int PROTOCOL_VERSION = 3;
     /**
@@ -23,7 +24,7 @@ public final class WireFormat {
     private WireFormat() {
     }
 
-    /** The versions read, for messages: {@code "1 and 2"}. */
+    /** The versions read, for messages: {@code "1 to 3"}. */
     public static String readVersions() {
         return OLDEST_READ_VERSION == PROTOCOL_VERSION ? Integer.toString(PROTOCOL_VERSION)
                 : OLDEST_READ_VERSION + (PROTOCOL_VERSION - OLDEST_READ_VERSION == 1 ? " and " : " to ") + PROTOCOL_VERSION;

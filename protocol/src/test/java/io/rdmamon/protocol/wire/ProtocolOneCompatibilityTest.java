@@ -82,7 +82,7 @@ class ProtocolOneCompatibilityTest {
         List<Frame> v2 = new SampleEncoder("gpu-01", "0.9.0", 1000, List.of(Frame.Hello.CAPABILITY_PROBES), "run-1")
                 .encode(FixtureHosts.codec(1, 10, 7L), 1);
         String hello = text(codec.encode(v2.get(0)));
-        assertTrue(hello.startsWith("{\"v\":3,") && hello.contains("\"ethtool\":{\"netdev\":\"eth2\",\"raw\":[")
+        assertTrue(hello.startsWith("{\"v\":" + WireFormat.PROTOCOL_VERSION + ",") && hello.contains("\"ethtool\":{\"netdev\":\"eth2\",\"raw\":[")
                 && !hello.contains("priorities") && !hello.contains("vportRdma"), hello);
         Frame.Values values = (Frame.Values) codec.decode(v1.get(1));
         Frame.Values valuesV2 = (Frame.Values) v2.get(1);
