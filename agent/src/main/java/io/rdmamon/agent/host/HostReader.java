@@ -446,14 +446,12 @@ public final class HostReader {
             if (read.status() != null && !sources.contains(read.status())) {
                 sources.add(read.status());
             }
-            ports.add(read.config() == null ? port : new IbPort(port.port(), port.stateId(), port.state(),
-                    port.physStateId(), port.physState(), port.rate(), port.rateBytesPerSecond(), port.linkLayer(),
-                    port.lid(), port.netdev(), port.counters(), port.hwCounters(), port.gids(), port.ethtool(),
-                    port.verbs(), read.config()));
+            ports.add(read.config() == null ? port : IbPorts.withQos(port, read.config()));
             changed |= read.config() != null;
         }
         return !changed ? device : new IbDevice(device.name(), device.nodeTypeId(), device.nodeType(),
-                device.nodeGuid(), device.sysImageGuid(), device.fwVersion(), device.hcaType(), device.boardId(), ports);
+                device.nodeGuid(), device.sysImageGuid(), device.fwVersion(), device.hcaType(), device.boardId(), ports,
+                device.pci());
     }
 
     /** {@code etc/nccl.conf}'s settings, null when there is none; a status only when the file exists. */

@@ -2,6 +2,7 @@ package io.rdmamon.agent.sysfs;
 
 import io.rdmamon.protocol.model.EthtoolStats;
 import io.rdmamon.protocol.model.IbPort;
+import io.rdmamon.protocol.model.QosConfig;
 import io.rdmamon.protocol.model.TransceiverModule;
 import io.rdmamon.protocol.model.VerbsPortAttributes;
 
@@ -23,7 +24,15 @@ public final class IbPorts {
     public static IbPort withNetdevCounters(IbPort port, Map<String, Long> netdevCounters) {
         return new IbPort(port.port(), port.stateId(), port.state(), port.physStateId(), port.physState(),
                 port.rate(), port.rateBytesPerSecond(), port.linkLayer(), port.lid(), port.netdev(),
-                port.counters(), port.hwCounters(), port.gids(), port.ethtool(), port.verbs(), port.qos(), netdevCounters, port.module());
+                port.counters(), port.hwCounters(), port.gids(), port.ethtool(), port.verbs(), port.qos(), netdevCounters,
+                port.module());
+    }
+
+    /** {@code port} with its netdev's QoS configuration. */
+    public static IbPort withQos(IbPort port, QosConfig qos) {
+        return new IbPort(port.port(), port.stateId(), port.state(), port.physStateId(), port.physState(),
+                port.rate(), port.rateBytesPerSecond(), port.linkLayer(), port.lid(), port.netdev(), port.counters(),
+                port.hwCounters(), port.gids(), port.ethtool(), port.verbs(), qos, port.netdevCounters(), port.module());
     }
 
     /** {@code port} with the transceiver in its netdev's cage (null: none). */
