@@ -24,7 +24,8 @@ public final class MetricFamilies {
     public static final Family PORT_RATE = Family.gauge("rdma_port_rate_bytes_per_second",
             "Port rate (sysfs rate, Gb/s x 125000000)");
     public static final Family PORT_INFO = Family.info("rdma_port",
-            "Port attributes; lossless_priorities are the PFC-enabled priorities of the netdev");
+            "Port attributes; lossless_priorities are the PFC-enabled priorities of the netdev, from its DCB "
+                    + "configuration (lossless_source config) or from which pause counters exist (counters)");
     public static final Family GID_INFO = Family.info("rdma_gid",
             "Non-empty GID table entries (sysfs gids/, gid_attrs/)");
     public static final Family PRIO_BYTES = Family.counter("rdma_prio_bytes",
@@ -38,6 +39,16 @@ public final class MetricFamilies {
             "PFC pause duration per priority (ethtool rx/tx_prioN_pause_duration, us / 1e6)");
     public static final Family PAUSE_TRANSITIONS = Family.counter("rdma_pfc_pause_transitions",
             "PFC pause state transitions (ethtool rx_prioN_pause_transition)");
+    public static final Family QOS_PFC_ENABLED = Family.gauge("rdma_qos_pfc_enabled",
+            "1 when the netdev's DCB configuration has PFC on the priority (ieee_pfc pfc_en bit), else 0");
+    public static final Family QOS_INFO = Family.info("rdma_qos",
+            "DCB configuration of the netdev: trust (dscp/pcp), dcbx bits (hex), where it was read (netlink/capture)");
+    public static final Family QOS_PRIORITY_TC = Family.gauge("rdma_qos_priority_tc",
+            "Traffic class the priority is mapped to (ieee_ets prio_tc)");
+    public static final Family QOS_TC_BANDWIDTH = Family.gauge("rdma_qos_tc_bandwidth_percent",
+            "Transmit bandwidth share of the traffic class (ieee_ets tc_tx_bw, percent)");
+    public static final Family QOS_ECN_ENABLED = Family.gauge("rdma_qos_ecn_enabled",
+            "1 when DCQCN is on for the priority (MLNX_OFED ecn/roce_np or roce_rp/enable/<prio>; role np or rp)");
 
     public static final Family DIAGNOSIS_ACTIVE = Family.gauge("rdma_diagnosis_active",
             "1 while the diagnosis engine holds the rule active at the place (docs/diagnosis.md)");
@@ -54,7 +65,7 @@ public final class MetricFamilies {
      */
     public static final List<Family> NODE = List.of(AGENT_UP, LAST_SAMPLE, SOURCE_SUCCESS, DEVICE_INFO, PORT_STATE,
             PHYS_STATE, PORT_RATE, PORT_INFO, GID_INFO, PRIO_BYTES, PRIO_PACKETS, PAUSE_FRAMES, PAUSE_DURATION,
-            PAUSE_TRANSITIONS);
+            PAUSE_TRANSITIONS, QOS_PFC_ENABLED, QOS_INFO, QOS_PRIORITY_TC, QOS_TC_BANDWIDTH, QOS_ECN_ENABLED);
     /** The fleet families only the collector knows (it runs the probes and the diagnosis engine). */
     public static final List<Family> COLLECTOR = List.of(DIAGNOSIS_ACTIVE, PROBE_BANDWIDTH, PROBE_SUCCESS,
             PROBE_TIMESTAMP);
