@@ -31,6 +31,11 @@ import java.util.TreeSet;
  * @param expectedRateGbps           link_degraded: expected rate per hca_type, Gb/s (instead of the fleet's most common rate)
  * @param losslessPriorities         the lossless priorities of every RoCE port; empty = learned per port from its PFC counters
  * @param expectedGidIndex           gid_no_rocev2: the GID index applications use (NCCL_IB_GID_INDEX), which must be RoCE v2; null = any
+ * @param qosProfile                 qos_config_drift and roce_dscp_not_lossless: the fleet's QoS profile; null = the
+ *                                   majority of RoCE ports with a configuration
+ * @param ecnRequired                ecn_disabled_on_lossless and the ECN part of qos_config_drift; false for a fleet
+ *                                   that runs PFC without DCQCN on purpose
+ * @param minPortsForQosProfile      RoCE ports with a configuration needed before their majority is the fleet profile
  */
 public record DiagnosisConfig(
         int raiseAfterSamples,
@@ -47,7 +52,22 @@ public record DiagnosisConfig(
         int minPortsForModalRate,
         Map<String, Double> expectedRateGbps,
         SortedSet<Integer> losslessPriorities,
-        Integer expectedGidIndex) {
+        Integer expectedGidIndex,
+        QosProfile qosProfile,
+        boolean ecnRequired,
+        int minPortsForQosProfile) {
+
+    /** Without the QoS settings: the majority profile, ECN required, 3 ports. */
+    public DiagnosisConfig(int raiseAfterSamples, int clearAfterSamples, Map<Rule, Window> windows,
+                           double minRdmaBytesPerSecond, double minLosslessShare, double pauseStormRatio,
+                           double ecnMinPauseFramesPerSecond, double cnpIgnoredPerSecond, double transportErrorsPerSecond,
+                           double erdmaDropsPerSecond, Duration flapWindow, int minPortsForModalRate,
+                           Map<String, Double> expectedRateGbps, SortedSet<Integer> losslessPriorities,
+                           Integer expectedGidIndex) {
+        this(raiseAfterSamples, clearAfterSamples, windows, minRdmaBytesPerSecond, minLosslessShare, pauseStormRatio,
+                ecnMinPauseFramesPerSecond, cnpIgnoredPerSecond, transportErrorsPerSecond, erdmaDropsPerSecond,
+                flapWindow, minPortsForModalRate, expectedRateGbps, losslessPriorities, expectedGidIndex, null, true, 3);
+    }
 
     /** Consecutive samples to raise and to clear one rule. */
     public record Window(int raiseAfterSamples, int clearAfterSamples) {
@@ -62,7 +82,9 @@ public record DiagnosisConfig(
     private static final Set<String> KEYS = Set.of("raiseAfterSamples", "clearAfterSamples", "rules",
             "minRdmaBytesPerSecond", "minLosslessShare", "pauseStormRatio", "ecnMinPauseFramesPerSecond",
             "cnpIgnoredPerSecond", "transportErrorsPerSecond", "erdmaDropsPerSecond", "flapWindow",
-            "minPortsForModalRate", "expectedRateGbps", "losslessPriorities", "expectedGidIndex");
+            "minPortsForModalRate", "expectedRateGbps", "losslessPriorities", "expectedGidIndex",
+            "qosProfile", "ecnRequired", "minPortsForQosProfile");
+    private static final Set<String> PROFILE_KEYS = Set.of("trust", "pfcPriorities", "roceDscp", "roceDscpPriority");
     private static final Set<String> WINDOW_KEYS = Set.of("raiseAfterSamples", "clearAfterSamples");
 
     public DiagnosisConfig {
@@ -97,6 +119,9 @@ public record DiagnosisConfig(
         losslessPriorities = Collections.unmodifiableSortedSet(new TreeSet<>(losslessPriorities));
         if (expectedGidIndex != null && expectedGidIndex < 0) {
             throw new ConfigException("expectedGidIndex must be >= 0, got " + expectedGidIndex);
+        }
+        if (minPortsForQosProfile < 1) {
+            throw new ConfigException("minPortsForQosProfile must be >= 1, got " + minPortsForQosProfile);
         }
     }
 
@@ -155,10 +180,41 @@ public record DiagnosisConfig(
                     json.duration("flapWindow", d.flapWindow),
                     json.integer("minPortsForModalRate", d.minPortsForModalRate),
                     rates, lossless,
-                    json.has("expectedGidIndex") ? Integer.valueOf(json.integer("expectedGidIndex")) : d.expectedGidIndex);
+                    json.has("expectedGidIndex") ? Integer.valueOf(json.integer("expectedGidIndex")) : d.expectedGidIndex,
+                    json.has("qosProfile") ? qosProfile(json.object("qosProfile")) : d.qosProfile,
+                    json.bool("ecnRequired", d.ecnRequired),
+                    json.integer("minPortsForQosProfile", d.minPortsForQosProfile));
         } catch (ConfigException e) {
             throw new ConfigException(json.path() + "." + e.getMessage(), e);
         }
+    }
+
+    /**
+     * {@code {"trust": "dscp", "pfcPriorities": [4], "roceDscp": 34, "roceDscpPriority": 4}}: trust and PFC are
+     * required; the DSCP and its priority go together (or neither).
+     */
+    private static QosProfile qosProfile(StrictJson json) {
+        json.requireKnownKeys(PROFILE_KEYS);
+        String trust = json.string("trust");
+        if (!trust.equals("dscp") && !trust.equals("pcp")) {
+            throw new ConfigException(json.path() + ".trust must be dscp or pcp, got '" + trust + "'");
+        }
+        SortedSet<Integer> pfc = new TreeSet<>(json.integers("pfcPriorities"));
+        for (int p : pfc) {
+            if (p < 0 || p > 7) {
+                throw new ConfigException(json.path() + ".pfcPriorities: priority " + p + " is not 0..7");
+            }
+        }
+        if (json.has("roceDscp") != json.has("roceDscpPriority")) {
+            throw new ConfigException(json.path() + ": roceDscp and roceDscpPriority go together");
+        }
+        Integer dscp = json.has("roceDscp") ? Integer.valueOf(json.integer("roceDscp")) : null;
+        Integer priority = json.has("roceDscpPriority") ? Integer.valueOf(json.integer("roceDscpPriority")) : null;
+        if (dscp != null && (dscp < 0 || dscp > 63 || priority < 0 || priority > 7)) {
+            throw new ConfigException(json.path() + ": roceDscp must be 0..63 and roceDscpPriority 0..7, got "
+                    + dscp + " and " + priority);
+        }
+        return new QosProfile(trust, pfc, dscp, priority, null, null);
     }
 
     private static Map<Rule, Window> windows(StrictJson rules, int raise, int clear, Map<Rule, Window> base) {

@@ -3,6 +3,8 @@ package io.rdmamon.collector.diagnosis;
 import io.rdmamon.protocol.model.IbDevice;
 import io.rdmamon.protocol.model.IbPort;
 
+import java.util.Map;
+
 /**
  * Everything the per-port rules look at for one sample of one port.
  *
@@ -12,9 +14,17 @@ import io.rdmamon.protocol.model.IbPort;
  * @param elapsedMillis time between the two samples' timestamps
  * @param expectedRate  the rate the port should run at; null when nothing is known
  * @param recentFlaps   link_downed + link_error_recovery increases within the flap window, this sample's included
+ * @param ncclConf      the node's {@code /etc/nccl.conf}; null when it has none
+ * @param fleetQos      the QoS profile of the fleet (configured or the majority of RoCE ports); null when unknown
  */
 public record PortInput(IbDevice device, IbPort previous, IbPort current, long elapsedMillis, ExpectedRate expectedRate,
-                        long recentFlaps) {
+                        long recentFlaps, Map<String, String> ncclConf, QosProfile.Fleet fleetQos) {
+
+    /** Without the node's nccl.conf and the fleet's QoS profile. */
+    public PortInput(IbDevice device, IbPort previous, IbPort current, long elapsedMillis, ExpectedRate expectedRate,
+                     long recentFlaps) {
+        this(device, previous, current, elapsedMillis, expectedRate, recentFlaps, null, null);
+    }
 
     /**
      * @param bytesPerSecond expected {@code rate} in bytes per second

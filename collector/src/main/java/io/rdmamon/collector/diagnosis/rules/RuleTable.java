@@ -21,7 +21,11 @@ public final class RuleTable {
             new LinkDown(),
             new LinkDegraded(),
             new GidNoRocev2(),
-            new ErdmaRateLimited());
+            new ErdmaRateLimited(),
+            new QosConfigDrift(),
+            new QosTrustNotDscp(),
+            new RoceDscpNotLossless(),
+            new EcnDisabledOnLossless());
     public static final AgentStale AGENT_STALE = new AgentStale();
     public static final NodeNameConflict NODE_NAME_CONFLICT = new NodeNameConflict();
 
