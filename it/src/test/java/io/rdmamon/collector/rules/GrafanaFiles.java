@@ -35,7 +35,8 @@ final class GrafanaFiles {
     /** DESIGN.md §6 (contract): the diagnosis rule ids. */
     static final Set<String> RULE_IDS = Set.of("roce_traffic_outside_lossless_priority", "pfc_not_enabled",
             "pfc_pause_storm", "ecn_not_engaged", "cnp_ignored", "transport_loss", "link_down", "link_degraded",
-            "gid_no_rocev2", "erdma_rate_limited", "agent_stale", "node_name_conflict");
+            "gid_no_rocev2", "erdma_rate_limited", "agent_stale", "node_name_conflict",
+            "qos_config_drift", "qos_trust_not_dscp", "roce_dscp_not_lossless", "ecn_disabled_on_lossless");
 
     /** DESIGN.md §5 (contract): the metrics named one by one. */
     private static final Set<String> CONTRACT_METRICS = Set.of(
@@ -47,7 +48,8 @@ final class GrafanaFiles {
             "rdma_device_info", "rdma_port_info", "rdma_gid_info",
             "rdma_agent_up", "rdma_agent_last_sample_timestamp_seconds", "rdma_source_success",
             "rdma_probe_bandwidth_bits_per_second", "rdma_probe_success", "rdma_probe_timestamp_seconds",
-            "rdma_diagnosis_active");
+            "rdma_diagnosis_active", "rdma_qos_pfc_enabled", "rdma_qos_info", "rdma_qos_priority_tc",
+            "rdma_qos_tc_bandwidth_percent", "rdma_qos_ecn_enabled");
     /** DESIGN.md §5 (contract): the families named by pattern, one metric per sysfs counter file. */
     private static final Pattern CONTRACT_FAMILIES = Pattern.compile("rdma_(port|hw)_[a-z0-9_]+_total");
 
