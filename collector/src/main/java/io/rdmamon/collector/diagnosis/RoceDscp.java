@@ -1,6 +1,7 @@
 package io.rdmamon.collector.diagnosis;
 
 import io.rdmamon.protocol.model.IbPort;
+import io.rdmamon.protocol.nccl.NcclAdvice;
 import io.rdmamon.protocol.model.QosConfig;
 
 import java.util.Map;
@@ -20,7 +21,7 @@ public record RoceDscp(int dscp, String origin) {
         QosConfig qos = port.qos();
         RoceDscp zero = null;
         Integer[] tos = {qos == null ? null : qos.trafficClass(), qos == null ? null : qos.defaultRoceTos(),
-                ncclConf == null ? null : ncclTc(ncclConf.get("NCCL_IB_TC"))};
+                ncclConf == null ? null : NcclAdvice.parse(ncclConf.get("NCCL_IB_TC"))};
         String[] origins = {"OFED traffic_class %d", "rdma_cm default_roce_tos %d", "NCCL_IB_TC=%d in /etc/nccl.conf"};
         for (int i = 0; i < tos.length; i++) {
             if (tos[i] == null || tos[i] < 0 || tos[i] > 255) {
@@ -35,26 +36,5 @@ public record RoceDscp(int dscp, String origin) {
             }
         }
         return zero;
-    }
-
-    /** {@code NCCL_IB_TC} as NCCL parses it ({@code strtoll(…, 0)}: decimal, {@code 0x} hex, {@code 0} octal); null if not a number. */
-    public static Integer ncclTc(String value) {
-        if (value == null) {
-            return null;
-        }
-        String v = value.trim();
-        try {
-            long parsed;
-            if (v.startsWith("0x") || v.startsWith("0X")) {
-                parsed = Long.parseLong(v.substring(2), 16);
-            } else if (v.length() > 1 && v.startsWith("0")) {
-                parsed = Long.parseLong(v.substring(1), 8);
-            } else {
-                parsed = Long.parseLong(v);
-            }
-            return parsed < 0 || parsed > 255 ? null : (int) parsed;
-        } catch (NumberFormatException e) {
-            return null;
-        }
     }
 }
