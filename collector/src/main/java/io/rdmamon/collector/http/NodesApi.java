@@ -19,6 +19,7 @@ import io.rdmamon.protocol.model.PortTransport;
 import io.rdmamon.protocol.model.PriorityCounters;
 import io.rdmamon.protocol.model.SourceStatus;
 import io.rdmamon.protocol.model.VerbsPortAttributes;
+import io.rdmamon.protocol.nccl.NcclAdvice;
 import io.rdmamon.protocol.rates.CounterGroup;
 import io.rdmamon.protocol.rates.CounterRate;
 import io.vertx.ext.web.Router;
@@ -27,8 +28,10 @@ import io.vertx.ext.web.RoutingContext;
 import java.math.BigInteger;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
 
-/** {@code /api/nodes}, {@code /api/nodes/{node}}, {@code /api/nodes/{node}/history}: JSON views of the {@link NodeStore}. */
+/** {@code /api/nodes}, {@code /api/nodes/{node}}, {@code /api/nodes/{node}/history}, {@code /api/nodes/{node}/nccl}: JSON views of the {@link NodeStore}. */
 public final class NodesApi implements Routes {
     private static final ObjectMapper MAPPER = new ObjectMapper();
     private final NodeStore store;
@@ -42,6 +45,52 @@ public final class NodesApi implements Routes {
         router.get("/api/nodes").handler(this::list);
         router.get("/api/nodes/:node").handler(this::detail);
         router.get("/api/nodes/:node/history").handler(this::history);
+        router.get("/api/nodes/:node/nccl").handler(this::nccl);
+    }
+
+    /** The {@code rdmamon nccl-env} advice for the node's last sample, with the fleet's GID index to compare. */
+    private void nccl(RoutingContext ctx) {
+        String name = ctx.pathParam("node");
+        Optional<NodeView> view = store.node(name);
+        if (view.isEmpty()) {
+            notFound(ctx, name);
+            return;
+        }
+        HostSample last = view.get().lastSample();
+        if (last == null) {
+            JsonReplies.error(ctx, 404, "node '" + name + "' has sent no sample yet");
+            return;
+        }
+        NcclAdvice advice = NcclAdvice.of(last, null, fleetGidIndex());
+        ObjectNode body = MAPPER.createObjectNode().put("node", name);
+        ArrayNode settings = body.putArray("settings");
+        for (NcclAdvice.Setting setting : advice.settings()) {
+            settings.addObject().put("name", setting.name()).put("value", setting.value()).put("reason", setting.reason());
+        }
+        advice.exportLines().forEach(body.putArray("export")::add);
+        advice.mismatches().forEach(body.putArray("ncclConfMismatches")::add);
+        json(ctx, 200, body);
+    }
+
+    /** The RoCE v2 IPv4 GID index most active RoCE ports of the fleet have (the lower on a tie); null when none. */
+    private Integer fleetGidIndex() {
+        Map<Integer, Integer> counts = new TreeMap<>();
+        for (NodeView node : store.nodes()) {
+            HostSample sample = node.lastSample();
+            if (sample == null) {
+                continue;
+            }
+            for (IbDevice device : sample.devices()) {
+                for (IbPort port : device.ports()) {
+                    if (port.isActive() && PortTransport.of(device, port) == PortTransport.ROCE) {
+                        GidAdvice.ncclGid(port).ifPresent(g -> counts.merge(g.index(), 1, Integer::sum));
+                    }
+                }
+            }
+        }
+        return counts.entrySet().stream().max(Map.Entry.<Integer, Integer>comparingByValue()
+                .thenComparing(Map.Entry.comparingByKey(java.util.Comparator.reverseOrder())))
+                .map(Map.Entry::getKey).orElse(null);
     }
 
     private void list(RoutingContext ctx) {
