@@ -5,6 +5,7 @@ import io.rdmamon.cli.daemon.CollectorCommand;
 import io.rdmamon.cli.daemon.DemoCommand;
 import io.rdmamon.cli.node.DevinfoCommand;
 import io.rdmamon.cli.node.GidsCommand;
+import io.rdmamon.cli.node.NcclEnvCommand;
 import io.rdmamon.cli.node.PerfCommand;
 import io.rdmamon.cli.node.SampleCommand;
 import io.rdmamon.cli.node.StatCommand;
@@ -34,6 +35,7 @@ import java.util.concurrent.Callable;
         subcommands = {
                 DevinfoCommand.class,
                 GidsCommand.class,
+                NcclEnvCommand.class,
                 PerfCommand.class,
                 StatCommand.class,
                 SampleCommand.class,
