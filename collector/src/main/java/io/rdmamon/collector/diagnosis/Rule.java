@@ -68,6 +68,10 @@ public enum Rule {
             "DCQCN (ECN reaction/notification point) is off on the lossless priority, so PFC alone throttles "
                     + "congestion. Enable it: echo 1 > /sys/class/net/IF/ecn/roce_np/enable/P and roce_rp/enable/P; "
                     + "fleets that run PFC without DCQCN on purpose set ecnRequired false."),
+    NCCL_CONF_MISMATCH("nccl_conf_mismatch", Severity.WARNING, false,
+            "/etc/nccl.conf sets NCCL_IB_GID_INDEX or NCCL_IB_TC to a value that contradicts the port: a GID "
+                    + "that is not RoCE v2 over IPv4, or a ToS whose DSCP maps to a priority without PFC. Use the "
+                    + "values of rdmamon nccl-env (GET /api/nodes/NODE/nccl), or remove the line and let NCCL pick."),
     AGENT_STALE("agent_stale", Severity.WARNING, false,
             "The node's agent stopped delivering fresh samples, or a source fails on it, so part of the node is "
                     + "not watched. Check that the agent runs (systemctl status rdmamon-agent), its token and "

@@ -17,6 +17,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicLong;
@@ -186,7 +187,8 @@ class QosRulesTest {
         }
         Set<String> active = engine.snapshot().diagnoses().stream().map(d -> d.node() + " " + d.rule().id())
                 .collect(Collectors.toCollection(TreeSet::new));
-        assertEquals(Set.of("gpu-3 qos_config_drift", "gpu-3 qos_trust_not_dscp"), active);
+        // under trust pcp the DSCP of NCCL_IB_TC no longer reaches priority 4: nccl.conf contradicts gpu-3 too
+        assertEquals(Set.of("gpu-3 qos_config_drift", "gpu-3 qos_trust_not_dscp", "gpu-3 nccl_conf_mismatch"), active);
         String evidence = engine.snapshot().diagnoses().stream().filter(d -> d.rule() == QOS_CONFIG_DRIFT)
                 .findFirst().orElseThrow().evidence();
         assertTrue(evidence.contains("the fleet (4 of 5 RoCE ports) runs trust dscp, PFC {4}, DSCP 38 -> priority 4"),
@@ -242,5 +244,24 @@ class QosRulesTest {
         String[] parts = caseText.split("\\|");
         Exception e = org.junit.jupiter.api.Assertions.assertThrows(Exception.class, () -> config(parts[0]));
         assertTrue(e.getMessage().contains(parts[1]), e.getMessage());
+    }
+
+    @Test
+    void ncclConfValuesThatContradictThePortAreADiagnosis() {
+        IbPort port = port(QosSamples.lossless(4).build());
+        Rule rule = Rule.NCCL_CONF_MISMATCH;
+        PortRule ncclRule = RuleTable.PORT_RULES.stream().filter(r -> r.id() == rule).findFirst().orElseThrow();
+        // ROUTABLE_GIDS: index 3 is RoCE v2 IPv4, index 1 RoCE v2 link-local; DSCP 34 -> 4 (PFC), 26 -> 3 (no PFC)
+        Map<Map<String, String>, String> cases = new java.util.LinkedHashMap<>();
+        cases.put(Map.of("NCCL_IB_GID_INDEX", "3", "NCCL_IB_TC", "136"), null);
+        cases.put(Map.of("NCCL_IB_HCA", "mlx5_9"), null); // host-wide: the advice reports it, not this port
+        cases.put(Map.of("NCCL_IB_GID_INDEX", "1"), "NCCL_IB_GID_INDEX=1 in /etc/nccl.conf is not a RoCE v2 IPv4 GID on mlx5_3:1");
+        cases.put(Map.of("NCCL_IB_TC", "106"), "NCCL_IB_TC=106 in /etc/nccl.conf is DSCP 26, which mlx5_3:1 maps to "
+                + "priority 3 without PFC");
+        cases.forEach((conf, expected) -> {
+            PortInput in = new PortInput(device(port), null, port, 0, null, 0, conf, null);
+            assertEquals(Optional.ofNullable(expected), ncclRule.evaluate(in, DiagnosisConfig.defaults()).map(Finding::evidence),
+                    conf.toString());
+        });
     }
 }

@@ -36,7 +36,8 @@ final class GrafanaFiles {
     static final Set<String> RULE_IDS = Set.of("roce_traffic_outside_lossless_priority", "pfc_not_enabled",
             "pfc_pause_storm", "ecn_not_engaged", "cnp_ignored", "transport_loss", "link_down", "link_degraded",
             "gid_no_rocev2", "erdma_rate_limited", "agent_stale", "node_name_conflict",
-            "qos_config_drift", "qos_trust_not_dscp", "roce_dscp_not_lossless", "ecn_disabled_on_lossless");
+            "qos_config_drift", "qos_trust_not_dscp", "roce_dscp_not_lossless", "ecn_disabled_on_lossless",
+            "nccl_conf_mismatch");
 
     /** DESIGN.md §5 (contract): the metrics named one by one. */
     private static final Set<String> CONTRACT_METRICS = Set.of(

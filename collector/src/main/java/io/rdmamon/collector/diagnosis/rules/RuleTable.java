@@ -25,7 +25,8 @@ public final class RuleTable {
             new QosConfigDrift(),
             new QosTrustNotDscp(),
             new RoceDscpNotLossless(),
-            new EcnDisabledOnLossless());
+            new EcnDisabledOnLossless(),
+            new NcclConfMismatch());
     public static final AgentStale AGENT_STALE = new AgentStale();
     public static final NodeNameConflict NODE_NAME_CONFLICT = new NodeNameConflict();
 
