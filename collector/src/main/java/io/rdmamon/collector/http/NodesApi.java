@@ -16,7 +16,9 @@ import io.rdmamon.protocol.model.HostSample;
 import io.rdmamon.protocol.model.IbDevice;
 import io.rdmamon.protocol.model.IbPort;
 import io.rdmamon.protocol.model.PortTransport;
+import io.rdmamon.protocol.model.LosslessPriorities;
 import io.rdmamon.protocol.model.PriorityCounters;
+import io.rdmamon.protocol.model.QosConfig;
 import io.rdmamon.protocol.model.SourceStatus;
 import io.rdmamon.protocol.model.VerbsPortAttributes;
 import io.rdmamon.protocol.nccl.NcclAdvice;
@@ -70,6 +72,45 @@ public final class NodesApi implements Routes {
         advice.exportLines().forEach(body.putArray("export")::add);
         advice.mismatches().forEach(body.putArray("ncclConfMismatches")::add);
         json(ctx, 200, body);
+    }
+
+    /**
+     * The port's QoS configuration as the dashboard shows it: trust, PFC row, the DSCPs of each lossless priority
+     * (APP table, trust dscp only), ETS, ECN. Parts not read are absent.
+     */
+    private static void qos(ObjectNode q, QosConfig qos, LosslessPriorities lossless) {
+        q.put("source", qos.source()).put("trust", qos.trust()).put("dcbx", qos.dcbx());
+        if (qos.pfc() != null) {
+            ArrayNode row = q.putArray("pfc");
+            for (int prio = 0; prio < QosConfig.PRIORITIES; prio++) {
+                row.add(qos.pfc().enabled(prio));
+            }
+        }
+        ObjectNode dscps = q.putObject("losslessDscps");
+        for (int prio : lossless.priorities()) {
+            ArrayNode list = dscps.putArray(Integer.toString(prio));
+            if ("dscp".equals(qos.trust())) {
+                for (int dscp = 0; dscp < 64; dscp++) {
+                    Integer mapped = qos.priorityOfDscp(dscp);
+                    if (mapped != null && mapped == prio) {
+                        list.add(dscp);
+                    }
+                }
+            }
+        }
+        if (qos.ets() != null) {
+            qos.ets().priorityTc().forEach(q.putArray("priorityTc")::add);
+            qos.ets().tcBandwidthPercent().forEach(q.putArray("tcBandwidthPercent")::add);
+            qos.ets().tcTsa().forEach(q.putArray("tcTsa")::add);
+        }
+        if (qos.ecn() != null) {
+            ObjectNode ecn = q.putObject("ecn");
+            ObjectNode np = ecn.putObject("np");
+            ObjectNode rp = ecn.putObject("rp");
+            qos.ecn().notificationPoint().forEach((prio, on) -> np.put(Integer.toString(prio), on));
+            qos.ecn().reactionPoint().forEach((prio, on) -> rp.put(Integer.toString(prio), on));
+        }
+        q.put("trafficClass", qos.trafficClass()).put("defaultRoceTos", qos.defaultRoceTos());
     }
 
     /** The RoCE v2 IPv4 GID index most active RoCE ports of the fleet have (the lower on a tie); null when none. */
@@ -198,6 +239,12 @@ public final class NodesApi implements Routes {
         GidAdvice advice = GidAdvice.of(transport, port);
         p.putObject("gidAdvice").put("index", advice.index()).put("gid", advice.gid()).put("ipv4", advice.ipv4())
                 .put("ok", advice.ok()).put("text", advice.text());
+        LosslessPriorities lossless = LosslessPriorities.of(port);
+        ObjectNode losslessNode = p.putObject("lossless").put("source", lossless.source());
+        lossless.priorities().forEach(losslessNode.putArray("priorities")::add);
+        if (port.qos() != null) {
+            qos(p.putObject("qos"), port.qos(), lossless);
+        }
         headline(p.putObject("rates"), view, device, port);
         IbPort previous = previousPort(view, device, port);
         long elapsed = elapsed(view);
