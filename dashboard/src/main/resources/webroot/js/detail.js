@@ -108,6 +108,7 @@ export class Detail {
       this.refresh = setInterval(() => this.loadNode(), NODE_REFRESH_MILLIS);
       this.renderHead();
       this.renderGids();
+      this.renderQos();
       this.renderCounters();
       this.renderRates();
     }
@@ -179,6 +180,7 @@ export class Detail {
       this.nodeInfo = info;
       this.renderHead();
       this.renderGids();
+      this.renderQos();
     } catch (e) {
       if (key === this.key && !(e instanceof AuthRequired)) {
         this.head.querySelector('.port-error')?.remove();
@@ -276,5 +278,34 @@ export class Detail {
     tbody.replaceChildren(...port.gids.map((g) => el('tr', {className: g.index === advice.index ? 'recommended' : null},
       text('td', g.index, 'num'), text('td', g.gid, 'mono'), text('td', g.ipv4 || '—'), text('td', g.type || '—'),
       text('td', g.netdev || '—'))));
+  }
+
+  /** Trust, the PFC row, the DSCPs of the lossless priorities and ETS, as the API reports them (no rule logic here). */
+  renderQos() {
+    const {port} = this.portInfo();
+    const hint = byId('qos-hint');
+    const tbody = document.querySelector('#qos-table tbody');
+    const qos = port?.qos;
+    if (!qos) {
+      setText(hint, port ? 'No QoS configuration read for this port (not RoCE, no DCB support, or not read yet).' : '',
+        'hint muted');
+      tbody.replaceChildren();
+      return;
+    }
+    const lossless = port.lossless.priorities;
+    const dscps = lossless.map((p) => 'priority ' + p + ': DSCP ' + ((qos.losslessDscps[p] || []).join(',') || '—'));
+    setText(hint, 'trust ' + qos.trust + ' · lossless ' + (lossless.length ? lossless.join(',') : 'none')
+      + ' (from ' + port.lossless.source + ') · ' + (dscps.join(' · ') || 'no lossless priority')
+      + ' · read via ' + qos.source, 'hint ' + (qos.trust === 'dscp' && lossless.length ? 'ok' : 'bad'));
+    const row = (label, cells) => el('tr', {}, text('th', label), ...cells.map((c) => text('td', c, 'num')));
+    const rows = [];
+    if (qos.pfc) rows.push(row('PFC', qos.pfc.map((on) => (on ? '1' : '0'))));
+    if (qos.priorityTc) rows.push(row('TC', qos.priorityTc.map(String)));
+    if (qos.priorityTc && qos.tcBandwidthPercent) {
+      rows.push(row('TC bw / tsa', qos.priorityTc.map((tc) => qos.tcBandwidthPercent[tc] + '% ' + qos.tcTsa[tc])));
+    }
+    if (qos.ecn) rows.push(row('ECN np/rp', [0, 1, 2, 3, 4, 5, 6, 7].map((p) =>
+      (qos.ecn.np[p] === undefined ? '—' : qos.ecn.np[p] ? '1' : '0') + '/' + (qos.ecn.rp[p] === undefined ? '—' : qos.ecn.rp[p] ? '1' : '0'))));
+    tbody.replaceChildren(...rows);
   }
 }

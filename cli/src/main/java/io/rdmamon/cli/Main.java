@@ -7,6 +7,7 @@ import io.rdmamon.cli.node.DevinfoCommand;
 import io.rdmamon.cli.node.GidsCommand;
 import io.rdmamon.cli.node.ModuleCommand;
 import io.rdmamon.cli.node.PcieCommand;
+import io.rdmamon.cli.node.NcclEnvCommand;
 import io.rdmamon.cli.node.PerfCommand;
 import io.rdmamon.cli.node.QosCommand;
 import io.rdmamon.cli.node.SampleCommand;
@@ -39,6 +40,7 @@ import java.util.concurrent.Callable;
                 GidsCommand.class,
                 PcieCommand.class,
                 ModuleCommand.class,
+                NcclEnvCommand.class,
                 PerfCommand.class,
                 StatCommand.class,
                 SampleCommand.class,

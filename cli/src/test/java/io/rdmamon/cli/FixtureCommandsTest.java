@@ -53,6 +53,7 @@ class FixtureCommandsTest {
     @Test
     void unknownDeviceListsTheDevicesThatExist() throws IOException {
         for (String[] args : List.of(new String[] {"devinfo", "-d", "mlx9_0"}, new String[] {"gids", "-d", "mlx9_0"},
+                new String[] {"nccl-env", "-d", "mlx9_0"},
                 new String[] {"stat", "-d", "mlx9_0", "-l", "-c", "1"}, new String[] {"perf", "-d", "mlx9_0"})) {
             CliRun result = run(args);
             assertEquals(2, result.exitCode(), result::toString);
@@ -60,6 +61,32 @@ class FixtureCommandsTest {
                     "rdmamon: unknown device 'mlx9_0' (devices: " + String.join(", ", names(IB)) + ")"},
                     result.errLines());
         }
+    }
+
+    @Test
+    void ncclEnvPrintsExportLinesWithReasonsForTheFixtureHost() throws IOException {
+        CliRun result = run("nccl-env");
+        assertEquals(0, result.exitCode(), result::toString);
+        List<String> lines = result.out().lines().toList();
+        // independent of the advisor: every port whose state file says ACTIVE, and the GID types file of the index
+        List<String> active = new ArrayList<>();
+        for (String dev : names(IB)) {
+            for (String port : names(IB.resolve(dev).resolve("ports"))) {
+                if (Files.readString(IB.resolve(dev).resolve("ports").resolve(port).resolve("state")).contains("ACTIVE")) {
+                    active.add(dev + ":" + port);
+                }
+            }
+        }
+        assertTrue(lines.get(0).startsWith("export NCCL_IB_HCA==" + String.join(",", active) + "  # "), lines.get(0));
+        String index = lines.get(1).replaceAll("export NCCL_IB_GID_INDEX=(\\d+) .*", "$1");
+        for (String dev : names(IB)) {
+            assertEquals("RoCE v2", Files.readString(IB.resolve(dev).resolve("ports/1/gid_attrs/types").resolve(index)).trim());
+        }
+        assertEquals("# NCCL_IB_TC unset: no QoS configuration read on the RoCE ports", lines.get(2));
+        assertTrue(lines.get(3).startsWith("export NCCL_SOCKET_IFNAME=="), lines.get(3));
+        CliRun json = run("nccl-env", "--json");
+        assertTrue(json.out().contains("\"name\" : \"NCCL_IB_GID_INDEX\""), json.out());
+        assertTrue(json.out().contains("\"export\" : [ \"" + lines.get(0).replace("\"", "\\\"")), json.out());
     }
 
     @Test

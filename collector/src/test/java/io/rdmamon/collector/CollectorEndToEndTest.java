@@ -127,6 +127,18 @@ class CollectorEndToEndTest {
         assertEquals(404, missing.statusCode());
         assertEquals("unknown node 'nope'", JSON.readTree(missing.bodyAsString()).get("error").asText());
 
+        // the nccl-env advice of the node's last sample (this wire carries no QoS configuration: NCCL_IB_TC unset)
+        JsonNode nccl = JSON.readTree(get("/api/nodes/gpu-01/nccl", null).bodyAsString());
+        assertEquals(List.of("export NCCL_IB_HCA==mlx5_0:1  # 1 active RDMA port (exact match, so no other device is picked)",
+                "export NCCL_IB_GID_INDEX=3  # RoCE v2 IPv4 GID on mlx5_0:1; the fleet agrees",
+                "# NCCL_IB_TC unset: no QoS configuration read on the RoCE ports"),
+                List.of(nccl.get("export").get(0).asText(), nccl.get("export").get(1).asText(),
+                        nccl.get("export").get(2).asText()));
+        assertEquals("NCCL_IB_GID_INDEX", nccl.get("settings").get(1).get("name").asText());
+        assertTrue(nccl.get("settings").get(2).get("value").isNull());
+        assertEquals(0, nccl.get("ncclConfMismatches").size());
+        assertEquals(404, get("/api/nodes/nope/nccl", null).statusCode());
+
         HttpResponse<Buffer> metrics = get("/metrics", null);
         String text = metrics.bodyAsString();
         assertTrue(metrics.getHeader("Content-Type").startsWith("text/plain; version=0.0.4"));

@@ -33,6 +33,11 @@ import java.util.TreeSet;
  * @param expectedGidIndex           gid_no_rocev2: the GID index applications use (NCCL_IB_GID_INDEX), which must be RoCE v2; null = any
  * @param linkFlapping               link_flapping: how many flaps in which window warn, and how many in which longer
  *                                   window are critical (the flap ledger keeps the longer window)
+ * @param qosProfile                 qos_config_drift and roce_dscp_not_lossless: the fleet's QoS profile; null = the
+ *                                   majority of RoCE ports with a configuration
+ * @param ecnRequired                ecn_disabled_on_lossless and the ECN part of qos_config_drift; false for a fleet
+ *                                   that runs PFC without DCQCN on purpose
+ * @param minPortsForQosProfile      RoCE ports with a configuration needed before their majority is the fleet profile
  */
 public record DiagnosisConfig(
         int raiseAfterSamples,
@@ -50,7 +55,10 @@ public record DiagnosisConfig(
         Map<String, Double> expectedRateGbps,
         SortedSet<Integer> losslessPriorities,
         Integer expectedGidIndex,
-        LinkFlapping linkFlapping) {
+        LinkFlapping linkFlapping,
+        QosProfile qosProfile,
+        boolean ecnRequired,
+        int minPortsForQosProfile) {
 
     /**
      * link_flapping's thresholds ({@code diagnosis.linkFlapping}): at least {@code warningFlaps} flaps within
@@ -89,7 +97,8 @@ public record DiagnosisConfig(
         }
     }
 
-    /** The thresholds without a {@code linkFlapping} section: its defaults. */
+    /** The thresholds without a {@code linkFlapping} section or the QoS settings: their defaults (the majority
+     *  profile, ECN required, 3 ports). */
     public DiagnosisConfig(int raiseAfterSamples, int clearAfterSamples, Map<Rule, Window> windows,
                            double minRdmaBytesPerSecond, double minLosslessShare, double pauseStormRatio,
                            double ecnMinPauseFramesPerSecond, double cnpIgnoredPerSecond,
@@ -99,7 +108,7 @@ public record DiagnosisConfig(
         this(raiseAfterSamples, clearAfterSamples, windows, minRdmaBytesPerSecond, minLosslessShare, pauseStormRatio,
                 ecnMinPauseFramesPerSecond, cnpIgnoredPerSecond, transportErrorsPerSecond, erdmaDropsPerSecond,
                 flapWindow, minPortsForModalRate, expectedRateGbps, losslessPriorities, expectedGidIndex,
-                LinkFlapping.defaults());
+                LinkFlapping.defaults(), null, true, 3);
     }
 
     /** Consecutive samples to raise and to clear one rule. */
@@ -115,7 +124,9 @@ public record DiagnosisConfig(
     private static final Set<String> KEYS = Set.of("raiseAfterSamples", "clearAfterSamples", "rules",
             "minRdmaBytesPerSecond", "minLosslessShare", "pauseStormRatio", "ecnMinPauseFramesPerSecond",
             "cnpIgnoredPerSecond", "transportErrorsPerSecond", "erdmaDropsPerSecond", "flapWindow",
-            "minPortsForModalRate", "expectedRateGbps", "losslessPriorities", "expectedGidIndex", "linkFlapping");
+            "minPortsForModalRate", "expectedRateGbps", "losslessPriorities", "expectedGidIndex", "linkFlapping",
+            "qosProfile", "ecnRequired", "minPortsForQosProfile");
+    private static final Set<String> PROFILE_KEYS = Set.of("trust", "pfcPriorities", "roceDscp", "roceDscpPriority");
     private static final Set<String> WINDOW_KEYS = Set.of("raiseAfterSamples", "clearAfterSamples");
 
     public DiagnosisConfig {
@@ -154,6 +165,9 @@ public record DiagnosisConfig(
         if (linkFlapping == null) {
             linkFlapping = LinkFlapping.defaults();
         }
+        if (minPortsForQosProfile < 1) {
+            throw new ConfigException("minPortsForQosProfile must be >= 1, got " + minPortsForQosProfile);
+        }
     }
 
     /**
@@ -166,7 +180,7 @@ public record DiagnosisConfig(
     public static DiagnosisConfig defaults() {
         return new DiagnosisConfig(3, 10, Map.of(Rule.LINK_DOWN, new Window(1, 10), Rule.LINK_FLAPPING,
                 new Window(1, 10), Rule.PCIE_ERRORS, new Window(1, 60)), 10_000_000, 0.8, 0.5, 10, 0, 1, 0, Duration.ofMinutes(2), 3, Map.of(), new TreeSet<>(),
-                null, LinkFlapping.defaults());
+                null, LinkFlapping.defaults(), null, true, 3);
     }
 
     /** Samples to raise and clear {@code rule}. */
@@ -217,10 +231,41 @@ public record DiagnosisConfig(
                     json.integer("minPortsForModalRate", d.minPortsForModalRate),
                     rates, lossless,
                     json.has("expectedGidIndex") ? Integer.valueOf(json.integer("expectedGidIndex")) : d.expectedGidIndex,
-                    linkFlapping);
+                    linkFlapping,
+                    json.has("qosProfile") ? qosProfile(json.object("qosProfile")) : d.qosProfile,
+                    json.bool("ecnRequired", d.ecnRequired),
+                    json.integer("minPortsForQosProfile", d.minPortsForQosProfile));
         } catch (ConfigException e) {
             throw new ConfigException(json.path() + "." + e.getMessage(), e);
         }
+    }
+
+    /**
+     * {@code {"trust": "dscp", "pfcPriorities": [4], "roceDscp": 34, "roceDscpPriority": 4}}: trust and PFC are
+     * required; the DSCP and its priority go together (or neither).
+     */
+    private static QosProfile qosProfile(StrictJson json) {
+        json.requireKnownKeys(PROFILE_KEYS);
+        String trust = json.string("trust");
+        if (!trust.equals("dscp") && !trust.equals("pcp")) {
+            throw new ConfigException(json.path() + ".trust must be dscp or pcp, got '" + trust + "'");
+        }
+        SortedSet<Integer> pfc = new TreeSet<>(json.integers("pfcPriorities"));
+        for (int p : pfc) {
+            if (p < 0 || p > 7) {
+                throw new ConfigException(json.path() + ".pfcPriorities: priority " + p + " is not 0..7");
+            }
+        }
+        if (json.has("roceDscp") != json.has("roceDscpPriority")) {
+            throw new ConfigException(json.path() + ": roceDscp and roceDscpPriority go together");
+        }
+        Integer dscp = json.has("roceDscp") ? Integer.valueOf(json.integer("roceDscp")) : null;
+        Integer priority = json.has("roceDscpPriority") ? Integer.valueOf(json.integer("roceDscpPriority")) : null;
+        if (dscp != null && (dscp < 0 || dscp > 63 || priority < 0 || priority > 7)) {
+            throw new ConfigException(json.path() + ": roceDscp must be 0..63 and roceDscpPriority 0..7, got "
+                    + dscp + " and " + priority);
+        }
+        return new QosProfile(trust, pfc, dscp, priority, null, null);
     }
 
     private static Map<Rule, Window> windows(StrictJson rules, int raise, int clear, Map<Rule, Window> base) {

@@ -56,6 +56,7 @@ public final class DiagnosisEngine {
         final FlapLedger ledger = new FlapLedger(MAX_LEDGER_ENTRIES);
         FleetRates.Model model;            // what this port contributes to the fleet rates; null = nothing
         long contributedRate;
+        QosProfile qosProfile;             // what this port contributes to the fleet's QoS majority; null = nothing
 
         PortState(String device, int port) {
             this.device = device;
@@ -76,6 +77,7 @@ public final class DiagnosisEngine {
     private final LongSupplier clock;
     private final Map<String, NodeState> nodes = new HashMap<>();
     private final FleetRates fleetRates = new FleetRates();
+    private final QosFleet qosFleet = new QosFleet();
     private final Map<Key, Diagnosis> active = new HashMap<>();
     private boolean dirty;
     private Snapshot snapshot = new Snapshot(0, List.of());
@@ -127,9 +129,11 @@ public final class DiagnosisEngine {
                 PortState state = node.ports.computeIfAbsent(key, k -> new PortState(device.name(), port.port()));
                 IbPort previousPort = before.get(key);
                 contribute(state, device, port);
+                contributeQos(state, port, sample.ncclConf());
                 long recentFlaps = flaps(state, LinkDegraded.flaps(previousPort, port, elapsed), sample.timestampMillis());
                 PortInput input = new PortInput(device, previousPort, port, elapsed, expectedRate(device, port), recentFlaps,
-                        ledger(state, previousPort, port, sample.timestampMillis()), pciBefore.get(device.name()));
+                        ledger(state, previousPort, port, sample.timestampMillis()), pciBefore.get(device.name()),
+                        sample.ncclConf(), fleetQos());
                 for (PortRule rule : RuleTable.PORT_RULES) {
                     if (rule.judges(input)) {
                         track(sample.node(), state, rule.id(), rule.evaluate(input, config).orElse(null), now);
@@ -246,6 +250,10 @@ public final class DiagnosisEngine {
             fleetRates.remove(state.model, state.contributedRate);
             state.model = null;
         }
+        if (state.qosProfile != null) {
+            qosFleet.remove(state.qosProfile);
+            state.qosProfile = null;
+        }
         for (Rule rule : RULES) {
             if (state.tracks[rule.ordinal()] != null && active.remove(new Key(node, state.device, state.port, rule)) != null) {
                 dirty = true;
@@ -322,6 +330,27 @@ public final class DiagnosisEngine {
         }
         state.model = model;
         state.contributedRate = rate;
+    }
+
+    /** Keeps the fleet's QoS profile counts in step with this port (RoCE ports with a DCB configuration only). */
+    private void contributeQos(PortState state, IbPort port, Map<String, String> ncclConf) {
+        QosProfile profile = "Ethernet".equals(port.linkLayer()) ? QosProfile.of(port, ncclConf) : null;
+        if (Objects.equals(profile, state.qosProfile)) {
+            return;
+        }
+        if (state.qosProfile != null) {
+            qosFleet.remove(state.qosProfile);
+        }
+        if (profile != null) {
+            qosFleet.add(profile);
+        }
+        state.qosProfile = profile;
+    }
+
+    /** The configured QoS profile, else the majority of RoCE ports; null when the fleet has none. */
+    private QosProfile.Fleet fleetQos() {
+        return config.qosProfile() != null ? new QosProfile.Fleet(config.qosProfile(), 0, 0, true)
+                : qosFleet.majority(config.minPortsForQosProfile());
     }
 
     private PortInput.ExpectedRate expectedRate(IbDevice device, IbPort port) {

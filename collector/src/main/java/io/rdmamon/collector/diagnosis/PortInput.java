@@ -4,6 +4,7 @@ import io.rdmamon.protocol.model.IbDevice;
 import io.rdmamon.protocol.model.IbPort;
 import io.rdmamon.protocol.model.PciFunction;
 
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -17,24 +18,39 @@ import java.util.Set;
  * @param recentFlaps   link_downed + link_error_recovery increases within the flap window, this sample's included
  * @param linkFlaps     the port's flap ledger summed over link_flapping's windows, this sample's included
  * @param previousPci   the PCI function of the port's device in the previous sample; null when there is none
+ * @param ncclConf      the node's {@code /etc/nccl.conf}; null when it has none
+ * @param fleetQos      the QoS profile of the fleet (configured or the majority of RoCE ports); null when unknown
  */
 public record PortInput(IbDevice device, IbPort previous, IbPort current, long elapsedMillis, ExpectedRate expectedRate,
-                        long recentFlaps, FlapCounts linkFlaps, PciFunction previousPci) {
+                        long recentFlaps, FlapCounts linkFlaps, PciFunction previousPci, Map<String, String> ncclConf,
+                        QosProfile.Fleet fleetQos) {
 
     public PortInput {
         linkFlaps = linkFlaps == null ? FlapCounts.NONE : linkFlaps;
     }
 
-    /** An input without flap ledger counts or a previous PCI function. */
+    /** An input without flap ledger counts, a previous PCI function, the node's nccl.conf or the fleet's QoS profile. */
     public PortInput(IbDevice device, IbPort previous, IbPort current, long elapsedMillis, ExpectedRate expectedRate,
                      long recentFlaps) {
-        this(device, previous, current, elapsedMillis, expectedRate, recentFlaps, null, null);
+        this(device, previous, current, elapsedMillis, expectedRate, recentFlaps, null, null, null, null);
     }
 
-    /** An input without a previous PCI function. */
+    /** An input without a previous PCI function, the node's nccl.conf or the fleet's QoS profile. */
     public PortInput(IbDevice device, IbPort previous, IbPort current, long elapsedMillis, ExpectedRate expectedRate,
                      long recentFlaps, FlapCounts linkFlaps) {
-        this(device, previous, current, elapsedMillis, expectedRate, recentFlaps, linkFlaps, null);
+        this(device, previous, current, elapsedMillis, expectedRate, recentFlaps, linkFlaps, null, null, null);
+    }
+
+    /** An input without the node's nccl.conf or the fleet's QoS profile. */
+    public PortInput(IbDevice device, IbPort previous, IbPort current, long elapsedMillis, ExpectedRate expectedRate,
+                     long recentFlaps, FlapCounts linkFlaps, PciFunction previousPci) {
+        this(device, previous, current, elapsedMillis, expectedRate, recentFlaps, linkFlaps, previousPci, null, null);
+    }
+
+    /** An input without flap ledger counts or a previous PCI function. */
+    public PortInput(IbDevice device, IbPort previous, IbPort current, long elapsedMillis, ExpectedRate expectedRate,
+                     long recentFlaps, Map<String, String> ncclConf, QosProfile.Fleet fleetQos) {
+        this(device, previous, current, elapsedMillis, expectedRate, recentFlaps, null, null, ncclConf, fleetQos);
     }
 
     /**

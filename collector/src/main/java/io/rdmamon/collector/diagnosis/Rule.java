@@ -80,6 +80,27 @@ public enum Rule {
             "The instance drops packets at its bandwidth or packet-rate limit. Move to an instance type with "
                     + "more network capacity or spread the traffic; batch small operations against pps limits; "
                     + "move bulk TCP off the same ENI."),
+    QOS_CONFIG_DRIFT("qos_config_drift", Severity.WARNING, false,
+            "The port's QoS configuration (trust, PFC priorities, DSCP map, ETS, ECN) differs from the fleet's, "
+                    + "typically after a reboot or driver reload (mlx5 settings are not persistent). Apply the "
+                    + "commands in the evidence (dcb pfc set / dcb app add / mlnx_qos) and make them persistent "
+                    + "(a boot hook or the NIC configuration operator)."),
+    QOS_TRUST_NOT_DSCP("qos_trust_not_dscp", Severity.WARNING, false,
+            "The RoCE port trusts PCP, but RoCE v2 runs untagged on an L3 fabric, so every RoCE packet lands on "
+                    + "priority 0 (lossy). Switch to trust dscp: dcb app add dev IF dscp-prio D:P for the RoCE "
+                    + "DSCP (or mlnx_qos -i IF --trust dscp), persistently."),
+    ROCE_DSCP_NOT_LOSSLESS("roce_dscp_not_lossless", Severity.CRITICAL, false,
+            "The DSCP RoCE is sent with maps to a priority without PFC, so RoCE is dropped under congestion. "
+                    + "Map the DSCP to the PFC priority (dcb app add dev IF dscp-prio D:P), or set the ToS "
+                    + "(NCCL_IB_TC, traffic_class, default_roce_tos) to a DSCP that maps there."),
+    ECN_DISABLED_ON_LOSSLESS("ecn_disabled_on_lossless", Severity.WARNING, false,
+            "DCQCN (ECN reaction/notification point) is off on the lossless priority, so PFC alone throttles "
+                    + "congestion. Enable it: echo 1 > /sys/class/net/IF/ecn/roce_np/enable/P and roce_rp/enable/P; "
+                    + "fleets that run PFC without DCQCN on purpose set ecnRequired false."),
+    NCCL_CONF_MISMATCH("nccl_conf_mismatch", Severity.WARNING, false,
+            "/etc/nccl.conf sets NCCL_IB_GID_INDEX or NCCL_IB_TC to a value that contradicts the port: a GID "
+                    + "that is not RoCE v2 over IPv4, or a ToS whose DSCP maps to a priority without PFC. Use the "
+                    + "values of rdmamon nccl-env (GET /api/nodes/NODE/nccl), or remove the line and let NCCL pick."),
     AGENT_STALE("agent_stale", Severity.WARNING, false,
             "The node's agent stopped delivering fresh samples, or a source fails on it, so part of the node is "
                     + "not watched. Check that the agent runs (systemctl status rdmamon-agent), its token and "

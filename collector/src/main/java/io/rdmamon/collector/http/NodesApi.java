@@ -17,9 +17,12 @@ import io.rdmamon.protocol.model.IbDevice;
 import io.rdmamon.protocol.model.IbPort;
 import io.rdmamon.protocol.model.PciFunction;
 import io.rdmamon.protocol.model.PortTransport;
+import io.rdmamon.protocol.model.LosslessPriorities;
 import io.rdmamon.protocol.model.PriorityCounters;
+import io.rdmamon.protocol.model.QosConfig;
 import io.rdmamon.protocol.model.SourceStatus;
 import io.rdmamon.protocol.model.VerbsPortAttributes;
+import io.rdmamon.protocol.nccl.NcclAdvice;
 import io.rdmamon.protocol.rates.CounterGroup;
 import io.rdmamon.protocol.rates.CounterRate;
 import io.vertx.ext.web.Router;
@@ -28,8 +31,10 @@ import io.vertx.ext.web.RoutingContext;
 import java.math.BigInteger;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
 
-/** {@code /api/nodes}, {@code /api/nodes/{node}}, {@code /api/nodes/{node}/history}: JSON views of the {@link NodeStore}. */
+/** {@code /api/nodes}, {@code /api/nodes/{node}}, {@code /api/nodes/{node}/history}, {@code /api/nodes/{node}/nccl}: JSON views of the {@link NodeStore}. */
 public final class NodesApi implements Routes {
     private static final ObjectMapper MAPPER = new ObjectMapper();
     private final NodeStore store;
@@ -43,6 +48,91 @@ public final class NodesApi implements Routes {
         router.get("/api/nodes").handler(this::list);
         router.get("/api/nodes/:node").handler(this::detail);
         router.get("/api/nodes/:node/history").handler(this::history);
+        router.get("/api/nodes/:node/nccl").handler(this::nccl);
+    }
+
+    /** The {@code rdmamon nccl-env} advice for the node's last sample, with the fleet's GID index to compare. */
+    private void nccl(RoutingContext ctx) {
+        String name = ctx.pathParam("node");
+        Optional<NodeView> view = store.node(name);
+        if (view.isEmpty()) {
+            notFound(ctx, name);
+            return;
+        }
+        HostSample last = view.get().lastSample();
+        if (last == null) {
+            JsonReplies.error(ctx, 404, "node '" + name + "' has sent no sample yet");
+            return;
+        }
+        NcclAdvice advice = NcclAdvice.of(last, null, fleetGidIndex());
+        ObjectNode body = MAPPER.createObjectNode().put("node", name);
+        ArrayNode settings = body.putArray("settings");
+        for (NcclAdvice.Setting setting : advice.settings()) {
+            settings.addObject().put("name", setting.name()).put("value", setting.value()).put("reason", setting.reason());
+        }
+        advice.exportLines().forEach(body.putArray("export")::add);
+        advice.mismatches().forEach(body.putArray("ncclConfMismatches")::add);
+        json(ctx, 200, body);
+    }
+
+    /**
+     * The port's QoS configuration as the dashboard shows it: trust, PFC row, the DSCPs of each lossless priority
+     * (APP table, trust dscp only), ETS, ECN. Parts not read are absent.
+     */
+    private static void qos(ObjectNode q, QosConfig qos, LosslessPriorities lossless) {
+        q.put("source", qos.source()).put("trust", qos.trust()).put("dcbx", qos.dcbx());
+        if (qos.pfc() != null) {
+            ArrayNode row = q.putArray("pfc");
+            for (int prio = 0; prio < QosConfig.PRIORITIES; prio++) {
+                row.add(qos.pfc().enabled(prio));
+            }
+        }
+        ObjectNode dscps = q.putObject("losslessDscps");
+        for (int prio : lossless.priorities()) {
+            ArrayNode list = dscps.putArray(Integer.toString(prio));
+            if ("dscp".equals(qos.trust())) {
+                for (int dscp = 0; dscp < 64; dscp++) {
+                    Integer mapped = qos.priorityOfDscp(dscp);
+                    if (mapped != null && mapped == prio) {
+                        list.add(dscp);
+                    }
+                }
+            }
+        }
+        if (qos.ets() != null) {
+            qos.ets().priorityTc().forEach(q.putArray("priorityTc")::add);
+            qos.ets().tcBandwidthPercent().forEach(q.putArray("tcBandwidthPercent")::add);
+            qos.ets().tcTsa().forEach(q.putArray("tcTsa")::add);
+        }
+        if (qos.ecn() != null) {
+            ObjectNode ecn = q.putObject("ecn");
+            ObjectNode np = ecn.putObject("np");
+            ObjectNode rp = ecn.putObject("rp");
+            qos.ecn().notificationPoint().forEach((prio, on) -> np.put(Integer.toString(prio), on));
+            qos.ecn().reactionPoint().forEach((prio, on) -> rp.put(Integer.toString(prio), on));
+        }
+        q.put("trafficClass", qos.trafficClass()).put("defaultRoceTos", qos.defaultRoceTos());
+    }
+
+    /** The RoCE v2 IPv4 GID index most active RoCE ports of the fleet have (the lower on a tie); null when none. */
+    private Integer fleetGidIndex() {
+        Map<Integer, Integer> counts = new TreeMap<>();
+        for (NodeView node : store.nodes()) {
+            HostSample sample = node.lastSample();
+            if (sample == null) {
+                continue;
+            }
+            for (IbDevice device : sample.devices()) {
+                for (IbPort port : device.ports()) {
+                    if (port.isActive() && PortTransport.of(device, port) == PortTransport.ROCE) {
+                        GidAdvice.ncclGid(port).ifPresent(g -> counts.merge(g.index(), 1, Integer::sum));
+                    }
+                }
+            }
+        }
+        return counts.entrySet().stream().max(Map.Entry.<Integer, Integer>comparingByValue()
+                .thenComparing(Map.Entry.comparingByKey(java.util.Comparator.reverseOrder())))
+                .map(Map.Entry::getKey).orElse(null);
     }
 
     private void list(RoutingContext ctx) {
@@ -171,6 +261,12 @@ public final class NodesApi implements Routes {
         GidAdvice advice = GidAdvice.of(transport, port);
         p.putObject("gidAdvice").put("index", advice.index()).put("gid", advice.gid()).put("ipv4", advice.ipv4())
                 .put("ok", advice.ok()).put("text", advice.text());
+        LosslessPriorities lossless = LosslessPriorities.of(port);
+        ObjectNode losslessNode = p.putObject("lossless").put("source", lossless.source());
+        lossless.priorities().forEach(losslessNode.putArray("priorities")::add);
+        if (port.qos() != null) {
+            qos(p.putObject("qos"), port.qos(), lossless);
+        }
         headline(p.putObject("rates"), view, device, port);
         IbPort previous = previousPort(view, device, port);
         long elapsed = elapsed(view);

@@ -36,7 +36,9 @@ final class GrafanaFiles {
     static final Set<String> RULE_IDS = Set.of("roce_traffic_outside_lossless_priority", "pfc_not_enabled",
             "pfc_pause_storm", "ecn_not_engaged", "cnp_ignored", "transport_loss", "link_down", "link_degraded",
             "link_flapping", "pcie_degraded", "pcie_errors", "module_power_out_of_range",
-            "module_temperature_high", "fec_ber_high", "gid_no_rocev2", "erdma_rate_limited", "agent_stale", "node_name_conflict");
+            "module_temperature_high", "fec_ber_high", "gid_no_rocev2", "erdma_rate_limited", "agent_stale", "node_name_conflict",
+            "qos_config_drift", "qos_trust_not_dscp", "roce_dscp_not_lossless", "ecn_disabled_on_lossless",
+            "nccl_conf_mismatch");
 
     /** DESIGN.md §5 (contract): the metrics named one by one. */
     private static final Set<String> CONTRACT_METRICS = Set.of(
@@ -55,7 +57,9 @@ final class GrafanaFiles {
             "rdma_module_temperature_celsius", "rdma_module_voltage_volts", "rdma_module_rx_power_watts",
             "rdma_module_tx_power_watts", "rdma_module_tx_bias_amperes", "rdma_module_temperature_threshold_celsius",
             "rdma_module_voltage_threshold_volts", "rdma_module_rx_power_threshold_watts",
-            "rdma_module_tx_power_threshold_watts", "rdma_module_tx_bias_threshold_amperes");
+            "rdma_module_tx_power_threshold_watts", "rdma_module_tx_bias_threshold_amperes",
+            "rdma_qos_pfc_enabled", "rdma_qos_info", "rdma_qos_priority_tc", "rdma_qos_tc_bandwidth_percent",
+            "rdma_qos_ecn_enabled");
     /** DESIGN.md §5 (contract): the families named by pattern, one metric per sysfs counter file. */
     private static final Pattern CONTRACT_FAMILIES = Pattern.compile("rdma_(port|hw)_[a-z0-9_]+_total");
 

@@ -24,7 +24,8 @@ public final class MetricFamilies {
     public static final Family PORT_RATE = Family.gauge("rdma_port_rate_bytes_per_second",
             "Port rate (sysfs rate, Gb/s x 125000000)");
     public static final Family PORT_INFO = Family.info("rdma_port",
-            "Port attributes; lossless_priorities are the PFC-enabled priorities of the netdev");
+            "Port attributes; lossless_priorities are the PFC-enabled priorities of the netdev, from its DCB "
+                    + "configuration (lossless_source config) or from which pause counters exist (counters)");
     public static final Family GID_INFO = Family.info("rdma_gid",
             "Non-empty GID table entries (sysfs gids/, gid_attrs/)");
     public static final Family PRIO_BYTES = Family.counter("rdma_prio_bytes",
@@ -82,6 +83,16 @@ public final class MetricFamilies {
             "Symbol errors FEC did not correct, or any when FEC is off (ethtool rx_pcs_symbol_err_phy, mlx5)");
     public static final Family PHY_RECEIVED_BITS = Family.counter("rdma_port_phy_received_bits",
             "Bits the PHY received (ethtool rx_bits_phy, where the driver has it)");
+    public static final Family QOS_PFC_ENABLED = Family.gauge("rdma_qos_pfc_enabled",
+            "1 when the netdev's DCB configuration has PFC on the priority (ieee_pfc pfc_en bit), else 0");
+    public static final Family QOS_INFO = Family.info("rdma_qos",
+            "DCB configuration of the netdev: trust (dscp/pcp), dcbx bits (hex), where it was read (netlink/capture)");
+    public static final Family QOS_PRIORITY_TC = Family.gauge("rdma_qos_priority_tc",
+            "Traffic class the priority is mapped to (ieee_ets prio_tc)");
+    public static final Family QOS_TC_BANDWIDTH = Family.gauge("rdma_qos_tc_bandwidth_percent",
+            "Transmit bandwidth share of the traffic class (ieee_ets tc_tx_bw, percent)");
+    public static final Family QOS_ECN_ENABLED = Family.gauge("rdma_qos_ecn_enabled",
+            "1 when DCQCN is on for the priority (MLNX_OFED ecn/roce_np or roce_rp/enable/<prio>; role np or rp)");
 
     public static final Family DIAGNOSIS_ACTIVE = Family.gauge("rdma_diagnosis_active",
             "1 while the diagnosis engine holds the rule active at the place (docs/diagnosis.md)");
@@ -102,7 +113,8 @@ public final class MetricFamilies {
             PCIE_LINK_WIDTH_MAX, PCIE_LINK_SPEED, PCIE_LINK_SPEED_MAX, PCIE_AER_ERRORS, MODULE_INFO, MODULE_TEMPERATURE,
             MODULE_VOLTAGE, MODULE_RX_POWER, MODULE_TX_POWER, MODULE_TX_BIAS, MODULE_TEMPERATURE_THRESHOLD,
             MODULE_VOLTAGE_THRESHOLD, MODULE_RX_POWER_THRESHOLD, MODULE_TX_POWER_THRESHOLD, MODULE_TX_BIAS_THRESHOLD,
-            PHY_CORRECTED_BITS, PHY_SYMBOL_ERRORS, PHY_RECEIVED_BITS);
+            PHY_CORRECTED_BITS, PHY_SYMBOL_ERRORS, PHY_RECEIVED_BITS, QOS_PFC_ENABLED, QOS_INFO, QOS_PRIORITY_TC,
+            QOS_TC_BANDWIDTH, QOS_ECN_ENABLED);
     /** The fleet families only the collector knows (it runs the probes and the diagnosis engine). */
     public static final List<Family> COLLECTOR = List.of(DIAGNOSIS_ACTIVE, PROBE_BANDWIDTH, PROBE_SUCCESS,
             PROBE_TIMESTAMP);

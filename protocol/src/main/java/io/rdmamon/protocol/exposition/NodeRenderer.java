@@ -7,7 +7,9 @@ import io.rdmamon.protocol.model.IbDevice;
 import io.rdmamon.protocol.model.IbPort;
 import io.rdmamon.protocol.model.NetdevCounters;
 import io.rdmamon.protocol.model.PciFunction;
+import io.rdmamon.protocol.model.LosslessPriorities;
 import io.rdmamon.protocol.model.PriorityCounters;
+import io.rdmamon.protocol.model.QosConfig;
 import io.rdmamon.protocol.model.SourceStatus;
 import io.rdmamon.protocol.model.TransceiverModule;
 
@@ -41,6 +43,11 @@ import static io.rdmamon.protocol.exposition.MetricFamilies.PORT_RATE;
 import static io.rdmamon.protocol.exposition.MetricFamilies.PORT_STATE;
 import static io.rdmamon.protocol.exposition.MetricFamilies.PRIO_BYTES;
 import static io.rdmamon.protocol.exposition.MetricFamilies.PRIO_PACKETS;
+import static io.rdmamon.protocol.exposition.MetricFamilies.QOS_ECN_ENABLED;
+import static io.rdmamon.protocol.exposition.MetricFamilies.QOS_INFO;
+import static io.rdmamon.protocol.exposition.MetricFamilies.QOS_PFC_ENABLED;
+import static io.rdmamon.protocol.exposition.MetricFamilies.QOS_PRIORITY_TC;
+import static io.rdmamon.protocol.exposition.MetricFamilies.QOS_TC_BANDWIDTH;
 import static io.rdmamon.protocol.exposition.MetricFamilies.SOURCE_SUCCESS;
 import static io.rdmamon.protocol.rates.CounterRate.unsignedToDouble;
 
@@ -127,11 +134,13 @@ public final class NodeRenderer {
             portLine(PORT_RATE, portLabels, p.rateBytesPerSecond());
         }
         EthtoolStats ethtool = p.ethtool();
-        String lossless = ethtool == null ? "" : ethtool.pfcEnabledPriorities().stream().map(String::valueOf)
-                .collect(Collectors.joining(","));
-        info(PORT_INFO, labels("device", device, "link_layer", text(p.linkLayer()), "lossless_priorities", lossless,
-                "netdev", text(p.netdev()), "node", nodeLabel, "phys_state", text(p.physState()), "port", portNumber,
-                "state", text(p.state())));
+        LosslessPriorities lossless = LosslessPriorities.of(p);
+        info(PORT_INFO, labels("device", device, "link_layer", text(p.linkLayer()), "lossless_priorities",
+                lossless.label(), "lossless_source", lossless.source(), "netdev", text(p.netdev()), "node", nodeLabel,
+                "phys_state", text(p.physState()), "port", portNumber, "state", text(p.state())));
+        if (p.qos() != null) {
+            qos(nodeLabel, device, portNumber, p.qos());
+        }
         p.counters().forEach((file, value) -> {
             if (value != null) {
                 portLine(MetricNames.portCounterFamily(file), portLabels, unsignedToDouble(value));
@@ -234,6 +243,51 @@ public final class NodeRenderer {
         counter(CARRIER_CHANGES, portLabels, counters.get(NetdevCounters.CARRIER_CHANGES), 1);
         counter(CARRIER_UP_CHANGES, portLabels, counters.get(NetdevCounters.CARRIER_UP_COUNT), 1);
         counter(CARRIER_DOWN_CHANGES, portLabels, counters.get(NetdevCounters.CARRIER_DOWN_COUNT), 1);
+    }
+
+    /**
+     * The QoS series of one port: at most 8 PFC bits, 1 info, 8 prio_tc, the bandwidth of the ETS classes (the
+     * only TSA whose {@code tc_tx_bw} is a share) and the ECN files that were readable.
+     */
+    private void qos(String nodeLabel, String device, String portNumber, QosConfig qos) {
+        info(QOS_INFO, labels("dcbx", qos.dcbx() == null ? "" : QosLabels.dcbx(qos.dcbx()), "device", device,
+                "node", nodeLabel, "port", portNumber, "source", qos.source(), "trust", qos.pfc() == null
+                        && qos.ets() == null && qos.app().isEmpty() ? "" : qos.trust()));
+        if (qos.pfc() != null) {
+            for (int prio = 0; prio < QosConfig.PRIORITIES; prio++) {
+                line(QOS_PFC_ENABLED, priorityLabels(device, nodeLabel, portNumber, prio), qos.pfc().enabled(prio) ? 1 : 0);
+            }
+        }
+        QosConfig.Ets ets = qos.ets();
+        if (ets != null) {
+            for (int prio = 0; prio < Math.min(QosConfig.PRIORITIES, ets.priorityTc().size()); prio++) {
+                line(QOS_PRIORITY_TC, priorityLabels(device, nodeLabel, portNumber, prio), ets.priorityTc().get(prio));
+            }
+            int classes = Math.min(ets.tcBandwidthPercent().size(), ets.tcTsa().size());
+            for (int tc = 0; tc < classes; tc++) {
+                if (QosLabels.TSA_ETS.equals(ets.tcTsa().get(tc))) {
+                    line(QOS_TC_BANDWIDTH, labels("device", device, "node", nodeLabel, "port", portNumber,
+                            "tc", Integer.toString(tc)), ets.tcBandwidthPercent().get(tc));
+                }
+            }
+        }
+        if (qos.ecn() != null) {
+            ecn(nodeLabel, device, portNumber, "np", qos.ecn().notificationPoint());
+            ecn(nodeLabel, device, portNumber, "rp", qos.ecn().reactionPoint());
+        }
+    }
+
+    private void ecn(String nodeLabel, String device, String portNumber, String role, Map<Integer, Boolean> enabled) {
+        new TreeMap<>(enabled).forEach((prio, on) -> {
+            if (prio >= 0 && prio < QosConfig.PRIORITIES && on != null) {
+                line(QOS_ECN_ENABLED, labels("device", device, "node", nodeLabel, "port", portNumber,
+                        "priority", Integer.toString(prio), "role", role), on ? 1 : 0);
+            }
+        });
+    }
+
+    private byte[] priorityLabels(String device, String nodeLabel, String portNumber, int prio) {
+        return labels("device", device, "node", nodeLabel, "port", portNumber, "priority", Integer.toString(prio));
     }
 
     private void priority(String nodeLabel, String device, String portNumber, PriorityCounters p) {

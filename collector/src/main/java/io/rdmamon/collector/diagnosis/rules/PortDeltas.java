@@ -3,6 +3,7 @@ package io.rdmamon.collector.diagnosis.rules;
 import io.rdmamon.collector.diagnosis.DiagnosisConfig;
 import io.rdmamon.collector.diagnosis.PortInput;
 import io.rdmamon.collector.store.PortRates;
+import io.rdmamon.protocol.model.LosslessPriorities;
 import io.rdmamon.protocol.model.IbPort;
 import io.rdmamon.protocol.model.PortTransport;
 import io.rdmamon.protocol.model.PriorityCounters;
@@ -46,10 +47,13 @@ final class PortDeltas {
         return PortTransport.of(in.device(), in.current()) == PortTransport.ROCE;
     }
 
-    /** The configured lossless priorities, else those the port has PFC enabled on (learned from its counters). */
+    /**
+     * The lossless priorities set in the diagnosis config, else the port's PFC configuration when it was read, else
+     * those the port has pause counters for (learned, {@link LosslessPriorities}).
+     */
     static SortedSet<Integer> losslessPriorities(PortInput in, DiagnosisConfig config) {
-        return config.losslessPriorities().isEmpty() && in.current().ethtool() != null
-                ? in.current().ethtool().pfcEnabledPriorities() : config.losslessPriorities();
+        return config.losslessPriorities().isEmpty() ? LosslessPriorities.of(in.current()).priorities()
+                : config.losslessPriorities();
     }
 
     /** Both samples carry ethtool statistics (a RoCE port of a NIC with per-priority counters). */

@@ -5,6 +5,7 @@ import io.rdmamon.collector.diagnosis.Finding;
 import io.rdmamon.collector.diagnosis.PortInput;
 import io.rdmamon.collector.diagnosis.PortRule;
 import io.rdmamon.collector.diagnosis.Rule;
+import io.rdmamon.protocol.model.LosslessPriorities;
 import io.rdmamon.protocol.model.EthtoolStats;
 import io.rdmamon.protocol.model.PriorityCounters;
 
@@ -31,7 +32,7 @@ public final class RoceTrafficOutsideLosslessPriority implements PortRule {
             return Optional.empty();
         }
         EthtoolStats now = in.current().ethtool();
-        if (now.priorities().isEmpty() || now.pfcEnabledPriorities().isEmpty()) {
+        if (now.priorities().isEmpty() || LosslessPriorities.of(in.current()).priorities().isEmpty()) {
             return Optional.empty();
         }
         SortedSet<Integer> lossless = PortDeltas.losslessPriorities(in, config); // not empty: PFC is on somewhere
@@ -44,7 +45,12 @@ public final class RoceTrafficOutsideLosslessPriority implements PortRule {
         Finding rx = direction("rx", rxRdma, PortDeltas.priorityRates(in, PriorityCounters::rxBytes), lossless, now, config);
         Finding worse = tx == null ? rx : rx == null ? tx
                 : rx.values().get("losslessShare") < tx.values().get("losslessShare") ? rx : tx;
-        return Optional.ofNullable(worse);
+        if (worse == null) {
+            return Optional.empty();
+        }
+        String cause = QosCause.explain(in, lossless);
+        return Optional.of(cause == null ? worse
+                : new Finding(worse.rule(), worse.evidence() + "; cause: " + cause, worse.values()));
     }
 
     /** The finding of one direction; null when it moves too little RDMA or enough of it is on the lossless priorities. */

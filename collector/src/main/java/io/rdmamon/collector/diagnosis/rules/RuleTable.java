@@ -27,7 +27,12 @@ public final class RuleTable {
             new ModuleTemperatureHigh(),
             new FecBerHigh(),
             new GidNoRocev2(),
-            new ErdmaRateLimited());
+            new ErdmaRateLimited(),
+            new QosConfigDrift(),
+            new QosTrustNotDscp(),
+            new RoceDscpNotLossless(),
+            new EcnDisabledOnLossless(),
+            new NcclConfMismatch());
     public static final AgentStale AGENT_STALE = new AgentStale();
     public static final NodeNameConflict NODE_NAME_CONFLICT = new NodeNameConflict();
 

@@ -1,0 +1,59 @@
+package io.rdmamon.cli.node;
+
+import io.rdmamon.agent.host.HostReader;
+import io.rdmamon.protocol.model.HostSample;
+import io.rdmamon.protocol.nccl.NcclAdvice;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+import java.io.PrintWriter;
+import java.util.concurrent.Callable;
+
+/**
+ * {@code rdmamon nccl-env}: the NCCL settings that match this host ({@link NcclAdvice}) as {@code export} lines with a
+ * {@code #} reason each, then the {@code /etc/nccl.conf} values that contradict the host as {@code # mismatch:} lines.
+ */
+@Command(name = "nccl-env",
+        description = "export NCCL_IB_HCA / NCCL_IB_GID_INDEX / NCCL_IB_TC / NCCL_SOCKET_IFNAME lines that match this "
+                + "host's ports, GIDs and QoS configuration, each with a # reason; /etc/nccl.conf values that "
+                + "contradict the host follow as '# mismatch:' lines.")
+public final class NcclEnvCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Mixin
+    HostRootOption hostRoot;
+
+    @Option(names = {"-d", "--ib-dev"}, paramLabel = "DEV", description = "Only this device (default: all).")
+    String device;
+
+    @Option(names = "--json", description = "The advice as JSON: settings (name, value, reason), export, mismatches.")
+    boolean json;
+
+    @Override
+    public Integer call() {
+        HostReader reader = hostRoot.open();
+        if (device != null) {
+            Subjects.requireDevice(reader, device);
+        }
+        HostSample sample = reader.read(NodeName.ofThisHost());
+        NcclAdvice advice = NcclAdvice.of(sample, device, null);
+        PrintWriter out = spec.commandLine().getOut();
+        if (json) {
+            out.println(JsonOutput.write(new Json(advice.settings(), advice.exportLines(), advice.mismatches())));
+        } else {
+            advice.exportLines().forEach(out::println);
+            advice.mismatches().forEach(m -> out.println("# mismatch: " + m));
+        }
+        out.flush();
+        return 0;
+    }
+
+    /** The {@code --json} shape, as {@code GET /api/nodes/{node}/nccl} has it. */
+    record Json(java.util.List<NcclAdvice.Setting> settings, java.util.List<String> export,
+                java.util.List<String> ncclConfMismatches) {
+    }
+}

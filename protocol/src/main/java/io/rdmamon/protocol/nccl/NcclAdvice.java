@@ -1,0 +1,231 @@
+package io.rdmamon.protocol.nccl;
+
+import io.rdmamon.protocol.model.GidAdvice;
+import io.rdmamon.protocol.model.HostSample;
+import io.rdmamon.protocol.model.IbDevice;
+import io.rdmamon.protocol.model.IbPort;
+import io.rdmamon.protocol.model.PortTransport;
+import io.rdmamon.protocol.model.QosConfig;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+
+/**
+ * The NCCL settings that match a host (qos-facts.md §4): {@code NCCL_IB_HCA} (its active RDMA ports),
+ * {@code NCCL_IB_GID_INDEX} (the RoCE v2 IPv4 GID, {@link GidAdvice}), {@code NCCL_IB_TC} (a DSCP that its DCB
+ * configuration maps to a PFC priority, × 4) and {@code NCCL_SOCKET_IFNAME}, each with its reason; and the values of
+ * the host's {@code /etc/nccl.conf} that contradict it. A pure function of one sample (plus the fleet's GID index).
+ *
+ * @param settings   the four settings in that order; a setting with a null value is best left unset
+ * @param mismatches {@code /etc/nccl.conf} values that contradict the host, one sentence each
+ */
+public record NcclAdvice(List<Setting> settings, List<String> mismatches) {
+    public static final String HCA = "NCCL_IB_HCA";
+    public static final String GID_INDEX = "NCCL_IB_GID_INDEX";
+    public static final String TC = "NCCL_IB_TC";
+    public static final String SOCKET_IFNAME = "NCCL_SOCKET_IFNAME";
+
+    /** One setting: {@code value} null = leave it unset, for {@code reason}. */
+    public record Setting(String name, String value, String reason) {
+        /** {@code export NAME=VALUE  # reason}, or {@code # NAME unset: reason}. */
+        public String exportLine() {
+            return value == null ? "# " + name + " unset: " + reason : "export " + name + "=" + value + "  # " + reason;
+        }
+    }
+
+    public NcclAdvice {
+        settings = List.copyOf(settings);
+        mismatches = List.copyOf(mismatches);
+    }
+
+    public List<String> exportLines() {
+        return settings.stream().map(Setting::exportLine).toList();
+    }
+
+    public Setting setting(String name) {
+        return settings.stream().filter(s -> s.name().equals(name)).findFirst().orElseThrow();
+    }
+
+    /**
+     * The advice for {@code sample}, restricted to {@code device} when not null.
+     *
+     * @param fleetGidIndex the GID index most RoCE ports of the fleet use; null when unknown
+     */
+    public static NcclAdvice of(HostSample sample, String device, Integer fleetGidIndex) {
+        Map<String, IbPort> roce = new LinkedHashMap<>();
+        List<String> active = new ArrayList<>();
+        for (IbDevice d : sample.devices()) {
+            if (device != null && !device.equals(d.name())) {
+                continue;
+            }
+            for (IbPort p : d.ports()) {
+                PortTransport transport = PortTransport.of(d, p);
+                if (!p.isActive() || transport != PortTransport.ROCE && transport != PortTransport.INFINIBAND) {
+                    continue;
+                }
+                active.add(d.name() + ":" + p.port());
+                if (transport == PortTransport.ROCE) {
+                    roce.put(d.name() + ":" + p.port(), p);
+                }
+            }
+        }
+        Map<String, String> conf = sample.ncclConf() == null ? Map.of() : sample.ncclConf();
+        List<String> mismatches = new ArrayList<>();
+        List<Setting> settings = List.of(hca(active, conf, mismatches), gidIndex(roce, fleetGidIndex, conf, mismatches),
+                trafficClass(roce, conf, mismatches), socketIfname(roce));
+        return new NcclAdvice(settings, mismatches);
+    }
+
+    private static Setting hca(List<String> active, Map<String, String> conf, List<String> mismatches) {
+        String configured = conf.get(HCA);
+        if (configured != null && !configured.startsWith("^")) {
+            Set<String> activeDevices = active.stream().map(a -> a.substring(0, a.indexOf(':')))
+                    .collect(Collectors.toSet());
+            for (String entry : configured.replaceFirst("^=", "").split(",")) {
+                String name = entry.trim().split(":")[0];
+                if (!name.isEmpty() && activeDevices.stream().noneMatch(d -> d.startsWith(name))) {
+                    mismatches.add(HCA + "=" + configured + " in /etc/nccl.conf names " + name
+                            + ", which has no active RDMA port on this host");
+                }
+            }
+        }
+        if (active.isEmpty()) {
+            return new Setting(HCA, null, "no active RDMA port on this host");
+        }
+        return new Setting(HCA, "=" + String.join(",", active), active.size() + " active RDMA port"
+                + (active.size() == 1 ? "" : "s") + " (exact match, so no other device is picked)");
+    }
+
+    private static Setting gidIndex(Map<String, IbPort> roce, Integer fleetGidIndex, Map<String, String> conf,
+                                    List<String> mismatches) {
+        Map<String, Integer> byPort = new LinkedHashMap<>();
+        List<String> without = new ArrayList<>();
+        roce.forEach((name, port) -> {
+            GidAdvice advice = GidAdvice.of(PortTransport.ROCE, port);
+            if (advice.index() == null) {
+                without.add(name);
+            } else {
+                byPort.put(name, advice.index());
+            }
+        });
+        Integer configured = parse(conf.get(GID_INDEX));
+        if (configured != null && configured >= 0) {
+            List<String> wrong = roce.entrySet().stream().filter(e -> e.getValue().gids().stream()
+                    .noneMatch(g -> g.index() == configured && g.isRoceV2Ipv4())).map(Map.Entry::getKey).toList();
+            if (!wrong.isEmpty()) {
+                mismatches.add(GID_INDEX + "=" + configured + " in /etc/nccl.conf is not a RoCE v2 IPv4 GID on "
+                        + String.join(", ", wrong));
+            }
+        }
+        if (roce.isEmpty()) {
+            return new Setting(GID_INDEX, null, "no active RoCE port (InfiniBand routes by LID)");
+        }
+        if (!without.isEmpty()) {
+            return new Setting(GID_INDEX, null, "no RoCE v2 IPv4 GID on " + String.join(", ", without)
+                    + " (rule gid_no_rocev2): give the netdev an IPv4 address first");
+        }
+        Set<Integer> indexes = new TreeSet<>(byPort.values());
+        if (indexes.size() > 1) {
+            return new Setting(GID_INDEX, null, "the RoCE v2 IPv4 GID index differs between ports (" + byPort.entrySet()
+                    .stream().map(e -> e.getKey() + " -> " + e.getValue()).collect(Collectors.joining(", "))
+                    + "); NCCL 2.21.5+ picks it per port when unset");
+        }
+        int index = indexes.iterator().next();
+        String fleet = fleetGidIndex == null ? "" : fleetGidIndex == index ? "; the fleet agrees"
+                : "; the fleet mostly uses " + fleetGidIndex + ", so a fleet-wide value would be wrong here";
+        return new Setting(GID_INDEX, Integer.toString(index), "RoCE v2 IPv4 GID on " + String.join(", ", byPort.keySet())
+                + fleet);
+    }
+
+    private static Setting trafficClass(Map<String, IbPort> roce, Map<String, String> conf, List<String> mismatches) {
+        List<QosConfig> configs = roce.values().stream().map(IbPort::qos).filter(q -> q != null && q.pfc() != null).toList();
+        Integer configuredTc = parse(conf.get(TC));
+        if (configuredTc != null && configuredTc >= 0 && configuredTc <= 255) {
+            int dscp = configuredTc >> 2;
+            for (Map.Entry<String, IbPort> e : roce.entrySet()) {
+                QosConfig q = e.getValue().qos();
+                if (q != null && q.pfc() != null && !q.pfcPriorities().isEmpty()) {
+                    Integer prio = priorityOf(q, dscp);
+                    if (prio == null || !q.pfc().enabled(prio)) {
+                        mismatches.add(TC + "=" + conf.get(TC) + " in /etc/nccl.conf is DSCP " + dscp + ", which "
+                                + e.getKey() + " maps to " + (prio == null ? "no priority" : "priority " + prio)
+                                + " without PFC");
+                    }
+                }
+            }
+        }
+        if (configs.isEmpty()) {
+            return new Setting(TC, null, "no QoS configuration read on the RoCE ports");
+        }
+        if (configs.stream().anyMatch(q -> !"dscp".equals(q.trust()))) {
+            return new Setting(TC, null, "a RoCE port trusts pcp: untagged RoCE lands on priority 0 whatever the ToS; "
+                    + "set trust dscp first (rule qos_trust_not_dscp)");
+        }
+        if (configs.stream().anyMatch(q -> q.pfcPriorities().isEmpty())) {
+            return new Setting(TC, null, "a RoCE port has PFC on no priority (rule pfc_not_enabled)");
+        }
+        // the DSCP in use first when it is right, else the lowest DSCP every port maps to a PFC priority
+        List<Integer> candidates = new ArrayList<>();
+        if (configuredTc != null && configuredTc >= 0 && configuredTc <= 255) {
+            candidates.add(configuredTc >> 2);
+        }
+        for (int d = 0; d < 64; d++) {
+            candidates.add(d);
+        }
+        for (int dscp : candidates) {
+            Set<Integer> priorities = new LinkedHashSet<>();
+            boolean lossless = true;
+            for (QosConfig q : configs) {
+                Integer prio = q.priorityOfDscp(dscp);
+                lossless &= prio != null && q.pfc().enabled(prio);
+                priorities.add(prio);
+            }
+            if (lossless) {
+                return new Setting(TC, Integer.toString(dscp * 4), "DSCP " + dscp + " x 4; the DSCP map sends it to PFC priority "
+                        + priorities.stream().map(String::valueOf).collect(Collectors.joining("/")));
+            }
+        }
+        return new Setting(TC, null, "no DSCP maps to a PFC priority on every RoCE port (rule roce_dscp_not_lossless)");
+    }
+
+    private static Setting socketIfname(Map<String, IbPort> roce) {
+        Set<String> netdevs = roce.values().stream().map(IbPort::netdev).filter(n -> n != null)
+                .collect(Collectors.toCollection(LinkedHashSet::new));
+        if (netdevs.isEmpty()) {
+            return new Setting(SOCKET_IFNAME, null, "no RoCE netdev; NCCL tries ib* first, then any interface but "
+                    + "docker, lo, virbr");
+        }
+        return new Setting(SOCKET_IFNAME, "=" + String.join(",", netdevs), "the netdevs of the RoCE ports (they hold "
+                + "the IPv4 of their GIDs); unset, NCCL tries ib* and then any interface but docker, lo, virbr");
+    }
+
+    /** Where a DSCP lands: its APP entry under trust dscp, priority 0 under trust pcp (untagged). */
+    private static Integer priorityOf(QosConfig qos, int dscp) {
+        return "dscp".equals(qos.trust()) ? qos.priorityOfDscp(dscp) : Integer.valueOf(0);
+    }
+
+    /** A number as NCCL's {@code strtoll(…, 0)} reads it (decimal, 0x hex, 0 octal); null when absent or not one. */
+    public static Integer parse(String value) {
+        if (value == null) {
+            return null;
+        }
+        String v = value.trim();
+        boolean negative = v.startsWith("-");
+        String digits = negative ? v.substring(1) : v;
+        try {
+            long parsed = digits.startsWith("0x") || digits.startsWith("0X") ? Long.parseLong(digits.substring(2), 16)
+                    : digits.length() > 1 && digits.startsWith("0") ? Long.parseLong(digits.substring(1), 8)
+                    : Long.parseLong(digits);
+            parsed = negative ? -parsed : parsed;
+            return parsed < Integer.MIN_VALUE || parsed > Integer.MAX_VALUE ? null : (int) parsed;
+        } catch (NumberFormatException e) {
+            return null;
+        }
+    }
+}

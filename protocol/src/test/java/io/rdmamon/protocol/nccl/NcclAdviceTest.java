@@ -1,0 +1,106 @@
+package io.rdmamon.protocol.nccl;
+
+import io.rdmamon.protocol.model.GidEntry;
+import io.rdmamon.protocol.model.HostSample;
+import io.rdmamon.protocol.model.IbDevice;
+import io.rdmamon.protocol.model.IbPort;
+import io.rdmamon.protocol.model.QosConfig;
+import io.rdmamon.protocol.testing.QosSamples;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The NCCL settings advised for hosts built in code, and the /etc/nccl.conf values that contradict them. */
+class NcclAdviceTest {
+    private static IbPort roce(int state, String netdev, int v2Index, String ipv4, QosConfig qos) {
+        List<GidEntry> gids = List.of(new GidEntry(0, "fe80:0000:0000:0000:0e42:a1ff:fe00:0001", "IB/RoCE v1", netdev, null),
+                new GidEntry(1, "fe80:0000:0000:0000:0e42:a1ff:fe00:0001", "RoCE v2", netdev, null),
+                new GidEntry(v2Index, "0000:0000:0000:0000:0000:ffff:0a00:0001", "RoCE v2", netdev, ipv4));
+        return new IbPort(1, state, state == 4 ? "ACTIVE" : "DOWN", 5, "LinkUp", "400 Gb/sec (4X NDR)", 50_000_000_000L,
+                "Ethernet", "0x0", netdev, Map.of(), Map.of(), gids, null, null, qos);
+    }
+
+    private static IbDevice device(String name, IbPort port) {
+        return new IbDevice(name, 1, "CA", "0c42:a103:00bb:0001", null, "28.39.1002", "MT4129", null, List.of(port));
+    }
+
+    private static HostSample host(Map<String, String> conf, IbDevice... devices) {
+        return new HostSample("gpu-7", 1_700_000_000_000L, List.of(devices), List.of(), conf);
+    }
+
+    @Test
+    void aLosslessHostOnPriority4GetsExactSettingsWithReasons() {
+        QosConfig qos = QosSamples.lossless(4).build(); // default map: DSCP 32..39 -> 4
+        NcclAdvice advice = NcclAdvice.of(host(null, device("mlx5_4", roce(4, "ens3f0np0", 5, "10.0.0.4", qos)),
+                device("mlx5_5", roce(4, "ens3f1np1", 5, "10.0.1.4", qos)),
+                device("mlx5_6", roce(1, "ens4f0np0", 5, "10.0.2.4", qos))), null, 5);
+        assertEquals(List.of(
+                "export NCCL_IB_HCA==mlx5_4:1,mlx5_5:1  # 2 active RDMA ports (exact match, so no other device is picked)",
+                "export NCCL_IB_GID_INDEX=5  # RoCE v2 IPv4 GID on mlx5_4:1, mlx5_5:1; the fleet agrees",
+                "export NCCL_IB_TC=128  # DSCP 32 x 4; the DSCP map sends it to PFC priority 4",
+                "export NCCL_SOCKET_IFNAME==ens3f0np0,ens3f1np1  # the netdevs of the RoCE ports (they hold the IPv4 of "
+                        + "their GIDs); unset, NCCL tries ib* and then any interface but docker, lo, virbr"),
+                advice.exportLines());
+        assertEquals(List.of(), advice.mismatches());
+    }
+
+    @Test
+    void theDscpInUseIsKeptWhenItIsLosslessAndAFleetDisagreementIsNamed() {
+        QosConfig qos = QosSamples.lossless(6).dscp(10, 6).build();
+        NcclAdvice advice = NcclAdvice.of(host(Map.of("NCCL_IB_TC", "0x28"),
+                device("mlx5_1", roce(4, "ens1np0", 7, "10.0.0.9", qos))), null, 3);
+        assertEquals("40", advice.setting(NcclAdvice.TC).value());
+        assertTrue(advice.setting(NcclAdvice.GID_INDEX).reason().endsWith("the fleet mostly uses 3, so a fleet-wide "
+                + "value would be wrong here"), advice.setting(NcclAdvice.GID_INDEX).reason());
+        assertEquals(List.of(), advice.mismatches());
+    }
+
+    @Test
+    void ncclConfValuesThatContradictTheHostAreReported() {
+        QosConfig qos = QosSamples.lossless(2).build();
+        NcclAdvice advice = NcclAdvice.of(host(Map.of("NCCL_IB_HCA", "mlx5_9", "NCCL_IB_GID_INDEX", "1",
+                        "NCCL_IB_TC", "106"), device("mlx5_2", roce(4, "ens2np0", 3, "10.0.0.2", qos))), null, null);
+        assertEquals(List.of(
+                "NCCL_IB_HCA=mlx5_9 in /etc/nccl.conf names mlx5_9, which has no active RDMA port on this host",
+                "NCCL_IB_GID_INDEX=1 in /etc/nccl.conf is not a RoCE v2 IPv4 GID on mlx5_2:1",
+                "NCCL_IB_TC=106 in /etc/nccl.conf is DSCP 26, which mlx5_2:1 maps to priority 3 without PFC"),
+                advice.mismatches());
+        assertEquals("64", advice.setting(NcclAdvice.TC).value(), "DSCP 16 is the lowest that lands on priority 2");
+    }
+
+    @Test
+    void noTcIsAdvisedUnderTrustPcpOrWithoutPfc() {
+        assertTrue(NcclAdvice.of(host(null, device("mlx5_0", roce(4, "ens5np0", 3, "10.0.0.5",
+                QosSamples.lossless(3).trustPcp().build()))), null, null).setting(NcclAdvice.TC).reason()
+                .contains("trust dscp first"));
+        assertTrue(NcclAdvice.of(host(null, device("mlx5_0", roce(4, "ens5np0", 3, "10.0.0.5",
+                QosSamples.afterReboot().trustDscpDefaultMap().build()))), null, null).setting(NcclAdvice.TC).reason()
+                .contains("PFC on no priority"));
+        NcclAdvice none = NcclAdvice.of(host(null, device("mlx5_0", roce(4, "ens5np0", 3, "10.0.0.5", null))), null, null);
+        assertNull(none.setting(NcclAdvice.TC).value());
+        assertEquals("# NCCL_IB_TC unset: no QoS configuration read on the RoCE ports", none.setting(NcclAdvice.TC).exportLine());
+    }
+
+    @Test
+    void portsThatDisagreeOnTheGidIndexLeaveItToNccl() {
+        NcclAdvice advice = NcclAdvice.of(host(null, device("mlx5_0", roce(4, "a0", 3, "10.0.0.1", null)),
+                device("mlx5_1", roce(4, "a1", 4, "10.0.0.2", null))), null, null);
+        assertNull(advice.setting(NcclAdvice.GID_INDEX).value());
+        assertTrue(advice.setting(NcclAdvice.GID_INDEX).reason().contains("mlx5_0:1 -> 3, mlx5_1:1 -> 4"));
+        assertEquals("=mlx5_1:1", NcclAdvice.of(host(null, device("mlx5_0", roce(4, "a0", 3, "10.0.0.1", null)),
+                device("mlx5_1", roce(4, "a1", 4, "10.0.0.2", null))), "mlx5_1", null).setting(NcclAdvice.HCA).value());
+    }
+
+    @ParameterizedTest
+    @CsvSource({"106, 106", "0x6a, 106", "0152, 106", "-1, -1", "' 7 ', 7", "abc, ", "0, 0"})
+    void numbersAreReadAsNcclReadsThem(String text, Integer expected) {
+        assertEquals(expected, NcclAdvice.parse(text));
+    }
+}
