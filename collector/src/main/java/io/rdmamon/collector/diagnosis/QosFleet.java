@@ -1,11 +1,20 @@
 package io.rdmamon.collector.diagnosis;
 
+import java.util.Arrays;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.SortedSet;
+import java.util.function.Function;
 
 /**
  * How many RoCE ports with a QoS configuration run each {@link QosProfile}, kept up to date port by port (like
  * {@link FleetRates}) so that the majority profile is found without walking the fleet.
+ *
+ * <p>The majority is taken part by part among the ports that know the part: a fleet of ConnectX-5 hosts with
+ * MLNX_OFED (ECN readable) and ConnectX-6 hosts without it (ECN unknown) still agrees on trust and PFC, and a part
+ * unknown on some ports must not split the fleet into profiles of which none is a majority.
  */
 final class QosFleet {
     private final Map<QosProfile, Integer> counts = new HashMap<>();
@@ -24,19 +33,50 @@ final class QosFleet {
     }
 
     /**
-     * The profile most ports run, when it is a strict majority of at least {@code minPorts} ports; null otherwise
-     * (a split fleet has no profile to drift from).
+     * The fleet profile: each part the strict majority of the ports that know it, once at least {@code minPorts}
+     * ports have a configuration; null when too few ports have one or the trust state has no strict majority (a
+     * split fleet has no profile to drift from). A part without a strict majority is left unknown (not compared).
      */
     QosProfile.Fleet majority(int minPorts) {
-        QosProfile best = null;
-        int bestCount = 0;
+        if (total < minPorts) {
+            return null;
+        }
+        String trust = majorityOf(QosProfile::trust);
+        if (trust == null) {
+            return null;
+        }
+        SortedSet<Integer> pfc = majorityOf(QosProfile::pfc);
+        List<Integer> dscp = majorityOf(p -> p.roceDscp() == null || p.roceDscpPriority() == null ? null
+                : Arrays.asList(p.roceDscp(), p.roceDscpPriority()));
+        List<Integer> losslessTc = majorityOf(p -> Objects.equals(p.pfc(), pfc) ? p.losslessTc() : null);
+        Boolean ecn = majorityOf(QosProfile::ecnOnLossless);
+        QosProfile profile = new QosProfile(trust, pfc, dscp == null ? null : dscp.get(0),
+                dscp == null ? null : dscp.get(1), losslessTc, ecn);
+        int agreeing = 0;
         for (Map.Entry<QosProfile, Integer> e : counts.entrySet()) {
-            if (e.getValue() > bestCount) {
-                best = e.getKey();
-                bestCount = e.getValue();
+            if (e.getKey().differences(profile).isEmpty()) {
+                agreeing += e.getValue();
             }
         }
-        return best != null && total >= minPorts && bestCount * 2 > total
-                ? new QosProfile.Fleet(best, bestCount, total, false) : null;
+        return new QosProfile.Fleet(profile, agreeing, total, false);
+    }
+
+    /** The value of {@code part} held by more than half the ports that know it (non-null); null when none is. */
+    private <T> T majorityOf(Function<QosProfile, T> part) {
+        Map<T, Integer> votes = new HashMap<>();
+        int known = 0;
+        for (Map.Entry<QosProfile, Integer> e : counts.entrySet()) {
+            T value = part.apply(e.getKey());
+            if (value != null) {
+                votes.merge(value, e.getValue(), Integer::sum);
+                known += e.getValue();
+            }
+        }
+        for (Map.Entry<T, Integer> vote : votes.entrySet()) {
+            if (vote.getValue() * 2 > known) {
+                return vote.getKey();
+            }
+        }
+        return null;
     }
 }

@@ -11,6 +11,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -20,6 +21,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -42,13 +44,16 @@ class ScenarioDiagnosisTest {
                     Rule.LINK_FLAPPING)),
             Map.entry(Scenario.DIRTY_OPTIC, Set.of(Rule.MODULE_POWER_OUT_OF_RANGE, Rule.FEC_BER_HIGH)),
             Map.entry(Scenario.PCIE_X8, Set.of(Rule.PCIE_DEGRADED)),
-            Map.entry(Scenario.GID_MISSING, Set.of(Rule.GID_NO_ROCEV2)),
+            // the simulator's nccl.conf pins NCCL_IB_GID_INDEX to the GID the fault removes
+            Map.entry(Scenario.GID_MISSING, Set.of(Rule.GID_NO_ROCEV2, Rule.NCCL_CONF_MISMATCH)),
             Map.entry(Scenario.ERDMA_RATELIMIT, Set.of(Rule.ERDMA_RATE_LIMITED)),
-            // the QoS scenarios by their counters alone; the configuration rules (qos_config_drift,
-            // qos_trust_not_dscp, roce_dscp_not_lossless) join these when h-qos-use's rules are merged
-            Map.entry(Scenario.PFC_LOST, Set.of(Rule.PFC_NOT_ENABLED)),
-            Map.entry(Scenario.TRUST_PCP, Set.of(Rule.ROCE_TRAFFIC_OUTSIDE_LOSSLESS_PRIORITY)),
-            Map.entry(Scenario.DSCP_MAP_WRONG, Set.of(Rule.ROCE_TRAFFIC_OUTSIDE_LOSSLESS_PRIORITY)));
+            // the QoS scenarios: their counters, their configuration against the fleet's, and the nccl.conf whose
+            // NCCL_IB_TC no longer reaches a PFC priority
+            Map.entry(Scenario.PFC_LOST, Set.of(Rule.PFC_NOT_ENABLED, Rule.QOS_TRUST_NOT_DSCP, Rule.QOS_CONFIG_DRIFT)),
+            Map.entry(Scenario.TRUST_PCP, Set.of(Rule.ROCE_TRAFFIC_OUTSIDE_LOSSLESS_PRIORITY, Rule.QOS_TRUST_NOT_DSCP,
+                    Rule.NCCL_CONF_MISMATCH, Rule.QOS_CONFIG_DRIFT)),
+            Map.entry(Scenario.DSCP_MAP_WRONG, Set.of(Rule.ROCE_TRAFFIC_OUTSIDE_LOSSLESS_PRIORITY,
+                    Rule.ROCE_DSCP_NOT_LOSSLESS, Rule.NCCL_CONF_MISMATCH, Rule.QOS_CONFIG_DRIFT)));
     /** Faults of one port: the last one of the node. */
     private static final Set<Scenario> LAST_PORT_ONLY = Set.of(Scenario.LINK_DEGRADED, Scenario.GID_MISSING,
             Scenario.DIRTY_OPTIC, Scenario.PCIE_X8);
@@ -67,6 +72,22 @@ class ScenarioDiagnosisTest {
     void learnsALosslessPriorityOtherThanThree(Scenario scenario) throws Exception {
         runAndCheck(new SimulationSpec(6, scenario, SimulationSpec.DEFAULT_SEED, 5));
         runAndCheck(new SimulationSpec(6, scenario, SimulationSpec.DEFAULT_SEED, 0));
+    }
+
+    /**
+     * The rules of the node's fault; ecn-off shows in the configuration (ecn_disabled_on_lossless) only where
+     * MLNX_OFED's {@code ecn/} files exist, on the simulator's ConnectX-5 hosts.
+     */
+    private static Set<Rule> expectedRules(SimulatedNode node) throws IOException {
+        Set<Rule> rules = new TreeSet<>(RULES.get(node.fault()));
+        if (node.fault() == Scenario.ECN_OFF) {
+            try (Stream<Path> netdevs = Files.list(node.hostRoot().resolve("sys/class/net"))) {
+                if (netdevs.anyMatch(netdev -> Files.isDirectory(netdev.resolve("ecn")))) {
+                    rules.add(Rule.ECN_DISABLED_ON_LOSSLESS);
+                }
+            }
+        }
+        return rules;
     }
 
     private void runAndCheck(SimulationSpec spec) throws Exception {
@@ -98,7 +119,7 @@ class ScenarioDiagnosisTest {
             }
             Map<String, Set<Rule>> expected = new TreeMap<>();
             for (SimulatedNode node : fabric.nodes()) {
-                expected.put(node.name(), RULES.get(node.fault()));
+                expected.put(node.name(), expectedRules(node));
             }
             List<Diagnosis> active = engine.snapshot().diagnoses();
             Map<String, Set<Rule>> actual = new TreeMap<>();

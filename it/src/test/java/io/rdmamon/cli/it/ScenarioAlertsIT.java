@@ -17,6 +17,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -80,14 +81,20 @@ class ScenarioAlertsIT {
             Map.entry(Scenario.DIRTY_OPTIC, Map.of("RdmaModulePowerOutOfRange", "module_power_out_of_range",
                     "RdmaModulePowerAlarm", "module_power_out_of_range", "RdmaFecBerHigh", "fec_ber_high")),
             Map.entry(Scenario.PCIE_X8, Map.of("RdmaPcieDegraded", "pcie_degraded")),
-            Map.entry(Scenario.GID_MISSING, Map.of("RdmaGidNoRocev2", "gid_no_rocev2")),
+            // the simulator's nccl.conf pins NCCL_IB_GID_INDEX to the GID the fault removes
+            Map.entry(Scenario.GID_MISSING, Map.of("RdmaGidNoRocev2", "gid_no_rocev2", "RdmaNcclConfMismatch",
+                    "nccl_conf_mismatch")),
             Map.entry(Scenario.ERDMA_RATELIMIT, Map.of("RdmaErdmaRateLimited", "erdma_rate_limited")),
-            // the QoS scenarios by their counters alone; the configuration alerts join when h-qos-use's rules merge
-            Map.entry(Scenario.PFC_LOST, Map.of("RdmaPfcNotEnabled", "pfc_not_enabled")),
+            // the QoS scenarios: their counters, their configuration against the fleet's, and the nccl.conf whose
+            // NCCL_IB_TC no longer reaches a PFC priority
+            Map.entry(Scenario.PFC_LOST, Map.of("RdmaPfcNotEnabled", "pfc_not_enabled", "RdmaQosTrustNotDscp",
+                    "qos_trust_not_dscp", "RdmaQosConfigDrift", "qos_config_drift")),
             Map.entry(Scenario.TRUST_PCP, Map.of("RdmaRoceTrafficOutsideLosslessPriority",
-                    "roce_traffic_outside_lossless_priority")),
+                    "roce_traffic_outside_lossless_priority", "RdmaQosTrustNotDscp", "qos_trust_not_dscp",
+                    "RdmaNcclConfMismatch", "nccl_conf_mismatch", "RdmaQosConfigDrift", "qos_config_drift")),
             Map.entry(Scenario.DSCP_MAP_WRONG, Map.of("RdmaRoceTrafficOutsideLosslessPriority",
-                    "roce_traffic_outside_lossless_priority"))));
+                    "roce_traffic_outside_lossless_priority", "RdmaRoceDscpNotLossless", "roce_dscp_not_lossless",
+                    "RdmaNcclConfMismatch", "nccl_conf_mismatch", "RdmaQosConfigDrift", "qos_config_drift"))));
     /** The scenario one of whose agents is stopped, so that RdmaAgentStale has something to say. */
     private static final Scenario STALE_IN = Scenario.GID_MISSING;
 
@@ -283,13 +290,26 @@ class ScenarioAlertsIT {
         return json.createObjectNode().put("node", parts[0]).put("device", parts[1]).put("port", 1);
     }
 
+    private static boolean hasOfedEcnFiles(SimulatedNode node) {
+        try (Stream<Path> netdevs = Files.list(node.hostRoot().resolve("sys/class/net"))) {
+            return netdevs.anyMatch(netdev -> Files.isDirectory(netdev.resolve("ecn")));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     /** One expectation per rule of each faulty node's fault, plus the stopped agent's staleness. */
     private static List<Expected> expectations() {
         List<Expected> expected = new ArrayList<>();
         fleets.forEach((scenario, fleet) -> {
             for (SimulatedNode node : fleet.fabric().nodes()) {
+                String name = scenario.cliName() + "-" + node.name();
                 ALERTS_BY_FAULT.get(node.fault()).forEach((alertname, rule) ->
-                        expected.add(new Expected(scenario, scenario.cliName() + "-" + node.name(), alertname, rule)));
+                        expected.add(new Expected(scenario, name, alertname, rule)));
+                // ecn-off shows in the configuration only where MLNX_OFED's ecn/ files exist (the ConnectX-5 hosts)
+                if (node.fault() == Scenario.ECN_OFF && hasOfedEcnFiles(node)) {
+                    expected.add(new Expected(scenario, name, "RdmaEcnDisabledOnLossless", "ecn_disabled_on_lossless"));
+                }
             }
         });
         if (staleNode != null) {
