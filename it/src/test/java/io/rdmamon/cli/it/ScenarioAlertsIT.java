@@ -342,11 +342,15 @@ class ScenarioAlertsIT {
         return (REALTIME ? rules : Duration.ofSeconds((rules.toSeconds() + SCALE - 1) / SCALE)).plusSeconds(60);
     }
 
-    /** eRDMA nodes appear from 2 nodes, InfiniBand from 3; mixed needs 8 for two faulty nodes. */
+    /**
+     * eRDMA nodes appear from 2 nodes, InfiniBand from 3; mixed needs 8 for two faulty nodes; the QoS scenarios 5, so
+     * that 3 RoCE nodes make a fleet whose majority the faulty one drifts from (qos_config_drift).
+     */
     private static int nodeCount(Scenario scenario) {
         return switch (scenario) {
             case HEALTHY -> 3;
             case MIXED -> 8;
+            case PFC_LOST, TRUST_PCP, DSCP_MAP_WRONG -> 5;
             default -> 2;
         };
     }
