@@ -1,6 +1,7 @@
 package io.rdmamon.agent.ethtool;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -36,7 +37,12 @@ public final class CapturedEthtoolStatsSource implements EthtoolStatsSource {
             if (Files.size(file) > MAX_CAPTURE_BYTES) {
                 throw new IOException(relative + ": larger than " + MAX_CAPTURE_BYTES + " bytes, not an ethtool -S capture");
             }
-            text = Files.readString(file, StandardCharsets.UTF_8);
+            byte[] bytes = Files.readAllBytes(file);
+            LinkedHashMap<String, Long> usual = EthtoolStatsParser.parseUsualAscii(bytes);
+            if (usual != null) {
+                return usual;
+            }
+            text = StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(bytes)).toString();
         } catch (NoSuchFileException e) {
             throw new IOException(relative + ": no such file (no ethtool -S capture for " + ifname + ")", e);
         } catch (CharacterCodingException e) {
