@@ -3,8 +3,10 @@ package io.rdmamon.agent.ethtool;
 import io.rdmamon.agent.sysfs.ProblemText;
 
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
+import java.util.List;
 
 /**
  * The pure parser of {@code ethtool -S} text into raw name → value. The typed view of the names
@@ -69,10 +71,14 @@ public final class EthtoolStatsParser {
      * text into lines and substrings; null when the bytes are anything but the usual case (printable ASCII,
      * blanks, tabs and line ends; a valid capture; values of at most eighteen digits), which the caller then
      * gives to {@link #parseText}, so that results and refusals stay exactly its own. A capture is parsed on
-     * every sample of a host root that is not {@code /}.
+     * every sample of a host root that is not {@code /}, and mostly lists the names of the sample before:
+     * while its names are {@code known} (the names of an earlier result, in order), those strings and that
+     * very list are used again instead of new ones.
      */
-    public static LinkedHashMap<String, Long> parseUsualAscii(byte[] bytes) {
-        LinkedHashMap<String, Long> stats = new LinkedHashMap<>();
+    public static RawStatistics parseUsualAscii(byte[] bytes, List<String> known) {
+        List<String> names = null; // made only once a name is not the known one at its place
+        long[] values = new long[known.isEmpty() ? 64 : known.size()];
+        int count = 0;
         boolean headerSeen = false;
         int lineStart = 0;
         while (lineStart <= bytes.length) {
@@ -116,10 +122,46 @@ public final class EthtoolStatsParser {
                 value = value * 10 + digit;
             }
             int nameEnd = trimBlanks(bytes, start, colon);
-            stats.putIfAbsent(new String(bytes, start, nameEnd - start, StandardCharsets.ISO_8859_1), value);
+            if (names == null && !(count < known.size() && isAscii(known.get(count), bytes, start, nameEnd))) {
+                names = new ArrayList<>(known.subList(0, count));
+            }
+            if (names != null) {
+                names.add(new String(bytes, start, nameEnd - start, StandardCharsets.ISO_8859_1));
+            }
+            if (count == values.length) {
+                values = Arrays.copyOf(values, count * 2);
+            }
+            values[count++] = value;
             lineStart = next;
         }
-        return headerSeen ? stats : null;
+        if (!headerSeen) {
+            return null;
+        }
+        if (names == null && count == known.size()) {
+            // the known names are distinct: no name printed twice
+            return new RawStatistics(known, count == values.length ? values : Arrays.copyOf(values, count));
+        }
+        if (names == null) {
+            names = known.subList(0, count);
+        }
+        LinkedHashMap<String, Long> stats = new LinkedHashMap<>(count * 4 / 3 + 1);
+        for (int i = 0; i < count; i++) {
+            stats.putIfAbsent(names.get(i), values[i]); // a name printed twice keeps its first value
+        }
+        return RawStatistics.of(stats);
+    }
+
+    /** Whether {@code name} is the ASCII text of {@code bytes[from, to)}. */
+    private static boolean isAscii(String name, byte[] bytes, int from, int to) {
+        if (name.length() != to - from) {
+            return false;
+        }
+        for (int i = 0; i < name.length(); i++) {
+            if (name.charAt(i) != bytes[from + i]) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** The first index from {@code from} that is not a blank ({@code strip}'s whitespace among the usual bytes). */

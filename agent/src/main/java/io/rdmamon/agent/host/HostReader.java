@@ -315,7 +315,7 @@ public final class HostReader {
     private EthtoolStats readEthtool(String netdev, List<SourceStatus> sources) {
         String call = "ethtool -S " + netdev;
         try {
-            EthtoolStats stats = ethtoolViews.of(netdev, watchdog.watch(call, () -> ethtool.statistics(netdev)));
+            EthtoolStats stats = ethtoolViews.of(netdev, watchdog.watch(call, () -> ethtool.sample(netdev)));
             sources.add(SourceStatus.ok(SOURCE_ETHTOOL, netdev));
             return stats;
         } catch (StuckReadException e) {
