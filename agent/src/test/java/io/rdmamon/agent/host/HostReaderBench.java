@@ -2,12 +2,15 @@ package io.rdmamon.agent.host;
 
 import io.rdmamon.agent.bench.EightPortHost;
 import com.sun.management.OperatingSystemMXBean;
+import io.rdmamon.agent.ethtool.CapturedEthtoolStatsSource;
+import io.rdmamon.agent.sysfs.AttributeFiles;
 import io.rdmamon.protocol.model.HostSample;
 
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.stream.Stream;
 
@@ -20,6 +23,8 @@ import java.util.stream.Stream;
  *       table, 31 hw counters, 21 PMA counters, a 94-line ethtool capture);</li>
  *   <li>{@code sim-255gid}: {@link EightPortHost}, the simulator's ConnectX-6 with mlx5's real 255-entry
  *       GID table (4 entries in use);</li>
+ *   <li>{@code agent-kept}, {@code agent-opened}: {@code sim-255gid} read as the agent reads it (slow cadence,
+ *       descriptors kept as on sysfs, or each file opened);</li>
  *   <li>{@code sim-4gid}: the same with the unused GID entries deleted, to show what the GID table costs.</li>
  * </ul>
  *
@@ -41,18 +46,31 @@ public final class HostReaderBench {
             Path fixture = Files.createDirectory(work.resolve("fixture"));
             buildHost(fixture);
             Path sim = EightPortHost.build(work);
-            measure("fixture-16gid", fixture, iterations);
-            measure("sim-255gid", sim, iterations);
+            measure("fixture-16gid", HostReader.forRoot(fixture), iterations);
+            measure("sim-255gid", HostReader.forRoot(sim), iterations);
+            measure("agent-kept", asAgent(sim, AttributeFiles.keepingDescriptors(AttributeFiles.DEFAULT_MAX_DESCRIPTORS)),
+                    iterations);
+            measure("agent-opened", asAgent(sim, AttributeFiles.openingEachRead()), iterations);
             deleteUnusedGids(sim);
-            measure("sim-4gid", sim, iterations);
+            measure("sim-4gid", HostReader.forRoot(sim), iterations);
         } finally {
             EightPortHost.deleteTree(work);
         }
     }
 
-    private static void measure(String name, Path root, int iterations) throws IOException {
+    /**
+     * {@code sim} read as the agent reads it: the slow cadence of {@code --gid-refresh} (30 s, so these back-to-back
+     * reads skip the GID tables and static attributes after the first, which at 1 Hz cost a full read every 30th
+     * sample), through {@code files}: descriptors kept, as on a real host's sysfs, or each file opened, as on this
+     * tree, which is not sysfs.
+     */
+    private static HostReader asAgent(Path sim, AttributeFiles files) throws IOException {
+        return HostReader.withFiles(sim, files, new CapturedEthtoolStatsSource(sim), null)
+                .withGidRefresh(Duration.ofSeconds(30));
+    }
+
+    private static void measure(String name, HostReader reader, int iterations) {
         OperatingSystemMXBean os = (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
-        HostReader reader = HostReader.forRoot(root);
         long checksum = 0;
         for (int i = 0; i < iterations; i++) { // warm-up: JIT and the page cache
             checksum += reader.read("bench").devices().size();
