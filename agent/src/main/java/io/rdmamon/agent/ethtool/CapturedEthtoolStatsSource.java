@@ -1,12 +1,16 @@
 package io.rdmamon.agent.ethtool;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * {@code <root>/ethtool/<if>/statistics}: the exact text of {@code ethtool -S <if>}, used instead of
@@ -17,6 +21,8 @@ public final class CapturedEthtoolStatsSource implements EthtoolStatsSource {
     private static final long MAX_CAPTURE_BYTES = 4L * 1024 * 1024;
 
     private final Path hostRoot;
+    /** The statistic names of each interface's last capture read in the usual way (thread-safe: see EthtoolViews). */
+    private final Map<String, List<String>> knownNames = new ConcurrentHashMap<>();
 
     public CapturedEthtoolStatsSource(Path hostRoot) {
         this.hostRoot = hostRoot;
@@ -28,6 +34,12 @@ public final class CapturedEthtoolStatsSource implements EthtoolStatsSource {
 
     @Override
     public LinkedHashMap<String, Long> statistics(String ifname) throws IOException {
+        return sample(ifname).toMap();
+    }
+
+    /** Parsed from the bytes in the usual case, with the names of the last read of {@code ifname} when they are the same. */
+    @Override
+    public RawStatistics sample(String ifname) throws IOException {
         InterfaceNames.requireValid(ifname);
         Path file = statisticsFile(ifname);
         String relative = hostRoot.relativize(file).toString();
@@ -36,7 +48,16 @@ public final class CapturedEthtoolStatsSource implements EthtoolStatsSource {
             if (Files.size(file) > MAX_CAPTURE_BYTES) {
                 throw new IOException(relative + ": larger than " + MAX_CAPTURE_BYTES + " bytes, not an ethtool -S capture");
             }
-            text = Files.readString(file, StandardCharsets.UTF_8);
+            byte[] bytes = Files.readAllBytes(file);
+            List<String> known = knownNames.getOrDefault(ifname, List.of());
+            RawStatistics usual = EthtoolStatsParser.parseUsualAscii(bytes, known);
+            if (usual != null) {
+                if (usual.names() != known) {
+                    knownNames.put(ifname, usual.names());
+                }
+                return usual;
+            }
+            text = StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(bytes)).toString();
         } catch (NoSuchFileException e) {
             throw new IOException(relative + ": no such file (no ethtool -S capture for " + ifname + ")", e);
         } catch (CharacterCodingException e) {
@@ -44,7 +65,7 @@ public final class CapturedEthtoolStatsSource implements EthtoolStatsSource {
             throw new IOException(relative + ": not UTF-8 text, not an ethtool -S capture", e);
         }
         try {
-            return EthtoolStatsParser.parseText(text);
+            return RawStatistics.of(EthtoolStatsParser.parseText(text));
         } catch (IllegalArgumentException e) {
             throw new IOException(relative + ": " + e.getMessage(), e);
         }

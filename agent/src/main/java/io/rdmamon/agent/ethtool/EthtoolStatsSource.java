@@ -18,6 +18,16 @@ public interface EthtoolStatsSource {
      */
     LinkedHashMap<String, Long> statistics(String ifname) throws IOException;
 
+    /**
+     * {@link #statistics} as the sampler keeps them. A source read on every sample overrides it to spare the
+     * map, and hands back the names list of its last read of {@code ifname} when the names are the same.
+     *
+     * @throws IOException as {@link #statistics}
+     */
+    default RawStatistics sample(String ifname) throws IOException {
+        return RawStatistics.of(statistics(ifname));
+    }
+
     /** A source that always fails with {@code reason}: when the real one could not even be set up. */
     static EthtoolStatsSource unavailable(String reason) {
         return ifname -> {

@@ -2,6 +2,7 @@ package io.rdmamon.agent.host;
 
 import io.rdmamon.agent.ethtool.CapturedEthtoolStatsSource;
 import io.rdmamon.agent.ethtool.EthtoolStatsSource;
+import io.rdmamon.agent.ethtool.EthtoolViews;
 import io.rdmamon.agent.ethtool.IoctlEthtoolStatsSource;
 import io.rdmamon.agent.host.ReadWatchdog.StuckReadException;
 import io.rdmamon.agent.module.CapturedModuleEepromSource;
@@ -83,6 +84,8 @@ public final class HostReader {
     private final DcbSource dcb;
     /** The QoS configuration of RoCE ports and {@code etc/nccl.conf}, with its own reuse interval. */
     private final QosReader qos;
+    /** Each netdev's typed-view rules, resolved once per list of names; a copy starts its own. */
+    private final EthtoolViews ethtoolViews = new EthtoolViews();
 
     private HostReader(Path hostRoot, ReadWatchdog watchdog, SmallFileReader files, InfiniBandClassReader sysfs,
                        EthtoolStatsSource ethtool, VerbsPortReader verbs, Pattern deviceInclude, Pattern deviceExclude,
@@ -415,7 +418,7 @@ public final class HostReader {
     private EthtoolStats readEthtool(String netdev, List<SourceStatus> sources) {
         String call = "ethtool -S " + netdev;
         try {
-            EthtoolStats stats = EthtoolStats.of(netdev, watchdog.watch(call, () -> ethtool.statistics(netdev)));
+            EthtoolStats stats = ethtoolViews.of(netdev, watchdog.watch(call, () -> ethtool.sample(netdev)));
             sources.add(SourceStatus.ok(SOURCE_ETHTOOL, netdev));
             return stats;
         } catch (StuckReadException e) {

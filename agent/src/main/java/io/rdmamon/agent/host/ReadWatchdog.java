@@ -11,8 +11,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -50,13 +50,20 @@ final class ReadWatchdog {
         }
     }
 
-    /** One read in progress; claimed once by whoever decides its fate: the reader (returned) or the watchdog (stuck). */
-    private record InFlight(Object key, long startNanos, AtomicBoolean claimed) {
-    }
-
-    /** One run of a sample on one reader thread. */
+    /**
+     * One run of a sample on one reader thread, with the read it has in progress. Nothing is allocated per
+     * read (a sample makes hundreds): the reader numbers its reads, writes the key and start of one, then
+     * publishes its number in {@link #inFlight}. That read's fate is claimed once, by whoever decides it: the
+     * reader when it returns ({@code number -> 0}) or the watchdog when it is stuck ({@code number -> -number}).
+     */
     private static final class Attempt {
-        volatile InFlight inFlight;
+        /** The number of the read in progress; 0 for none, negative once the watchdog declared it stuck. */
+        final AtomicLong inFlight = new AtomicLong();
+        /** Key and start of the read {@link #inFlight} names; written before that number is published. */
+        volatile Object readKey;
+        volatile long readStartNanos;
+        /** The number of the reader's last read; only the reader thread touches it. */
+        long reads;
         /** Left behind at a stuck read: reads nothing more, its result is dropped. */
         volatile boolean abandoned;
     }
@@ -158,17 +165,22 @@ final class ReadWatchdog {
     /** True when the attempt finished; false when it was left behind at a stuck read. */
     private boolean awaitOrAbandon(Attempt attempt, Future<?> result) throws InterruptedException, ExecutionException {
         while (true) {
-            InFlight read = attempt.inFlight;
-            long waitNanos = read == null ? deadlineNanos : read.startNanos() + deadlineNanos - System.nanoTime();
-            if (read != null && waitNanos <= 0) {
+            long read = attempt.inFlight.get();
+            Object key = attempt.readKey;
+            long startNanos = attempt.readStartNanos;
+            if (read > 0 && attempt.inFlight.get() != read) {
+                continue; // the reader moved on while key and start were looked at: they may be the next read's
+            }
+            long waitNanos = read <= 0 ? deadlineNanos : startNanos + deadlineNanos - System.nanoTime();
+            if (read > 0 && waitNanos <= 0) {
                 // published before the claim, so the reader's removal (after the claim) always follows it
-                stuck.put(read.key(), new Stuck(label.apply(read.key()), read.startNanos()));
-                if (read.claimed().compareAndSet(false, true)) {
+                stuck.put(key, new Stuck(label.apply(key), startNanos));
+                if (attempt.inFlight.compareAndSet(read, -read)) {
                     attempt.abandoned = true;
                     replaceReader();
                     return false;
                 }
-                stuck.remove(read.key()); // it returned just in time
+                stuck.remove(key); // it returned just in time
                 continue;
             }
             try {
@@ -195,18 +207,19 @@ final class ReadWatchdog {
         if (attempt.abandoned) {
             throw new StuckReadException("not read: this sample was left behind at a stuck read");
         }
-        Stuck blocked = stuck.get(key);
+        Stuck blocked = stuck.isEmpty() ? null : stuck.get(key);
         if (blocked != null) {
             throw new StuckReadException(String.format("read stuck for %.1f s (deadline %.1f s), skipped until it returns",
                     (System.nanoTime() - blocked.sinceNanos()) / 1e9, deadlineNanos / 1e9));
         }
-        InFlight read = new InFlight(key, System.nanoTime(), new AtomicBoolean());
-        attempt.inFlight = read;
+        long read = ++attempt.reads;
+        attempt.readKey = key;
+        attempt.readStartNanos = System.nanoTime();
+        attempt.inFlight.set(read);
         try {
             return op.call();
         } finally {
-            attempt.inFlight = null;
-            if (!read.claimed().compareAndSet(false, true)) {
+            if (!attempt.inFlight.compareAndSet(read, 0)) {
                 // the watchdog declared it stuck and moved on: it has returned now, so the key may be read again
                 stuck.remove(key);
                 attempt.abandoned = true;

@@ -1,6 +1,7 @@
 package io.rdmamon.agent.sysfs;
 
 import io.rdmamon.agent.sysfs.SysfsFiles.Failure;
+import io.rdmamon.protocol.model.CounterMap;
 import io.rdmamon.protocol.model.GidEntry;
 import io.rdmamon.protocol.model.IbDevice;
 import io.rdmamon.protocol.model.IbPort;
@@ -12,6 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.BitSet;
 import java.util.Comparator;
 import java.util.EnumSet;
 import java.util.HashMap;
@@ -56,6 +58,8 @@ public final class InfiniBandClassReader {
     private static final Set<Failure> TOLERATE_NONE = EnumSet.noneOf(Failure.class);
     private static final Set<Failure> TOLERATE_ABSENT = EnumSet.of(Failure.ABSENT);
     private static final Set<Failure> TOLERATE_NO_VALUE = EnumSet.of(Failure.ABSENT, Failure.NO_VALUE);
+    /** {@link CounterMap#of}'s "no value absent"; never changed. */
+    private static final BitSet NONE_ABSENT = new BitSet();
 
     private final Path hostRoot;
     private final Path classDir;
@@ -208,8 +212,8 @@ public final class InfiniBandClassReader {
         PortLink link = slowly(dir, stateKey, problems, () -> readLink(dir, problems));
         String lid = text(dir.resolve("lid"), problems, TOLERATE_ABSENT);
 
-        Map<String, Long> counters = readCounterDir(dir.resolve("counters"), Set.of(), stateKey, problems);
-        mergeCountersExt(counters, readCounterDir(dir.resolve("counters_ext"), Set.of(), stateKey, problems));
+        Map<String, Long> counters = mergeCountersExt(readCounterDir(dir.resolve("counters"), Set.of(), stateKey, problems),
+                readCounterDir(dir.resolve("counters_ext"), Set.of(), stateKey, problems));
         Map<String, Long> hwCounters = readCounterDir(dir.resolve("hw_counters"), Set.of(HW_COUNTER_LIFESPAN), stateKey,
                 problems);
         List<GidEntry> gids = slowly(dir.resolve("gids"), stateKey + "/" + link.linkLayer(), problems,
@@ -250,14 +254,19 @@ public final class InfiniBandClassReader {
      * keep (the same capture reads 0 in {@code port_rcv_packets_64} next to 6.8 billion packets in
      * {@code counters/}) does not wipe out a real value. Unsigned, as both are u64 in a long.
      */
-    private static void mergeCountersExt(Map<String, Long> counters, Map<String, Long> countersExt) {
+    private static Map<String, Long> mergeCountersExt(Map<String, Long> counters, Map<String, Long> countersExt) {
+        if (countersExt.isEmpty()) {
+            return counters; // every kernel since 4.5
+        }
+        Map<String, Long> merged = new LinkedHashMap<>(counters);
         countersExt.forEach((name, value) -> {
-            counters.put(name, value);
+            merged.put(name, value);
             String twin = COUNTERS_EXT_TWINS.get(name);
             if (twin != null) {
-                counters.merge(twin, value, (legacy, ext) -> Long.compareUnsigned(legacy, ext) >= 0 ? legacy : ext);
+                merged.merge(twin, value, (legacy, ext) -> Long.compareUnsigned(legacy, ext) >= 0 ? legacy : ext);
             }
         });
+        return merged;
     }
 
     /**
@@ -266,29 +275,55 @@ public final class InfiniBandClassReader {
      * the kernel refuses with EINVAL/EOPNOTSUPP or prints as {@code N/A (no PMA)}: absent, not zero.
      */
     private Map<String, Long> readCounterDir(Path dir, Set<String> skipped, String changeKey, ReadProblems problems) {
-        List<CounterFile> files = slowly(dir, changeKey, problems, () -> counterFiles(dir, skipped, problems));
-        Map<String, Long> values = new LinkedHashMap<>(files.size() * 4 / 3 + 1);
-        for (CounterFile file : files) {
+        CounterListing listing = slowly(dir, changeKey, problems, () -> counterFiles(dir, skipped, problems));
+        List<CounterFile> files = listing.files();
+        long[] values = new long[files.size()];
+        BitSet absent = null;
+        for (int i = 0; i < values.length; i++) {
+            CounterFile file = files.get(i);
             Long value = counter(file.path(), problems);
-            if (value != null) {
+            if (value == null) {
+                absent = absent == null ? new BitSet(values.length) : absent;
+                absent.set(i);
+            } else {
                 // Wraps modulo 2^64 like the kernel's own u64 would; 2^62 octets/4 is far beyond any port's life.
-                values.put(file.name(), file.dataCounter() ? value * DATA_COUNTER_UNIT_BYTES : value);
+                values[i] = file.dataCounter() ? value * DATA_COUNTER_UNIT_BYTES : value;
             }
         }
-        return values;
+        if (absent == null) {
+            // the common case: the listing's names, shared from sample to sample, over unboxed values
+            return CounterMap.of(listing.keys(), values, NONE_ABSENT, 0);
+        }
+        // an absent counter has no key at all (a CounterMap would list it with a null value)
+        Map<String, Long> read = new LinkedHashMap<>(values.length * 4 / 3 + 1);
+        for (int i = 0; i < values.length; i++) {
+            if (!absent.get(i)) {
+                read.put(files.get(i).name(), values[i]);
+            }
+        }
+        return read;
     }
 
     /** A counter file of a listing, its path resolved once. */
     private record CounterFile(String name, Path path, boolean dataCounter) {
     }
 
+    /** The counter files of a directory and their names as {@link CounterMap} keys, both made once per listing. */
+    private record CounterListing(List<CounterFile> files, CounterMap.Keys keys) {
+        static final CounterListing EMPTY = new CounterListing(List.of(), new CounterMap.Keys(List.of()));
+
+        CounterListing(List<CounterFile> files) {
+            this(files, new CounterMap.Keys(files.stream().map(CounterFile::name).toList()));
+        }
+    }
+
     /**
      * The counter files of a directory, sorted; kept on the slow cadence like the GID table (a driver's set of
      * counters changes only with the driver), which spares a listing, a sort and a path per file each sample.
      */
-    private List<CounterFile> counterFiles(Path dir, Set<String> skipped, ReadProblems problems) {
+    private CounterListing counterFiles(Path dir, Set<String> skipped, ReadProblems problems) {
         if (!Files.isDirectory(dir)) {
-            return List.of();
+            return CounterListing.EMPTY;
         }
         List<CounterFile> files = new ArrayList<>();
         for (String name : list(dir, problems, false)) {
@@ -296,7 +331,7 @@ public final class InfiniBandClassReader {
                 files.add(new CounterFile(name, dir.resolve(name), DATA_COUNTERS.contains(name)));
             }
         }
-        return files;
+        return new CounterListing(files);
     }
 
     /**

@@ -2,6 +2,8 @@ package io.rdmamon.agent.host;
 
 import io.rdmamon.agent.bench.EightPortHost;
 import com.sun.management.OperatingSystemMXBean;
+import io.rdmamon.agent.ethtool.CapturedEthtoolStatsSource;
+import io.rdmamon.agent.sysfs.AttributeFiles;
 import io.rdmamon.protocol.model.HostSample;
 
 import java.io.IOException;
@@ -21,6 +23,8 @@ import java.util.stream.Stream;
  *       table, 31 hw counters, 21 PMA counters, a 94-line ethtool capture);</li>
  *   <li>{@code sim-255gid}: {@link EightPortHost}, the simulator's ConnectX-6 with mlx5's real 255-entry
  *       GID table (4 entries in use);</li>
+ *   <li>{@code agent-kept}, {@code agent-opened}: {@code sim-255gid} read as the agent reads it (slow cadence,
+ *       descriptors kept as on sysfs, or each file opened);</li>
  *   <li>{@code sim-4gid}: the same with the unused GID entries deleted, to show what the GID table costs.</li>
  * </ul>
  * and, for the QoS configuration's share, {@code sim-255gid} with its {@code dcb -j} captures read on every sample
@@ -50,6 +54,9 @@ public final class HostReaderBench {
             measure("sim-255gid qos-every-sample", HostReader.forRoot(sim), iterations);
             measure("sim-255gid agent+qos", HostReader.forRoot(sim).withGidRefresh(agentRefresh)
                     .withQosRefresh(agentRefresh), iterations);
+            measure("agent-kept", asAgent(sim, AttributeFiles.keepingDescriptors(AttributeFiles.DEFAULT_MAX_DESCRIPTORS)),
+                    iterations);
+            measure("agent-opened", asAgent(sim, AttributeFiles.openingEachRead()), iterations);
             EightPortHost.deleteTree(sim.resolve("dcb"));
             EightPortHost.deleteTree(sim.resolve("etc"));
             measure("sim-255gid", HostReader.forRoot(sim), iterations);
@@ -59,6 +66,17 @@ public final class HostReaderBench {
         } finally {
             EightPortHost.deleteTree(work);
         }
+    }
+
+    /**
+     * {@code sim} read as the agent reads it: the slow cadence of {@code --gid-refresh} and {@code --qos-refresh} (30 s, so these back-to-back
+     * reads skip the GID tables and static attributes after the first, which at 1 Hz cost a full read every 30th
+     * sample), through {@code files}: descriptors kept, as on a real host's sysfs, or each file opened, as on this
+     * tree, which is not sysfs.
+     */
+    private static HostReader asAgent(Path sim, AttributeFiles files) throws IOException {
+        return HostReader.withFiles(sim, files, new CapturedEthtoolStatsSource(sim), null)
+                .withGidRefresh(Duration.ofSeconds(30)).withQosRefresh(Duration.ofSeconds(30));
     }
 
     private static void measure(String name, HostReader reader, int iterations) {

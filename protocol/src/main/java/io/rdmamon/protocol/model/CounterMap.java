@@ -22,8 +22,8 @@ import java.util.function.BiConsumer;
  *
  * <p>It behaves as the {@code LinkedHashMap} it replaces: iteration in name order, a key with a null value
  * for an absent counter, {@code equals}/{@code hashCode}/{@code toString} of {@link Map}. Nothing can
- * change it after {@link #of} (it owns its values; {@link AbstractMap} refuses {@code put}), so the model
- * records wrap it unmodifiable, as they wrap their copies of other maps, without copying it.
+ * change it after {@link #of} (it owns its values; {@link AbstractMap} refuses {@code put}, its entries and
+ * iterators refuse changes), so the model records keep it as it is, neither copied nor wrapped.
  */
 public final class CounterMap extends AbstractMap<String, Long> {
     /** Counter names in slot order with their index; immutable, shared by every map of one layout. */

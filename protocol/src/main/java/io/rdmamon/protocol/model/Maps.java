@@ -13,7 +13,8 @@ final class Maps {
         if (source == null) {
             return Map.of();
         }
-        // a CounterMap cannot change: no copy needed (the collector builds one per counter group and sample)
-        return Collections.unmodifiableMap(source instanceof CounterMap ? source : new LinkedHashMap<>(source));
+        // a CounterMap cannot change: no copy and no wrapper (the collector builds one per counter group and
+        // sample; the agent copies a port with its maps, and a wrapper would be copied again each time)
+        return source instanceof CounterMap ? source : Collections.unmodifiableMap(new LinkedHashMap<>(source));
     }
 }
