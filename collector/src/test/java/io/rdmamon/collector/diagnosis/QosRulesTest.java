@@ -197,7 +197,7 @@ class QosRulesTest {
     }
 
     @Test
-    void aSplitFleetHasNoMajorityProfile() {
+    void aSplitFleetHasAMajorityOnlyForThePartsMostPortsShare() {
         QosFleet fleet = new QosFleet();
         QosProfile a = QosProfile.of(QosSamples.lossless(2).build(), 18);
         QosProfile b = QosProfile.of(QosSamples.lossless(6).build(), 50);
@@ -205,7 +205,9 @@ class QosRulesTest {
         fleet.add(a);
         fleet.add(b);
         fleet.add(b);
-        assertEquals(null, fleet.majority(3), "2 of 4 is no majority");
+        // 2 of 4 is no majority for PFC or the DSCP: the profile keeps only what all agree on, trust dscp
+        assertEquals(new QosProfile.Fleet(new QosProfile("dscp", null, null, null, null, null), 4, 4, false),
+                fleet.majority(3), "2 of 4 is no majority");
         fleet.add(a);
         assertEquals(new QosProfile.Fleet(a, 3, 5, false), fleet.majority(3));
         fleet.remove(a);

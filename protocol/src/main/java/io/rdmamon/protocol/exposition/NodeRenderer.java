@@ -247,7 +247,7 @@ public final class NodeRenderer {
 
     /**
      * The QoS series of one port: at most 8 PFC bits, 1 info, 8 prio_tc, the bandwidth of the ETS classes (the
-     * only TSA whose {@code tc_tx_bw} is a share) and the ECN files that were readable.
+     * only TSA whose {@code tc_tx_bw} is a share) and the readable ECN files of the PFC priorities.
      */
     private void qos(String nodeLabel, String device, String portNumber, QosConfig qos) {
         info(QOS_INFO, labels("dcbx", qos.dcbx() == null ? "" : QosLabels.dcbx(qos.dcbx()), "device", device,
@@ -272,14 +272,19 @@ public final class NodeRenderer {
             }
         }
         if (qos.ecn() != null) {
-            ecn(nodeLabel, device, portNumber, "np", qos.ecn().notificationPoint());
-            ecn(nodeLabel, device, portNumber, "rp", qos.ecn().reactionPoint());
+            ecn(nodeLabel, device, portNumber, "np", qos.ecn().notificationPoint(), qos.pfc());
+            ecn(nodeLabel, device, portNumber, "rp", qos.ecn().reactionPoint(), qos.pfc());
         }
     }
 
-    private void ecn(String nodeLabel, String device, String portNumber, String role, Map<Integer, Boolean> enabled) {
+    /**
+     * ECN of the PFC priorities only (all readable ones when PFC was not read): DCQCN matters where traffic is
+     * lossless, and 16 series for every priority would take a port past DESIGN §5's 40 QoS series.
+     */
+    private void ecn(String nodeLabel, String device, String portNumber, String role, Map<Integer, Boolean> enabled,
+                     QosConfig.Pfc pfc) {
         new TreeMap<>(enabled).forEach((prio, on) -> {
-            if (prio >= 0 && prio < QosConfig.PRIORITIES && on != null) {
+            if (prio >= 0 && prio < QosConfig.PRIORITIES && on != null && (pfc == null || pfc.enabled(prio))) {
                 line(QOS_ECN_ENABLED, labels("device", device, "node", nodeLabel, "port", portNumber,
                         "priority", Integer.toString(prio), "role", role), on ? 1 : 0);
             }
