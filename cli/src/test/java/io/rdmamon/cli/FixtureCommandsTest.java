@@ -82,7 +82,10 @@ class FixtureCommandsTest {
         for (String dev : names(IB)) {
             assertEquals("RoCE v2", Files.readString(IB.resolve(dev).resolve("ports/1/gid_attrs/types").resolve(index)).trim());
         }
-        assertEquals("# NCCL_IB_TC unset: no QoS configuration read on the RoCE ports", lines.get(2));
+        // the fixture's two netdevs have PFC on priorities 3 and 5 under the default DSCP map (DSCP d -> d >> 3): no
+        // one DSCP reaches a PFC priority on both, so no NCCL_IB_TC is right for the host
+        assertEquals("# NCCL_IB_TC unset: no DSCP maps to a PFC priority on every RoCE port (rule roce_dscp_not_lossless)",
+                lines.get(2));
         assertTrue(lines.get(3).startsWith("export NCCL_SOCKET_IFNAME=="), lines.get(3));
         CliRun json = run("nccl-env", "--json");
         assertTrue(json.out().contains("\"name\" : \"NCCL_IB_GID_INDEX\""), json.out());
