@@ -118,7 +118,9 @@ public final class InfiniBandClassReader {
                         netdevCounters.computeIfAbsent(p.netdev(), netdev -> readNetdevCounters(netdev, problems))))
                 .toList();
 
-        PciFunction pci = pciReader.read(dir, problems);
+        // The link speed and width change only when the link retrains; the AER counters are counters, read each sample.
+        PciFunction pci = pciReader.withAer(
+                slowly(dir.resolve("device"), portsKey, problems, () -> pciReader.readLink(dir, problems)), problems);
 
         // A device removed between the listing and the last read leaves ENOENT everywhere; one clear
         // line says more than a dozen missing files, and half a device must not look like a real one.

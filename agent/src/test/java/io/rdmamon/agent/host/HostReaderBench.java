@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.stream.Stream;
 
@@ -22,6 +23,10 @@ import java.util.stream.Stream;
  *       GID table (4 entries in use);</li>
  *   <li>{@code sim-4gid}: the same with the unused GID entries deleted, to show what the GID table costs.</li>
  * </ul>
+ * The {@code sim-255gid} root is read twice: one-shot ({@code HostReader.forRoot}, every file fresh, as
+ * {@code rdmamon show} reads) and as the agent reads it ({@code sim-255gid-agent}: {@code --gid-refresh} and
+ * {@code --module-refresh} at their 30 s defaults, so the GID tables, identity, PCIe link and transceivers come from
+ * the slow-cadence caches and each sample reads the counters, port states, carrier and AER files).
  *
  * <p>Run (from {@code agent/}, after {@code mvn -B -q -o -pl agent -am test-compile dependency:build-classpath
  * -Dmdep.outputFile=target/cp.txt}): {@code java -cp $(cat target/cp.txt):target/test-classes:target/classes
@@ -30,6 +35,8 @@ import java.util.stream.Stream;
  */
 public final class HostReaderBench {
     private static final int DEVICES = EightPortHost.DEVICES;
+    /** The agent's {@code --gid-refresh} and {@code --module-refresh} defaults. */
+    private static final Duration AGENT_REFRESH = Duration.ofSeconds(30);
 
     private HostReaderBench() {
     }
@@ -41,18 +48,19 @@ public final class HostReaderBench {
             Path fixture = Files.createDirectory(work.resolve("fixture"));
             buildHost(fixture);
             Path sim = EightPortHost.build(work);
-            measure("fixture-16gid", fixture, iterations);
-            measure("sim-255gid", sim, iterations);
+            measure("fixture-16gid", HostReader.forRoot(fixture), iterations);
+            measure("sim-255gid", HostReader.forRoot(sim), iterations);
+            measure("sim-255gid-agent", HostReader.forRoot(sim).withGidRefresh(AGENT_REFRESH)
+                    .withModuleRefresh(AGENT_REFRESH), iterations);
             deleteUnusedGids(sim);
-            measure("sim-4gid", sim, iterations);
+            measure("sim-4gid", HostReader.forRoot(sim), iterations);
         } finally {
             EightPortHost.deleteTree(work);
         }
     }
 
-    private static void measure(String name, Path root, int iterations) throws IOException {
+    private static void measure(String name, HostReader reader, int iterations) {
         OperatingSystemMXBean os = (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
-        HostReader reader = HostReader.forRoot(root);
         long checksum = 0;
         for (int i = 0; i < iterations; i++) { // warm-up: JIT and the page cache
             checksum += reader.read("bench").devices().size();
