@@ -1,5 +1,7 @@
 package io.rdmamon.agent.ethtool;
 
+import io.rdmamon.protocol.model.FecMode;
+
 import java.io.IOException;
 import java.util.LinkedHashMap;
 
@@ -17,6 +19,16 @@ public interface EthtoolStatsSource {
      * @throws IOException naming the interface (and the file or errno) when the statistics cannot be had
      */
     LinkedHashMap<String, Long> statistics(String ifname) throws IOException;
+
+    /**
+     * The FEC encoding of {@code ifname} ({@code ethtool --show-fec}); null when the driver has none. Read on the
+     * slow cadence. A source without FEC (the default) reports none.
+     *
+     * @throws IOException naming the interface (and the file or errno) when it cannot be had
+     */
+    default FecMode fec(String ifname) throws IOException {
+        return null;
+    }
 
     /** A source that always fails with {@code reason}: when the real one could not even be set up. */
     static EthtoolStatsSource unavailable(String reason) {

@@ -18,6 +18,7 @@ import io.rdmamon.agent.sysfs.SysfsFiles;
 import io.rdmamon.agent.verbs.VerbsPortReader;
 import io.rdmamon.nativeio.verbs.VerbsException;
 import io.rdmamon.protocol.model.EthtoolStats;
+import io.rdmamon.protocol.model.FecMode;
 import io.rdmamon.protocol.model.HostSample;
 import io.rdmamon.protocol.model.IbDevice;
 import io.rdmamon.protocol.model.IbPort;
@@ -50,6 +51,7 @@ public final class HostReader {
     static final String SOURCE_ETHTOOL = "ethtool";
     static final String SOURCE_VERBS = "verbs";
     static final String SOURCE_MODULE = "module";
+    static final String SOURCE_FEC = "fec";
     /**
      * How long one read (a sysfs file, a netdev's ethtool statistics, a verbs port query) may block
      * before the sample goes on without it: a read slower than the agent's 1 s sampling interval is of
@@ -73,10 +75,12 @@ public final class HostReader {
     private final Clock clock;
     /** The transceiver of each port's netdev, on its own (slow) cadence. */
     private final ModuleReader modules;
+    /** Each netdev's FEC encoding on the slow cadence (with the GID tables); null: read every sample. */
+    private final SlowCadenceCache fecCadence;
 
     private HostReader(Path hostRoot, ReadWatchdog watchdog, SmallFileReader files, InfiniBandClassReader sysfs,
                        EthtoolStatsSource ethtool, VerbsPortReader verbs, Pattern deviceInclude, Pattern deviceExclude,
-                       Clock clock, ModuleReader modules) {
+                       Clock clock, ModuleReader modules, SlowCadenceCache fecCadence) {
         this.hostRoot = hostRoot;
         this.watchdog = watchdog;
         this.files = files;
@@ -87,6 +91,7 @@ public final class HostReader {
         this.deviceExclude = deviceExclude;
         this.clock = clock;
         this.modules = modules;
+        this.fecCadence = fecCadence;
     }
 
     /**
@@ -146,7 +151,7 @@ public final class HostReader {
         };
         Clock clock = Clock.systemUTC();
         return new HostReader(root, watchdog, watched, new InfiniBandClassReader(root, watched), ethtool, verbs,
-                null, null, clock, new ModuleReader(new CapturedModuleEepromSource(root), null, clock::millis));
+                null, null, clock, new ModuleReader(new CapturedModuleEepromSource(root), null, clock::millis), null);
     }
 
     /**
@@ -155,7 +160,8 @@ public final class HostReader {
      * but anchored, so {@code mlx5_1} does not also select {@code mlx5_10}.
      */
     public HostReader withDeviceFilter(Pattern include, Pattern exclude) {
-        return new HostReader(hostRoot, watchdog, files, sysfs, ethtool, verbs, include, exclude, clock, modules);
+        return new HostReader(hostRoot, watchdog, files, sysfs, ethtool, verbs, include, exclude, clock, modules,
+                fecCadence);
     }
 
     /**
@@ -170,7 +176,7 @@ public final class HostReader {
     public HostReader withGidRefresh(Duration refresh) {
         SlowCadenceCache cache = new SlowCadenceCache(refresh, () -> clock.millis());
         return new HostReader(hostRoot, watchdog, files, new InfiniBandClassReader(hostRoot, files, cache), ethtool,
-                verbs, deviceInclude, deviceExclude, clock, modules);
+                verbs, deviceInclude, deviceExclude, clock, modules, cache);
     }
 
     /**
@@ -179,13 +185,13 @@ public final class HostReader {
      */
     public HostReader withModuleRefresh(Duration refresh) {
         return new HostReader(hostRoot, watchdog, files, sysfs, ethtool, verbs, deviceInclude, deviceExclude, clock,
-                modules.withRefresh(refresh));
+                modules.withRefresh(refresh), fecCadence);
     }
 
     /** A reader whose transceivers come from {@code source} (the ioctl on a live host). */
     public HostReader withModuleSource(ModuleEepromSource source) {
         return new HostReader(hostRoot, watchdog, files, sysfs, ethtool, verbs, deviceInclude, deviceExclude, clock,
-                new ModuleReader(source, null, clock::millis));
+                new ModuleReader(source, null, clock::millis), fecCadence);
     }
 
     /**
@@ -212,7 +218,7 @@ public final class HostReader {
     /** The clock that stamps samples. */
     public HostReader withClock(Clock clock) {
         return new HostReader(hostRoot, watchdog, files, sysfs, ethtool, verbs, deviceInclude, deviceExclude, clock,
-                modules.withClock(clock::millis));
+                modules.withClock(clock::millis), fecCadence);
     }
 
     public Path hostRoot() {
@@ -349,8 +355,8 @@ public final class HostReader {
             }
             IbPort withSources = IbPorts.with(port, port.netdev(), stats, attributes);
             ports.add(port.netdev() == null ? withSources
-                    : IbPorts.withModule(withSources, modulesByNetdev.computeIfAbsent(port.netdev(),
-                            netdev -> readModule(netdev, sources)).module()));
+                    : IbPorts.withFec(IbPorts.withModule(withSources, modulesByNetdev.computeIfAbsent(port.netdev(),
+                            netdev -> readModule(netdev, sources)).module()), readFec(port, sources)));
         }
         if (verbs != null) {
             sources.add(verbsUnavailable != null ? SourceStatus.failed(SOURCE_VERBS, device.name(), verbsUnavailable)
@@ -373,6 +379,31 @@ public final class HostReader {
             sources.add(SourceStatus.ok(SOURCE_MODULE, netdev));
         }
         return result;
+    }
+
+    /**
+     * The FEC encoding of {@code port}'s netdev, kept on the slow cadence while the port's state is unchanged (a link
+     * that retrains may negotiate another encoding); null when the driver has none. A failed read is a failed
+     * {@code fec} status naming it, and is not kept.
+     */
+    private FecMode readFec(IbPort port, List<SourceStatus> sources) {
+        String netdev = port.netdev();
+        SlowCadenceCache.Reader<FecMode> read = () -> {
+            String call = "ethtool --show-fec " + netdev;
+            try {
+                return new SlowCadenceCache.Read<>(watchdog.watch(call, () -> ethtool.fec(netdev)), false);
+            } catch (StuckReadException e) {
+                sources.add(SourceStatus.failed(SOURCE_FEC, netdev, call + ": " + e.getMessage()));
+            } catch (IOException e) {
+                sources.add(SourceStatus.failed(SOURCE_FEC, netdev, e.getMessage()));
+            } catch (RuntimeException e) {
+                sources.add(SourceStatus.failed(SOURCE_FEC, netdev, call + ": " + e));
+            }
+            return new SlowCadenceCache.Read<>(null, true);
+        };
+        return fecCadence == null ? read.read().value()
+                : fecCadence.get(hostRoot.resolve("ethtool").resolve(netdev).resolve("fec"),
+                        Integer.toString(port.stateId()), read);
     }
 
     /** Null (and a failed status) when the statistics cannot be read; the port is still reported. */

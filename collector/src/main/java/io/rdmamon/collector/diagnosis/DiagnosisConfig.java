@@ -33,6 +33,7 @@ import java.util.TreeSet;
  * @param expectedGidIndex           gid_no_rocev2: the GID index applications use (NCCL_IB_GID_INDEX), which must be RoCE v2; null = any
  * @param linkFlapping               link_flapping: how many flaps in which window warn, and how many in which longer
  *                                   window are critical (the flap ledger keeps the longer window)
+ * @param rxPowerDrift               module_power_out_of_range: how far below its own baseline a lane's Rx power may fall
  */
 public record DiagnosisConfig(
         int raiseAfterSamples,
@@ -50,7 +51,60 @@ public record DiagnosisConfig(
         Map<String, Double> expectedRateGbps,
         SortedSet<Integer> losslessPriorities,
         Integer expectedGidIndex,
-        LinkFlapping linkFlapping) {
+        LinkFlapping linkFlapping,
+        RxPowerDrift rxPowerDrift) {
+
+    /**
+     * module_power_out_of_range's drift check ({@code diagnosis.rxPowerDrift}): a lane whose Rx power is more than
+     * {@code dropDb} below its baseline, its highest 5-minute mean within {@code baselineWindow}
+     * ({@link RxPowerBaseline}), warns even while inside the module's thresholds: a connector getting dirty or a
+     * fiber bent shows as a fall long before the power reaches the module's low warning.
+     */
+    public record RxPowerDrift(double dropDb, Duration baselineWindow) {
+        private static final Set<String> KEYS = Set.of("dropDb", "baselineWindow");
+
+        public RxPowerDrift {
+            if (!(dropDb > 0) || Double.isInfinite(dropDb)) {
+                throw new ConfigException("dropDb must be a positive number of dB, got " + dropDb);
+            }
+            if (baselineWindow.compareTo(Duration.ofMinutes(1)) < 0) {
+                throw new ConfigException("baselineWindow must be at least 1m, got " + baselineWindow);
+            }
+        }
+
+        /** 3 dB (half the power) below the best 5-minute mean of the last hour. */
+        public static RxPowerDrift defaults() {
+            return new RxPowerDrift(3.0, Duration.ofHours(1));
+        }
+
+        /** The lowest Rx power that is not a drift from {@code baselineWatts}. */
+        public double floorWatts(double baselineWatts) {
+            return baselineWatts * Math.pow(10, -dropDb / 10);
+        }
+
+        static RxPowerDrift fromJson(StrictJson json) {
+            RxPowerDrift d = defaults();
+            json.requireKnownKeys(KEYS);
+            try {
+                return new RxPowerDrift(json.number("dropDb", d.dropDb), json.duration("baselineWindow", d.baselineWindow));
+            } catch (ConfigException e) {
+                throw new ConfigException(json.path() + "." + e.getMessage(), e);
+            }
+        }
+    }
+
+    /** The thresholds without an {@code rxPowerDrift} section: its defaults. */
+    public DiagnosisConfig(int raiseAfterSamples, int clearAfterSamples, Map<Rule, Window> windows,
+                           double minRdmaBytesPerSecond, double minLosslessShare, double pauseStormRatio,
+                           double ecnMinPauseFramesPerSecond, double cnpIgnoredPerSecond,
+                           double transportErrorsPerSecond, double erdmaDropsPerSecond, Duration flapWindow,
+                           int minPortsForModalRate, Map<String, Double> expectedRateGbps,
+                           SortedSet<Integer> losslessPriorities, Integer expectedGidIndex, LinkFlapping linkFlapping) {
+        this(raiseAfterSamples, clearAfterSamples, windows, minRdmaBytesPerSecond, minLosslessShare, pauseStormRatio,
+                ecnMinPauseFramesPerSecond, cnpIgnoredPerSecond, transportErrorsPerSecond, erdmaDropsPerSecond,
+                flapWindow, minPortsForModalRate, expectedRateGbps, losslessPriorities, expectedGidIndex, linkFlapping,
+                RxPowerDrift.defaults());
+    }
 
     /**
      * link_flapping's thresholds ({@code diagnosis.linkFlapping}): at least {@code warningFlaps} flaps within
@@ -115,7 +169,8 @@ public record DiagnosisConfig(
     private static final Set<String> KEYS = Set.of("raiseAfterSamples", "clearAfterSamples", "rules",
             "minRdmaBytesPerSecond", "minLosslessShare", "pauseStormRatio", "ecnMinPauseFramesPerSecond",
             "cnpIgnoredPerSecond", "transportErrorsPerSecond", "erdmaDropsPerSecond", "flapWindow",
-            "minPortsForModalRate", "expectedRateGbps", "losslessPriorities", "expectedGidIndex", "linkFlapping");
+            "minPortsForModalRate", "expectedRateGbps", "losslessPriorities", "expectedGidIndex", "linkFlapping",
+            "rxPowerDrift");
     private static final Set<String> WINDOW_KEYS = Set.of("raiseAfterSamples", "clearAfterSamples");
 
     public DiagnosisConfig {
@@ -154,6 +209,9 @@ public record DiagnosisConfig(
         if (linkFlapping == null) {
             linkFlapping = LinkFlapping.defaults();
         }
+        if (rxPowerDrift == null) {
+            rxPowerDrift = RxPowerDrift.defaults();
+        }
     }
 
     /**
@@ -166,7 +224,7 @@ public record DiagnosisConfig(
     public static DiagnosisConfig defaults() {
         return new DiagnosisConfig(3, 10, Map.of(Rule.LINK_DOWN, new Window(1, 10), Rule.LINK_FLAPPING,
                 new Window(1, 10), Rule.PCIE_ERRORS, new Window(1, 60)), 10_000_000, 0.8, 0.5, 10, 0, 1, 0, Duration.ofMinutes(2), 3, Map.of(), new TreeSet<>(),
-                null, LinkFlapping.defaults());
+                null, LinkFlapping.defaults(), RxPowerDrift.defaults());
     }
 
     /** Samples to raise and clear {@code rule}. */
@@ -203,6 +261,8 @@ public record DiagnosisConfig(
         }
         LinkFlapping linkFlapping = json.has("linkFlapping") ? LinkFlapping.fromJson(json.object("linkFlapping"))
                 : d.linkFlapping;
+        RxPowerDrift rxPowerDrift = json.has("rxPowerDrift") ? RxPowerDrift.fromJson(json.object("rxPowerDrift"))
+                : d.rxPowerDrift;
         try {
             // the constructor checks ranges; its message names the key, this adds the section
             return new DiagnosisConfig(raise, clear, windows,
@@ -217,7 +277,7 @@ public record DiagnosisConfig(
                     json.integer("minPortsForModalRate", d.minPortsForModalRate),
                     rates, lossless,
                     json.has("expectedGidIndex") ? Integer.valueOf(json.integer("expectedGidIndex")) : d.expectedGidIndex,
-                    linkFlapping);
+                    linkFlapping, rxPowerDrift);
         } catch (ConfigException e) {
             throw new ConfigException(json.path() + "." + e.getMessage(), e);
         }

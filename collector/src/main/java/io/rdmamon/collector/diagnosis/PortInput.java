@@ -4,6 +4,7 @@ import io.rdmamon.protocol.model.IbDevice;
 import io.rdmamon.protocol.model.IbPort;
 import io.rdmamon.protocol.model.PciFunction;
 
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -17,12 +18,22 @@ import java.util.Set;
  * @param recentFlaps   link_downed + link_error_recovery increases within the flap window, this sample's included
  * @param linkFlaps     the port's flap ledger summed over link_flapping's windows, this sample's included
  * @param previousPci   the PCI function of the port's device in the previous sample; null when there is none
+ * @param rxPowerBaselineWatts each transceiver lane's Rx power baseline before this sample, by lane number
+ *                      ({@link RxPowerBaseline}); empty while there is too little history
  */
 public record PortInput(IbDevice device, IbPort previous, IbPort current, long elapsedMillis, ExpectedRate expectedRate,
-                        long recentFlaps, FlapCounts linkFlaps, PciFunction previousPci) {
+                        long recentFlaps, FlapCounts linkFlaps, PciFunction previousPci,
+                        Map<Integer, Double> rxPowerBaselineWatts) {
 
     public PortInput {
         linkFlaps = linkFlaps == null ? FlapCounts.NONE : linkFlaps;
+        rxPowerBaselineWatts = rxPowerBaselineWatts == null ? Map.of() : Map.copyOf(rxPowerBaselineWatts);
+    }
+
+    /** An input without an Rx power baseline. */
+    public PortInput(IbDevice device, IbPort previous, IbPort current, long elapsedMillis, ExpectedRate expectedRate,
+                     long recentFlaps, FlapCounts linkFlaps, PciFunction previousPci) {
+        this(device, previous, current, elapsedMillis, expectedRate, recentFlaps, linkFlaps, previousPci, null);
     }
 
     /** An input without flap ledger counts or a previous PCI function. */

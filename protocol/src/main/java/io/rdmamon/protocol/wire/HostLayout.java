@@ -6,6 +6,7 @@ import io.rdmamon.protocol.model.HostSample;
 import io.rdmamon.protocol.model.IbDevice;
 import io.rdmamon.protocol.model.IbPort;
 import io.rdmamon.protocol.model.PciFunction;
+import io.rdmamon.protocol.model.FecMode;
 import io.rdmamon.protocol.model.TransceiverModule;
 import io.rdmamon.protocol.model.VerbsPortAttributes;
 
@@ -146,12 +147,22 @@ public record HostLayout(List<DeviceLayout> devices) {
                              Long rateBytesPerSecond, String linkLayer, String lid, String netdev,
                              List<String> counterNames, List<String> hwCounterNames, List<GidEntry> gids,
                              EthtoolLayout ethtool, VerbsPortAttributes verbs, List<String> netdevCounterNames,
-                             ModuleLayout module) {
+                             ModuleLayout module, FecMode fec) {
         public PortLayout {
             counterNames = List.copyOf(counterNames);
             hwCounterNames = List.copyOf(hwCounterNames);
             gids = List.copyOf(gids);
             netdevCounterNames = netdevCounterNames == null ? List.of() : List.copyOf(netdevCounterNames);
+        }
+
+        /** A port without its FEC encoding (protocol 1, 2, or a driver without FEC). */
+        public PortLayout(int port, int stateId, String state, int physStateId, String physState, String rate,
+                          Long rateBytesPerSecond, String linkLayer, String lid, String netdev,
+                          List<String> counterNames, List<String> hwCounterNames, List<GidEntry> gids,
+                          EthtoolLayout ethtool, VerbsPortAttributes verbs, List<String> netdevCounterNames,
+                          ModuleLayout module) {
+            this(port, stateId, state, physStateId, physState, rate, rateBytesPerSecond, linkLayer, lid, netdev,
+                    counterNames, hwCounterNames, gids, ethtool, verbs, netdevCounterNames, module, null);
         }
 
         /** A port without netdev counters (every protocol 1 and 2 layout). */
@@ -169,7 +180,7 @@ public record HostLayout(List<DeviceLayout> devices) {
                     List.copyOf(port.counters().keySet()), List.copyOf(port.hwCounters().keySet()), port.gids(),
                     port.ethtool() == null ? null : EthtoolLayout.of(port.ethtool()), port.verbs(),
                     List.copyOf(port.netdevCounters().keySet()),
-                    port.module() == null ? null : ModuleLayout.of(port.module()));
+                    port.module() == null ? null : ModuleLayout.of(port.module()), port.fec());
         }
 
         public int slotCount() {
