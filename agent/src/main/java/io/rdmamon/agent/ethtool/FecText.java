@@ -40,12 +40,12 @@ public final class FecText {
                 continue;
             }
             String key = trimmed.substring(0, colon).strip();
-            List<String> words = names(trimmed.substring(colon + 1), trimmed);
             if (key.equals("Active FEC encoding")) {
                 activeSeen = true;
+                List<String> words = names(trimmed.substring(colon + 1), trimmed);
                 active = words.isEmpty() || words.get(0).equals("None") ? null : words.get(0);
             } else if (key.endsWith("Configured FEC encodings")) {
-                configured = words;
+                configured = names(trimmed.substring(colon + 1), trimmed);
             }
         }
         if (!activeSeen) {
