@@ -167,7 +167,8 @@ public final class HostReader {
     /**
      * A reader that reuses, for up to {@code refresh}, what changes rarely: each port's GID table, its
      * {@code rate} and {@code link_layer}, the device's identity ({@code fw_ver}, {@code board_id},
-     * {@code node_guid}, {@code hca_type}, ...) and netdev mapping; all re-read at once when a port's state
+     * {@code node_guid}, {@code hca_type}, ...), netdev mapping, PCIe link speed and width (the AER counters stay
+     * per sample) and each netdev's FEC encoding; all re-read at once when a port's state
      * (or, for the GID table, link layer) changes. The agent's per-sample cost was dominated by the
      * 255-entry GID tables of real mlx5 ports; one-shot commands keep reading everything fresh.
      * The returned reader keeps that cache (its age is measured with this reader's clock, so set the

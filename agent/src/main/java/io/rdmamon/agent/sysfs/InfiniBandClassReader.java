@@ -71,7 +71,8 @@ public final class InfiniBandClassReader {
     }
 
     /**
-     * A reader that reuses GID tables, port link attributes, device identity and netdev mapping through
+     * A reader that reuses GID tables, port link attributes, device identity, netdev mapping and the PCIe link
+     * (speed, width; not the AER counters) through
      * {@code slowCadence} (null: no reuse).
      */
     public InfiniBandClassReader(Path hostRoot, SmallFileReader files, SlowCadenceCache slowCadence) {
