@@ -6,6 +6,7 @@ import io.rdmamon.collector.diagnosis.PortInput;
 import io.rdmamon.collector.diagnosis.PortRule;
 import io.rdmamon.collector.diagnosis.Rule;
 import io.rdmamon.collector.diagnosis.Severity;
+import io.rdmamon.collector.store.PhysicalLayer;
 import io.rdmamon.protocol.model.FecMode;
 import io.rdmamon.protocol.model.IbPort;
 import io.rdmamon.protocol.rates.CounterGroup;
@@ -45,9 +46,6 @@ public final class FecBerHigh implements PortRule {
     static final double PAM4_THRESHOLD = 2.4e-5;
     /** Lane rates at or above this are PAM4 (50G and 100G per lane); below, NRZ. */
     private static final double PAM4_LANE_GBPS = 50;
-    static final String CORRECTED_BITS = "rx_corrected_bits_phy";
-    static final String RECEIVED_BITS = "rx_bits_phy";
-    static final String SYMBOL_ERRORS = "rx_pcs_symbol_err_phy";
     private static final Pattern LANES = Pattern.compile("\\((\\d{1,2})X");
 
     @Override
@@ -58,17 +56,13 @@ public final class FecBerHigh implements PortRule {
     @Override
     public Optional<Finding> evaluate(PortInput in, DiagnosisConfig config) {
         IbPort port = in.current();
-        if (port.ethtool() == null || !port.ethtool().raw().containsKey(CORRECTED_BITS)) {
+        if (port.ethtool() == null || !port.ethtool().raw().containsKey(PhysicalLayer.CORRECTED_BITS)) {
             return Optional.empty();
         }
-        double corrected = PortDeltas.rate(in, CounterGroup.ETHTOOL, CORRECTED_BITS);
-        double uncorrected = PortDeltas.rate(in, CounterGroup.ETHTOOL, SYMBOL_ERRORS);
-        double received = PortDeltas.rate(in, CounterGroup.ETHTOOL, RECEIVED_BITS);
-        boolean estimated = Double.isNaN(received);
-        if (estimated) {
-            received = port.rateBytesPerSecond() == null ? Double.NaN : port.rateBytesPerSecond() * 8.0;
-        }
-        double ber = corrected / received;
+        PhysicalLayer.PreFecBer preFec = PhysicalLayer.preFecBer(in.previous(), port, in.elapsedMillis());
+        double ber = preFec == null ? Double.NaN : preFec.ber();
+        boolean estimated = preFec != null && preFec.estimated();
+        double uncorrected = PortDeltas.rate(in, CounterGroup.ETHTOOL, PhysicalLayer.SYMBOL_ERRORS);
         boolean pam4 = pam4(port);
         FecMode fec = port.fec();
         boolean fecOff = fec != null && !fec.correcting();
