@@ -95,7 +95,9 @@ export class PhysPanel {
     const points = this.trend.filter(([, v]) => v > 0);
     if (points.length < 2) {
       svg.replaceChildren();
-      setText(byId('phys-ber-note'), 'BER trend: collecting (one point per refresh)…', 'muted');
+      setText(byId('phys-ber-note'), this.trend.length >= 2 && points.length === 0
+        ? 'BER trend: no bit corrected in the last ' + this.trend.length + ' refreshes'
+        : 'BER trend: collecting (one point per refresh)…', 'muted');
       return;
     }
     const logs = points.map(([, v]) => Math.log10(v));
@@ -137,7 +139,7 @@ export class PhysPanel {
       e.changes.map((c) => c.counter + ' ' + c.from + '→' + c.to + (c.saturated ? ' (saturated)' : '')).join(', '))));
     const saturated = entry && entry.saturatedCounters.length
       ? text('p', 'stuck at 255, cannot show more flaps: ' + entry.saturatedCounters.join(', '), 'bad') : null;
-    byId('phys-flaps').replaceChildren(text('p', events.length ? events.length + ' flap events kept (24 h)'
-      : 'no flap in the ledger', events.length ? 'bad' : 'ok'), strip, list, saturated);
+    byId('phys-flaps').replaceChildren(...[text('p', events.length ? events.length + ' flap events kept (24 h)'
+      : 'no flap in the ledger', events.length ? 'bad' : 'ok'), strip, list, saturated].filter(Boolean));
   }
 }

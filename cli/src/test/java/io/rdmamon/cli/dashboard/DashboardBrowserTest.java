@@ -213,6 +213,7 @@ class DashboardBrowserTest {
         waitFor(() -> page.locator("#phys-flaps .flap-mark").count() >= 1, "a flap on the timeline");
         assertTrue(page.locator("#phys-flaps .flap-list li").first().textContent().contains("carrier_down_count"),
                 page.locator("#phys-flaps .flap-list li").first().textContent());
+        assertTrue(!page.textContent("#phys-flaps").contains("null"), page.textContent("#phys-flaps"));
         // a healthy optic corrects about one bit in 1e12: over one interval that is often none, a BER of 0
         waitFor(() -> page.textContent("#phys-ber").matches("(0|\\d\\.\\d\\de-\\d+) \\(estimated from the link rate\\)"),
                 "the pre-FEC BER, estimated (the simulator's mlx5 has no rx_bits_phy)");
