@@ -80,7 +80,7 @@ class DiagnosisConfigTest {
 
         assertEquals(new DiagnosisConfig.RxPowerDrift(4.5, Duration.ofHours(1)), d.rxPowerDrift());
         assertEquals(new DiagnosisConfig.RxPowerDrift(3.0, Duration.ofHours(1)), DiagnosisConfig.defaults().rxPowerDrift());
-        assertEquals(0.5e-3, DiagnosisConfig.defaults().rxPowerDrift().floorWatts(1e-3), 1e-6, "3 dB is half the power");
+        assertEquals(0.5012e-3, DiagnosisConfig.defaults().rxPowerDrift().floorWatts(1e-3), 1e-7, "3 dB: about half the power");
     }
 
     @ParameterizedTest(name = "{0}")

@@ -65,12 +65,17 @@ class DiagnosisEngineTest {
                 "x", "MT4125", null, List.of(port))), List.of()));
     }
 
+    /** The module diagnoses now (the port has no RoCE v2 GID, so gid_no_rocev2 is active too and not looked at). */
+    private Set<String> moduleDiagnoses() {
+        return active().stream().filter(d -> d.contains(" module_")).collect(Collectors.toSet());
+    }
+
     @Test
     void aModuleThatArrivesLowHasNoLevelToFallFrom() {
         for (int i = 0; i < 5; i++) {
             feedOptic(0.35e-3, 10_000);
         }
-        assertEquals(Set.of(), active());
+        assertEquals(Set.of(), moduleDiagnoses());
     }
 
     @Test
@@ -78,12 +83,13 @@ class DiagnosisEngineTest {
         for (int i = 0; i < 90; i++) { // 15 minutes at 0.8 mW
             feedOptic(0.8e-3, 10_000);
         }
-        assertEquals(Set.of(), active());
+        assertEquals(Set.of(), moduleDiagnoses());
         for (int i = 0; i < 3; i++) { // then 3.6 dB lower, far inside any SR or DR module's range
             feedOptic(0.35e-3, 10_000);
         }
-        assertEquals(Set.of("n7 mlx5_2/1 module_power_out_of_range"), active());
-        String evidence = engine.snapshot().diagnoses().get(0).evidence();
+        assertEquals(Set.of("n7 mlx5_2/1 module_power_out_of_range"), moduleDiagnoses());
+        String evidence = engine.snapshot().diagnoses().stream().filter(d -> d.rule() == Rule.MODULE_POWER_OUT_OF_RANGE)
+                .findFirst().orElseThrow().evidence();
         assertTrue(evidence.contains("lane 4 Rx power -4.56 dBm, 3.6 dB below its baseline -0.97 dBm"), evidence);
     }
 
