@@ -7,8 +7,9 @@ import {PortCharts} from './charts.js';
 import {renderDiagnoses} from './diagnoses.js';
 import {byId, el, setText, text} from './dom.js';
 import {portHref} from './links.js';
+import {PhysPanel} from './phys.js';
 
-const TABS = ['charts', 'counters', 'rates', 'gids'];
+const TABS = ['charts', 'counters', 'rates', 'gids', 'phys'];
 const NODE_REFRESH_MILLIS = 10000;
 
 /**
@@ -79,6 +80,7 @@ export class Detail {
     this.counterSearch = byId('counter-search');
     this.counterSearch.addEventListener('input', () => this.renderCounters());
     this.charts = null;
+    this.phys = new PhysPanel();
     this.drawPending = false;
     for (const button of this.view.querySelectorAll('[role=tab]')) {
       button.addEventListener('click', () => this.selectTab(button.dataset.tab, true));
@@ -104,6 +106,7 @@ export class Detail {
       this.nodeInfo = null;
       this.charts = new PortCharts(byId('charts'), byId('charts-note'));
       this.live.watch([key]);
+      this.phys.open(node, device, this.port);
       this.loadNode();
       this.refresh = setInterval(() => this.loadNode(), NODE_REFRESH_MILLIS);
       this.renderHead();
@@ -181,6 +184,9 @@ export class Detail {
       this.renderHead();
       this.renderGids();
       this.renderQos();
+      const {device, port} = this.portInfo();
+      this.phys.update(device, port, Date.now());
+      this.phys.loadEvents();
     } catch (e) {
       if (key === this.key && !(e instanceof AuthRequired)) {
         this.head.querySelector('.port-error')?.remove();

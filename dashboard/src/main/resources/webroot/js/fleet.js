@@ -86,6 +86,7 @@ export class Fleet {
       active: p[i.active] === true, transport: p[i.transport] || 'other', linkLayer: p[i.linkLayer] || '?', rate: p[i.rateBytesPerSecond], netdev: p[i.netdev] || '',
       rx: p[i.rxBytesPerSecond], tx: p[i.txBytesPerSecond], rxp: p[i.rxPacketsPerSecond],
       txp: p[i.txPacketsPerSecond], share: p[i.losslessShare], up: node.up, connected: node.connected,
+      ber: p[i.preFecBer], rxMargin: p[i.rxPowerMarginDb],
       lastSample: node.lastSampleTimestampMillis,
       badge: p[i.badge], severity: p[i.badge] ? SEVERITY[p[i.badge].severity] : 0,
     };

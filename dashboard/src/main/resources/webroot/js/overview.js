@@ -5,6 +5,7 @@ import * as fmt from './format.js';
 import {renderDiagnoses} from './diagnoses.js';
 import {byId, el, text} from './dom.js';
 import {portHref} from './links.js';
+import {ber, marginDb} from './phys.js';
 
 const ROW_HEIGHT = 30;
 const OVERSCAN = 8;
@@ -20,6 +21,10 @@ const COLUMNS = [
   {id: 'rate', title: 'Rate', sort: (r) => -(r.rate ?? -1), text: (r) => fmt.linkRate(r.rate), num: true},
   {id: 'rx', title: 'RX', sort: (r) => -(r.rx ?? -1), text: (r) => fmt.bits(r.rx), num: true},
   {id: 'tx', title: 'TX', sort: (r) => -(r.tx ?? -1), text: (r) => fmt.bits(r.tx), num: true},
+  {id: 'ber', title: 'Pre-FEC BER', sort: (r) => -(r.ber ?? -1), text: (r) => ber(r.ber), num: true},
+  {id: 'margin', title: 'Rx margin', sort: (r) => r.rxMargin ?? Infinity, text: (r) => marginDb(r.rxMargin), num: true,
+    cls: (r) => r.rxMargin != null && r.rxMargin < 0 ? 'bad' : '',
+    help: "Worst lane's Rx power above the module's own low warning threshold (negative: below it)"},
   {id: 'share', title: 'Lossless share', sort: (r) => r.share ?? 2, text: (r) => fmt.percent(r.share), num: true,
     cls: (r) => r.share != null && r.share < 0.5 && (r.tx ?? 0) > 0 ? 'bad' : '',
     help: 'Share of transmitted per-priority bytes on PFC-enabled priorities'},

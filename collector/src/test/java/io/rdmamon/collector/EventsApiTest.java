@@ -4,7 +4,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.rdmamon.protocol.model.HostSample;
 import io.rdmamon.protocol.model.IbDevice;
+import io.rdmamon.protocol.model.EthtoolStats;
+import io.rdmamon.protocol.model.FecMode;
 import io.rdmamon.protocol.model.IbPort;
+import io.rdmamon.protocol.model.TransceiverModule;
 import io.rdmamon.protocol.model.PciFunction;
 import io.rdmamon.protocol.model.SourceStatus;
 import io.rdmamon.protocol.wire.Frame;
@@ -136,10 +139,49 @@ class EventsApiTest {
         assertEquals("{\"error\":\"unknown node 'gpu-99'\"}", response.body());
     }
 
+    /** A QSFP-DD whose lane 2 receives 0.05 mW, under its low warning 0.0891 mW (-10.50 dBm). */
+    private static final TransceiverModule OPTIC = new TransceiverModule("CMIS", 0x18, "QSFP-DD", "Eoptolink",
+            "EOLD-168HG-10-1", "01", "DR4R030015", "250428", 49.75, 3.3173,
+            List.of(new TransceiverModule.Lane(1, 0.5e-3, 1.5e-3, 0.11), new TransceiverModule.Lane(2, 0.05e-3, 1.5e-3, 0.11)),
+            new TransceiverModule.Thresholds(null, null, new TransceiverModule.Limits(5.7544e-3, 0.0708e-3, 4.5709e-3,
+                    0.0891e-3), null, null), List.of());
+
+    @Test
+    void theNodeDetailCarriesThePhysicalLayerComputedForThePortPage() throws Exception {
+        JsonNode port = JSON.readTree(get("/api/nodes/gpu-07").body()).get("devices").get(1).get("ports").get(0);
+
+        assertEquals("{\"active\":\"RS\",\"configured\":[\"Auto\",\"RS\"]}", port.get("fec").toString());
+        assertEquals(5e-6, port.get("preFecBer").asDouble(), 1e-12);
+        assertTrue(port.get("preFecBerEstimated").asBoolean());
+        JsonNode module = port.get("module");
+        assertEquals("DR4R030015", module.get("serial").asText());
+        assertEquals(-2.51, module.get("worstRxMarginDb").asDouble(), 0.005);
+        JsonNode lane2 = module.get("lanes").get(1);
+        assertEquals(-13.01, lane2.get("rxPowerDbm").asDouble(), 0.005);
+        assertEquals(-2.51, lane2.get("rxMarginDb").asDouble(), 0.005);
+        assertEquals(7.49, module.get("lanes").get(0).get("rxMarginDb").asDouble(), 0.005);
+        assertEquals(-10.50, module.get("thresholds").get("rxPowerWatts").get("lowWarningDbm").asDouble(), 0.005);
+        assertTrue(detailOf("mlx5_4").get("module").isNull(), "an IB port without a transceiver");
+    }
+
+    private JsonNode detailOf(String device) throws Exception {
+        for (JsonNode d : JSON.readTree(get("/api/nodes/gpu-07").body()).get("devices")) {
+            if (d.get("name").asText().equals(device)) {
+                return d.get("ports").get(0);
+            }
+        }
+        throw new AssertionError("no device " + device);
+    }
+
     private static HostSample sample(long timestamp, long carrierDowns, long linkDowned) {
-        IbPort roce = new IbPort(1, 4, "ACTIVE", 5, "LinkUp", null, null, "Ethernet", "0x0", "enp1s0f0np0", Map.of(),
-                Map.of(), List.of(), null, null, null, Map.of("carrier_down_count", carrierDowns,
-                "carrier_up_count", carrierDowns));
+        // 200 Gb/s, 1 s apart: 1e6 more corrected bits per sample is a pre-FEC BER of 5e-6 (estimated: no rx_bits_phy)
+        long sampleIndex = (timestamp - START) / 1000;
+        IbPort roce = new IbPort(1, 4, "ACTIVE", 5, "LinkUp", "200 Gb/sec (4X HDR)", 25_000_000_000L, "Ethernet", "0x0",
+                "enp1s0f0np0", Map.of(), Map.of(), List.of(),
+                EthtoolStats.of("enp1s0f0np0", Map.of("rx_corrected_bits_phy", sampleIndex * 1_000_000L,
+                        "rx_pcs_symbol_err_phy", 0L)), null, null,
+                Map.of("carrier_down_count", carrierDowns, "carrier_up_count", carrierDowns), OPTIC,
+                new FecMode("RS", List.of("Auto", "RS")));
         IbPort ib = new IbPort(1, 4, "ACTIVE", 5, "LinkUp", null, null, "InfiniBand", "0x12", null,
                 Map.of("link_downed", linkDowned), Map.of(), List.of(), null, null);
         return new HostSample("gpu-07", timestamp, List.of(

@@ -1,5 +1,7 @@
 package io.rdmamon.agent.ethtool;
 
+import io.rdmamon.protocol.model.FecMode;
+
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
@@ -19,6 +21,8 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class CapturedEthtoolStatsSource implements EthtoolStatsSource {
     /** A capture of a NIC with every channel's counters is a few hundred KiB; more is not a capture. */
     private static final long MAX_CAPTURE_BYTES = 4L * 1024 * 1024;
+    /** {@code ethtool --show-fec} prints three short lines. */
+    private static final long MAX_FEC_CAPTURE_BYTES = 4096;
 
     private final Path hostRoot;
     /** The statistic names of each interface's last capture read in the usual way (thread-safe: see EthtoolViews). */
@@ -66,6 +70,31 @@ public final class CapturedEthtoolStatsSource implements EthtoolStatsSource {
         }
         try {
             return RawStatistics.of(EthtoolStatsParser.parseText(text));
+        } catch (IllegalArgumentException e) {
+            throw new IOException(relative + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** {@code <root>/ethtool/<if>/fec}, the text {@code ethtool --show-fec IF} prints; no file is no FEC reported. */
+    @Override
+    public FecMode fec(String ifname) throws IOException {
+        InterfaceNames.requireValid(ifname);
+        Path file = hostRoot.resolve("ethtool").resolve(ifname).resolve("fec");
+        String relative = hostRoot.relativize(file).toString();
+        String text;
+        try {
+            if (Files.size(file) > MAX_FEC_CAPTURE_BYTES) {
+                throw new IOException(relative + ": larger than " + MAX_FEC_CAPTURE_BYTES
+                        + " bytes, not an ethtool --show-fec capture");
+            }
+            text = Files.readString(file, StandardCharsets.UTF_8);
+        } catch (NoSuchFileException e) {
+            return null;
+        } catch (CharacterCodingException e) {
+            throw new IOException(relative + ": not UTF-8 text, not an ethtool --show-fec capture", e);
+        }
+        try {
+            return FecText.parse(text);
         } catch (IllegalArgumentException e) {
             throw new IOException(relative + ": " + e.getMessage(), e);
         }

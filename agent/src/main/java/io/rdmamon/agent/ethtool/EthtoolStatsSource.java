@@ -1,5 +1,7 @@
 package io.rdmamon.agent.ethtool;
 
+import io.rdmamon.protocol.model.FecMode;
+
 import java.io.IOException;
 import java.util.LinkedHashMap;
 
@@ -26,6 +28,16 @@ public interface EthtoolStatsSource {
      */
     default RawStatistics sample(String ifname) throws IOException {
         return RawStatistics.of(statistics(ifname));
+    }
+
+    /**
+     * The FEC encoding of {@code ifname} ({@code ethtool --show-fec}); null when the driver has none. Read on the
+     * slow cadence. A source without FEC (the default) reports none.
+     *
+     * @throws IOException naming the interface (and the file or errno) when it cannot be had
+     */
+    default FecMode fec(String ifname) throws IOException {
+        return null;
     }
 
     /** A source that always fails with {@code reason}: when the real one could not even be set up. */

@@ -1,10 +1,15 @@
 package io.rdmamon.agent.ethtool;
 
+import io.rdmamon.nativeio.Errno;
 import io.rdmamon.nativeio.ethtool.Ethtool;
+import io.rdmamon.nativeio.ethtool.EthtoolException;
+import io.rdmamon.nativeio.ethtool.FecParam;
 import io.rdmamon.nativeio.ethtool.JnrEthtool;
+import io.rdmamon.protocol.model.FecMode;
 
 import java.io.IOException;
 import java.util.LinkedHashMap;
+import java.util.List;
 
 /** The kernel's answer through SIOCETHTOOL ({@code ETHTOOL_GSTRINGS} + {@code ETHTOOL_GSTATS}). */
 public final class IoctlEthtoolStatsSource implements EthtoolStatsSource {
@@ -30,5 +35,23 @@ public final class IoctlEthtoolStatsSource implements EthtoolStatsSource {
     public LinkedHashMap<String, Long> statistics(String ifname) throws IOException {
         InterfaceNames.requireValid(ifname);
         return ethtool.stats(ifname);
+    }
+
+    /** {@code ETHTOOL_GFECPARAM}; EOPNOTSUPP (veth, virtio, mlx5 with no active FEC) is none, not a failure. */
+    @Override
+    public FecMode fec(String ifname) throws IOException {
+        InterfaceNames.requireValid(ifname);
+        FecParam param;
+        try {
+            param = ethtool.fecParam(ifname);
+        } catch (EthtoolException e) {
+            if (e.errno() == Errno.EOPNOTSUPP) {
+                return null;
+            }
+            throw e;
+        }
+        List<String> active = FecParam.names(param.active());
+        return new FecMode(active.isEmpty() || active.get(0).equals("None") ? null : active.get(0),
+                FecParam.names(param.configured()));
     }
 }

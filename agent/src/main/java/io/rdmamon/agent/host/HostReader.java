@@ -23,6 +23,7 @@ import io.rdmamon.agent.sysfs.SysfsFiles;
 import io.rdmamon.agent.verbs.VerbsPortReader;
 import io.rdmamon.nativeio.verbs.VerbsException;
 import io.rdmamon.protocol.model.EthtoolStats;
+import io.rdmamon.protocol.model.FecMode;
 import io.rdmamon.protocol.model.HostSample;
 import io.rdmamon.protocol.model.IbDevice;
 import io.rdmamon.protocol.model.IbPort;
@@ -57,6 +58,7 @@ public final class HostReader {
     static final String SOURCE_ETHTOOL = "ethtool";
     static final String SOURCE_VERBS = "verbs";
     static final String SOURCE_MODULE = "module";
+    static final String SOURCE_FEC = "fec";
     /**
      * How long one read (a sysfs file, a netdev's ethtool statistics, a verbs port query) may block
      * before the sample goes on without it: a read slower than the agent's 1 s sampling interval is of
@@ -87,9 +89,13 @@ public final class HostReader {
     /** Each netdev's typed-view rules, resolved once per list of names; a copy starts its own. */
     private final EthtoolViews ethtoolViews = new EthtoolViews();
 
+    /** Each netdev's FEC encoding on the slow cadence (with the GID tables); null: read every sample. */
+    private final SlowCadenceCache fecCadence;
+
     private HostReader(Path hostRoot, ReadWatchdog watchdog, SmallFileReader files, InfiniBandClassReader sysfs,
                        EthtoolStatsSource ethtool, VerbsPortReader verbs, Pattern deviceInclude, Pattern deviceExclude,
-                       Clock clock, ModuleReader modules, DcbSource dcb, QosReader qos) {
+                       Clock clock, ModuleReader modules, DcbSource dcb, QosReader qos,
+                       SlowCadenceCache fecCadence) {
         this.hostRoot = hostRoot;
         this.watchdog = watchdog;
         this.files = files;
@@ -102,6 +108,7 @@ public final class HostReader {
         this.modules = modules;
         this.dcb = dcb;
         this.qos = qos;
+        this.fecCadence = fecCadence;
     }
 
     /**
@@ -164,7 +171,7 @@ public final class HostReader {
         DcbSource dcb = root.getParent() == null ? NetlinkDcbSource.loadNative() : new CapturedDcbSource(root);
         return new HostReader(root, watchdog, watched, new InfiniBandClassReader(root, watched), ethtool, verbs,
                 null, null, clock, new ModuleReader(new CapturedModuleEepromSource(root), null, clock::millis), dcb,
-                qosReader(root, watchdog, watched, dcb, Duration.ZERO, clock));
+                qosReader(root, watchdog, watched, dcb, Duration.ZERO, clock), null);
     }
 
     /**
@@ -174,13 +181,14 @@ public final class HostReader {
      */
     public HostReader withDeviceFilter(Pattern include, Pattern exclude) {
         return new HostReader(hostRoot, watchdog, files, sysfs, ethtool, verbs, include, exclude, clock, modules, dcb,
-                qos);
+                qos, fecCadence);
     }
 
     /**
      * A reader that reuses, for up to {@code refresh}, what changes rarely: each port's GID table, its
      * {@code rate} and {@code link_layer}, the device's identity ({@code fw_ver}, {@code board_id},
-     * {@code node_guid}, {@code hca_type}, ...) and netdev mapping; all re-read at once when a port's state
+     * {@code node_guid}, {@code hca_type}, ...), netdev mapping, PCIe link speed and width (the AER counters stay
+     * per sample) and each netdev's FEC encoding; all re-read at once when a port's state
      * (or, for the GID table, link layer) changes. The agent's per-sample cost was dominated by the
      * 255-entry GID tables of real mlx5 ports; one-shot commands keep reading everything fresh.
      * The returned reader keeps that cache (its age is measured with this reader's clock, so set the
@@ -189,7 +197,7 @@ public final class HostReader {
     public HostReader withGidRefresh(Duration refresh) {
         SlowCadenceCache cache = new SlowCadenceCache(refresh, () -> clock.millis());
         return new HostReader(hostRoot, watchdog, files, new InfiniBandClassReader(hostRoot, files, cache), ethtool,
-                verbs, deviceInclude, deviceExclude, clock, modules, dcb, qos);
+                verbs, deviceInclude, deviceExclude, clock, modules, dcb, qos, cache);
     }
 
     /**
@@ -198,13 +206,13 @@ public final class HostReader {
      */
     public HostReader withModuleRefresh(Duration refresh) {
         return new HostReader(hostRoot, watchdog, files, sysfs, ethtool, verbs, deviceInclude, deviceExclude, clock,
-                modules.withRefresh(refresh), dcb, qos);
+                modules.withRefresh(refresh), dcb, qos, fecCadence);
     }
 
     /** A reader whose transceivers come from {@code source} (the ioctl on a live host). */
     public HostReader withModuleSource(ModuleEepromSource source) {
         return new HostReader(hostRoot, watchdog, files, sysfs, ethtool, verbs, deviceInclude, deviceExclude, clock,
-                new ModuleReader(source, null, clock::millis), dcb, qos);
+                new ModuleReader(source, null, clock::millis), dcb, qos, fecCadence);
     }
 
     /**
@@ -231,7 +239,7 @@ public final class HostReader {
     /** The clock that stamps samples. */
     public HostReader withClock(Clock clock) {
         return new HostReader(hostRoot, watchdog, files, sysfs, ethtool, verbs, deviceInclude, deviceExclude, clock,
-                modules.withClock(clock::millis), dcb, qos);
+                modules.withClock(clock::millis), dcb, qos, fecCadence);
     }
 
     /**
@@ -241,7 +249,7 @@ public final class HostReader {
      */
     public HostReader withQosRefresh(Duration refresh) {
         return new HostReader(hostRoot, watchdog, files, sysfs, ethtool, verbs, deviceInclude, deviceExclude, clock,
-                modules, dcb, qosReader(hostRoot, watchdog, files, dcb, refresh, clock));
+                modules, dcb, qosReader(hostRoot, watchdog, files, dcb, refresh, clock), fecCadence);
     }
 
     /**
@@ -250,7 +258,7 @@ public final class HostReader {
      */
     public HostReader withDcbSource(DcbSource source) {
         return new HostReader(hostRoot, watchdog, files, sysfs, ethtool, verbs, deviceInclude, deviceExclude, clock,
-                modules, source, qosReader(hostRoot, watchdog, files, source, Duration.ZERO, clock));
+                modules, source, qosReader(hostRoot, watchdog, files, source, Duration.ZERO, clock), fecCadence);
     }
 
     public Path hostRoot() {
@@ -388,8 +396,8 @@ public final class HostReader {
             }
             IbPort withSources = IbPorts.with(port, port.netdev(), stats, attributes);
             ports.add(port.netdev() == null ? withSources
-                    : IbPorts.withModule(withSources, modulesByNetdev.computeIfAbsent(port.netdev(),
-                            netdev -> readModule(netdev, sources)).module()));
+                    : IbPorts.withFec(IbPorts.withModule(withSources, modulesByNetdev.computeIfAbsent(port.netdev(),
+                            netdev -> readModule(netdev, sources)).module()), readFec(port, sources)));
         }
         if (verbs != null) {
             sources.add(verbsUnavailable != null ? SourceStatus.failed(SOURCE_VERBS, device.name(), verbsUnavailable)
@@ -412,6 +420,31 @@ public final class HostReader {
             sources.add(SourceStatus.ok(SOURCE_MODULE, netdev));
         }
         return result;
+    }
+
+    /**
+     * The FEC encoding of {@code port}'s netdev, kept on the slow cadence while the port's state is unchanged (a link
+     * that retrains may negotiate another encoding); null when the driver has none. A failed read is a failed
+     * {@code fec} status naming it, and is not kept.
+     */
+    private FecMode readFec(IbPort port, List<SourceStatus> sources) {
+        String netdev = port.netdev();
+        SlowCadenceCache.Reader<FecMode> read = () -> {
+            String call = "ethtool --show-fec " + netdev;
+            try {
+                return new SlowCadenceCache.Read<>(watchdog.watch(call, () -> ethtool.fec(netdev)), false);
+            } catch (StuckReadException e) {
+                sources.add(SourceStatus.failed(SOURCE_FEC, netdev, call + ": " + e.getMessage()));
+            } catch (IOException e) {
+                sources.add(SourceStatus.failed(SOURCE_FEC, netdev, e.getMessage()));
+            } catch (RuntimeException e) {
+                sources.add(SourceStatus.failed(SOURCE_FEC, netdev, call + ": " + e));
+            }
+            return new SlowCadenceCache.Read<>(null, true);
+        };
+        return fecCadence == null ? read.read().value()
+                : fecCadence.get(hostRoot.resolve("ethtool").resolve(netdev).resolve("fec"),
+                        Integer.toString(port.stateId()), read);
     }
 
     /** Null (and a failed status) when the statistics cannot be read; the port is still reported. */

@@ -26,10 +26,20 @@ public final class ModuleDecoder {
     private static final Map<Integer, String> SFF_8636_TYPES = Map.of(0x0C, "QSFP", 0x0D, "QSFP+", 0x11, "QSFP28");
     private static final Map<Integer, String> CMIS_TYPES = Map.of(0x18, "QSFP-DD", 0x19, "OSFP", 0x1B, "DSFP",
             0x1E, "QSFP+ (CMIS)", 0x1F, "SFP-DD", 0x20, "SFP+ (CMIS)");
-    private static final int SFP = 0x03;
+    static final int SFP = 0x03;
     private static final int PAGE = 128;
 
     private ModuleDecoder() {
+    }
+
+    /** A CMIS module's SFF-8024 identifier (QSFP-DD, OSFP, ...): its image is the paged layout. */
+    static boolean isCmis(int id) {
+        return CMIS_TYPES.containsKey(id);
+    }
+
+    /** An SFF-8636 (QSFP, QSFP+, QSFP28) identifier. */
+    static boolean isSff8636(int id) {
+        return SFF_8636_TYPES.containsKey(id);
     }
 
     public static TransceiverModule decode(byte[] image) {

@@ -253,6 +253,9 @@ final class Mlx5Device implements SimulatedDevice {
             tree.directory(device + "device/net/" + netdev);
             tree.write("sys/class/net/" + netdev + "/address", Addresses.macText(mac) + "\n");
             tree.write("sys/class/net/" + netdev + "/mtu", NETDEV_MTU + "\n");
+            // what `ethtool --show-fec` prints for an mlx5 port that negotiated RS FEC (RS(544,514) on PAM4 lanes)
+            tree.write("ethtool/" + netdev + "/fec", "FEC parameters for " + netdev + ":\n"
+                    + "Supported/Configured FEC encodings: Auto RS\nActive FEC encoding: RS\n");
             writeRoceGids(tree, port);
             qos.write(tree);
         } else {

@@ -1,6 +1,7 @@
 package io.rdmamon.agent.sysfs;
 
 import io.rdmamon.protocol.model.EthtoolStats;
+import io.rdmamon.protocol.model.FecMode;
 import io.rdmamon.protocol.model.IbPort;
 import io.rdmamon.protocol.model.QosConfig;
 import io.rdmamon.protocol.model.TransceiverModule;
@@ -17,7 +18,7 @@ public final class IbPorts {
         return new IbPort(port.port(), port.stateId(), port.state(), port.physStateId(), port.physState(),
                 port.rate(), port.rateBytesPerSecond(), port.linkLayer(), port.lid(), netdev,
                 port.counters(), port.hwCounters(), port.gids(), ethtool, verbs, port.qos(), port.netdevCounters(),
-                port.module());
+                port.module(), port.fec());
     }
 
     /** {@code port} with its netdev's {@link io.rdmamon.protocol.model.NetdevCounters}. */
@@ -25,20 +26,30 @@ public final class IbPorts {
         return new IbPort(port.port(), port.stateId(), port.state(), port.physStateId(), port.physState(),
                 port.rate(), port.rateBytesPerSecond(), port.linkLayer(), port.lid(), port.netdev(),
                 port.counters(), port.hwCounters(), port.gids(), port.ethtool(), port.verbs(), port.qos(), netdevCounters,
-                port.module());
+                port.module(), port.fec());
     }
 
     /** {@code port} with its netdev's QoS configuration. */
     public static IbPort withQos(IbPort port, QosConfig qos) {
         return new IbPort(port.port(), port.stateId(), port.state(), port.physStateId(), port.physState(),
                 port.rate(), port.rateBytesPerSecond(), port.linkLayer(), port.lid(), port.netdev(), port.counters(),
-                port.hwCounters(), port.gids(), port.ethtool(), port.verbs(), qos, port.netdevCounters(), port.module());
+                port.hwCounters(), port.gids(), port.ethtool(), port.verbs(), qos, port.netdevCounters(), port.module(),
+                port.fec());
+    }
+
+    /** {@code port} with its netdev's FEC encoding (null: none, or not read). */
+    public static IbPort withFec(IbPort port, FecMode fec) {
+        return new IbPort(port.port(), port.stateId(), port.state(), port.physStateId(), port.physState(),
+                port.rate(), port.rateBytesPerSecond(), port.linkLayer(), port.lid(), port.netdev(), port.counters(),
+                port.hwCounters(), port.gids(), port.ethtool(), port.verbs(), port.qos(), port.netdevCounters(),
+                port.module(), fec);
     }
 
     /** {@code port} with the transceiver in its netdev's cage (null: none). */
     public static IbPort withModule(IbPort port, TransceiverModule module) {
         return new IbPort(port.port(), port.stateId(), port.state(), port.physStateId(), port.physState(),
                 port.rate(), port.rateBytesPerSecond(), port.linkLayer(), port.lid(), port.netdev(), port.counters(),
-                port.hwCounters(), port.gids(), port.ethtool(), port.verbs(), port.qos(), port.netdevCounters(), module);
+                port.hwCounters(), port.gids(), port.ethtool(), port.verbs(), port.qos(), port.netdevCounters(), module,
+                port.fec());
     }
 }

@@ -75,7 +75,8 @@ public final class InfiniBandClassReader {
     }
 
     /**
-     * A reader that reuses GID tables, port link attributes, device identity and netdev mapping through
+     * A reader that reuses GID tables, port link attributes, device identity, netdev mapping and the PCIe link
+     * (speed, width; not the AER counters) through
      * {@code slowCadence} (null: no reuse).
      */
     public InfiniBandClassReader(Path hostRoot, SmallFileReader files, SlowCadenceCache slowCadence) {
@@ -122,7 +123,9 @@ public final class InfiniBandClassReader {
                         netdevCounters.computeIfAbsent(p.netdev(), netdev -> readNetdevCounters(netdev, problems))))
                 .toList();
 
-        PciFunction pci = pciReader.read(dir, problems);
+        // The link speed and width change only when the link retrains; the AER counters are counters, read each sample.
+        PciFunction pci = pciReader.withAer(
+                slowly(dir.resolve("device"), portsKey, problems, () -> pciReader.readLink(dir, problems)), problems);
 
         // A device removed between the listing and the last read leaves ENOENT everywhere; one clear
         // line says more than a dozen missing files, and half a device must not look like a real one.

@@ -30,8 +30,12 @@ final class PciFunctionReader {
         this.reader = reader;
     }
 
-    /** The function of the device at {@code deviceDir}; null when none is found (no {@code device} link, a capture). */
-    PciFunction read(Path deviceDir, ReadProblems problems) {
+    /**
+     * What changes only when the link retrains: the function's address, its PF and the link speed and width. The
+     * agent keeps it on the slow cadence (re-read at once when a port changes state); null when no function is found
+     * (no {@code device} link, a capture).
+     */
+    PciLink readLink(Path deviceDir, ReadProblems problems) {
         Path function = functionDir(deviceDir.resolve("device"), problems);
         if (function == null) {
             return null;
@@ -47,32 +51,52 @@ final class PciFunctionReader {
                 problems.add(physfnLink, SysfsFiles.describe(e));
             }
         }
-        List<String> notes = new ArrayList<>();
         String currentSpeed = text(linkDir.resolve("current_link_speed"), problems);
         String maxSpeed = text(linkDir.resolve("max_link_speed"), problems);
         String currentWidth = text(linkDir.resolve("current_link_width"), problems);
         String maxWidth = text(linkDir.resolve("max_link_width"), problems);
-        if (currentSpeed == null && maxSpeed == null && currentWidth == null && maxWidth == null) {
-            notes.add("no PCIe link attributes (current_link_speed absent: not a PCI Express function)");
+        List<String> notes = currentSpeed == null && maxSpeed == null && currentWidth == null && maxWidth == null
+                ? List.of("no PCIe link attributes (current_link_speed absent: not a PCI Express function)")
+                : List.of();
+        return new PciLink(linkDir, new PciFunction(function.getFileName().toString(), physfn,
+                linkDir.getFileName().toString(), currentSpeed, maxSpeed,
+                parse(linkDir.resolve("current_link_speed"), currentSpeed, PciParsers::parseLinkSpeed, problems),
+                parse(linkDir.resolve("max_link_speed"), maxSpeed, PciParsers::parseLinkSpeed, problems),
+                parse(linkDir.resolve("current_link_width"), currentWidth, PciParsers::parseLinkWidth, problems),
+                parse(linkDir.resolve("max_link_width"), maxWidth, PciParsers::parseLinkWidth, problems),
+                Map.of(), notes));
+    }
+
+    /**
+     * {@code link}'s function with its AER totals, read on every sample: an error counter must not wait for the slow
+     * cadence (null link: null).
+     */
+    PciFunction withAer(PciLink link, ReadProblems problems) {
+        if (link == null) {
+            return null;
         }
         Map<String, Long> aer = new LinkedHashMap<>();
         for (String severity : PciFunction.AER_SEVERITIES) {
-            Path file = linkDir.resolve("aer_dev_" + severity);
+            Path file = link.dir().resolve("aer_dev_" + severity);
             Long total = parse(file, text(file, problems), PciParsers::parseAerTotal, problems);
             if (total != null) {
                 aer.put(severity, total);
             }
         }
-        if (aer.isEmpty()) {
-            notes.add("no AER counters (aer_dev_* absent: no AER capability, or a kernel without CONFIG_PCIEAER)");
+        PciFunction function = link.function();
+        if (!aer.isEmpty()) {
+            return function.withAerErrors(aer);
         }
-        return new PciFunction(function.getFileName().toString(), physfn, linkDir.getFileName().toString(),
-                currentSpeed, maxSpeed,
-                parse(linkDir.resolve("current_link_speed"), currentSpeed, PciParsers::parseLinkSpeed, problems),
-                parse(linkDir.resolve("max_link_speed"), maxSpeed, PciParsers::parseLinkSpeed, problems),
-                parse(linkDir.resolve("current_link_width"), currentWidth, PciParsers::parseLinkWidth, problems),
-                parse(linkDir.resolve("max_link_width"), maxWidth, PciParsers::parseLinkWidth, problems),
+        List<String> notes = new ArrayList<>(function.notes());
+        notes.add("no AER counters (aer_dev_* absent: no AER capability, or a kernel without CONFIG_PCIEAER)");
+        return new PciFunction(function.address(), function.physfn(), function.linkFrom(), function.currentLinkSpeed(),
+                function.maxLinkSpeed(), function.currentLinkSpeedTransfersPerSecond(),
+                function.maxLinkSpeedTransfersPerSecond(), function.currentLinkWidth(), function.maxLinkWidth(),
                 aer, notes);
+    }
+
+    /** A function's link as read on the slow cadence, and the directory its AER files are in (the PF's for a VF). */
+    record PciLink(Path dir, PciFunction function) {
     }
 
     /** The nearest directory at or above {@code realpath(link)} named like a PCI address, within the host root. */

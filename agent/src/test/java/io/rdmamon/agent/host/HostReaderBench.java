@@ -30,6 +30,10 @@ import java.util.stream.Stream;
  * and, for the QoS configuration's share, {@code sim-255gid} with its {@code dcb -j} captures read on every sample
  * ({@code qos-every-sample}, what a one-shot command does) and the agent's reader ({@code agent}: GID tables and QoS
  * reused for 30 s, {@code --gid-refresh}/{@code --qos-refresh}) with and without the captures.
+ * The {@code sim-255gid} root is also read: one-shot ({@code HostReader.forRoot}, every file fresh, as
+ * {@code rdmamon show} reads) and as the agent reads it ({@code sim-255gid-agent}: {@code --gid-refresh} and
+ * {@code --module-refresh} at their 30 s defaults, so the GID tables, identity, PCIe link and transceivers come from
+ * the slow-cadence caches and each sample reads the counters, port states, carrier and AER files).
  *
  * <p>Run (from {@code agent/}, after {@code mvn -B -q -o -pl agent -am test-compile dependency:build-classpath
  * -Dmdep.outputFile=target/cp.txt}): {@code java -cp $(cat target/cp.txt):target/test-classes:target/classes
@@ -38,6 +42,8 @@ import java.util.stream.Stream;
  */
 public final class HostReaderBench {
     private static final int DEVICES = EightPortHost.DEVICES;
+    /** The agent's {@code --gid-refresh} and {@code --module-refresh} defaults. */
+    private static final Duration AGENT_REFRESH = Duration.ofSeconds(30);
 
     private HostReaderBench() {
     }
@@ -50,17 +56,17 @@ public final class HostReaderBench {
             buildHost(fixture);
             Path sim = EightPortHost.build(work);
             measure("fixture-16gid", HostReader.forRoot(fixture), iterations);
-            Duration agentRefresh = Duration.ofSeconds(30);
             measure("sim-255gid qos-every-sample", HostReader.forRoot(sim), iterations);
-            measure("sim-255gid agent+qos", HostReader.forRoot(sim).withGidRefresh(agentRefresh)
-                    .withQosRefresh(agentRefresh), iterations);
+            measure("sim-255gid agent+qos", HostReader.forRoot(sim).withGidRefresh(AGENT_REFRESH)
+                    .withModuleRefresh(AGENT_REFRESH).withQosRefresh(AGENT_REFRESH), iterations);
             measure("agent-kept", asAgent(sim, AttributeFiles.keepingDescriptors(AttributeFiles.DEFAULT_MAX_DESCRIPTORS)),
                     iterations);
             measure("agent-opened", asAgent(sim, AttributeFiles.openingEachRead()), iterations);
             EightPortHost.deleteTree(sim.resolve("dcb"));
             EightPortHost.deleteTree(sim.resolve("etc"));
             measure("sim-255gid", HostReader.forRoot(sim), iterations);
-            measure("sim-255gid agent", HostReader.forRoot(sim).withGidRefresh(agentRefresh), iterations);
+            measure("sim-255gid-agent", HostReader.forRoot(sim).withGidRefresh(AGENT_REFRESH)
+                    .withModuleRefresh(AGENT_REFRESH), iterations);
             deleteUnusedGids(sim);
             measure("sim-4gid", HostReader.forRoot(sim), iterations);
         } finally {
@@ -69,14 +75,16 @@ public final class HostReaderBench {
     }
 
     /**
-     * {@code sim} read as the agent reads it: the slow cadence of {@code --gid-refresh} and {@code --qos-refresh} (30 s, so these back-to-back
+     * {@code sim} read as the agent reads it: the slow cadence of {@code --gid-refresh}, {@code --module-refresh} and {@code --qos-refresh} (30 s, so these
+     * back-to-back
      * reads skip the GID tables and static attributes after the first, which at 1 Hz cost a full read every 30th
      * sample), through {@code files}: descriptors kept, as on a real host's sysfs, or each file opened, as on this
      * tree, which is not sysfs.
      */
     private static HostReader asAgent(Path sim, AttributeFiles files) throws IOException {
         return HostReader.withFiles(sim, files, new CapturedEthtoolStatsSource(sim), null)
-                .withGidRefresh(Duration.ofSeconds(30)).withQosRefresh(Duration.ofSeconds(30));
+                .withGidRefresh(AGENT_REFRESH).withModuleRefresh(AGENT_REFRESH)
+                .withQosRefresh(AGENT_REFRESH);
     }
 
     private static void measure(String name, HostReader reader, int iterations) {

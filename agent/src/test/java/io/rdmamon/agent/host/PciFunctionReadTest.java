@@ -10,6 +10,11 @@ import org.junit.jupiter.api.io.TempDir;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -111,6 +116,56 @@ class PciFunctionReadTest {
         String error = sample.sources().stream().filter(s -> s.subject().equals("mlx5_0")).findFirst().orElseThrow().error();
         assertTrue(error.contains("sys/devices/pci0000:3a/0000:3a:00.0/0000:3b:00.0/current_link_width: expected a number of lanes, got \"x16\""), error);
         assertTrue(error.contains("0000:3b:00.0/aer_dev_fatal: expected a count at the end of \"TOTAL_ERR_FATAL many\""), error);
+    }
+
+    /**
+     * The agent's configuration: the link (speed, width) on the slow cadence, re-read at once when a port changes
+     * state; the AER counters on every sample.
+     */
+    @Test
+    void theAgentReadsAerEverySampleAndTheLinkOnTheSlowCadenceOrAtAStateChange(@TempDir Path dir) throws IOException {
+        Path root = Fixtures.copy("mlx5-roce", dir);
+        Path function = placeDevice(root, "mlx5_1", "pci0000:c0/0000:c0:02.0/0000:c3:00.0");
+        write(function, "current_link_speed", "16.0 GT/s PCIe");
+        write(function, "max_link_speed", "16.0 GT/s PCIe");
+        write(function, "current_link_width", "16");
+        write(function, "max_link_width", "16");
+        write(function, "aer_dev_correctable", "TOTAL_ERR_COR 2\n");
+        Instant[] now = {Instant.parse("2026-11-23T08:00:00Z")};
+        Clock clock = new Clock() {
+            @Override
+            public ZoneId getZone() {
+                return ZoneOffset.UTC;
+            }
+
+            @Override
+            public Clock withZone(ZoneId zone) {
+                return this;
+            }
+
+            @Override
+            public Instant instant() {
+                return now[0];
+            }
+        };
+        HostReader reader = HostReader.forRoot(root).withClock(clock).withGidRefresh(Duration.ofSeconds(60));
+        assertEquals(16, device(reader.read("n1"), "mlx5_1").pci().currentLinkWidth());
+
+        // the link retrains at x4 and a correctable error is counted: the counter shows at once, the width waits
+        write(function, "current_link_width", "4");
+        write(function, "aer_dev_correctable", "RxErr 1\nTOTAL_ERR_COR 3\n");
+        now[0] = now[0].plusSeconds(59);
+        PciFunction within = device(reader.read("n1"), "mlx5_1").pci();
+        assertEquals(Map.of("correctable", 3L), within.aerErrors());
+        assertEquals(16, within.currentLinkWidth(), "the link is not re-read within the interval");
+
+        // a port changing state re-reads the link at once
+        Files.writeString(root.resolve("sys/class/infiniband/mlx5_1/ports/1/state"), "1: DOWN\n");
+        now[0] = now[0].plusSeconds(1);
+        PciFunction afterStateChange = device(reader.read("n1"), "mlx5_1").pci();
+        assertEquals(4, afterStateChange.currentLinkWidth());
+        assertTrue(afterStateChange.degraded());
+        assertEquals(List.of(), afterStateChange.notes());
     }
 
     /** Moves the captured {@code <dev>/device} directory to {@code sys/devices/<path>} and links it as the kernel does. */

@@ -73,8 +73,9 @@ public final class AgentCommand implements Callable<Integer> {
     Duration probeMaxDuration;
 
     @Option(names = "--gid-refresh", defaultValue = "30s", paramLabel = "DURATION", converter = DurationConverter.class,
-            description = "Re-read each port's GID table at most this often (sooner when the port's state changes);"
-                    + " a real mlx5 port has 255 GID entries, most of the sampling cost. Default: ${DEFAULT-VALUE}.")
+            description = "Re-read each port's GID table, link attributes, PCIe link speed/width and FEC encoding at most"
+                    + " this often (sooner when the port's state changes); a real mlx5 port has 255 GID entries, most of"
+                    + " the sampling cost. Default: ${DEFAULT-VALUE}.")
     Duration gidRefresh;
 
     @Option(names = "--module-refresh", defaultValue = "30s", paramLabel = "DURATION", converter = DurationConverter.class,

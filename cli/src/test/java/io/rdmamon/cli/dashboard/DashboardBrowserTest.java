@@ -184,8 +184,53 @@ class DashboardBrowserTest {
         assertEquals(List.of(), consoleErrors);
     }
 
+    /**
+     * The Physical tab of a RoCE port that has an optic (the simulator's QSFP on every RoCE port), flaps (its
+     * link-degraded port drops every 5 s) and, written here into the node's PCI function, a link trained at x8 of
+     * x16; and the overview's pre-FEC BER and Rx margin columns, sortable.
+     */
     @Test
     @Order(4)
+    void physicalTabShowsTheOpticsLanesTheFlapTimelineAndTheDegradedPcieLink() throws Exception {
+        Path node = fleet.fabric().nodes().stream().filter(n -> n.name().equals("gpu-node-001")).findFirst()
+                .orElseThrow().hostRoot();
+        Path function = node.resolve("sys/class/infiniband/mlx5_1/device").toRealPath();
+        Files.writeString(function.resolve("current_link_width"), "8\n");
+
+        page.navigate(fleet.baseUrl() + "/#/port/gpu-node-001/mlx5_1/1/phys");
+        page.locator("#panel-phys").waitFor(new Locator.WaitForOptions().setState(WaitForSelectorState.VISIBLE));
+        waitFor(() -> page.textContent("#phys-pcie").contains("x8 of"), "the PCIe line");
+        String pcie = page.textContent("#phys-pcie");
+        assertTrue(pcie.matches("0000:[0-9a-f]{2}:00\\.0: (\\d+\\.0) GT/s PCIe x8 of \\1 GT/s PCIe x16 — degraded"), pcie);
+        waitFor(() -> page.locator("#phys-lanes tbody tr").count() >= 4, "the optic's lanes");
+        int lanes = page.locator("#phys-lanes tbody tr").count();
+        assertEquals(lanes, page.locator("#phys-lanes tbody meter").count(), "every lane against the module's thresholds");
+        for (String dbm : page.locator("#phys-lanes tbody tr td:nth-child(2)").allTextContents()) {
+            assertTrue(dbm.matches("-?\\d+\\.\\d{2}"), "Rx power in dBm: " + dbm);
+        }
+        assertTrue(page.textContent("#phys-module").contains("serial "), page.textContent("#phys-module"));
+        assertTrue(page.textContent("#phys-fec").startsWith("RS (configured: Auto RS)"), page.textContent("#phys-fec"));
+        waitFor(() -> page.locator("#phys-flaps .flap-mark").count() >= 1, "a flap on the timeline");
+        assertTrue(page.locator("#phys-flaps .flap-list li").first().textContent().contains("carrier_down_count"),
+                page.locator("#phys-flaps .flap-list li").first().textContent());
+        assertTrue(!page.textContent("#phys-flaps").contains("null"), page.textContent("#phys-flaps"));
+        // a healthy optic corrects about one bit in 1e12: over one interval that is often none, a BER of 0
+        waitFor(() -> page.textContent("#phys-ber").matches("(0|\\d\\.\\d\\de-\\d+) \\(estimated from the link rate\\)"),
+                "the pre-FEC BER, estimated (the simulator's mlx5 has no rx_bits_phy)");
+        page.screenshot(new Page.ScreenshotOptions().setPath(SCREENSHOTS.resolve("port-physical.png")).setFullPage(true));
+
+        page.navigate(fleet.baseUrl() + "/#/");
+        page.locator(ROWS).first().waitFor();
+        page.click(".grid-head .c-ber button");
+        waitFor(() -> !page.locator(ROWS + " .c-ber").first().textContent().equals("—"), "a BER first when sorted by it");
+        page.click(".grid-head .c-margin button");
+        waitFor(() -> page.locator(ROWS + " .c-margin").first().textContent().endsWith(" dB"),
+                "an Rx margin first when sorted by it");
+        assertEquals(List.of(), consoleErrors);
+    }
+
+    @Test
+    @Order(5)
     void showsDisconnectedSinceWhileTheCollectorIsGoneAndReconnectsByItself() throws Exception {
         page.navigate(fleet.baseUrl() + "/#/");
         waitFor(() -> page.textContent("#conn").startsWith("live"), "live");
@@ -201,7 +246,7 @@ class DashboardBrowserTest {
     }
 
     @Test
-    @Order(5)
+    @Order(6)
     void wrongPriorityShowsItsDiagnosisWithEvidenceAndFleetBadgesWithinSeconds(@TempDir Path temp) throws Exception {
         try (SimulatedFleet wrong = new SimulatedFleet(temp.resolve("fabric"), 4, Scenario.WRONG_PRIORITY)) {
             signIn(wrong);
@@ -247,7 +292,7 @@ class DashboardBrowserTest {
     }
 
     @Test
-    @Order(6)
+    @Order(7)
     void healthyShowsNoDiagnosis(@TempDir Path temp) throws Exception {
         try (SimulatedFleet healthy = new SimulatedFleet(temp.resolve("fabric"), 4, Scenario.HEALTHY)) {
             signIn(healthy);

@@ -38,6 +38,7 @@ import java.util.TreeSet;
  * @param ecnRequired                ecn_disabled_on_lossless and the ECN part of qos_config_drift; false for a fleet
  *                                   that runs PFC without DCQCN on purpose
  * @param minPortsForQosProfile      RoCE ports with a configuration needed before their majority is the fleet profile
+ * @param rxPowerDrift               module_power_out_of_range: how far below its own baseline a lane's Rx power may fall
  */
 public record DiagnosisConfig(
         int raiseAfterSamples,
@@ -58,7 +59,64 @@ public record DiagnosisConfig(
         LinkFlapping linkFlapping,
         QosProfile qosProfile,
         boolean ecnRequired,
-        int minPortsForQosProfile) {
+        int minPortsForQosProfile,
+        RxPowerDrift rxPowerDrift) {
+
+
+    /**
+     * module_power_out_of_range's drift check ({@code diagnosis.rxPowerDrift}): a lane whose Rx power is more than
+     * {@code dropDb} below its baseline, its highest 5-minute mean within {@code baselineWindow}
+     * ({@link RxPowerBaseline}), warns even while inside the module's thresholds: a connector getting dirty or a
+     * fiber bent shows as a fall long before the power reaches the module's low warning.
+     */
+    public record RxPowerDrift(double dropDb, Duration baselineWindow) {
+        private static final Set<String> KEYS = Set.of("dropDb", "baselineWindow");
+
+        public RxPowerDrift {
+            if (!(dropDb > 0) || Double.isInfinite(dropDb)) {
+                throw new ConfigException("dropDb must be a positive number of dB, got " + dropDb);
+            }
+            if (baselineWindow.compareTo(Duration.ofMinutes(1)) < 0) {
+                throw new ConfigException("baselineWindow must be at least 1m, got " + baselineWindow);
+            }
+        }
+
+        /** 3 dB (half the power) below the best 5-minute mean of the last hour. */
+        public static RxPowerDrift defaults() {
+            return new RxPowerDrift(3.0, Duration.ofHours(1));
+        }
+
+        /** The lowest Rx power that is not a drift from {@code baselineWatts}. */
+        public double floorWatts(double baselineWatts) {
+            return baselineWatts * Math.pow(10, -dropDb / 10);
+        }
+
+        static RxPowerDrift fromJson(StrictJson json) {
+            RxPowerDrift d = defaults();
+            json.requireKnownKeys(KEYS);
+            try {
+                return new RxPowerDrift(json.number("dropDb", d.dropDb), json.duration("baselineWindow", d.baselineWindow));
+            } catch (ConfigException e) {
+                throw new ConfigException(json.path() + "." + e.getMessage(), e);
+            }
+        }
+    }
+
+    /**
+     * The thresholds without the QoS settings or an {@code rxPowerDrift} section: their defaults (the majority
+     * profile, ECN required, 3 ports; 3 dB below the best 5-minute mean of the last hour).
+     */
+    public DiagnosisConfig(int raiseAfterSamples, int clearAfterSamples, Map<Rule, Window> windows,
+                           double minRdmaBytesPerSecond, double minLosslessShare, double pauseStormRatio,
+                           double ecnMinPauseFramesPerSecond, double cnpIgnoredPerSecond,
+                           double transportErrorsPerSecond, double erdmaDropsPerSecond, Duration flapWindow,
+                           int minPortsForModalRate, Map<String, Double> expectedRateGbps,
+                           SortedSet<Integer> losslessPriorities, Integer expectedGidIndex, LinkFlapping linkFlapping) {
+        this(raiseAfterSamples, clearAfterSamples, windows, minRdmaBytesPerSecond, minLosslessShare, pauseStormRatio,
+                ecnMinPauseFramesPerSecond, cnpIgnoredPerSecond, transportErrorsPerSecond, erdmaDropsPerSecond,
+                flapWindow, minPortsForModalRate, expectedRateGbps, losslessPriorities, expectedGidIndex, linkFlapping,
+                null, true, 3, RxPowerDrift.defaults());
+    }
 
     /**
      * link_flapping's thresholds ({@code diagnosis.linkFlapping}): at least {@code warningFlaps} flaps within
@@ -97,8 +155,7 @@ public record DiagnosisConfig(
         }
     }
 
-    /** The thresholds without a {@code linkFlapping} section or the QoS settings: their defaults (the majority
-     *  profile, ECN required, 3 ports). */
+    /** The thresholds without a {@code linkFlapping} section, the QoS settings or {@code rxPowerDrift}: defaults. */
     public DiagnosisConfig(int raiseAfterSamples, int clearAfterSamples, Map<Rule, Window> windows,
                            double minRdmaBytesPerSecond, double minLosslessShare, double pauseStormRatio,
                            double ecnMinPauseFramesPerSecond, double cnpIgnoredPerSecond,
@@ -108,7 +165,7 @@ public record DiagnosisConfig(
         this(raiseAfterSamples, clearAfterSamples, windows, minRdmaBytesPerSecond, minLosslessShare, pauseStormRatio,
                 ecnMinPauseFramesPerSecond, cnpIgnoredPerSecond, transportErrorsPerSecond, erdmaDropsPerSecond,
                 flapWindow, minPortsForModalRate, expectedRateGbps, losslessPriorities, expectedGidIndex,
-                LinkFlapping.defaults(), null, true, 3);
+                LinkFlapping.defaults());
     }
 
     /** Consecutive samples to raise and to clear one rule. */
@@ -125,7 +182,7 @@ public record DiagnosisConfig(
             "minRdmaBytesPerSecond", "minLosslessShare", "pauseStormRatio", "ecnMinPauseFramesPerSecond",
             "cnpIgnoredPerSecond", "transportErrorsPerSecond", "erdmaDropsPerSecond", "flapWindow",
             "minPortsForModalRate", "expectedRateGbps", "losslessPriorities", "expectedGidIndex", "linkFlapping",
-            "qosProfile", "ecnRequired", "minPortsForQosProfile");
+            "qosProfile", "ecnRequired", "minPortsForQosProfile", "rxPowerDrift");
     private static final Set<String> PROFILE_KEYS = Set.of("trust", "pfcPriorities", "roceDscp", "roceDscpPriority");
     private static final Set<String> WINDOW_KEYS = Set.of("raiseAfterSamples", "clearAfterSamples");
 
@@ -168,6 +225,9 @@ public record DiagnosisConfig(
         if (minPortsForQosProfile < 1) {
             throw new ConfigException("minPortsForQosProfile must be >= 1, got " + minPortsForQosProfile);
         }
+        if (rxPowerDrift == null) {
+            rxPowerDrift = RxPowerDrift.defaults();
+        }
     }
 
     /**
@@ -180,7 +240,7 @@ public record DiagnosisConfig(
     public static DiagnosisConfig defaults() {
         return new DiagnosisConfig(3, 10, Map.of(Rule.LINK_DOWN, new Window(1, 10), Rule.LINK_FLAPPING,
                 new Window(1, 10), Rule.PCIE_ERRORS, new Window(1, 60)), 10_000_000, 0.8, 0.5, 10, 0, 1, 0, Duration.ofMinutes(2), 3, Map.of(), new TreeSet<>(),
-                null, LinkFlapping.defaults(), null, true, 3);
+                null, LinkFlapping.defaults(), null, true, 3, RxPowerDrift.defaults());
     }
 
     /** Samples to raise and clear {@code rule}. */
@@ -217,6 +277,8 @@ public record DiagnosisConfig(
         }
         LinkFlapping linkFlapping = json.has("linkFlapping") ? LinkFlapping.fromJson(json.object("linkFlapping"))
                 : d.linkFlapping;
+        RxPowerDrift rxPowerDrift = json.has("rxPowerDrift") ? RxPowerDrift.fromJson(json.object("rxPowerDrift"))
+                : d.rxPowerDrift;
         try {
             // the constructor checks ranges; its message names the key, this adds the section
             return new DiagnosisConfig(raise, clear, windows,
@@ -234,7 +296,7 @@ public record DiagnosisConfig(
                     linkFlapping,
                     json.has("qosProfile") ? qosProfile(json.object("qosProfile")) : d.qosProfile,
                     json.bool("ecnRequired", d.ecnRequired),
-                    json.integer("minPortsForQosProfile", d.minPortsForQosProfile));
+                    json.integer("minPortsForQosProfile", d.minPortsForQosProfile), rxPowerDrift);
         } catch (ConfigException e) {
             throw new ConfigException(json.path() + "." + e.getMessage(), e);
         }

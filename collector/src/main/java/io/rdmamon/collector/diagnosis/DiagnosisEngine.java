@@ -54,6 +54,7 @@ public final class DiagnosisEngine {
         final Hysteresis[] tracks = new Hysteresis[RULES.length];
         ArrayDeque<long[]> flaps;          // {sample timestamp, events}, oldest first, within the flap window
         final FlapLedger ledger = new FlapLedger(MAX_LEDGER_ENTRIES);
+        RxPowerBaseline rxBaseline;        // created at the first sample with a module; null = no module seen
         FleetRates.Model model;            // what this port contributes to the fleet rates; null = nothing
         long contributedRate;
         QosProfile qosProfile;             // what this port contributes to the fleet's QoS majority; null = nothing
@@ -133,7 +134,7 @@ public final class DiagnosisEngine {
                 long recentFlaps = flaps(state, LinkDegraded.flaps(previousPort, port, elapsed), sample.timestampMillis());
                 PortInput input = new PortInput(device, previousPort, port, elapsed, expectedRate(device, port), recentFlaps,
                         ledger(state, previousPort, port, sample.timestampMillis()), pciBefore.get(device.name()),
-                        sample.ncclConf(), fleetQos());
+                        sample.ncclConf(), fleetQos(), rxBaseline(state, port, sample.timestampMillis()));
                 for (PortRule rule : RuleTable.PORT_RULES) {
                     if (rule.judges(input)) {
                         track(sample.node(), state, rule.id(), rule.evaluate(input, config).orElse(null), now);
@@ -259,6 +260,17 @@ public final class DiagnosisEngine {
                 dirty = true;
             }
         }
+    }
+
+    /** Each lane's Rx power baseline before this sample (and this sample's readings added to it). */
+    private Map<Integer, Double> rxBaseline(PortState state, IbPort port, long timestampMillis) {
+        if (port.module() == null || port.module().lanes().isEmpty()) {
+            return Map.of();
+        }
+        if (state.rxBaseline == null) {
+            state.rxBaseline = new RxPowerBaseline(config.rxPowerDrift().baselineWindow());
+        }
+        return state.rxBaseline.update(port.module(), timestampMillis);
     }
 
     private void track(String node, PortState state, Rule rule, Finding finding, long now) {

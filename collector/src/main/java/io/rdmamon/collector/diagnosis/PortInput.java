@@ -20,37 +20,40 @@ import java.util.Set;
  * @param previousPci   the PCI function of the port's device in the previous sample; null when there is none
  * @param ncclConf      the node's {@code /etc/nccl.conf}; null when it has none
  * @param fleetQos      the QoS profile of the fleet (configured or the majority of RoCE ports); null when unknown
+ * @param rxPowerBaselineWatts each transceiver lane's Rx power baseline before this sample, by lane number
+ *                      ({@link RxPowerBaseline}); empty while there is too little history
  */
 public record PortInput(IbDevice device, IbPort previous, IbPort current, long elapsedMillis, ExpectedRate expectedRate,
                         long recentFlaps, FlapCounts linkFlaps, PciFunction previousPci, Map<String, String> ncclConf,
-                        QosProfile.Fleet fleetQos) {
+                        QosProfile.Fleet fleetQos, Map<Integer, Double> rxPowerBaselineWatts) {
 
     public PortInput {
         linkFlaps = linkFlaps == null ? FlapCounts.NONE : linkFlaps;
+        rxPowerBaselineWatts = rxPowerBaselineWatts == null ? Map.of() : Map.copyOf(rxPowerBaselineWatts);
     }
 
     /** An input without flap ledger counts, a previous PCI function, the node's nccl.conf or the fleet's QoS profile. */
     public PortInput(IbDevice device, IbPort previous, IbPort current, long elapsedMillis, ExpectedRate expectedRate,
                      long recentFlaps) {
-        this(device, previous, current, elapsedMillis, expectedRate, recentFlaps, null, null, null, null);
+        this(device, previous, current, elapsedMillis, expectedRate, recentFlaps, null, null, null, null, null);
     }
 
     /** An input without a previous PCI function, the node's nccl.conf or the fleet's QoS profile. */
     public PortInput(IbDevice device, IbPort previous, IbPort current, long elapsedMillis, ExpectedRate expectedRate,
                      long recentFlaps, FlapCounts linkFlaps) {
-        this(device, previous, current, elapsedMillis, expectedRate, recentFlaps, linkFlaps, null, null, null);
+        this(device, previous, current, elapsedMillis, expectedRate, recentFlaps, linkFlaps, null, null, null, null);
     }
 
     /** An input without the node's nccl.conf or the fleet's QoS profile. */
     public PortInput(IbDevice device, IbPort previous, IbPort current, long elapsedMillis, ExpectedRate expectedRate,
                      long recentFlaps, FlapCounts linkFlaps, PciFunction previousPci) {
-        this(device, previous, current, elapsedMillis, expectedRate, recentFlaps, linkFlaps, previousPci, null, null);
+        this(device, previous, current, elapsedMillis, expectedRate, recentFlaps, linkFlaps, previousPci, null, null, null);
     }
 
     /** An input without flap ledger counts or a previous PCI function. */
     public PortInput(IbDevice device, IbPort previous, IbPort current, long elapsedMillis, ExpectedRate expectedRate,
                      long recentFlaps, Map<String, String> ncclConf, QosProfile.Fleet fleetQos) {
-        this(device, previous, current, elapsedMillis, expectedRate, recentFlaps, null, null, ncclConf, fleetQos);
+        this(device, previous, current, elapsedMillis, expectedRate, recentFlaps, null, null, ncclConf, fleetQos, null);
     }
 
     /**

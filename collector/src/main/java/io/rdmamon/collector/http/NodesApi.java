@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.rdmamon.collector.store.IngestIssues;
 import io.rdmamon.collector.store.NodeStore;
 import io.rdmamon.collector.store.NodeView;
+import io.rdmamon.collector.store.PhysicalLayer;
 import io.rdmamon.collector.store.PortRates;
 import io.rdmamon.collector.store.RatePoint;
 import io.rdmamon.protocol.model.EthtoolStats;
@@ -14,7 +15,9 @@ import io.rdmamon.protocol.model.GidAdvice;
 import io.rdmamon.protocol.model.GidEntry;
 import io.rdmamon.protocol.model.HostSample;
 import io.rdmamon.protocol.model.IbDevice;
+import io.rdmamon.protocol.model.FecMode;
 import io.rdmamon.protocol.model.IbPort;
+import io.rdmamon.protocol.model.TransceiverModule;
 import io.rdmamon.protocol.model.PciFunction;
 import io.rdmamon.protocol.model.PortTransport;
 import io.rdmamon.protocol.model.LosslessPriorities;
@@ -309,6 +312,74 @@ public final class NodesApi implements Routes {
         } else {
             p.set("verbs", MAPPER.valueToTree(v));
         }
+        physical(p, previous, port, elapsed);
+    }
+
+    /**
+     * The port's physical layer as the port page shows it, computed here ({@link PhysicalLayer}) so the dashboard
+     * derives nothing: FEC encoding, pre-FEC BER over the last interval, and the transceiver with each lane's power in
+     * W and dBm and its Rx margin above the module's own low warning.
+     */
+    private static void physical(ObjectNode p, IbPort previous, IbPort port, long elapsed) {
+        FecMode fec = port.fec();
+        if (fec == null) {
+            p.putNull("fec");
+        } else {
+            ObjectNode f = p.putObject("fec").put("active", fec.active());
+            fec.configured().forEach(f.putArray("configured")::add);
+        }
+        PhysicalLayer.PreFecBer ber = PhysicalLayer.preFecBer(previous, port, elapsed);
+        if (ber == null) {
+            p.putNull("preFecBer");
+        } else {
+            p.put("preFecBer", ber.ber()).put("preFecBerEstimated", ber.estimated());
+        }
+        TransceiverModule m = port.module();
+        if (m == null) {
+            p.putNull("module");
+            return;
+        }
+        ObjectNode module = p.putObject("module").put("standard", m.standard()).put("type", m.type())
+                .put("vendor", m.vendor()).put("part", m.part()).put("revision", m.revision()).put("serial", m.serial())
+                .put("date", m.date()).put("temperatureCelsius", m.temperatureCelsius())
+                .put("voltageVolts", m.voltageVolts()).put("worstRxMarginDb", PhysicalLayer.worstRxMarginDb(m));
+        ArrayNode lanes = module.putArray("lanes");
+        for (TransceiverModule.Lane lane : m.lanes()) {
+            lanes.addObject().put("lane", lane.lane()).put("rxPowerWatts", lane.rxPowerWatts())
+                    .put("rxPowerDbm", dbm(lane.rxPowerWatts())).put("txPowerWatts", lane.txPowerWatts())
+                    .put("txPowerDbm", dbm(lane.txPowerWatts())).put("txBiasAmperes", lane.txBiasAmperes())
+                    .put("rxMarginDb", PhysicalLayer.rxMarginDb(lane, m));
+        }
+        TransceiverModule.Thresholds t = m.thresholds();
+        if (t == null) {
+            module.putNull("thresholds");
+        } else {
+            ObjectNode thresholds = module.putObject("thresholds");
+            limits(thresholds, "temperatureCelsius", t.temperatureCelsius(), false);
+            limits(thresholds, "voltageVolts", t.voltageVolts(), false);
+            limits(thresholds, "rxPowerWatts", t.rxPowerWatts(), true);
+            limits(thresholds, "txPowerWatts", t.txPowerWatts(), true);
+            limits(thresholds, "txBiasAmperes", t.txBiasAmperes(), false);
+        }
+        m.notes().forEach(module.putArray("notes")::add);
+    }
+
+    /** One quantity's four thresholds; optical power also in dBm, as the lanes are. */
+    private static void limits(ObjectNode thresholds, String name, TransceiverModule.Limits limits, boolean power) {
+        if (limits == null) {
+            return;
+        }
+        ObjectNode l = thresholds.putObject(name).put("highAlarm", limits.highAlarm()).put("lowAlarm", limits.lowAlarm())
+                .put("highWarning", limits.highWarning()).put("lowWarning", limits.lowWarning());
+        if (power) {
+            l.put("highAlarmDbm", dbm(limits.highAlarm())).put("lowAlarmDbm", dbm(limits.lowAlarm()))
+                    .put("highWarningDbm", dbm(limits.highWarning())).put("lowWarningDbm", dbm(limits.lowWarning()));
+        }
+    }
+
+    /** Optical power in dBm; null without a reading or without light (JSON has no -inf). */
+    private static Double dbm(Double watts) {
+        return watts == null || !(watts > 0) ? null : 10 * Math.log10(watts * 1e3);
     }
 
     private static void counters(ObjectNode target, Map<String, Long> values, IbPort previous, IbPort current,

@@ -5,6 +5,7 @@ import io.rdmamon.collector.diagnosis.Diagnosis;
 import io.rdmamon.collector.json.StreamingJson;
 import io.rdmamon.collector.store.NodeStore;
 import io.rdmamon.collector.store.NodeView;
+import io.rdmamon.collector.store.PhysicalLayer;
 import io.rdmamon.collector.store.PortRates;
 import io.rdmamon.collector.store.RatePoint;
 import io.rdmamon.protocol.model.EthtoolStats;
@@ -38,7 +39,7 @@ final class FleetState {
     /** Field order of a port array in a node row (sent in the hello). */
     static final List<String> PORT_FIELDS = List.of("device", "port", "state", "stateId", "linkLayer",
             "rateBytesPerSecond", "netdev", "rxBytesPerSecond", "txBytesPerSecond", "rxPacketsPerSecond",
-            "txPacketsPerSecond", "losslessShare", "active", "transport", "badge");
+            "txPacketsPerSecond", "losslessShare", "active", "transport", "preFecBer", "rxPowerMarginDb", "badge");
     static final int MAX_FAILURES_PER_NODE = 5;
 
     /** One tick: the delta to send to up-to-date clients and every row for a client that needs all. */
@@ -189,6 +190,9 @@ final class FleetState {
         number(g, losslessShare(previous, port, elapsed));
         g.writeBoolean(port.isActive());
         g.writeString(PortTransport.of(device, port).jsonName());
+        PhysicalLayer.PreFecBer ber = PhysicalLayer.preFecBer(previous, port, elapsed);
+        number(g, ber == null ? null : ber.ber());
+        number(g, PhysicalLayer.worstRxMarginDb(port.module()));
     }
 
     /**

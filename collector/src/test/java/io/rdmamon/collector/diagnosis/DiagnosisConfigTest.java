@@ -73,8 +73,21 @@ class DiagnosisConfigTest {
         assertEquals(new DiagnosisConfig.Window(1, 10), DiagnosisConfig.defaults().window(Rule.LINK_FLAPPING));
     }
 
+    @Test
+    void rxPowerDriftOverlaysItsDefaults() throws IOException {
+        DiagnosisConfig d = load("""
+                {"rxPowerDrift": {"dropDb": 4.5}}""");
+
+        assertEquals(new DiagnosisConfig.RxPowerDrift(4.5, Duration.ofHours(1)), d.rxPowerDrift());
+        assertEquals(new DiagnosisConfig.RxPowerDrift(3.0, Duration.ofHours(1)), DiagnosisConfig.defaults().rxPowerDrift());
+        assertEquals(0.5012e-3, DiagnosisConfig.defaults().rxPowerDrift().floorWatts(1e-3), 1e-7, "3 dB: about half the power");
+    }
+
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', value = {
+            "{\"rxPowerDrift\": {\"dropDb\": 0}}|diagnosis.rxPowerDrift.dropDb must be a positive number of dB, got 0.0",
+            "{\"rxPowerDrift\": {\"baselineWindow\": \"30s\"}}|diagnosis.rxPowerDrift.baselineWindow must be at least 1m, got PT30S",
+            "{\"rxPowerDrift\": {\"drop\": 3}}|unknown key 'diagnosis.rxPowerDrift.drop'",
             "{\"minLossless\": 0.5}|unknown key 'diagnosis.minLossless' (known: [clearAfterSamples,",
             "{\"minLosslessShare\": 1.5}|diagnosis.minLosslessShare must be a fraction 0..1, got 1.5",
             "{\"minLosslessShare\": \"high\"}|diagnosis.minLosslessShare: expected a number, got string",

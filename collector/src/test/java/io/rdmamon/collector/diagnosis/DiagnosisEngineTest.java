@@ -5,7 +5,10 @@ import io.rdmamon.collector.store.IngestIssues;
 import io.rdmamon.collector.store.NodeStore;
 import io.rdmamon.collector.store.NodeView;
 import io.rdmamon.protocol.model.HostSample;
+import io.rdmamon.protocol.model.IbDevice;
+import io.rdmamon.protocol.model.IbPort;
 import io.rdmamon.protocol.model.SourceStatus;
+import io.rdmamon.protocol.model.TransceiverModule;
 import io.rdmamon.protocol.testing.MovingPort;
 import org.junit.jupiter.api.Test;
 
@@ -48,6 +51,46 @@ class DiagnosisEngineTest {
         return engine.snapshot().diagnoses().stream()
                 .map(d -> d.node() + " " + (d.nodeLevel() ? "" : d.device() + "/" + d.port() + " ") + d.rule().id())
                 .collect(Collectors.toSet());
+    }
+
+    /** A sample of a RoCE port whose QSFP-DD's lane 4 receives {@code rxLane4Watts}, {@code stepMillis} after the last. */
+    private void feedOptic(double rxLane4Watts, long stepMillis) {
+        clock.addAndGet(stepMillis);
+        TransceiverModule optic = new TransceiverModule("CMIS", 0x18, "QSFP-DD", "Eoptolink", "EOLD-168HG-10-1", "01",
+                "DR4R030015", "250428", 45.0, 3.3, List.of(new TransceiverModule.Lane(3, 0.8e-3, 1.5e-3, 0.1),
+                new TransceiverModule.Lane(4, rxLane4Watts, 1.5e-3, 0.1)), null, List.of());
+        IbPort port = new IbPort(1, 4, "ACTIVE", 5, "LinkUp", null, null, "Ethernet", "0x0", "ens6f0np0", Map.of(),
+                Map.of(), List.of(), null, null, null, Map.of(), optic);
+        deliver(store, engine, new HostSample("n7", clock.get(), List.of(new IbDevice("mlx5_2", 1, "CA", null, null,
+                "x", "MT4125", null, List.of(port))), List.of()));
+    }
+
+    /** The module diagnoses now (the port has no RoCE v2 GID, so gid_no_rocev2 is active too and not looked at). */
+    private Set<String> moduleDiagnoses() {
+        return active().stream().filter(d -> d.contains(" module_")).collect(Collectors.toSet());
+    }
+
+    @Test
+    void aModuleThatArrivesLowHasNoLevelToFallFrom() {
+        for (int i = 0; i < 5; i++) {
+            feedOptic(0.35e-3, 10_000);
+        }
+        assertEquals(Set.of(), moduleDiagnoses());
+    }
+
+    @Test
+    void aLaneFallingBelowItsOwnBaselineRaisesModulePowerOutOfRange() {
+        for (int i = 0; i < 90; i++) { // 15 minutes at 0.8 mW
+            feedOptic(0.8e-3, 10_000);
+        }
+        assertEquals(Set.of(), moduleDiagnoses());
+        for (int i = 0; i < 3; i++) { // then 3.6 dB lower, far inside any SR or DR module's range
+            feedOptic(0.35e-3, 10_000);
+        }
+        assertEquals(Set.of("n7 mlx5_2/1 module_power_out_of_range"), moduleDiagnoses());
+        String evidence = engine.snapshot().diagnoses().stream().filter(d -> d.rule() == Rule.MODULE_POWER_OUT_OF_RANGE)
+                .findFirst().orElseThrow().evidence();
+        assertTrue(evidence.contains("lane 4 Rx power -4.56 dBm, 3.6 dB below its baseline -0.97 dBm"), evidence);
     }
 
     @Test

@@ -2,6 +2,7 @@ package io.rdmamon.collector.diagnosis;
 
 import io.rdmamon.collector.diagnosis.rules.FecBerHigh;
 import io.rdmamon.protocol.model.EthtoolStats;
+import io.rdmamon.protocol.model.FecMode;
 import io.rdmamon.protocol.model.IbDevice;
 import io.rdmamon.protocol.model.IbPort;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -43,6 +44,36 @@ class FecBerHighTest {
         assertEquals(Optional.ofNullable(evidence), finding.map(Finding::evidence));
     }
 
+    /** The FEC encoding in the sample: named in the evidence, explains errors with FEC off, and tells PAM4 without a rate. */
+    @ParameterizedTest(name = "{0} FEC {1}: +{2} corrected of +{3} bits, +{4} symbol errors")
+    @CsvSource(delimiter = '|', nullValues = "null", value = {
+            "400 Gb/sec (4X NDR)|RS|120000000|4000000000000|0|warning|pre-FEC BER 3.00e-05 under RS FEC, above the PAM4 threshold 2.4e-05 on enp65s0f0np0",
+            "200 Gb/sec (4X HDR)|Off|0|2000000000000|30|critical|3.0/s symbol errors with FEC off (ethtool --show-fec: Off; rx_pcs_symbol_err_phy): every one is a lost frame; a PAM4 link needs RS FEC: set it on both ends (ethtool --set-fec IF encoding rs) on enp65s0f0np0",
+            "25 Gb/sec (1X EDR)|Off|0|250000000000|30|critical|3.0/s symbol errors with FEC off (ethtool --show-fec: Off; rx_pcs_symbol_err_phy): every one is a lost frame on enp65s0f0np0",
+            // no rate: LLRS says PAM4 (1e-7 is healthy there), BASE-R says nothing more than the NRZ default
+            "null|LLRS|100000|1000000000000|0|null|null",
+            "null|BaseR|100000|1000000000000|0|warning|pre-FEC BER 1.00e-07 under BaseR FEC, above the NRZ threshold 1.0e-08 on enp65s0f0np0"})
+    void theFecEncodingInTheSample(String rate, String fec, long corrected, long received, long symbolErrors,
+                                   String severity, String evidence) {
+        Long bytesPerSecond = rate == null ? null : Long.parseLong(rate.substring(0, rate.indexOf(' '))) * 125_000_000L;
+        FecMode mode = new FecMode(fec, List.of(fec));
+        IbPort before = withFec(port(rate, bytesPerSecond, 1_000_000, 10_000_000L, 7), mode);
+        IbPort after = withFec(port(rate, bytesPerSecond, 1_000_000 + corrected, 10_000_000L + received,
+                7 + symbolErrors), mode);
+
+        Optional<Finding> finding = new FecBerHigh().evaluate(new PortInput(new IbDevice("mlx5_4", 1, "CA", null, null,
+                "x", "MT4129", null, List.of(after)), before, after, 10_000, null, 0), DiagnosisConfig.defaults());
+
+        assertEquals(Optional.ofNullable(severity), finding.map(f -> f.severity().id()));
+        assertEquals(Optional.ofNullable(evidence), finding.map(Finding::evidence));
+    }
+
+    private static IbPort withFec(IbPort p, FecMode fec) {
+        return new IbPort(p.port(), p.stateId(), p.state(), p.physStateId(), p.physState(), p.rate(),
+                p.rateBytesPerSecond(), p.linkLayer(), p.lid(), p.netdev(), p.counters(), p.hwCounters(), p.gids(),
+                p.ethtool(), p.verbs(), p.qos(), p.netdevCounters(), p.module(), fec);
+    }
+
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', value = {"100 Gb/sec (4X EDR)|false", "25 Gb/sec (1X EDR)|false",
             "200 Gb/sec (4X HDR)|true", "100 Gb/sec (2X HDR)|true", "400 Gb/sec (4X NDR)|true", "50 Gb/sec (1X HDR)|true"})
@@ -59,7 +90,7 @@ class FecBerHighTest {
                 List.of(after)), port, after, 10_000, null, 0), DiagnosisConfig.defaults()).isEmpty();
     }
 
-    private static IbPort port(String rate, long bytesPerSecond, long corrected, Long received, long symbolErrors) {
+    private static IbPort port(String rate, Long bytesPerSecond, long corrected, Long received, long symbolErrors) {
         Map<String, Long> raw = new LinkedHashMap<>();
         raw.put("rx_bytes", 0L);
         raw.put("rx_corrected_bits_phy", corrected);

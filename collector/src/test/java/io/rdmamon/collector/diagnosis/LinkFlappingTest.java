@@ -63,7 +63,7 @@ class LinkFlappingTest {
         DiagnosisConfig.LinkFlapping strict = new DiagnosisConfig.LinkFlapping(1, Duration.ofMinutes(1), 2,
                 Duration.ofHours(1));
         DiagnosisConfig config = new DiagnosisConfig(3, 10, Map.of(), 0, 0.8, 0.5, 10, 0, 1, 0, Duration.ofMinutes(2), 3,
-                Map.of(), new TreeSet<>(), null, strict, null, true, 3);
+                Map.of(), new TreeSet<>(), null, strict);
 
         Finding finding = new LinkFlapping().evaluate(input(new PortInput.FlapCounts(1, 1, Set.of())), config)
                 .orElseThrow();

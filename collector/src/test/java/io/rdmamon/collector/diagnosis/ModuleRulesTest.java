@@ -49,6 +49,40 @@ class ModuleRulesTest {
         assertEquals(Optional.empty(), new ModulePowerOutOfRange().evaluate(input(null), CONFIG));
     }
 
+    /**
+     * Drift: lane 3 against its baseline 0.2 mW (-6.99 dBm), every other lane at it. 3 dB is half the power: 0.11 mW
+     * is 2.6 dB down (nothing), 0.09 mW 3.5 dB (warning, inside the module's thresholds); a lane past its alarm is
+     * reported by the thresholds alone; a module without thresholds is still judged by its drift; a 6 dB setting
+     * tolerates 3.5 dB.
+     */
+    @ParameterizedTest(name = "lane 3 Rx {0} mW, thresholds {1}, drop {2} dB")
+    @CsvSource(delimiter = '|', nullValues = "null", value = {
+            "0.11|true|3|null|null",
+            "0.09|true|3|warning|module QT14241028003 (QSFPTEK QT-QSFP28-ER4) of ens3f0np0: lane 3 Rx power -10.46 dBm, 3.5 dB below its baseline -6.99 dBm (best 5-minute mean within 1 h); clean both fiber connectors and reseat, then replace the optic QT14241028003 if it stays out of range",
+            "0.005|true|3|critical|module QT14241028003 (QSFPTEK QT-QSFP28-ER4) of ens3f0np0: lane 3 Rx power -23.01 dBm below its alarm -21.49 dBm; clean both fiber connectors and reseat, then replace the optic QT14241028003 if it stays out of range",
+            "0.09|false|3|warning|module QT14241028003 (QSFPTEK QT-QSFP28-ER4) of ens3f0np0: lane 3 Rx power -10.46 dBm, 3.5 dB below its baseline -6.99 dBm (best 5-minute mean within 1 h); clean both fiber connectors and reseat, then replace the optic QT14241028003 if it stays out of range",
+            "0.09|true|6|null|null"})
+    void rxPowerAgainstItsOwnBaseline(double rxMilliwatts, boolean thresholds, double dropDb, String severity,
+                                      String evidence) {
+        DiagnosisConfig config = withDrift(new DiagnosisConfig.RxPowerDrift(dropDb, java.time.Duration.ofHours(1)));
+        Map<Integer, Double> baseline = Map.of(1, 2e-4, 2, 2e-4, 3, 2e-4, 4, 2e-4);
+
+        Optional<Finding> finding = new ModulePowerOutOfRange().evaluate(input(module(35, rxMilliwatts * 1e-3, 1.4e-3,
+                thresholds ? THRESHOLDS : null), baseline), config);
+
+        assertEquals(Optional.ofNullable(severity), finding.map(f -> f.severity().id()));
+        assertEquals(Optional.ofNullable(evidence), finding.map(Finding::evidence));
+    }
+
+    private static DiagnosisConfig withDrift(DiagnosisConfig.RxPowerDrift drift) {
+        DiagnosisConfig d = DiagnosisConfig.defaults();
+        return new DiagnosisConfig(d.raiseAfterSamples(), d.clearAfterSamples(), d.windows(), d.minRdmaBytesPerSecond(),
+                d.minLosslessShare(), d.pauseStormRatio(), d.ecnMinPauseFramesPerSecond(), d.cnpIgnoredPerSecond(),
+                d.transportErrorsPerSecond(), d.erdmaDropsPerSecond(), d.flapWindow(), d.minPortsForModalRate(),
+                d.expectedRateGbps(), d.losslessPriorities(), d.expectedGidIndex(), d.linkFlapping(), d.qosProfile(),
+                d.ecnRequired(), d.minPortsForQosProfile(), drift);
+    }
+
     @ParameterizedTest(name = "{0} °C")
     @CsvSource(delimiter = '|', nullValues = "null", value = {
             "70|null|null",
@@ -69,9 +103,13 @@ class ModuleRulesTest {
     }
 
     private static PortInput input(TransceiverModule module) {
+        return input(module, Map.of());
+    }
+
+    private static PortInput input(TransceiverModule module, Map<Integer, Double> rxBaseline) {
         IbPort port = new IbPort(1, 4, "ACTIVE", 5, "LinkUp", null, null, "Ethernet", "0x0", "ens3f0np0", Map.of(),
                 Map.of(), List.of(), null, null, null, Map.of(), module);
         return new PortInput(new IbDevice("mlx5_6", 1, "CA", null, null, "x", "MT4125", null, List.of(port)), null,
-                port, 0, null, 0);
+                port, 0, null, 0, null, null, null, null, rxBaseline);
     }
 }

@@ -350,7 +350,7 @@ class HostileAgentTest {
         QosConfig forgedTrust = new QosConfig(QosConfig.SOURCE_NETLINK, null, null, null, List.of(),
                 List.of("dscp", "pcp\nrdma_agent_up 0"), null, null, null, null, null);
         trust.send(hello("trust", oneDevice(List.of(new PortLayout(1, 4, "ACTIVE", 5, "LinkUp", null, null, "Ethernet",
-                null, "ens3f0np0", List.of(), List.of(), List.of(), null, null, forgedTrust, null, null)))));
+                null, "ens3f0np0", List.of(), List.of(), List.of(), null, null, forgedTrust, null, null, null)))));
         assertEquals((short) 1002, trust.closed());
         assertTrue(trust.closeReason.startsWith("hello.layout.devices[0].ports[0].qos.trustOrder[1] 'pcp\\u000ardma"),
                 trust.closeReason);

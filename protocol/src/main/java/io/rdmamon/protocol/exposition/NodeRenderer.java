@@ -138,6 +138,11 @@ public final class NodeRenderer {
         info(PORT_INFO, labels("device", device, "link_layer", text(p.linkLayer()), "lossless_priorities",
                 lossless.label(), "lossless_source", lossless.source(), "netdev", text(p.netdev()), "node", nodeLabel,
                 "phys_state", text(p.physState()), "port", portNumber, "state", text(p.state())));
+        if (p.fec() != null) {
+            info(MetricFamilies.PORT_FEC_INFO, labels("active", p.fec().active() == null ? "None" : p.fec().active(),
+                    "configured", String.join(" ", p.fec().configured()), "device", device, "node", nodeLabel,
+                    "port", portNumber));
+        }
         if (p.qos() != null) {
             qos(nodeLabel, device, portNumber, p.qos());
         }

@@ -33,6 +33,8 @@ import java.util.Map;
  *                           there is no netdev (absent files are missing)
  * @param module             the transceiver in {@link #netdev}'s cage, read on the slow cadence; null when there is
  *                           none, it could not be read, or it was not read
+ * @param fec                {@link #netdev}'s FEC encoding, read on the slow cadence; null when the driver has none
+ *                           or it was not read
  */
 public record IbPort(
         int port,
@@ -52,7 +54,8 @@ public record IbPort(
         VerbsPortAttributes verbs,
         QosConfig qos,
         Map<String, Long> netdevCounters,
-        TransceiverModule module) {
+        TransceiverModule module,
+        FecMode fec) {
     /** {@code state} 4: ACTIVE. */
     public static final int STATE_ACTIVE = 4;
     /** {@code state} 5: ACTIVE_DEFER, an active port whose transition the SM deferred; it carries traffic. */
@@ -63,6 +66,15 @@ public record IbPort(
         hwCounters = Maps.copyOrdered(hwCounters);
         gids = List.copyOf(gids);
         netdevCounters = Maps.copyOrdered(netdevCounters);
+    }
+
+    /** A port whose FEC encoding was not read. */
+    public IbPort(int port, int stateId, String state, int physStateId, String physState, String rate,
+                  Long rateBytesPerSecond, String linkLayer, String lid, String netdev, Map<String, Long> counters,
+                  Map<String, Long> hwCounters, List<GidEntry> gids, EthtoolStats ethtool, VerbsPortAttributes verbs,
+                  QosConfig qos, Map<String, Long> netdevCounters, TransceiverModule module) {
+        this(port, stateId, state, physStateId, physState, rate, rateBytesPerSecond, linkLayer, lid, netdev, counters,
+                hwCounters, gids, ethtool, verbs, qos, netdevCounters, module, null);
     }
 
     /** A port without a transceiver read. */

@@ -11,6 +11,7 @@ import io.rdmamon.protocol.json.StrictJsonException;
 import io.rdmamon.protocol.model.EthtoolStats;
 import io.rdmamon.protocol.model.GidEntry;
 import io.rdmamon.protocol.model.PciFunction;
+import io.rdmamon.protocol.model.FecMode;
 import io.rdmamon.protocol.model.TransceiverModule;
 import io.rdmamon.protocol.model.SourceStatus;
 import io.rdmamon.protocol.model.VerbsPortAttributes;
@@ -267,6 +268,10 @@ public final class FrameCodec {
                 if (p.module() != null) {
                     moduleJson(port.putObject("module"), p.module().module());
                 }
+                if (p.fec() != null) {
+                    ObjectNode fec = port.putObject("fec").put("active", p.fec().active());
+                    p.fec().configured().forEach(fec.putArray("configured")::add);
+                }
                 if (p.verbs() != null) {
                     VerbsPortAttributes v = p.verbs();
                     port.putObject("verbs").put("state", v.state()).put("maxMtu", v.maxMtu())
@@ -339,6 +344,11 @@ public final class FrameCodec {
                 m.has("notes") ? m.strings("notes") : List.of()));
     }
 
+    /** Protocol 3's optional {@code fec} of a port: {@code {"active": "RS", "configured": ["Auto", "RS"]}}. */
+    private static FecMode fec(StrictJson fec) throws FrameException {
+        return new FecMode(fec.optString("active"), fec.has("configured") ? fec.strings("configured") : List.of());
+    }
+
     private static TransceiverModule.Limits limits(StrictJson thresholds, String name) throws FrameException {
         if (!thresholds.has(name)) {
             return null;
@@ -387,7 +397,8 @@ public final class FrameCodec {
                         // protocol 3 adds them; absent (and in older layouts) = not read
                         p.has("qos") ? QosWire.decode(p.object("qos")) : null,
                         p.has("netdevCounters") ? p.strings("netdevCounters") : List.of(),
-                        p.has("module") ? module(p.object("module")) : null));
+                        p.has("module") ? module(p.object("module")) : null,
+                        p.has("fec") ? fec(p.object("fec")) : null));
             }
             StrictJson pci = d.optObject("pci");
             devices.add(new DeviceLayout(d.string("name"), d.integer("nodeTypeId"), d.optString("nodeType"),

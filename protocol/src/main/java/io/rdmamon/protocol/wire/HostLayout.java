@@ -6,6 +6,7 @@ import io.rdmamon.protocol.model.HostSample;
 import io.rdmamon.protocol.model.IbDevice;
 import io.rdmamon.protocol.model.IbPort;
 import io.rdmamon.protocol.model.PciFunction;
+import io.rdmamon.protocol.model.FecMode;
 import io.rdmamon.protocol.model.QosConfig;
 import io.rdmamon.protocol.model.TransceiverModule;
 import io.rdmamon.protocol.model.VerbsPortAttributes;
@@ -160,7 +161,7 @@ public record HostLayout(List<DeviceLayout> devices, Map<String, String> ncclCon
                              Long rateBytesPerSecond, String linkLayer, String lid, String netdev,
                              List<String> counterNames, List<String> hwCounterNames, List<GidEntry> gids,
                              EthtoolLayout ethtool, VerbsPortAttributes verbs, QosConfig qos,
-                             List<String> netdevCounterNames, ModuleLayout module) {
+                             List<String> netdevCounterNames, ModuleLayout module, FecMode fec) {
         public PortLayout {
             counterNames = List.copyOf(counterNames);
             hwCounterNames = List.copyOf(hwCounterNames);
@@ -174,7 +175,7 @@ public record HostLayout(List<DeviceLayout> devices, Map<String, String> ncclCon
                           List<String> counterNames, List<String> hwCounterNames, List<GidEntry> gids,
                           EthtoolLayout ethtool, VerbsPortAttributes verbs) {
             this(port, stateId, state, physStateId, physState, rate, rateBytesPerSecond, linkLayer, lid, netdev,
-                    counterNames, hwCounterNames, gids, ethtool, verbs, null, null, null);
+                    counterNames, hwCounterNames, gids, ethtool, verbs, null, null, null, null);
         }
 
         static PortLayout of(IbPort port) {
@@ -183,7 +184,7 @@ public record HostLayout(List<DeviceLayout> devices, Map<String, String> ncclCon
                     List.copyOf(port.counters().keySet()), List.copyOf(port.hwCounters().keySet()), port.gids(),
                     port.ethtool() == null ? null : EthtoolLayout.of(port.ethtool()), port.verbs(), port.qos(),
                     List.copyOf(port.netdevCounters().keySet()),
-                    port.module() == null ? null : ModuleLayout.of(port.module()));
+                    port.module() == null ? null : ModuleLayout.of(port.module()), port.fec());
         }
 
         public int slotCount() {

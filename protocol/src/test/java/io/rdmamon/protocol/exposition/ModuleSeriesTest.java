@@ -2,6 +2,7 @@ package io.rdmamon.protocol.exposition;
 
 import io.rdmamon.protocol.model.HostSample;
 import io.rdmamon.protocol.model.IbDevice;
+import io.rdmamon.protocol.model.FecMode;
 import io.rdmamon.protocol.model.IbPort;
 import io.rdmamon.protocol.model.TransceiverModule;
 import io.rdmamon.protocol.model.TransceiverModule.Lane;
@@ -43,6 +44,23 @@ class ModuleSeriesTest {
                 "rdma_module_tx_power_watts{device=\"mlx5_2\",lane=\"2\",node=\"h1\",port=\"1\"} 0.001571",
                 "rdma_module_voltage_volts{device=\"mlx5_2\",node=\"h1\",port=\"1\"} 3.3173"),
                 text.lines().filter(l -> l.startsWith("rdma_module")).sorted().toList());
+    }
+
+    /** {@code rdma_port_fec_info}: the active encoding ("None" when none is active) and the configured ones. */
+    @Test
+    void fecInfoOfAPortAndNoneWithoutAnEncodingRead() throws IOException {
+        IbPort rs = new IbPort(1, 4, "ACTIVE", 5, "LinkUp", null, null, "Ethernet", "0x0", "ens2np0", Map.of(),
+                Map.of(), List.of(), null, null, null, Map.of(), null, new FecMode("RS", List.of("Auto", "RS")));
+        IbPort idle = new IbPort(1, 1, "DOWN", 3, "Disabled", null, null, "Ethernet", "0x0", "ens2np0", Map.of(),
+                Map.of(), List.of(), null, null, null, Map.of(), null, new FecMode(null, List.of("Auto")));
+        IbPort unread = new IbPort(1, 4, "ACTIVE", 5, "LinkUp", null, null, "Ethernet", "0x0", "ens2np0", Map.of(),
+                Map.of(), List.of(), null, null, null, Map.of(), null);
+
+        assertEquals(List.of("rdma_port_fec_info{active=\"RS\",configured=\"Auto RS\",device=\"mlx5_2\",node=\"h1\",port=\"1\"} 1"),
+                render(rs).lines().filter(l -> l.startsWith("rdma_port_fec")).toList());
+        assertEquals(List.of("rdma_port_fec_info{active=\"None\",configured=\"Auto\",device=\"mlx5_2\",node=\"h1\",port=\"1\"} 1"),
+                render(idle).lines().filter(l -> l.startsWith("rdma_port_fec")).toList());
+        assertEquals(List.of(), render(unread).lines().filter(l -> l.startsWith("rdma_port_fec")).toList());
     }
 
     private static String render(IbPort port) throws IOException {

@@ -2,6 +2,7 @@ package io.rdmamon.protocol.wire;
 
 import io.rdmamon.protocol.model.HostSample;
 import io.rdmamon.protocol.model.IbDevice;
+import io.rdmamon.protocol.model.FecMode;
 import io.rdmamon.protocol.model.IbPort;
 import io.rdmamon.protocol.model.TransceiverModule;
 import io.rdmamon.protocol.model.TransceiverModule.Lane;
@@ -55,6 +56,43 @@ class ModuleWireTest {
         FrameException e = assertThrows(FrameException.class, () -> codec.decode(hello.getBytes(StandardCharsets.UTF_8)));
 
         assertTrue(e.getMessage().contains("module.lanes: 4000 is outside 0..32"), e.getMessage());
+    }
+
+    /** The FEC encoding rides in the layout (slow cadence): a change is a new layout, and absent stays absent. */
+    @Test
+    void theFecEncodingTravelsInTheLayoutAndAChangeIsANewLayout() throws FrameException {
+        HostSample rs = withFec(host(module(30, 1e-4)), new FecMode("RS", List.of("Auto", "RS")));
+        HostSample off = withFec(host(module(30, 1e-4)), new FecMode("Off", List.of("Off")));
+        HostSample none = host(module(30, 1e-4));
+
+        SampleEncoder encoder = new SampleEncoder("n", "1", 1000);
+        SampleDecoder decoder = new SampleDecoder();
+        List<HostSample> decoded = new ArrayList<>();
+        List<Frame> frames = new ArrayList<>();
+        for (HostSample sample : List.of(rs, off, none)) {
+            List<Frame> encoded = encoder.encode(sample, frames.size() + 1);
+            Class<? extends Frame> expected = frames.isEmpty() ? Frame.Hello.class : Frame.LayoutChange.class;
+            assertTrue(expected.isInstance(encoded.get(0)), "a FEC change is a new layout: " + encoded.get(0));
+            frames.addAll(encoded);
+            for (Frame frame : encoded) {
+                decoder.accept(codec.decode(codec.encode(frame))).ifPresent(decoded::add);
+            }
+        }
+
+        assertEquals(List.of(rs, off, none), decoded);
+        String hello = new String(codec.encode(frames.get(0)), StandardCharsets.UTF_8);
+        assertTrue(hello.contains("\"fec\":{\"active\":\"RS\",\"configured\":[\"Auto\",\"RS\"]}"), hello);
+    }
+
+    private static HostSample withFec(HostSample sample, FecMode fec) {
+        IbPort p = sample.devices().get(0).ports().get(0);
+        IbPort port = new IbPort(p.port(), p.stateId(), p.state(), p.physStateId(), p.physState(), p.rate(),
+                p.rateBytesPerSecond(), p.linkLayer(), p.lid(), p.netdev(), p.counters(), p.hwCounters(), p.gids(),
+                p.ethtool(), p.verbs(), p.qos(), p.netdevCounters(), p.module(), fec);
+        IbDevice d = sample.devices().get(0);
+        return new HostSample(sample.node(), sample.timestampMillis(), List.of(new IbDevice(d.name(), d.nodeTypeId(),
+                d.nodeType(), d.nodeGuid(), d.sysImageGuid(), d.fwVersion(), d.hcaType(), d.boardId(), List.of(port))),
+                sample.sources());
     }
 
     private static TransceiverModule module(double temperature, double rx) {

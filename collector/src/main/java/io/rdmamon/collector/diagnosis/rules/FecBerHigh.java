@@ -6,6 +6,8 @@ import io.rdmamon.collector.diagnosis.PortInput;
 import io.rdmamon.collector.diagnosis.PortRule;
 import io.rdmamon.collector.diagnosis.Rule;
 import io.rdmamon.collector.diagnosis.Severity;
+import io.rdmamon.collector.store.PhysicalLayer;
+import io.rdmamon.protocol.model.FecMode;
 import io.rdmamon.protocol.model.IbPort;
 import io.rdmamon.protocol.rates.CounterGroup;
 
@@ -33,15 +35,17 @@ import java.util.regex.Pattern;
  * correctable pre-FEC limit is ≈ 2.4×10⁻⁴) run at 10⁻⁸..10⁻⁶ by design, so {@link #PAM4_THRESHOLD} is a tenth of
  * that limit. The modulation is read from the port's {@code rate} ({@code 200 Gb/sec (4X HDR)}: 50 Gb/s per lane is
  * PAM4). Any {@code rx_pcs_symbol_err_phy} increase (errors FEC did not correct) is critical.
+ *
+ * <p>The port's FEC encoding ({@code ethtool --show-fec}, in the sample on the slow cadence) is named in the evidence,
+ * decides the modulation when the rate does not (LLRS runs only on 100 Gb/s PAM4 lanes, BASE-R FireCode only on NRZ),
+ * and explains symbol errors on a link whose FEC is off: every one is a lost frame, and a PAM4 link cannot run
+ * without RS FEC, so the fix is the FEC setting on both ends, not the optic.
  */
 public final class FecBerHigh implements PortRule {
     static final double NRZ_THRESHOLD = 1e-8;
     static final double PAM4_THRESHOLD = 2.4e-5;
     /** Lane rates at or above this are PAM4 (50G and 100G per lane); below, NRZ. */
     private static final double PAM4_LANE_GBPS = 50;
-    static final String CORRECTED_BITS = "rx_corrected_bits_phy";
-    static final String RECEIVED_BITS = "rx_bits_phy";
-    static final String SYMBOL_ERRORS = "rx_pcs_symbol_err_phy";
     private static final Pattern LANES = Pattern.compile("\\((\\d{1,2})X");
 
     @Override
@@ -52,18 +56,16 @@ public final class FecBerHigh implements PortRule {
     @Override
     public Optional<Finding> evaluate(PortInput in, DiagnosisConfig config) {
         IbPort port = in.current();
-        if (port.ethtool() == null || !port.ethtool().raw().containsKey(CORRECTED_BITS)) {
+        if (port.ethtool() == null || !port.ethtool().raw().containsKey(PhysicalLayer.CORRECTED_BITS)) {
             return Optional.empty();
         }
-        double corrected = PortDeltas.rate(in, CounterGroup.ETHTOOL, CORRECTED_BITS);
-        double uncorrected = PortDeltas.rate(in, CounterGroup.ETHTOOL, SYMBOL_ERRORS);
-        double received = PortDeltas.rate(in, CounterGroup.ETHTOOL, RECEIVED_BITS);
-        boolean estimated = Double.isNaN(received);
-        if (estimated) {
-            received = port.rateBytesPerSecond() == null ? Double.NaN : port.rateBytesPerSecond() * 8.0;
-        }
-        double ber = corrected / received;
+        PhysicalLayer.PreFecBer preFec = PhysicalLayer.preFecBer(in.previous(), port, in.elapsedMillis());
+        double ber = preFec == null ? Double.NaN : preFec.ber();
+        boolean estimated = preFec != null && preFec.estimated();
+        double uncorrected = PortDeltas.rate(in, CounterGroup.ETHTOOL, PhysicalLayer.SYMBOL_ERRORS);
         boolean pam4 = pam4(port);
+        FecMode fec = port.fec();
+        boolean fecOff = fec != null && !fec.correcting();
         double threshold = pam4 ? PAM4_THRESHOLD : NRZ_THRESHOLD;
         boolean high = ber > threshold;
         boolean lost = uncorrected > 0;
@@ -72,17 +74,27 @@ public final class FecBerHigh implements PortRule {
         }
         Map<String, Double> values = new LinkedHashMap<>();
         StringBuilder text = new StringBuilder();
-        if (!Double.isNaN(ber)) {
+        if (!Double.isNaN(ber) && !fecOff) { // with FEC off nothing is corrected: the BER says nothing
             values.put("preFecBer", ber);
-            text.append(String.format(Locale.ROOT, "pre-FEC BER %.2e%s", ber, estimated
-                    ? " (estimated from the link rate: no rx_bits_phy)" : ""));
+            text.append(String.format(Locale.ROOT, "pre-FEC BER %.2e%s%s", ber,
+                    fec == null || fec.active() == null ? "" : " under " + fec.active() + " FEC",
+                    estimated ? " (estimated from the link rate: no rx_bits_phy)" : ""));
             text.append(high ? String.format(Locale.ROOT, ", above the %s threshold %.1e", pam4 ? "PAM4" : "NRZ", threshold)
                     : String.format(Locale.ROOT, ", below the %s threshold %.1e", pam4 ? "PAM4" : "NRZ", threshold));
         }
         if (lost) {
             values.put("uncorrectedSymbolsPerSecond", uncorrected);
-            text.append(text.length() == 0 ? "" : "; ").append(Evidence.perSecond(uncorrected))
-                    .append(" symbol errors past FEC (rx_pcs_symbol_err_phy): traffic is lost");
+            text.append(text.length() == 0 ? "" : "; ").append(Evidence.perSecond(uncorrected));
+            if (fecOff) {
+                text.append(" symbol errors with FEC off (ethtool --show-fec: ")
+                        .append(fec.active() == null ? "none active" : fec.active())
+                        .append("; rx_pcs_symbol_err_phy): every one is a lost frame");
+                if (pam4) {
+                    text.append("; a PAM4 link needs RS FEC: set it on both ends (ethtool --set-fec IF encoding rs)");
+                }
+            } else {
+                text.append(" symbol errors past FEC (rx_pcs_symbol_err_phy): traffic is lost");
+            }
         }
         if (port.netdev() != null) {
             text.append(" on ").append(port.netdev());
@@ -91,10 +103,13 @@ public final class FecBerHigh implements PortRule {
                 lost ? Severity.CRITICAL : Severity.WARNING));
     }
 
-    /** PAM4 when the lane rate ({@code rate} / the width in its text) is 50 Gb/s or more. */
+    /**
+     * PAM4 when the lane rate ({@code rate} / the width in its text) is 50 Gb/s or more; without a rate, when the FEC
+     * encoding is LLRS (defined for 100 Gb/s PAM4 lanes only).
+     */
     static boolean pam4(IbPort port) {
         if (port.rateBytesPerSecond() == null || port.rate() == null) {
-            return false;
+            return port.fec() != null && "LLRS".equals(port.fec().active());
         }
         Matcher m = LANES.matcher(port.rate());
         int lanes = m.find() ? Integer.parseInt(m.group(1)) : 1;

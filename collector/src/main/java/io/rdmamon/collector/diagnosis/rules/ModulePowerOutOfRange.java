@@ -20,7 +20,12 @@ import java.util.StringJoiner;
  * module_power_out_of_range: a lane's Rx or Tx optical power of the port's transceiver is outside the module's own
  * warning range (warning) or alarm range (critical), as its EEPROM states them (SFF-8472 A2h, SFF-8636 page 03h, CMIS
  * page 02h). Judged only against the module's thresholds, never fixed numbers: an LR4 and an SR4 differ by 10 dB.
- * A module without thresholds in its image judges nothing.
+ * A module without thresholds in its image is judged by the drift check only.
+ *
+ * <p>Drift: a lane's Rx power more than {@code diagnosis.rxPowerDrift.dropDb} (3 dB) below its own baseline (its best
+ * 5-minute mean of the last hour, {@link io.rdmamon.collector.diagnosis.RxPowerBaseline}) warns while still inside
+ * the thresholds: a dirtying connector or a bent fiber is a fall of the one lane, seen before it reaches the module's
+ * low warning. A lane already outside its thresholds is reported by those.
  */
 public final class ModulePowerOutOfRange implements PortRule {
     @Override
@@ -31,15 +36,20 @@ public final class ModulePowerOutOfRange implements PortRule {
     @Override
     public Optional<Finding> evaluate(PortInput in, DiagnosisConfig config) {
         TransceiverModule m = in.current().module();
-        if (m == null || m.thresholds() == null) {
+        if (m == null) {
             return Optional.empty();
         }
         StringJoiner lanes = new StringJoiner("; ");
         Map<String, Double> values = new LinkedHashMap<>();
         boolean alarm = false;
         for (Lane lane : m.lanes()) {
-            alarm |= check("Rx", lane.lane(), lane.rxPowerWatts(), m.thresholds().rxPowerWatts(), lanes, values);
-            alarm |= check("Tx", lane.lane(), lane.txPowerWatts(), m.thresholds().txPowerWatts(), lanes, values);
+            if (m.thresholds() != null) {
+                alarm |= check("Rx", lane.lane(), lane.rxPowerWatts(), m.thresholds().rxPowerWatts(), lanes, values);
+                alarm |= check("Tx", lane.lane(), lane.txPowerWatts(), m.thresholds().txPowerWatts(), lanes, values);
+            }
+            if (!values.containsKey("rxPowerWattsLane" + lane.lane())) {
+                drift(lane, in.rxPowerBaselineWatts().get(lane.lane()), config.rxPowerDrift(), lanes, values);
+            }
         }
         if (values.isEmpty()) {
             return Optional.empty();
@@ -49,6 +59,21 @@ public final class ModulePowerOutOfRange implements PortRule {
                 + lanes + "; clean both fiber connectors and reseat, then replace the optic " + (m.serial() == null
                 ? "" : m.serial() + " ") + "if it stays out of range", values,
                 alarm ? Severity.CRITICAL : Severity.WARNING));
+    }
+
+    /** Adds the lane's Rx reading when it fell more than the configured drop below its baseline. */
+    private static void drift(Lane lane, Double baselineWatts, DiagnosisConfig.RxPowerDrift drift, StringJoiner text,
+                              Map<String, Double> values) {
+        Double rx = lane.rxPowerWatts();
+        if (rx == null || baselineWatts == null || !(baselineWatts > 0) || rx >= drift.floorWatts(baselineWatts)) {
+            return;
+        }
+        double dropDb = rx > 0 ? 10 * Math.log10(baselineWatts / rx) : Double.POSITIVE_INFINITY;
+        text.add("lane " + lane.lane() + " Rx power " + Evidence.dbm(rx) + String.format(Locale.ROOT, ", %.1f dB",
+                dropDb) + " below its baseline " + Evidence.dbm(baselineWatts) + " (best 5-minute mean within "
+                + Evidence.duration(drift.baselineWindow()) + ")");
+        values.put("rxPowerWattsLane" + lane.lane(), rx);
+        values.put("rxPowerBaselineWattsLane" + lane.lane(), baselineWatts);
     }
 
     /** Adds the lane's reading when outside the warning range; true when also outside the alarm range. */
