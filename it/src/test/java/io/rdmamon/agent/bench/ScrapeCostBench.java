@@ -1,0 +1,98 @@
+package io.rdmamon.agent.bench;
+
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import io.rdmamon.agent.host.HostReader;
+import io.rdmamon.collector.http.MetricsHandler;
+import io.rdmamon.collector.metrics.RdmaMetrics;
+import io.rdmamon.collector.store.NodeStore;
+import io.rdmamon.protocol.exposition.ExpositionFormat;
+import io.rdmamon.protocol.exposition.ExpositionGzip;
+import io.rdmamon.protocol.model.HostSample;
+import io.rdmamon.protocol.wire.FrameCodec;
+import io.rdmamon.protocol.wire.SampleDecoder;
+
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+
+/**
+ * Where one {@code /metrics} at fleet scale spends its time, without HTTP or ingest (a main, not a test): a store of
+ * {@code --nodes} (2,000) copies of the 8-port mlx5 host, fed with the values frames of {@link CollectorIngestBench}
+ * (the same 16 traffic profiles, decoded as the collector decodes them), then per round every node gets a new
+ * sample and the exposition is written as Prometheus asks for it (OpenMetrics, {@link ExpositionGzip}) and as
+ * plain text, each to a counting sink. Reports the median wall time per exposition and the sizes; run it under
+ * JFR to see where the time goes.
+ *
+ * <p>{@code java -cp $CP io.rdmamon.agent.bench.ScrapeCostBench --nodes 2000 --rounds 9}
+ */
+public final class ScrapeCostBench {
+    private ScrapeCostBench() {
+    }
+
+    /** Counts bytes and drops them. */
+    private static final class CountingSink extends OutputStream {
+        long bytes;
+
+        @Override
+        public void write(int b) {
+            bytes++;
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) {
+            bytes += len;
+        }
+    }
+
+    public static void main(String[] args) throws Exception {
+        int nodes = AgentVsNodeExporterBench.intOption(args, "--nodes", 2000);
+        int rounds = AgentVsNodeExporterBench.intOption(args, "--rounds", 9);
+        Path work = Files.createTempDirectory("rdmamon-scrape-bench");
+        HostSample template;
+        try {
+            template = HostReader.forRoot(EightPortHost.build(work)).read("template");
+        } finally {
+            EightPortHost.deleteTree(work);
+        }
+        CollectorIngestBench.FrameFeed feed = new CollectorIngestBench.FrameFeed(template);
+        FrameCodec codec = new FrameCodec();
+        SampleDecoder[] decoders = new SampleDecoder[nodes];
+        long[] clock = {System.currentTimeMillis()};
+        NodeStore store = new NodeStore(() -> clock[0], 3, Long.MAX_VALUE, 2, nodes);
+        for (int n = 0; n < nodes; n++) {
+            String node = String.format("bench-node-%04d", n);
+            decoders[n] = new SampleDecoder();
+            decoders[n].accept(codec.decode(feed.hello(node).getBytes()));
+            store.connect(node, "bench", 1000);
+        }
+        RdmaMetrics metrics = new RdmaMetrics(store);
+        PrometheusRegistry registry = new PrometheusRegistry();
+        long second = 0;
+        for (boolean gzip : new boolean[] {true, false}) {
+            double[] millis = new double[rounds];
+            long size = 0;
+            for (int r = 0; r < rounds; r++) {
+                second++;
+                clock[0] += 1000;
+                for (int n = 0; n < nodes; n++) {
+                    byte[] frame = feed.values(n % 16, second).getBytes();
+                    store.accept(decoders[n].accept(codec.decode(frame)).orElseThrow());
+                }
+                CountingSink sink = new CountingSink();
+                long start = System.nanoTime();
+                try (OutputStream out = gzip ? ExpositionGzip.fastest(sink) : sink) {
+                    MetricsHandler.write(out, gzip ? ExpositionFormat.OPENMETRICS : ExpositionFormat.PROMETHEUS_TEXT,
+                            metrics, registry);
+                }
+                millis[r] = (System.nanoTime() - start) / 1e6;
+                size = sink.bytes;
+            }
+            double[] measured = Arrays.copyOfRange(millis, rounds / 3, rounds); // first third: warm-up
+            Arrays.sort(measured);
+            System.out.printf("| %s | %d nodes | %.0f ms median | %.0f ms max | %.1f MiB |%n",
+                    gzip ? "OpenMetrics + gzip" : "plain text", nodes, measured[measured.length / 2],
+                    measured[measured.length - 1], size / 1048576.0);
+        }
+    }
+}
