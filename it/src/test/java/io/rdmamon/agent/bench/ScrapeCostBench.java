@@ -7,6 +7,7 @@ import io.rdmamon.collector.metrics.RdmaMetrics;
 import io.rdmamon.collector.store.NodeStore;
 import io.rdmamon.protocol.exposition.ExpositionFormat;
 import io.rdmamon.protocol.exposition.ExpositionGzip;
+import io.rdmamon.protocol.exposition.ParallelGzipOutputStream;
 import io.rdmamon.protocol.model.HostSample;
 import io.rdmamon.protocol.wire.FrameCodec;
 import io.rdmamon.protocol.wire.SampleDecoder;
@@ -15,13 +16,16 @@ import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 
 /**
  * Where one {@code /metrics} at fleet scale spends its time, without HTTP or ingest (a main, not a test): a store of
  * {@code --nodes} (2,000) copies of the 8-port mlx5 host, fed with the values frames of {@link CollectorIngestBench}
  * (the same 16 traffic profiles, decoded as the collector decodes them), then per round every node gets a new
- * sample and the exposition is written as Prometheus asks for it (OpenMetrics, {@link ExpositionGzip}) and as
- * plain text, each to a counting sink. Reports the median wall time per exposition and the sizes; run it under
+ * sample and the exposition is written as Prometheus asks for it (OpenMetrics, gzip), and as plain text, each
+ * on one thread ({@link ExpositionGzip} as the agent does) and with the rendering and the deflating spread over a
+ * pool of one thread per core (as the collector does), each to a counting sink. Reports the median wall time per exposition and the sizes; run it under
  * JFR to see where the time goes.
  *
  * <p>{@code java -cp $CP io.rdmamon.agent.bench.ScrapeCostBench --nodes 2000 --rounds 9}
@@ -68,8 +72,10 @@ public final class ScrapeCostBench {
         }
         RdmaMetrics metrics = new RdmaMetrics(store);
         PrometheusRegistry registry = new PrometheusRegistry();
+        ExecutorService pool = Executors.newFixedThreadPool(Runtime.getRuntime().availableProcessors());
         long second = 0;
-        for (boolean gzip : new boolean[] {true, false}) {
+        for (String mode : new String[] {"OpenMetrics + gzip, one thread", "OpenMetrics + parallel render and gzip", "plain text, one thread", "plain text, parallel render"}) {
+            boolean gzip = mode.contains("gzip");
             double[] millis = new double[rounds];
             long size = 0;
             for (int r = 0; r < rounds; r++) {
@@ -81,9 +87,11 @@ public final class ScrapeCostBench {
                 }
                 CountingSink sink = new CountingSink();
                 long start = System.nanoTime();
-                try (OutputStream out = gzip ? ExpositionGzip.fastest(sink) : sink) {
+                try (OutputStream out = !gzip ? sink : mode.contains("parallel")
+                        ? new ParallelGzipOutputStream(sink, pool, 2 * Runtime.getRuntime().availableProcessors())
+                        : ExpositionGzip.fastest(sink)) {
                     MetricsHandler.write(out, gzip ? ExpositionFormat.OPENMETRICS : ExpositionFormat.PROMETHEUS_TEXT,
-                            metrics, registry);
+                            metrics, registry, mode.contains("parallel") ? pool : Runnable::run);
                 }
                 millis[r] = (System.nanoTime() - start) / 1e6;
                 size = sink.bytes;
@@ -91,8 +99,9 @@ public final class ScrapeCostBench {
             double[] measured = Arrays.copyOfRange(millis, rounds / 3, rounds); // first third: warm-up
             Arrays.sort(measured);
             System.out.printf("| %s | %d nodes | %.0f ms median | %.0f ms max | %.1f MiB |%n",
-                    gzip ? "OpenMetrics + gzip" : "plain text", nodes, measured[measured.length / 2],
+                    mode, nodes, measured[measured.length / 2],
                     measured[measured.length - 1], size / 1048576.0);
         }
+        pool.shutdown();
     }
 }
