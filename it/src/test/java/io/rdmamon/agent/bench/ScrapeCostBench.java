@@ -13,6 +13,7 @@ import io.rdmamon.protocol.wire.FrameCodec;
 import io.rdmamon.protocol.wire.SampleDecoder;
 
 import java.io.OutputStream;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -25,7 +26,8 @@ import java.util.concurrent.Executors;
  * (the same 16 traffic profiles, decoded as the collector decodes them), then per round every node gets a new
  * sample and the exposition is written as Prometheus asks for it (OpenMetrics, gzip), and as plain text, each
  * on one thread ({@link ExpositionGzip} as the agent does) and with the rendering and the deflating spread over a
- * pool of one thread per core (as the collector does), each to a counting sink. Reports the median wall time per exposition and the sizes; run it under
+ * pool of one thread per core (as the collector does), each to a counting sink. Also reported: the heap allocated
+ * per values frame by the decode and the store (the GC pressure of ingest). Reports the median wall time per exposition and the sizes; run it under
  * JFR to see where the time goes.
  *
  * <p>{@code java -cp $CP io.rdmamon.agent.bench.ScrapeCostBench --nodes 2000 --rounds 9}
@@ -73,6 +75,9 @@ public final class ScrapeCostBench {
         RdmaMetrics metrics = new RdmaMetrics(store);
         PrometheusRegistry registry = new PrometheusRegistry();
         ExecutorService pool = Executors.newFixedThreadPool(Runtime.getRuntime().availableProcessors());
+        com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        long ingestBytes = 0;
+        long ingestFrames = 0;
         long second = 0;
         for (String mode : new String[] {"OpenMetrics + gzip, one thread", "OpenMetrics + parallel render and gzip", "plain text, one thread", "plain text, parallel render"}) {
             boolean gzip = mode.contains("gzip");
@@ -81,9 +86,14 @@ public final class ScrapeCostBench {
             for (int r = 0; r < rounds; r++) {
                 second++;
                 clock[0] += 1000;
+                long allocatedBefore = threads.getCurrentThreadAllocatedBytes();
                 for (int n = 0; n < nodes; n++) {
                     byte[] frame = feed.values(n % 16, second).getBytes();
                     store.accept(decoders[n].accept(codec.decode(frame)).orElseThrow());
+                }
+                if (r >= rounds / 3) { // past the warm-up, and without the 16 frames the feed encodes per second
+                    ingestBytes += threads.getCurrentThreadAllocatedBytes() - allocatedBefore;
+                    ingestFrames += nodes;
                 }
                 CountingSink sink = new CountingSink();
                 long start = System.nanoTime();
@@ -103,5 +113,7 @@ public final class ScrapeCostBench {
                     measured[measured.length - 1], size / 1048576.0);
         }
         pool.shutdown();
+        System.out.printf("| heap allocated per values frame decoded and stored (16 per second encoded too) | %.1f KiB |%n",
+                ingestBytes / (double) ingestFrames / 1024);
     }
 }
