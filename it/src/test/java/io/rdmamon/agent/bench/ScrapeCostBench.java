@@ -23,12 +23,14 @@ import java.util.concurrent.Executors;
 /**
  * Where one {@code /metrics} at fleet scale spends its time, without HTTP or ingest (a main, not a test): a store of
  * {@code --nodes} (2,000) copies of the 8-port mlx5 host, fed with the values frames of {@link CollectorIngestBench}
- * (the same 16 traffic profiles, decoded as the collector decodes them), then per round every node gets a new
- * sample and the exposition is written as Prometheus asks for it (OpenMetrics, gzip), and as plain text, each
- * on one thread ({@link ExpositionGzip} as the agent does) and with the rendering and the deflating spread over a
- * pool of one thread per core (as the collector does), each to a counting sink. Also reported: the heap allocated
- * per values frame by the decode and the store (the GC pressure of ingest). Reports the median wall time per exposition and the sizes; run it under
- * JFR to see where the time goes.
+ * (the same 16 traffic profiles, decoded as the collector decodes them); then, in rounds, every node gets a new
+ * sample and the exposition is written to a counting sink in four ways: as Prometheus asks for it (OpenMetrics,
+ * gzip) and as plain text, each on one thread ({@link ExpositionGzip}, as before the collector's second footprint
+ * pass and as the agent does) and with the rendering and the deflating spread over a pool of one thread per core
+ * (as the collector does now). The four take turns round by round, so that the load of a shared machine falls on
+ * all alike. Reports per way the median wall and process CPU time per exposition and the size, and the heap
+ * allocated per values frame by the decode and the store (the GC pressure of ingest); run it under JFR to see
+ * where the time goes.
  *
  * <p>{@code java -cp $CP io.rdmamon.agent.bench.ScrapeCostBench --nodes 2000 --rounds 9}
  */
@@ -78,12 +80,20 @@ public final class ScrapeCostBench {
         com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
         long ingestBytes = 0;
         long ingestFrames = 0;
+        com.sun.management.OperatingSystemMXBean os =
+                (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+        String[] modes = {"OpenMetrics + gzip, one thread", "OpenMetrics + parallel render and gzip",
+                "plain text, one thread", "plain text, parallel render"};
+        double[][] millis = new double[modes.length][rounds];
+        double[][] cpuMillis = new double[modes.length][rounds];
+        long[] size = new long[modes.length];
         long second = 0;
-        for (String mode : new String[] {"OpenMetrics + gzip, one thread", "OpenMetrics + parallel render and gzip", "plain text, one thread", "plain text, parallel render"}) {
-            boolean gzip = mode.contains("gzip");
-            double[] millis = new double[rounds];
-            long size = 0;
-            for (int r = 0; r < rounds; r++) {
+        // the modes take turns round by round, so that the load of a shared machine falls on all of them alike
+        for (int r = 0; r < rounds; r++) {
+            for (int m = 0; m < modes.length; m++) {
+                String mode = modes[m];
+                boolean gzip = mode.contains("gzip");
+                boolean parallel = mode.contains("parallel");
                 second++;
                 clock[0] += 1000;
                 long allocatedBefore = threads.getCurrentThreadAllocatedBytes();
@@ -96,21 +106,28 @@ public final class ScrapeCostBench {
                     ingestFrames += nodes;
                 }
                 CountingSink sink = new CountingSink();
+                long cpuStart = os.getProcessCpuTime();
                 long start = System.nanoTime();
-                try (OutputStream out = !gzip ? sink : mode.contains("parallel")
+                try (OutputStream out = !gzip ? sink : parallel
                         ? new ParallelGzipOutputStream(sink, pool, 2 * Runtime.getRuntime().availableProcessors())
                         : ExpositionGzip.fastest(sink)) {
                     MetricsHandler.write(out, gzip ? ExpositionFormat.OPENMETRICS : ExpositionFormat.PROMETHEUS_TEXT,
-                            metrics, registry, mode.contains("parallel") ? pool : Runnable::run);
+                            metrics, registry, parallel ? pool : Runnable::run);
                 }
-                millis[r] = (System.nanoTime() - start) / 1e6;
-                size = sink.bytes;
+                millis[m][r] = (System.nanoTime() - start) / 1e6;
+                cpuMillis[m][r] = (os.getProcessCpuTime() - cpuStart) / 1e6;
+                size[m] = sink.bytes;
             }
-            double[] measured = Arrays.copyOfRange(millis, rounds / 3, rounds); // first third: warm-up
-            Arrays.sort(measured);
-            System.out.printf("| %s | %d nodes | %.0f ms median | %.0f ms max | %.1f MiB |%n",
-                    mode, nodes, measured[measured.length / 2],
-                    measured[measured.length - 1], size / 1048576.0);
+        }
+        System.out.println("| exposition | wall median / max, ms | CPU median, ms | size, MiB |");
+        System.out.println("|---|---|---|---|");
+        for (int m = 0; m < modes.length; m++) {
+            double[] wall = Arrays.copyOfRange(millis[m], rounds / 3, rounds); // first third: warm-up
+            double[] cpu = Arrays.copyOfRange(cpuMillis[m], rounds / 3, rounds);
+            Arrays.sort(wall);
+            Arrays.sort(cpu);
+            System.out.printf("| %s, %d nodes | %.0f / %.0f | %.0f | %.1f |%n", modes[m], nodes, wall[wall.length / 2],
+                    wall[wall.length - 1], cpu[cpu.length / 2], size[m] / 1048576.0);
         }
         pool.shutdown();
         System.out.printf("| heap allocated per values frame decoded and stored (16 per second encoded too) | %.1f KiB |%n",
