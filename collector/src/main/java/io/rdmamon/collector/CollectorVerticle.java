@@ -21,6 +21,7 @@ import io.rdmamon.collector.metrics.SelfMetrics;
 import io.rdmamon.collector.probe.ProbeApi;
 import io.rdmamon.collector.probe.ProbeOrchestrator;
 import io.rdmamon.collector.probe.ProbeOutcomes;
+import io.rdmamon.collector.store.ExpirySweep;
 import io.rdmamon.collector.store.NodeStore;
 import io.rdmamon.protocol.wire.FrameCodec;
 import io.vertx.core.Future;
@@ -126,7 +127,7 @@ public final class CollectorVerticle extends VerticleBase {
                 .compose(v -> server.listen(config.listenPort(), config.listenHost())).map(s -> {
             port = s.actualPort();
             ready = true;
-            vertx.setPeriodic(sweepMillis, id -> expire());
+            new ExpirySweep(vertx, this::expire).start(sweepMillis);
             LOG.log(System.Logger.Level.INFO, "collector listening on {0}://{1}:{2}", config.tls().enabled() ? "https" : "http",
                     config.listenHost(), String.valueOf(port));
             return s;

@@ -6,7 +6,10 @@ import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.rdmamon.collector.metrics.RdmaMetrics;
 import io.rdmamon.protocol.exposition.ExpositionFormat;
 import io.rdmamon.protocol.exposition.ExpositionGzip;
+import io.rdmamon.protocol.exposition.ParallelGzipOutputStream;
 import io.vertx.core.Handler;
+import io.vertx.core.Vertx;
+import io.vertx.core.WorkerExecutor;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.ext.web.RoutingContext;
@@ -15,6 +18,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.concurrent.Executor;
 
 /**
  * {@code /metrics}: Prometheus text, or OpenMetrics when the Accept header asks for it; gzip when the
@@ -22,12 +26,22 @@ import java.nio.charset.StandardCharsets;
  * the registry's own ({@code rdmamon_*}: collector self metrics), written by the client library.
  *
  * <p>At fleet scale the body is 150 MiB of text (docs/performance.md), so it is rendered, compressed and
- * streamed on a worker, chunk by chunk, never on the event loop and never whole in memory.
+ * streamed on a worker, chunk by chunk, never on the event loop and never whole in memory. The work is spread
+ * over a pool of one thread per core beside that worker: the nodes' new samples are rendered in one slice per
+ * core ({@link RdmaMetrics#write(OutputStream, ExpositionFormat, Executor)}), and gzip (what Prometheus asks for)
+ * is deflated in 1 MiB blocks ({@link ParallelGzipOutputStream}), which on one thread took twice as long as the
+ * rendering (docs/performance.md).
  */
 public final class MetricsHandler implements Handler<RoutingContext> {
     private static final ExpositionFormats FORMATS = ExpositionFormats.init();
+    /** Shared by name: every verticle's handler renders and deflates on the same threads; closed with the verticle. */
+    private static final String EXPOSITION_POOL = "rdmamon-exposition";
+    private static final int CORES = Runtime.getRuntime().availableProcessors();
+    /** Blocks queued or deflating per scrape: enough to keep every core busy while the renderer fills the next. */
+    private static final int GZIP_BLOCKS_IN_FLIGHT = 2 * CORES;
     private final RdmaMetrics rdma;
     private final PrometheusRegistry registry;
+    private WorkerExecutor expositionPool;
 
     public MetricsHandler(RdmaMetrics rdma, PrometheusRegistry registry) {
         this.rdma = rdma;
@@ -45,10 +59,11 @@ public final class MetricsHandler implements Handler<RoutingContext> {
         }
         response.putHeader(HttpHeaders.VARY, HttpHeaders.ACCEPT_ENCODING);
         ResponseOutputStream body = new ResponseOutputStream(ctx.vertx().getOrCreateContext(), response);
+        Executor pool = expositionPool(ctx.vertx());
         ctx.vertx().executeBlocking(() -> {
             Throwable failure = null;
-            try (OutputStream out = gzip ? ExpositionGzip.fastest(body) : body) {
-                write(out, format, rdma, registry);
+            try (OutputStream out = gzip ? new ParallelGzipOutputStream(body, pool, GZIP_BLOCKS_IN_FLIGHT) : body) {
+                write(out, format, rdma, registry, pool);
             } catch (IOException | RuntimeException e) {
                 failure = e;
             }
@@ -65,10 +80,28 @@ public final class MetricsHandler implements Handler<RoutingContext> {
         }, false);
     }
 
+    /** The shared exposition pool's threads as an Executor (the handler runs on its event loop only). */
+    private Executor expositionPool(Vertx vertx) {
+        if (expositionPool == null) {
+            expositionPool = vertx.createSharedWorkerExecutor(EXPOSITION_POOL, CORES);
+        }
+        WorkerExecutor pool = expositionPool;
+        return task -> pool.executeBlocking(() -> {
+            task.run();
+            return null;
+        }, false);
+    }
+
     /** The whole exposition: the {@code rdma_*} families, then the registry's (with OpenMetrics' {@code # EOF}). */
     public static void write(OutputStream out, ExpositionFormat format, RdmaMetrics rdma, PrometheusRegistry registry)
             throws IOException {
-        rdma.write(out, format);
+        write(out, format, rdma, registry, Runnable::run);
+    }
+
+    /** The whole exposition, the nodes' new samples rendered partly on {@code renderers}. */
+    public static void write(OutputStream out, ExpositionFormat format, RdmaMetrics rdma, PrometheusRegistry registry,
+                             Executor renderers) throws IOException {
+        rdma.write(out, format, renderers);
         writer(format).write(out, registry.scrape());
     }
 

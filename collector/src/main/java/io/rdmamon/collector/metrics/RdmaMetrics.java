@@ -11,6 +11,7 @@ import io.rdmamon.protocol.exposition.NodeRenderer;
 import io.rdmamon.protocol.model.HostSample;
 
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.io.OutputStream;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -20,7 +21,10 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
 import java.util.function.Supplier;
 
 import static io.rdmamon.protocol.exposition.MetricFamilies.AGENT_UP;
@@ -35,13 +39,17 @@ import static io.rdmamon.protocol.exposition.MetricFamilies.PROBE_TIMESTAMP;
  * <p>At fleet scale (2,000 nodes × 8 ports, 1.6 M series) building client-library snapshots took seconds
  * per scrape (docs/performance.md). Instead each node's series are rendered to bytes once per sample
  * ({@link NodeRenderer}, cached until the node's next sample or its expiry) and a scrape concatenates,
- * family by family, every node's bytes of that family (a family's samples must be contiguous). Families
+ * family by family, every node's bytes of that family (a family's samples must be contiguous), rendering the
+ * nodes with a new sample in parallel slices when given an executor. Families
  * are ordered by name; within a family, series go node by node in node-name order.
  *
  * <p>Thread-safe: scrapes may run concurrently with each other and with ingest.
  */
 public final class RdmaMetrics {
     private static final Comparator<String[]> BY_LABEL_VALUES = Arrays::compare;
+    private static final int RENDER_SLICES = Runtime.getRuntime().availableProcessors();
+    /** Below this many nodes per slice handing work to other threads costs more than it saves. */
+    private static final int MIN_NODES_PER_SLICE = 16;
     private final NodeStore store;
     private final Supplier<? extends Collection<ProbeOutcome>> probes;
     private final Supplier<List<Diagnosis>> diagnoses;
@@ -64,26 +72,29 @@ public final class RdmaMetrics {
         this.diagnoses = diagnoses;
     }
 
-    /** Writes every {@code rdma_*} family to {@code out} (blocking: call it on a worker). */
+    /** Writes every {@code rdma_*} family to {@code out} (blocking: call it on a worker), rendering on this thread. */
     public void write(OutputStream out, ExpositionFormat format) throws IOException {
+        write(out, format, Runnable::run);
+    }
+
+    /**
+     * Writes every {@code rdma_*} family to {@code out} (blocking: call it on a worker). The nodes with a new sample
+     * since the last scrape (at 1 Hz sampling: all of them) are rendered in one slice per core, the calling thread
+     * taking one and {@code renderers} the others.
+     */
+    public void write(OutputStream out, ExpositionFormat format, Executor renderers) throws IOException {
+        List<NodeView> nodes = store.nodes();
+        NodeChunk[] rendered = chunks(nodes, renderers);
         ExpositionAssembler families = new ExpositionAssembler();
         NodeRenderer renderer = new NodeRenderer();
-        List<NodeView> nodes = store.nodes();
         ExpositionBytes up = new ExpositionBytes(nodes.size() * 40);
         Set<String> present = new HashSet<>();
-        for (NodeView node : nodes) {
-            renderer.agentUp(up, node.node(), node.up());
-            HostSample sample = node.lastSample();
-            if (sample == null) {
-                continue;
+        for (int i = 0; i < nodes.size(); i++) {
+            renderer.agentUp(up, nodes.get(i).node(), nodes.get(i).up());
+            if (rendered[i] != null) {
+                present.add(nodes.get(i).node());
+                families.add(rendered[i]);
             }
-            present.add(node.node());
-            NodeChunk chunk = chunks.get(node.node());
-            if (chunk == null || chunk.sample() != sample) {
-                chunk = renderer.render(node.node(), sample);
-                chunks.put(node.node(), chunk);
-            }
-            families.add(chunk);
         }
         // expired nodes, and nodes connected again without a sample yet, leave no rendered bytes behind
         chunks.keySet().retainAll(present);
@@ -91,6 +102,53 @@ public final class RdmaMetrics {
         probes(families, renderer);
         diagnoses(families, renderer);
         families.write(out, format);
+    }
+
+    /** The chunk of each node's last sample (null: no sample), from the cache or rendered now and cached. */
+    private NodeChunk[] chunks(List<NodeView> nodes, Executor renderers) throws IOException {
+        NodeChunk[] result = new NodeChunk[nodes.size()];
+        List<Integer> stale = new ArrayList<>();
+        for (int i = 0; i < nodes.size(); i++) {
+            HostSample sample = nodes.get(i).lastSample();
+            NodeChunk chunk = chunks.get(nodes.get(i).node());
+            if (chunk != null && chunk.sample() == sample) {
+                result[i] = chunk;
+            } else if (sample != null) {
+                stale.add(i);
+            }
+        }
+        int slices = Math.max(1, Math.min(RENDER_SLICES, stale.size() / MIN_NODES_PER_SLICE));
+        List<CompletableFuture<Void>> others = new ArrayList<>();
+        try {
+            for (int s = 1; s < slices; s++) {
+                int slice = s;
+                others.add(CompletableFuture.runAsync(() -> render(nodes, stale, slice, slices, result), renderers));
+            }
+        } catch (RuntimeException e) { // the executor refused a slice (closed or full)
+            throw new IOException("cannot render the exposition: " + e, e);
+        }
+        render(nodes, stale, 0, slices, result);
+        try {
+            CompletableFuture.allOf(others.toArray(CompletableFuture[]::new)).get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new InterruptedIOException("interrupted while rendering the exposition");
+        } catch (ExecutionException e) {
+            throw new IOException("cannot render the exposition: " + e.getCause(), e.getCause());
+        }
+        return result;
+    }
+
+    /** Renders every {@code slices}-th node of {@code stale}, from {@code slice} on, into {@code result} and the cache. */
+    private void render(List<NodeView> nodes, List<Integer> stale, int slice, int slices, NodeChunk[] result) {
+        NodeRenderer renderer = new NodeRenderer();
+        for (int j = slice; j < stale.size(); j += slices) {
+            int i = stale.get(j);
+            NodeView node = nodes.get(i);
+            NodeChunk chunk = renderer.render(node.node(), node.lastSample());
+            chunks.put(node.node(), chunk);
+            result[i] = chunk;
+        }
     }
 
     private void probes(ExpositionAssembler families, NodeRenderer renderer) {

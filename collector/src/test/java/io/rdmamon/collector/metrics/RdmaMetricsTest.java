@@ -24,6 +24,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -210,6 +211,34 @@ class RdmaMetricsTest {
     }
 
     /** The timestamp and a traffic counter of {@code node} come from the same sample (step). */
+    /**
+     * The nodes' new samples rendered in slices on other threads give the very bytes of one thread's rendering, and
+     * the other threads did take slices.
+     */
+    @Test
+    void renderingInParallelSlicesGivesTheSameBytesAsOneThread() throws Exception {
+        assumeTrue(Runtime.getRuntime().availableProcessors() > 1, "one core: the nodes are rendered in one slice");
+        for (int n = 0; n < 200; n++) {
+            sample(String.format("gpu-%03d", n), 1 + n % 5);
+        }
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        Set<String> renderingThreads = ConcurrentHashMap.newKeySet();
+        try {
+            ByteArrayOutputStream parallel = new ByteArrayOutputStream();
+            MetricsHandler.write(parallel, ExpositionFormat.OPENMETRICS, metrics, new PrometheusRegistry(), task ->
+                    pool.execute(() -> {
+                        renderingThreads.add(Thread.currentThread().getName());
+                        task.run();
+                    }));
+            ByteArrayOutputStream oneThread = new ByteArrayOutputStream();
+            MetricsHandler.write(oneThread, ExpositionFormat.OPENMETRICS, new RdmaMetrics(store), new PrometheusRegistry());
+            assertFalse(renderingThreads.isEmpty(), "no slice was rendered on the pool");
+            assertEquals(oneThread.toString(StandardCharsets.UTF_8), parallel.toString(StandardCharsets.UTF_8));
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
     private static void assertOneSample(String text, String node) {
         Matcher ts = Pattern.compile("rdma_agent_last_sample_timestamp_seconds\\{node=\"" + node + "\"} (\\S+)\n").matcher(text);
         Matcher rcv = Pattern.compile(Pattern.quote(RCV.formatted(node)) + "(\\S+)\n").matcher(text);

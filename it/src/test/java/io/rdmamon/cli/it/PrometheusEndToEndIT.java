@@ -3,6 +3,7 @@ package io.rdmamon.cli.it;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.rdmamon.collector.Collector;
 import io.rdmamon.collector.CollectorConfig;
+import io.rdmamon.protocol.testing.FixtureHosts;
 import io.rdmamon.protocol.testing.Waits;
 import io.vertx.core.Vertx;
 import org.junit.jupiter.api.AfterAll;
@@ -39,6 +40,7 @@ class PrometheusEndToEndIT {
     static Path work;
 
     private static Vertx vertx;
+    private static Collector.Running collector;
     private static PrometheusServer prometheus;
     private static final List<AgentProcess> agents = new ArrayList<>();
     private static Path changingRoot;
@@ -48,7 +50,7 @@ class PrometheusEndToEndIT {
         assumeTrue(Files.isExecutable(PrometheusServer.BINARY), "the Debian prometheus package is not installed");
         assumeTrue(Files.isRegularFile(AgentProcess.JAR), "cli/target/rdmamon.jar is not built (run mvn verify)");
         vertx = Vertx.vertx();
-        Collector.Running collector = Collector.start(vertx, CollectorConfig.defaults().withListen("127.0.0.1:0"))
+        collector = Collector.start(vertx, CollectorConfig.defaults().withListen("127.0.0.1:0"))
                 .toCompletionStage().toCompletableFuture().get();
         String url = "http://127.0.0.1:" + collector.port();
         changingRoot = work.resolve("changing-roce");
@@ -174,6 +176,29 @@ class PrometheusEndToEndIT {
             agent.destroy();
             agent.waitFor();
         }
+    }
+
+    /**
+     * A body of several MiB, which the collector deflates in 1 MiB blocks on several threads into one gzip member
+     * (ParallelGzipOutputStream): Prometheus's Go gzip reader reads it across the block boundaries to the last series.
+     */
+    @Test
+    void aGzipBodyOfManyBlocksIsScrapedWhole() throws Exception {
+        long now = System.currentTimeMillis();
+        int bulk = 2000;
+        for (int n = 0; n < bulk; n++) {
+            String node = String.format("bulk-%04d", n);
+            collector.store().connect(node, "it", 1000);
+            collector.store().accept(FixtureHosts.golden(node, now, n + 1));
+        }
+        java.net.http.HttpResponse<String> plain = java.net.http.HttpClient.newHttpClient().send(
+                java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://127.0.0.1:" + collector.port()
+                        + "/metrics")).build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+        assertTrue(plain.body().length() > 3 * 1024 * 1024, "several gzip blocks: " + plain.body().length() + " bytes");
+        long series = plain.body().lines().filter(l -> !l.startsWith("#") && l.contains("node=\"bulk-")).count();
+        awaitTrue("all " + series + " series of the bulk nodes in Prometheus",
+                () -> value("count({node=~\"bulk-.*\"})") == series);
+        assertEquals(1.0, value("up{job=\"rdmamon\"}"), "the scrape read the whole body");
     }
 
     private static double value(String selector) throws IOException, InterruptedException {

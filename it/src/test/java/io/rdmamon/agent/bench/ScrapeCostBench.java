@@ -1,0 +1,136 @@
+package io.rdmamon.agent.bench;
+
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import io.rdmamon.agent.host.HostReader;
+import io.rdmamon.collector.http.MetricsHandler;
+import io.rdmamon.collector.metrics.RdmaMetrics;
+import io.rdmamon.collector.store.NodeStore;
+import io.rdmamon.protocol.exposition.ExpositionFormat;
+import io.rdmamon.protocol.exposition.ExpositionGzip;
+import io.rdmamon.protocol.exposition.ParallelGzipOutputStream;
+import io.rdmamon.protocol.model.HostSample;
+import io.rdmamon.protocol.wire.FrameCodec;
+import io.rdmamon.protocol.wire.SampleDecoder;
+
+import java.io.OutputStream;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+/**
+ * Where one {@code /metrics} at fleet scale spends its time, without HTTP or ingest (a main, not a test): a store of
+ * {@code --nodes} (2,000) copies of the 8-port mlx5 host, fed with the values frames of {@link CollectorIngestBench}
+ * (the same 16 traffic profiles, decoded as the collector decodes them); then, in rounds, every node gets a new
+ * sample and the exposition is written to a counting sink in four ways: as Prometheus asks for it (OpenMetrics,
+ * gzip) and as plain text, each on one thread ({@link ExpositionGzip}, as before the collector's second footprint
+ * pass and as the agent does) and with the rendering and the deflating spread over a pool of one thread per core
+ * (as the collector does now). The four take turns round by round, so that the load of a shared machine falls on
+ * all alike. Reports per way the median wall and process CPU time per exposition and the size, and the heap
+ * allocated per values frame by the decode and the store (the GC pressure of ingest); run it under JFR to see
+ * where the time goes.
+ *
+ * <p>{@code java -cp $CP io.rdmamon.agent.bench.ScrapeCostBench --nodes 2000 --rounds 9}
+ */
+public final class ScrapeCostBench {
+    private ScrapeCostBench() {
+    }
+
+    /** Counts bytes and drops them. */
+    private static final class CountingSink extends OutputStream {
+        long bytes;
+
+        @Override
+        public void write(int b) {
+            bytes++;
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) {
+            bytes += len;
+        }
+    }
+
+    public static void main(String[] args) throws Exception {
+        int nodes = AgentVsNodeExporterBench.intOption(args, "--nodes", 2000);
+        int rounds = AgentVsNodeExporterBench.intOption(args, "--rounds", 9);
+        Path work = Files.createTempDirectory("rdmamon-scrape-bench");
+        HostSample template;
+        try {
+            template = HostReader.forRoot(EightPortHost.build(work)).read("template");
+        } finally {
+            EightPortHost.deleteTree(work);
+        }
+        CollectorIngestBench.FrameFeed feed = new CollectorIngestBench.FrameFeed(template);
+        FrameCodec codec = new FrameCodec();
+        SampleDecoder[] decoders = new SampleDecoder[nodes];
+        long[] clock = {System.currentTimeMillis()};
+        NodeStore store = new NodeStore(() -> clock[0], 3, Long.MAX_VALUE, 2, nodes);
+        for (int n = 0; n < nodes; n++) {
+            String node = String.format("bench-node-%04d", n);
+            decoders[n] = new SampleDecoder();
+            decoders[n].accept(codec.decode(feed.hello(node).getBytes()));
+            store.connect(node, "bench", 1000);
+        }
+        RdmaMetrics metrics = new RdmaMetrics(store);
+        PrometheusRegistry registry = new PrometheusRegistry();
+        ExecutorService pool = Executors.newFixedThreadPool(Runtime.getRuntime().availableProcessors());
+        com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        long ingestBytes = 0;
+        long ingestFrames = 0;
+        com.sun.management.OperatingSystemMXBean os =
+                (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+        String[] modes = {"OpenMetrics + gzip, one thread", "OpenMetrics + parallel render and gzip",
+                "plain text, one thread", "plain text, parallel render"};
+        double[][] millis = new double[modes.length][rounds];
+        double[][] cpuMillis = new double[modes.length][rounds];
+        long[] size = new long[modes.length];
+        long second = 0;
+        // the modes take turns round by round, so that the load of a shared machine falls on all of them alike
+        for (int r = 0; r < rounds; r++) {
+            for (int m = 0; m < modes.length; m++) {
+                String mode = modes[m];
+                boolean gzip = mode.contains("gzip");
+                boolean parallel = mode.contains("parallel");
+                second++;
+                clock[0] += 1000;
+                long allocatedBefore = threads.getCurrentThreadAllocatedBytes();
+                for (int n = 0; n < nodes; n++) {
+                    byte[] frame = feed.values(n % 16, second).getBytes();
+                    store.accept(decoders[n].accept(codec.decode(frame)).orElseThrow());
+                }
+                if (r >= rounds / 3) { // past the warm-up, and without the 16 frames the feed encodes per second
+                    ingestBytes += threads.getCurrentThreadAllocatedBytes() - allocatedBefore;
+                    ingestFrames += nodes;
+                }
+                CountingSink sink = new CountingSink();
+                long cpuStart = os.getProcessCpuTime();
+                long start = System.nanoTime();
+                try (OutputStream out = !gzip ? sink : parallel
+                        ? new ParallelGzipOutputStream(sink, pool, 2 * Runtime.getRuntime().availableProcessors())
+                        : ExpositionGzip.fastest(sink)) {
+                    MetricsHandler.write(out, gzip ? ExpositionFormat.OPENMETRICS : ExpositionFormat.PROMETHEUS_TEXT,
+                            metrics, registry, parallel ? pool : Runnable::run);
+                }
+                millis[m][r] = (System.nanoTime() - start) / 1e6;
+                cpuMillis[m][r] = (os.getProcessCpuTime() - cpuStart) / 1e6;
+                size[m] = sink.bytes;
+            }
+        }
+        System.out.println("| exposition | wall median / max, ms | CPU median, ms | size, MiB |");
+        System.out.println("|---|---|---|---|");
+        for (int m = 0; m < modes.length; m++) {
+            double[] wall = Arrays.copyOfRange(millis[m], rounds / 3, rounds); // first third: warm-up
+            double[] cpu = Arrays.copyOfRange(cpuMillis[m], rounds / 3, rounds);
+            Arrays.sort(wall);
+            Arrays.sort(cpu);
+            System.out.printf("| %s, %d nodes | %.0f / %.0f | %.0f | %.1f |%n", modes[m], nodes, wall[wall.length / 2],
+                    wall[wall.length - 1], cpu[cpu.length / 2], size[m] / 1048576.0);
+        }
+        pool.shutdown();
+        System.out.printf("| heap allocated per values frame decoded and stored (16 per second encoded too) | %.1f KiB |%n",
+                ingestBytes / (double) ingestFrames / 1024);
+    }
+}
