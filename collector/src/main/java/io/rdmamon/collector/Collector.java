@@ -4,6 +4,8 @@ import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.rdmamon.collector.auth.AuthRefusals;
 import io.rdmamon.collector.auth.Role;
 import io.rdmamon.collector.auth.TokenAuthenticator;
+import io.rdmamon.collector.cluster.ClusterBoot;
+import io.rdmamon.collector.cluster.FleetCluster;
 import io.rdmamon.collector.diagnosis.DiagnosisEngine;
 import io.rdmamon.collector.http.RunbookPages;
 import io.rdmamon.collector.http.Routes;
@@ -13,6 +15,7 @@ import io.rdmamon.collector.probe.ProbeOutcomes;
 import io.rdmamon.collector.store.NodeStore;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import io.vertx.core.VertxOptions;
 
 import java.net.InetAddress;
 import java.net.UnknownHostException;
@@ -28,11 +31,22 @@ public final class Collector {
 
     /** A running collector. */
     public record Running(Vertx vertx, String deploymentId, int port, NodeStore store, PrometheusRegistry registry,
-                          TokenAuthenticator auth) {
+                          TokenAuthenticator auth, FleetCluster cluster) {
         /** Undeploys the collector (closes the server and all agent connections). */
         public Future<Void> close() {
             return vertx.undeploy(deploymentId);
         }
+    }
+
+    /**
+     * Starts one replica of a cluster ({@code config.cluster()}, DESIGN.md §8): a clustered Vert.x with Hazelcast,
+     * then the collector on it. The answer's {@code vertx} is the clustered one; closing it drains the agents (close
+     * 1012) and leaves the cluster.
+     */
+    public static Future<Running> startReplica(CollectorConfig config, VertxOptions options) {
+        return ClusterBoot.start(config.cluster(), options).compose(booted -> FleetCluster.joined(booted.vertx(), booted.manager())
+                .compose(cluster -> start(booted.vertx(), config, List.of(), cluster))
+                .onFailure(e -> booted.vertx().close()));
     }
 
     public static Future<Running> start(Vertx vertx, CollectorConfig config) {
@@ -45,6 +59,11 @@ public final class Collector {
      * and the listen address is not loopback, unless {@code insecure} is set.
      */
     public static Future<Running> start(Vertx vertx, CollectorConfig config, List<Routes> extraRoutes) {
+        return FleetCluster.lone(vertx).compose(cluster -> start(vertx, config, extraRoutes, cluster));
+    }
+
+    /** Starts a collector as {@code cluster}'s replica ({@link FleetCluster#lone} for a lone collector). */
+    public static Future<Running> start(Vertx vertx, CollectorConfig config, List<Routes> extraRoutes, FleetCluster cluster) {
         try {
             checkExposure(config).ifPresent(warning -> LOG.log(System.Logger.Level.WARNING, warning));
         } catch (ConfigException e) {
@@ -72,9 +91,9 @@ public final class Collector {
         // the runbook pages are read from the jar on a worker, not in the verticle's start on its event loop
         return vertx.executeBlocking(RunbookPages::new, false).compose(runbooks -> {
             CollectorVerticle verticle = new CollectorVerticle(config, store, registry, selfMetrics, auth, extraRoutes,
-                    probeOutcomes, diagnoses, rdmaMetrics, runbooks);
+                    probeOutcomes, diagnoses, rdmaMetrics, runbooks, cluster);
             return vertx.deployVerticle(verticle)
-                    .map(id -> new Running(vertx, id, verticle.port(), store, registry, auth));
+                    .map(id -> new Running(vertx, id, verticle.port(), store, registry, auth, cluster));
         });
     }
 

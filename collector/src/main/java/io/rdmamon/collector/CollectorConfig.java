@@ -3,6 +3,7 @@ package io.rdmamon.collector;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.rdmamon.collector.auth.Role;
 import io.rdmamon.collector.auth.TokenEntry;
+import io.rdmamon.collector.cluster.ClusterConfig;
 import io.rdmamon.collector.diagnosis.DiagnosisConfig;
 import io.rdmamon.collector.ingest.IngestLimits;
 import io.rdmamon.collector.probe.ProbeConfig;
@@ -43,6 +44,8 @@ import java.util.Set;
  * @param http                connection, request and refusal-log bounds of the HTTP side (the {@code "http"} section)
  * @param historyBudgetMiB    memory for the rate histories of all ports, past which each port keeps fewer points;
  *                            0 = {@value #AUTO_HISTORY_BUDGET_PERCENT} % of the JVM's maximum heap
+ * @param cluster             how this collector joins a cluster of replicas (the {@code "cluster"} section);
+ *                            {@link ClusterConfig#NONE} = a lone collector
  */
 public record CollectorConfig(
         String listenHost,
@@ -59,12 +62,13 @@ public record CollectorConfig(
         TlsConfig tls,
         IngestLimits ingest,
         HttpLimits http,
-        int historyBudgetMiB) {
+        int historyBudgetMiB,
+        ClusterConfig cluster) {
 
     public static final int DEFAULT_PORT = 9470;
     private static final Set<String> FILE_KEYS = Set.of("listen", "insecure", "tokens", "staleAfterIntervals",
             "expireAfter", "historyPoints", "maxNodes", "maxFrameBytes", "probes",
-            "diagnosis", "tls", "ingest", "http", "historyBudgetMiB");
+            "diagnosis", "tls", "ingest", "http", "historyBudgetMiB", "cluster");
     /**
      * Share of the maximum heap the histories may take when no budget is configured. The full history is about a
      * fifth of the live heap per node (122 KB of 0.4 to 0.6 MiB for 8 ports, docs/performance.md) and the
@@ -82,6 +86,7 @@ public record CollectorConfig(
         Objects.requireNonNull(tls, "tls");
         Objects.requireNonNull(ingest, "ingest");
         Objects.requireNonNull(http, "http");
+        Objects.requireNonNull(cluster, "cluster");
         if (listenPort < 0 || listenPort > 65535) {
             throw new ConfigException("listen port out of range: " + listenPort);
         }
@@ -102,6 +107,15 @@ public record CollectorConfig(
                            IngestLimits ingest, HttpLimits http) {
         this(listenHost, listenPort, insecure, tokens, staleAfterIntervals, expireAfter, historyPoints, maxNodes,
                 maxFrameBytes, probes, diagnosis, tls, ingest, http, 0);
+    }
+
+    /** Not clustered. */
+    public CollectorConfig(String listenHost, int listenPort, boolean insecure, List<TokenEntry> tokens,
+                           int staleAfterIntervals, Duration expireAfter, int historyPoints, int maxNodes,
+                           int maxFrameBytes, ProbeConfig probes, DiagnosisConfig diagnosis, TlsConfig tls,
+                           IngestLimits ingest, HttpLimits http, int historyBudgetMiB) {
+        this(listenHost, listenPort, insecure, tokens, staleAfterIntervals, expireAfter, historyPoints, maxNodes,
+                maxFrameBytes, probes, diagnosis, tls, ingest, http, historyBudgetMiB, ClusterConfig.NONE);
     }
 
     /** The history budget in bytes, {@code maxHeapBytes} being the JVM's maximum heap. */
@@ -138,32 +152,32 @@ public record CollectorConfig(
     /** {@code --insecure}. */
     public CollectorConfig withInsecure(boolean value) {
         return new CollectorConfig(listenHost, listenPort, value, tokens, staleAfterIntervals, expireAfter,
-                historyPoints, maxNodes, maxFrameBytes, probes, diagnosis, tls, ingest, http, historyBudgetMiB);
+                historyPoints, maxNodes, maxFrameBytes, probes, diagnosis, tls, ingest, http, historyBudgetMiB, cluster);
     }
 
     public CollectorConfig withTokens(List<TokenEntry> value) {
         return new CollectorConfig(listenHost, listenPort, insecure, value, staleAfterIntervals, expireAfter,
-                historyPoints, maxNodes, maxFrameBytes, probes, diagnosis, tls, ingest, http, historyBudgetMiB);
+                historyPoints, maxNodes, maxFrameBytes, probes, diagnosis, tls, ingest, http, historyBudgetMiB, cluster);
     }
 
     public CollectorConfig withStaleness(int intervals, Duration expiry) {
         return new CollectorConfig(listenHost, listenPort, insecure, tokens, intervals, expiry, historyPoints,
-                maxNodes, maxFrameBytes, probes, diagnosis, tls, ingest, http, historyBudgetMiB);
+                maxNodes, maxFrameBytes, probes, diagnosis, tls, ingest, http, historyBudgetMiB, cluster);
     }
 
     public CollectorConfig withLimits(int points, int nodes, int frameBytes) {
         return new CollectorConfig(listenHost, listenPort, insecure, tokens, staleAfterIntervals, expireAfter,
-                points, nodes, frameBytes, probes, diagnosis, tls, ingest, http, historyBudgetMiB);
+                points, nodes, frameBytes, probes, diagnosis, tls, ingest, http, historyBudgetMiB, cluster);
     }
 
     public CollectorConfig withProbes(ProbeConfig value) {
         return new CollectorConfig(listenHost, listenPort, insecure, tokens, staleAfterIntervals, expireAfter,
-                historyPoints, maxNodes, maxFrameBytes, value, diagnosis, tls, ingest, http, historyBudgetMiB);
+                historyPoints, maxNodes, maxFrameBytes, value, diagnosis, tls, ingest, http, historyBudgetMiB, cluster);
     }
 
     public CollectorConfig withDiagnosis(DiagnosisConfig value) {
         return new CollectorConfig(listenHost, listenPort, insecure, tokens, staleAfterIntervals, expireAfter,
-                historyPoints, maxNodes, maxFrameBytes, probes, value, tls, ingest, http, historyBudgetMiB);
+                historyPoints, maxNodes, maxFrameBytes, probes, value, tls, ingest, http, historyBudgetMiB, cluster);
     }
 
     /** {@code --tls-cert FILE --tls-key FILE}: either may be null to keep the earlier layers' file. */
@@ -180,29 +194,34 @@ public record CollectorConfig(
 
     public CollectorConfig withIngest(IngestLimits value) {
         return new CollectorConfig(listenHost, listenPort, insecure, tokens, staleAfterIntervals, expireAfter,
-                historyPoints, maxNodes, maxFrameBytes, probes, diagnosis, tls, value, http, historyBudgetMiB);
+                historyPoints, maxNodes, maxFrameBytes, probes, diagnosis, tls, value, http, historyBudgetMiB, cluster);
     }
 
     public CollectorConfig withTls(TlsConfig value) {
         return new CollectorConfig(listenHost, listenPort, insecure, tokens, staleAfterIntervals, expireAfter,
-                historyPoints, maxNodes, maxFrameBytes, probes, diagnosis, value, ingest, http, historyBudgetMiB);
+                historyPoints, maxNodes, maxFrameBytes, probes, diagnosis, value, ingest, http, historyBudgetMiB, cluster);
     }
 
     public CollectorConfig withHttp(HttpLimits value) {
         return new CollectorConfig(listenHost, listenPort, insecure, tokens, staleAfterIntervals, expireAfter,
-                historyPoints, maxNodes, maxFrameBytes, probes, diagnosis, tls, ingest, value, historyBudgetMiB);
+                historyPoints, maxNodes, maxFrameBytes, probes, diagnosis, tls, ingest, value, historyBudgetMiB, cluster);
+    }
+
+    public CollectorConfig withCluster(ClusterConfig value) {
+        return new CollectorConfig(listenHost, listenPort, insecure, tokens, staleAfterIntervals, expireAfter,
+                historyPoints, maxNodes, maxFrameBytes, probes, diagnosis, tls, ingest, http, historyBudgetMiB, value);
     }
 
     /** {@code historyBudgetMiB}; 0 = automatic. */
     public CollectorConfig withHistoryBudgetMiB(int value) {
         return new CollectorConfig(listenHost, listenPort, insecure, tokens, staleAfterIntervals, expireAfter,
-                historyPoints, maxNodes, maxFrameBytes, probes, diagnosis, tls, ingest, http, value);
+                historyPoints, maxNodes, maxFrameBytes, probes, diagnosis, tls, ingest, http, value, cluster);
     }
 
     private CollectorConfig withListen(String hostPort, String origin) {
         ListenAddress address = ListenAddress.parse(hostPort, origin);
         return new CollectorConfig(address.host(), address.port(), insecure, tokens, staleAfterIntervals, expireAfter,
-                historyPoints, maxNodes, maxFrameBytes, probes, diagnosis, tls, ingest, http, historyBudgetMiB);
+                historyPoints, maxNodes, maxFrameBytes, probes, diagnosis, tls, ingest, http, historyBudgetMiB, cluster);
     }
 
     private CollectorConfig overlayFile(Path file) {
@@ -264,6 +283,9 @@ public record CollectorConfig(
             c = c.withIngest(c.ingest.overlay(json.object("ingest")));
         }
         c = c.withHistoryBudgetMiB(json.integer("historyBudgetMiB", c.historyBudgetMiB));
+        if (json.has("cluster")) {
+            c = c.withCluster(c.cluster.overlay(json.object("cluster")));
+        }
         return c.withLimits(json.integer("historyPoints", c.historyPoints), json.integer("maxNodes", c.maxNodes),
                 json.integer("maxFrameBytes", c.maxFrameBytes));
     }
@@ -365,6 +387,7 @@ public record CollectorConfig(
         c = c.withHttp(c.http.overlayEnv(env));
         c = c.withTlsFiles(envPath(env, "RDMAMON_TLS_CERT_FILE"), envPath(env, "RDMAMON_TLS_KEY_FILE"));
         c = c.withHistoryBudgetMiB(envInt(env, "RDMAMON_HISTORY_BUDGET_MIB", c.historyBudgetMiB));
+        c = c.withCluster(c.cluster.overlayEnv(env));
         return c.withLimits(envInt(env, "RDMAMON_HISTORY_POINTS", c.historyPoints),
                 envInt(env, "RDMAMON_MAX_NODES", c.maxNodes), envInt(env, "RDMAMON_MAX_FRAME_BYTES", c.maxFrameBytes));
     }

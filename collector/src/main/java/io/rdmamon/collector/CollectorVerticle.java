@@ -2,6 +2,8 @@ package io.rdmamon.collector;
 
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.rdmamon.collector.auth.TokenAuthenticator;
+import io.rdmamon.collector.cluster.ClusterApi;
+import io.rdmamon.collector.cluster.FleetCluster;
 import io.rdmamon.collector.diagnosis.DiagnosisEngine;
 import io.rdmamon.collector.http.ConnectionGuard;
 import io.rdmamon.collector.http.DiagnosesApi;
@@ -14,6 +16,7 @@ import io.rdmamon.collector.http.Routes;
 import io.rdmamon.collector.ingest.AgentIngest;
 import io.rdmamon.collector.ingest.AgentRegistry;
 import io.rdmamon.collector.ingest.DecodeLoops;
+import io.rdmamon.collector.ingest.NodeClaims;
 import io.rdmamon.collector.live.LiveFeed;
 import io.rdmamon.collector.live.LiveFeedOptions;
 import io.rdmamon.collector.metrics.RdmaMetrics;
@@ -53,15 +56,18 @@ public final class CollectorVerticle extends VerticleBase {
     private final DiagnosisEngine diagnoses;
     private final RdmaMetrics rdmaMetrics;
     private final RunbookPages runbooks;
+    private final FleetCluster cluster;
     private ProbeOrchestrator probes;
+    private AgentRegistry agents;
     private volatile boolean ready;
     private volatile int port;
     private HttpServer server;
 
     CollectorVerticle(CollectorConfig config, NodeStore store, PrometheusRegistry registry, SelfMetrics selfMetrics,
                       TokenAuthenticator auth, List<Routes> extraRoutes, ProbeOutcomes probeOutcomes,
-                      DiagnosisEngine diagnoses, RdmaMetrics rdmaMetrics, RunbookPages runbooks) {
+                      DiagnosisEngine diagnoses, RdmaMetrics rdmaMetrics, RunbookPages runbooks, FleetCluster cluster) {
         this.runbooks = runbooks;
+        this.cluster = cluster;
         this.rdmaMetrics = rdmaMetrics;
         this.probeOutcomes = probeOutcomes;
         this.diagnoses = diagnoses;
@@ -75,7 +81,8 @@ public final class CollectorVerticle extends VerticleBase {
 
     @Override
     public Future<?> start() {
-        AgentRegistry agents = new AgentRegistry();
+        agents = new AgentRegistry();
+        vertx.eventBus().<JsonObject>consumer(FleetCluster.releaseAddress(cluster.selfId()), message -> moved(message.body()));
         DecodeLoops decodeLoops = new DecodeLoops();
         LiveFeed live = new LiveFeed(vertx, store, diagnoses, registry,
                 LiveFeedOptions.defaults(config.historyPoints()).withMaxWatchesPerAddress(config.http().maxPortWatchesPerAddress()));
@@ -85,13 +92,14 @@ public final class CollectorVerticle extends VerticleBase {
         // in this order: /api/* is authenticated before the APIs, the dashboard's files come after everything
         List<Routes> routes = new ArrayList<>(List.of(
                 new AgentIngest(auth, new FrameCodec(config.maxFrameBytes(), "collector"), config.ingest(), store, selfMetrics,
-                        agents, diagnoses::accept, decodeLoops),
+                        agents, diagnoses::accept, decodeLoops, new NodeClaims(vertx, cluster)),
                 router -> router.get("/healthz").handler(ctx -> JsonReplies.ok(ctx, new JsonObject().put("status", "ok"))),
                 router -> router.get("/readyz").handler(ctx -> JsonReplies.send(ctx, ready ? 200 : 503,
                         new JsonObject().put("status", ready ? "ready" : "starting"))),
                 router -> router.get("/metrics").handler(auth.requireRead()).handler(new MetricsHandler(rdmaMetrics, registry)),
                 router -> router.route("/api/*").handler(auth.requireRead()),
                 new NodesApi(store),
+                new ClusterApi(cluster, registry),
                 new EventsApi(store, diagnoses),
                 new DiagnosesApi(diagnoses),
                 router -> router.get(RunbookPages.PATH).handler(runbooks::serve),
@@ -126,12 +134,11 @@ public final class CollectorVerticle extends VerticleBase {
         }).compose(v -> decodeLoops.deploy(vertx, DecodeLoops.defaultCount(Runtime.getRuntime().availableProcessors())))
                 .compose(v -> server.listen(config.listenPort(), config.listenHost())).map(s -> {
             port = s.actualPort();
-            ready = true;
             new ExpirySweep(vertx, this::expire).start(sweepMillis);
             LOG.log(System.Logger.Level.INFO, "collector listening on {0}://{1}:{2}", config.tls().enabled() ? "https" : "http",
                     config.listenHost(), String.valueOf(port));
             return s;
-        });
+        }).compose(s -> cluster.announce(apiBaseUrl())).onSuccess(v -> ready = true);
     }
 
     /** The certificate files are read and checked on a worker; a bad one fails the start with a ConfigException. */
@@ -142,8 +149,26 @@ public final class CollectorVerticle extends VerticleBase {
         return vertx.executeBlocking(() -> options.setSsl(true).setKeyCertOptions(config.tls().keyCertOptions(vertx)), false);
     }
 
+    private String apiBaseUrl() {
+        String host = config.listenHost().contains(":") ? "[" + config.listenHost() + "]" : config.listenHost();
+        return (config.tls().enabled() ? "https://" : "http://") + host + ":" + port;
+    }
+
+    /**
+     * Another replica took a node over ({@code {"node", "instance"}}): the stale connection here is closed (4010) and
+     * the node dropped at once with its diagnoses, so that it is exported by one replica only.
+     */
+    private void moved(JsonObject message) {
+        String node = message.getString("node");
+        if (node != null && agents.moved(node, message.getString("instance")) && store.remove(node)) {
+            diagnoses.forget(node);
+            LOG.log(System.Logger.Level.INFO, "node {0} moved to another replica: dropped here", node);
+        }
+    }
+
     private void expire() {
         for (String node : store.expire()) {
+            cluster.directory().release(node);
             selfMetrics.nodesExpired.inc();
             LOG.log(System.Logger.Level.INFO, "node {0} expired: no frame for {1}", node, config.expireAfter());
         }
@@ -153,7 +178,11 @@ public final class CollectorVerticle extends VerticleBase {
     @Override
     public Future<?> stop() {
         ready = false;
-        return (server == null ? Future.succeededFuture() : server.close())
+        if (agents != null) {
+            agents.closeAllForShutdown(); // before the server closes: each agent moves on at once and replays
+        }
+        return cluster.withdraw().recover(e -> Future.succeededFuture())
+                .compose(v -> server == null ? Future.succeededFuture() : server.close())
                 .eventually(() -> probes == null ? Future.succeededFuture() : probes.close());
     }
 

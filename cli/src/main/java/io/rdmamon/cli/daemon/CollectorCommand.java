@@ -4,12 +4,15 @@ import io.rdmamon.cli.CliFailure;
 import io.rdmamon.collector.Collector;
 import io.rdmamon.collector.CollectorConfig;
 import io.rdmamon.collector.ConfigException;
+import io.rdmamon.collector.cluster.ClusterConfig;
 import io.vertx.core.Vertx;
+import io.vertx.core.VertxOptions;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.Callable;
 
 @Command(name = "collector",
@@ -18,7 +21,9 @@ import java.util.concurrent.Callable;
         footer = {"", "Examples:",
                 "  rdmamon collector                                  (127.0.0.1:9470, no tokens)",
                 "  rdmamon collector --listen 0.0.0.0:9470 --config /etc/rdmamon/collector.json",
-                "  rdmamon collector --listen 0.0.0.0:9470 --config collector.json --tls-cert tls.crt --tls-key tls.key"})
+                "  rdmamon collector --listen 0.0.0.0:9470 --config collector.json --tls-cert tls.crt --tls-key tls.key",
+                "  rdmamon collector --listen 0.0.0.0:9470 --config collector.json \\",
+                "      --cluster-listen 10.0.0.11:5701 --cluster-members 10.0.0.11:5701,10.0.0.12:5701,10.0.0.13:5701"})
 public final class CollectorCommand implements Callable<Integer> {
 
     @Option(names = "--listen", paramLabel = "HOST:PORT",
@@ -40,24 +45,46 @@ public final class CollectorCommand implements Callable<Integer> {
             description = "PEM private key (PKCS#8 or PKCS#1) of the --tls-cert certificate.")
     Path tlsKey;
 
+    @Option(names = "--cluster-listen", paramLabel = "HOST:PORT",
+            description = {"Run as one replica of a cluster (Vert.x + Hazelcast, docs/deploy.md): the member binds exactly"
+                    + " this address; the clustered event bus takes PORT+1 on the same host. Never reachable from agent networks."})
+    String clusterListen;
+
+    @Option(names = "--cluster-members", paramLabel = "HOST:PORT,...", split = ",",
+            description = "The replicas' --cluster-listen addresses to join (TCP-IP; multicast is off). This one may be listed.")
+    List<String> clusterMembers;
+
     @Override
     public Integer call() throws Exception {
         CollectorConfig settings = settings();
-        Vertx vertx = Vertx.vertx();
         Collector.Running running;
+        Vertx local = settings.cluster().enabled() ? null : Vertx.vertx();
         try {
-            running = Collector.start(vertx, settings).await();
+            running = (local == null ? Collector.startReplica(settings, new VertxOptions())
+                    : Collector.start(local, settings)).await();
         } catch (ConfigException e) {
-            vertx.close();
+            close(local);
             throw CliFailure.badInput(e.getMessage());
         } catch (Exception e) {
-            vertx.close();
+            close(local);
             throw CliFailure.runtime("collector failed to start on " + settings.listenHost() + ":"
-                    + settings.listenPort() + ": " + e.getMessage(), e);
+                    + settings.listenPort() + (settings.cluster().enabled() ? " (cluster member "
+                    + settings.cluster().listen().host() + ":" + settings.cluster().listen().port() + ")" : "")
+                    + ": " + e.getMessage(), e);
         }
         String base = (settings.tls().enabled() ? "https://" : "http://") + hostForUrl(settings.listenHost()) + ":" + running.port();
         System.err.printf("rdmamon collector: dashboard %s/  metrics %s/metrics  agents %s%n", base, base, base);
-        return RunUntilStopped.await(vertx, () -> { });
+        if (running.cluster().clustered()) {
+            System.err.printf("rdmamon collector: replica %s of cluster '%s' (%d member(s))%n", running.cluster().selfId(),
+                    settings.cluster().name(), running.cluster().memberIds().size());
+        }
+        return RunUntilStopped.await(running.vertx(), () -> { });
+    }
+
+    private static void close(Vertx vertx) {
+        if (vertx != null) {
+            vertx.close();
+        }
     }
 
     CollectorConfig settings() {
@@ -70,6 +97,14 @@ public final class CollectorCommand implements Callable<Integer> {
                 settings = settings.withListen(listen);
             }
             settings = settings.withTlsFiles(tlsCert, tlsKey);
+            ClusterConfig cluster = settings.cluster();
+            if (clusterListen != null) {
+                cluster = cluster.withListen(clusterListen, "--cluster-listen");
+            }
+            if (clusterMembers != null) {
+                cluster = cluster.withMembers(String.join(",", clusterMembers), "--cluster-members");
+            }
+            settings = settings.withCluster(cluster.validated());
             return insecure ? settings.withInsecure(true) : settings;
         } catch (ConfigException e) {
             throw CliFailure.badInput(e.getMessage());

@@ -1,6 +1,7 @@
 package io.rdmamon.collector.ingest;
 
 import io.rdmamon.collector.auth.TokenEntry;
+import io.rdmamon.collector.cluster.NodeDirectory;
 import io.rdmamon.collector.metrics.SelfMetrics;
 import io.rdmamon.collector.store.NodeStore;
 import io.rdmamon.protocol.model.HostSample;
@@ -54,6 +55,7 @@ final class AgentConnection {
     private final Consumer<HostSample> applied;
     private final Context decodeLoop;
     private final HelloAdmission admission;
+    private final NodeClaims claims;
     /** Touched by one decode at a time: the first on a worker, the later ones on the decode loop. */
     private final SampleDecoder decoder = new SampleDecoder();
     private Context home;
@@ -77,8 +79,9 @@ final class AgentConnection {
 
     AgentConnection(ServerWebSocket ws, TokenEntry token, FrameCodec codec, FrameLimits limits, Duration idleTimeout,
                     NodeStore store, SelfMetrics metrics, AgentRegistry agents, Consumer<HostSample> applied,
-                    Context decodeLoop, HelloAdmission admission) {
+                    Context decodeLoop, HelloAdmission admission, NodeClaims claims) {
         this.ws = ws;
+        this.claims = claims;
         this.admission = admission;
         this.limits = limits;
         this.idleTimeout = idleTimeout;
@@ -178,10 +181,58 @@ final class AgentConnection {
                         "hello not decoded: " + done.cause()));
                 return;
             }
-            apply(done.result());
+            Decoded decoded = done.result();
+            if (decoded.refusal() == null && decoded.frame() instanceof Frame.Hello first) {
+                claimThenRegister(first);
+                return;
+            }
+            apply(decoded);
             if (!closing) {
                 ws.resume();
             }
+        });
+    }
+
+    /**
+     * The hello's checks here, then its node's claim in the cluster-wide directory (the socket still paused), then
+     * the node's registration. A name another replica holds with a live connection of another agent run is refused
+     * like a local one; an agent run reconnecting here from another replica takes the node over.
+     */
+    private void claimThenRegister(Frame.Hello first) {
+        try {
+            checkHello(first);
+        } catch (StreamRefusal e) {
+            reject(e);
+            return;
+        }
+        claims.claim(first, remoteHost()).onComplete(claimed -> {
+            lastFrameNanos = System.nanoTime();
+            boolean ours = claimed.succeeded() && claimed.result().outcome() != NodeDirectory.Outcome.CONFLICT;
+            if (closing || closed) {
+                if (ours) {
+                    claims.disconnected(first.node(), first.instance());
+                }
+                return;
+            }
+            try {
+                if (claimed.failed()) {
+                    throw new StreamRefusal(StreamRefusal.TRY_AGAIN_LATER, StreamRefusal.BUSY,
+                            "node directory unavailable: " + claimed.cause().getMessage());
+                }
+                if (!ours) {
+                    String detail = "hello from " + peer() + " refused: " + claims.describe(claimed.result().previous())
+                            + " holds the name";
+                    throw conflict(first.node(), detail);
+                }
+                register(first);
+            } catch (StreamRefusal e) {
+                if (ours) {
+                    claims.disconnected(first.node(), first.instance());
+                }
+                reject(e);
+                return;
+            }
+            ws.resume();
         });
     }
 
@@ -232,7 +283,13 @@ final class AgentConnection {
         }
     }
 
+    /** A hello after the first on one connection: checked like the first (its own connection holds the name). */
     private void admit(Frame.Hello hello) throws StreamRefusal {
+        checkHello(hello);
+        register(hello);
+    }
+
+    private void checkHello(Frame.Hello hello) throws StreamRefusal {
         String name = hello.node();
         if (!Names.isNodeName(name)) {
             throw new StreamRefusal(StreamRefusal.PROTOCOL_ERROR, StreamRefusal.INVALID_TEXT,
@@ -247,13 +304,20 @@ final class AgentConnection {
             // the live connection keeps the name: a second agent with the same name, or an impersonator, must
             // neither merge its samples into the node nor take the name over (a half-open old connection is
             // cleared by the idle timeout, after which the agent's retry gets in)
-            String detail = "hello from " + peer() + " refused: a live connection from " + holder.peer()
-                    + " holds the name";
-            store.nameConflict(name, detail);
-            LOG.log(System.Logger.Level.WARNING, "node name conflict for {0}: {1}", name, detail);
-            throw new StreamRefusal(StreamRefusal.POLICY_VIOLATION, StreamRefusal.NAME_CONFLICT,
-                    "node name conflict: " + name + " is streaming on another live connection");
+            throw conflict(name, "hello from " + peer() + " refused: a live connection from " + holder.peer()
+                    + " holds the name");
         }
+    }
+
+    private StreamRefusal conflict(String name, String detail) {
+        store.nameConflict(name, detail);
+        LOG.log(System.Logger.Level.WARNING, "node name conflict for {0}: {1}", name, detail);
+        return new StreamRefusal(StreamRefusal.POLICY_VIOLATION, StreamRefusal.NAME_CONFLICT,
+                "node name conflict: " + name + " is streaming on another live connection");
+    }
+
+    private void register(Frame.Hello hello) throws StreamRefusal {
+        String name = hello.node();
         if (!store.connect(name, hello.agentVersion(), hello.intervalMillis())) {
             throw new StreamRefusal(StreamRefusal.TRY_AGAIN_LATER, StreamRefusal.NODE_LIMIT,
                     "node limit reached; not accepting " + name);
@@ -330,7 +394,7 @@ final class AgentConnection {
         closing = true;
         metrics.streamsClosed.labelValues(refusal.kind()).inc();
         LOG.log(System.Logger.Level.WARNING, "closing agent stream from {0}{1}: {2} {3}", peer(),
-                node == null ? "" : " (node " + node + ")", refusal.code(), refusal.getMessage());
+                node == null ? "" : " (node " + node + ")", String.valueOf(refusal.code()), refusal.getMessage());
         // the node's name is free at once: the close handshake of a half-open connection may never complete
         release();
         ws.close(refusal.code(), closeReason(refusal.getMessage()));
@@ -343,7 +407,19 @@ final class AgentConnection {
             registered = false;
             store.disconnect(node);
             agents.detach(node, this);
+            claims.disconnected(node, hello.instance());
         }
+    }
+
+    /** Closes the stream with {@code code}: the replica shuts down (1012), or another replica took the node (4010). */
+    void close(short code, String reason) {
+        reject(new StreamRefusal(code, code == StreamRefusal.NODE_MOVED ? StreamRefusal.MOVED : StreamRefusal.SHUTDOWN,
+                reason));
+    }
+
+    /** The agent run holding this connection (its hello's instance id); null before the hello. */
+    String instance() {
+        return hello == null ? null : hello.instance();
     }
 
     String peer() {

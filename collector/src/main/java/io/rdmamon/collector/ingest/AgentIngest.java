@@ -42,15 +42,19 @@ public final class AgentIngest implements Handler<RoutingContext>, Routes {
     private final DecodeLoops decodeLoops;
     private final IngestLimits limits;
     private final FrameLimits frameLimits;
+    private final NodeClaims claims;
     /** Made on the first connection, on the verticle's loop, where every connection lives. */
     private HelloAdmission admission;
 
     /**
      * {@code applied} sees every sample the store applied (the diagnosis engine), on the event loop;
-     * frames are decoded on {@code decodeLoops}, which must be deployed before the first connection.
+     * frames are decoded on {@code decodeLoops}, which must be deployed before the first connection; {@code claims}
+     * takes each hello's node in the cluster-wide directory.
      */
     public AgentIngest(TokenAuthenticator auth, FrameCodec codec, IngestLimits limits, NodeStore store,
-                       SelfMetrics metrics, AgentRegistry agents, Consumer<HostSample> applied, DecodeLoops decodeLoops) {
+                       SelfMetrics metrics, AgentRegistry agents, Consumer<HostSample> applied, DecodeLoops decodeLoops,
+                       NodeClaims claims) {
+        this.claims = claims;
         this.limits = limits;
         this.frameLimits = new FrameLimits(limits);
         this.decodeLoops = decodeLoops;
@@ -83,7 +87,7 @@ public final class AgentIngest implements Handler<RoutingContext>, Routes {
         }
         ctx.request().toWebSocket()
                 .onSuccess(ws -> new AgentConnection(ws, token.orElse(null), codec, frameLimits,
-                        limits.idleTimeout(), store, metrics, agents, applied, decodeLoops.assign(), admission).start())
+                        limits.idleTimeout(), store, metrics, agents, applied, decodeLoops.assign(), admission, claims).start())
                 .onFailure(e -> LOG.log(System.Logger.Level.WARNING, "WebSocket upgrade from {0} failed: {1}",
                         ctx.request().remoteAddress(), e.getMessage()));
     }

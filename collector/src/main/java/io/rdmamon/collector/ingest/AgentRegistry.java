@@ -3,6 +3,7 @@ package io.rdmamon.collector.ingest;
 import io.rdmamon.protocol.wire.Frame;
 
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -62,6 +63,36 @@ public final class AgentRegistry {
     /** The IP address {@code node}'s agent connects from (its node address on InfiniBand and eRDMA). */
     public Optional<String> remoteHost(String node) {
         return Optional.ofNullable(connections.get(node)).map(AgentConnection::remoteHost);
+    }
+
+    /**
+     * Closes every agent stream with 1012 (Service Restart): this replica shuts down, and each agent moves to its
+     * next collector URL at once, replaying what this one did not acknowledge.
+     */
+    public void closeAllForShutdown() {
+        for (AgentConnection connection : List.copyOf(connections.values())) {
+            connection.close(StreamRefusal.SERVICE_RESTART, "replica shutting down; connect to another");
+        }
+    }
+
+    /**
+     * Another replica took {@code node} over for agent run {@code instance}: closes this replica's connection of that
+     * run (4010, a half-open one left behind); false when another run holds it here (left alone).
+     */
+    public boolean moved(String node, String instance) {
+        AgentConnection connection = connections.get(node);
+        if (connection == null) {
+            return true;
+        }
+        if (instance != null && !instance.equals(connection.instance())) {
+            return false;
+        }
+        connection.close(StreamRefusal.NODE_MOVED, "node moved to another replica");
+        return true;
+    }
+
+    public int size() {
+        return connections.size();
     }
 
     /** The live connection holding {@code node}; null when none does. */

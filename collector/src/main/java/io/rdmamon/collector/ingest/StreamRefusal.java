@@ -13,6 +13,10 @@ final class StreamRefusal extends Exception {
     static final short POLICY_VIOLATION = 1008;
     static final short MESSAGE_TOO_BIG = 1009;
     static final short TRY_AGAIN_LATER = 1013;
+    /** RFC 6455 registry "Service Restart": this replica shuts down, the agent moves to the next collector URL at once. */
+    static final short SERVICE_RESTART = 1012;
+    /** Another replica of the cluster took the node over (its agent reconnected there): this connection is stale. */
+    static final short NODE_MOVED = 4010;
 
     /** A frame the codec or the decoder refused (malformed, out of order, not fitting the layout). */
     static final String BAD_FRAME = "bad_frame";
@@ -32,6 +36,9 @@ final class StreamRefusal extends Exception {
     static final String IDLE = "idle";
     /** A hello while too many others wait to be admitted ({@link HelloAdmission}): come back later. */
     static final String BUSY = "busy";
+    /** Closed by the collector: the replica shuts down (SIGTERM), or another replica took the node. */
+    static final String SHUTDOWN = "shutdown";
+    static final String MOVED = "moved";
 
     private final short code;
     private final String kind;

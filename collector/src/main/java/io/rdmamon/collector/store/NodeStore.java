@@ -286,6 +286,18 @@ public final class NodeStore {
         return expired;
     }
 
+    /**
+     * Drops {@code node} at once, history and all: another replica of the cluster took it over (its agent moved), and
+     * a node must be exported by one replica only. False when the store did not hold it.
+     */
+    public synchronized boolean remove(String node) {
+        Node state = nodes.remove(node);
+        if (state != null) {
+            historyBytesPerPoint -= state.historyBytesPerPoint;
+        }
+        return state != null;
+    }
+
     /** Every node, sorted by name. */
     public synchronized List<NodeView> nodes() {
         long now = clock.getAsLong();

@@ -1,0 +1,130 @@
+package io.rdmamon.collector.cluster;
+
+import io.rdmamon.collector.ConfigException;
+import io.rdmamon.collector.ListenAddress;
+import io.rdmamon.protocol.json.StrictJson;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * How this collector joins a cluster of replicas (the {@code "cluster"} section of the config file, docs/collector.md
+ * "Cluster"; DESIGN.md §8). {@link #NONE} = a lone collector, as without any cluster setting.
+ *
+ * @param listen               the Hazelcast member's address: it binds exactly this host (never every interface) on
+ *                             exactly this port; null = not clustered
+ * @param members              the TCP-IP join list ({@code HOST:PORT} of the members, this one may be among them)
+ * @param kubernetesServiceDns the DNS name of a headless Service whose addresses are the members (Hazelcast's
+ *                             Kubernetes DNS discovery), instead of {@code members}
+ * @param name                 the cluster's name: members of another name never join (two fleets on one network)
+ * @param eventBusPort         the clustered event bus's port on the listen host; 0 = the member port + 1
+ */
+public record ClusterConfig(ListenAddress listen, List<String> members, String kubernetesServiceDns, String name,
+                            int eventBusPort) {
+    public static final String DEFAULT_NAME = "rdmamon";
+    public static final ClusterConfig NONE = new ClusterConfig(null, List.of(), null, DEFAULT_NAME, 0);
+    private static final Set<String> KEYS = Set.of("listen", "members", "kubernetesServiceDns", "name", "eventBusPort");
+
+    public ClusterConfig {
+        members = List.copyOf(members);
+        Objects.requireNonNull(name, "name");
+        if (name.isBlank()) {
+            throw new ConfigException("cluster.name must not be empty");
+        }
+        if (eventBusPort < 0 || eventBusPort > 65535) {
+            throw new ConfigException("cluster.eventBusPort out of range: " + eventBusPort);
+        }
+        for (String member : members) {
+            ListenAddress address = ListenAddress.parse(member, "cluster.members");
+            if (address.port() == 0) {
+                throw new ConfigException("cluster.members: '" + member + "' needs a port (the members' --cluster-listen port)");
+            }
+        }
+        if (listen != null && (listen.port() == 0 || listen.port() == 65535 && eventBusPort == 0)) {
+            throw new ConfigException("cluster.listen needs a fixed port below 65535 (the members join each other"
+                    + " on it, and the event bus takes the next one): " + listen.host() + ":" + listen.port());
+        }
+    }
+
+    /**
+     * Checks the parts together, once every layer (file, environment, flags) is applied: a layer may set the
+     * listen address and a later one the members.
+     *
+     * @throws ConfigException naming what is missing or contradictory
+     */
+    public ClusterConfig validated() {
+        if (listen == null && (!members.isEmpty() || kubernetesServiceDns != null)) {
+            throw new ConfigException("cluster members are set but not cluster.listen (--cluster-listen HOST:PORT):"
+                    + " a replica must say which interface and port the cluster traffic binds");
+        }
+        if (listen != null && members.isEmpty() && kubernetesServiceDns == null) {
+            throw new ConfigException("cluster.listen is set but neither cluster.members (--cluster-members) nor"
+                    + " cluster.kubernetesServiceDns: the replica would not know whom to join");
+        }
+        if (!members.isEmpty() && kubernetesServiceDns != null) {
+            throw new ConfigException("cluster.members and cluster.kubernetesServiceDns are both set: choose one"
+                    + " way to find the members");
+        }
+        return this;
+    }
+
+    public boolean enabled() {
+        return listen != null;
+    }
+
+    /** The event bus's port: {@link #eventBusPort} when set, else the member port + 1. */
+    public int effectiveEventBusPort() {
+        return eventBusPort > 0 ? eventBusPort : listen.port() + 1;
+    }
+
+    /** {@code --cluster-listen HOST:PORT}. */
+    public ClusterConfig withListen(String hostPort, String origin) {
+        return new ClusterConfig(ListenAddress.parse(hostPort, origin), members, kubernetesServiceDns, name, eventBusPort);
+    }
+
+    /** {@code --cluster-members HOST:PORT,HOST:PORT,...}. */
+    public ClusterConfig withMembers(String commaList, String origin) {
+        return new ClusterConfig(listen, splitMembers(commaList, origin), kubernetesServiceDns, name, eventBusPort);
+    }
+
+    /** The {@code "cluster"} section over these values. */
+    public ClusterConfig overlay(StrictJson section) {
+        section.requireKnownKeys(KEYS);
+        ListenAddress address = section.has("listen") ? ListenAddress.parse(section.string("listen"), section.path("listen"))
+                : listen;
+        List<String> list = section.has("members") ? section.strings("members") : members;
+        return new ClusterConfig(address, list,
+                section.has("kubernetesServiceDns") ? section.string("kubernetesServiceDns") : kubernetesServiceDns,
+                section.has("name") ? section.string("name") : name, section.integer("eventBusPort", eventBusPort));
+    }
+
+    /** {@code RDMAMON_CLUSTER_LISTEN}, {@code _MEMBERS} (comma list), {@code _KUBERNETES_SERVICE_DNS}, {@code _NAME}. */
+    public ClusterConfig overlayEnv(Map<String, String> env) {
+        ClusterConfig c = this;
+        if (env.containsKey("RDMAMON_CLUSTER_LISTEN")) {
+            c = c.withListen(env.get("RDMAMON_CLUSTER_LISTEN"), "RDMAMON_CLUSTER_LISTEN");
+        }
+        if (env.containsKey("RDMAMON_CLUSTER_MEMBERS")) {
+            c = c.withMembers(env.get("RDMAMON_CLUSTER_MEMBERS"), "RDMAMON_CLUSTER_MEMBERS");
+        }
+        String dns = env.getOrDefault("RDMAMON_CLUSTER_KUBERNETES_SERVICE_DNS", c.kubernetesServiceDns);
+        String clusterName = env.getOrDefault("RDMAMON_CLUSTER_NAME", c.name);
+        return new ClusterConfig(c.listen, c.members, dns == null || dns.isBlank() ? null : dns, clusterName,
+                c.eventBusPort);
+    }
+
+    private static List<String> splitMembers(String commaList, String origin) {
+        List<String> list = new ArrayList<>();
+        for (String part : commaList.split(",")) {
+            String member = part.trim();
+            if (member.isEmpty()) {
+                throw new ConfigException(origin + ": empty member in '" + commaList + "'");
+            }
+            list.add(member);
+        }
+        return list;
+    }
+}

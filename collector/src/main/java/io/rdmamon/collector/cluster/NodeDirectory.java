@@ -1,0 +1,125 @@
+package io.rdmamon.collector.cluster;
+
+import io.vertx.core.Future;
+import io.vertx.core.shareddata.AsyncMap;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Predicate;
+
+/**
+ * The cluster-wide directory of which replica holds which node (a Hazelcast map through Vert.x's {@link AsyncMap};
+ * for a lone collector Vert.x's local map, the same code). A replica claims a node when its agent's hello arrives,
+ * marks it disconnected when the stream ends, and removes it when the node expires; the survivors purge the
+ * entries of a replica that left. Claims are compare-and-set, so two replicas never both hold a node.
+ */
+public final class NodeDirectory {
+    /** What a claim found. */
+    public enum Outcome {
+        /** No other replica held the node (or this one did): it is ours now. */
+        CLAIMED,
+        /** Another replica held it (a reconnect elsewhere, a stale or dead holder): ours now, tell it to let go. */
+        MOVED,
+        /** Another replica holds a live connection of another agent run with this name: refused. */
+        CONFLICT
+    }
+
+    /** A claim's outcome and the entry it replaced or ran into (null when there was none). */
+    public record Claim(Outcome outcome, NodeOwner previous) {
+    }
+
+    private static final int CLAIM_ATTEMPTS = 4;
+    private final AsyncMap<String, String> map;
+    private final String selfId;
+    private final Predicate<String> isMember;
+
+    /** {@code isMember}: whether a replica id is a member now (an entry of a departed replica is free to take). */
+    public NodeDirectory(AsyncMap<String, String> map, String selfId, Predicate<String> isMember) {
+        this.map = map;
+        this.selfId = selfId;
+        this.isMember = isMember;
+    }
+
+    /** Takes {@code node} for this replica ({@code wanted.replica()} must be this replica's id). */
+    public Future<Claim> claim(String node, NodeOwner wanted) {
+        if (!wanted.replica().equals(selfId)) {
+            return Future.failedFuture(new IllegalArgumentException("claim for another replica: " + wanted.replica()));
+        }
+        return claim(node, wanted, CLAIM_ATTEMPTS);
+    }
+
+    private Future<Claim> claim(String node, NodeOwner wanted, int attempts) {
+        if (attempts == 0) {
+            return Future.failedFuture(new IllegalStateException("node directory: " + node
+                    + " changed hands " + CLAIM_ATTEMPTS + " times during one claim"));
+        }
+        String encoded = wanted.encode();
+        return map.get(node).compose(current -> {
+            if (current == null) {
+                return map.putIfAbsent(node, encoded).compose(raced -> raced == null
+                        ? Future.succeededFuture(new Claim(Outcome.CLAIMED, null)) : claim(node, wanted, attempts - 1));
+            }
+            NodeOwner previous = NodeOwner.decode(current);
+            boolean ours = previous.replica().equals(selfId);
+            boolean free = ours || !isMember.test(previous.replica()) || !previous.connected()
+                    || previous.instance() != null && previous.instance().equals(wanted.instance());
+            if (!free) {
+                return Future.succeededFuture(new Claim(Outcome.CONFLICT, previous));
+            }
+            return map.replaceIfPresent(node, current, encoded).compose(replaced -> replaced
+                    ? Future.succeededFuture(new Claim(ours ? Outcome.CLAIMED : Outcome.MOVED, previous))
+                    : claim(node, wanted, attempts - 1));
+        });
+    }
+
+    /** The node's stream on this replica ended: still ours (stale, exported until it expires), but free to move. */
+    public Future<Void> disconnected(String node, String instance) {
+        return map.get(node).compose(current -> {
+            if (current == null) {
+                return Future.succeededFuture();
+            }
+            NodeOwner owner = NodeOwner.decode(current);
+            if (!owner.replica().equals(selfId) || owner.instance() != null && !owner.instance().equals(instance)) {
+                return Future.succeededFuture(); // moved meanwhile, or a newer run of the agent holds it
+            }
+            return map.replaceIfPresent(node, current, owner.disconnected().encode()).mapEmpty();
+        });
+    }
+
+    /** This replica no longer holds {@code node} (it expired here, or moved): removes the entry if still ours. */
+    public Future<Void> release(String node) {
+        return map.get(node).compose(current -> current != null && NodeOwner.decode(current).replica().equals(selfId)
+                ? map.removeIfPresent(node, current).mapEmpty() : Future.succeededFuture());
+    }
+
+    /** Removes every entry of {@code replica} (it left the cluster); answers the nodes removed. */
+    public Future<List<String>> purge(String replica) {
+        return map.entries().compose(entries -> {
+            List<String> nodes = new ArrayList<>();
+            List<Future<Boolean>> removals = new ArrayList<>();
+            entries.forEach((node, value) -> {
+                if (NodeOwner.decode(value).replica().equals(replica)) {
+                    nodes.add(node);
+                    removals.add(map.removeIfPresent(node, value));
+                }
+            });
+            return Future.all(removals).map(done -> nodes);
+        });
+    }
+
+    public Future<Optional<NodeOwner>> owner(String node) {
+        return map.get(node).map(value -> Optional.ofNullable(value).map(NodeOwner::decode));
+    }
+
+    /** Every entry, by node. */
+    public Future<Map<String, NodeOwner>> all() {
+        return map.entries().map(entries -> {
+            Map<String, NodeOwner> owners = new HashMap<>(entries.size() * 2);
+            entries.forEach((node, value) -> owners.put(node, NodeOwner.decode(value)));
+            return owners;
+        });
+    }
+}

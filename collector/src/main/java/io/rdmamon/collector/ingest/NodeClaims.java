@@ -1,0 +1,50 @@
+package io.rdmamon.collector.ingest;
+
+import io.rdmamon.collector.cluster.FleetCluster;
+import io.rdmamon.collector.cluster.NodeDirectory;
+import io.rdmamon.collector.cluster.NodeOwner;
+import io.rdmamon.protocol.wire.Frame;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonObject;
+
+/**
+ * The cluster side of an agent's hello and of its stream's end: the node's entry in the cluster-wide
+ * {@link NodeDirectory}. A claim that takes the node from another replica tells that replica to let go
+ * ({@link FleetCluster#releaseAddress}), so that no node is held, and exported, twice.
+ */
+public final class NodeClaims {
+    private static final System.Logger LOG = System.getLogger(NodeClaims.class.getName());
+    private final Vertx vertx;
+    private final FleetCluster cluster;
+
+    public NodeClaims(Vertx vertx, FleetCluster cluster) {
+        this.vertx = vertx;
+        this.cluster = cluster;
+    }
+
+    /** Claims the hello's node for this replica; a MOVED claim has already told the previous holder. */
+    Future<NodeDirectory.Claim> claim(Frame.Hello hello, String remoteHost) {
+        NodeOwner wanted = new NodeOwner(cluster.selfId(), hello.instance(), remoteHost, hello.capabilities(), true,
+                System.currentTimeMillis());
+        return cluster.directory().claim(hello.node(), wanted).onSuccess(claim -> {
+            NodeOwner previous = claim.previous();
+            if (claim.outcome() == NodeDirectory.Outcome.MOVED && cluster.isMember(previous.replica())) {
+                LOG.log(System.Logger.Level.INFO, "node {0} moved here from replica {1}", hello.node(), previous.replica());
+                vertx.eventBus().send(FleetCluster.releaseAddress(previous.replica()),
+                        new JsonObject().put("node", hello.node()).put("instance", hello.instance()));
+            }
+        });
+    }
+
+    /** The stream of {@code node} (agent run {@code instance}) on this replica ended. */
+    void disconnected(String node, String instance) {
+        cluster.directory().disconnected(node, instance).onFailure(e -> LOG.log(System.Logger.Level.WARNING,
+                "node directory: marking " + node + " disconnected failed", e));
+    }
+
+    /** Who holds {@code node} now, for the refusal of a conflicting hello. */
+    String describe(NodeOwner owner) {
+        return "replica " + owner.replica() + " (agent connected from " + owner.remoteHost() + ")";
+    }
+}

@@ -1,0 +1,101 @@
+package io.rdmamon.collector.cluster;
+
+import io.rdmamon.collector.CollectorConfig;
+import io.rdmamon.collector.RawAgent;
+import io.rdmamon.protocol.model.HostSample;
+import io.rdmamon.protocol.testing.FixtureHosts;
+import io.rdmamon.protocol.wire.Frame;
+import io.rdmamon.protocol.wire.SampleEncoder;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.WebSocketClient;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.client.WebClient;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+import static io.rdmamon.protocol.testing.Waits.await;
+import static io.rdmamon.protocol.testing.Waits.waitFor;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Two real replicas (clustered Vert.x + Hazelcast on loopback): membership, the node directory, moves, shutdown. */
+class ReplicasTest {
+    private static TestReplicas replicas;
+    private static Vertx client;
+    private static WebClient web;
+    private static WebSocketClient sockets;
+
+    @BeforeAll
+    static void start() throws Exception {
+        replicas = TestReplicas.start(2, CollectorConfig.defaults());
+        client = Vertx.vertx();
+        web = WebClient.create(client);
+        sockets = client.createWebSocketClient();
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        if (replicas != null) {
+            replicas.close();
+        }
+        if (client != null) {
+            await(client.close());
+        }
+    }
+
+    private static JsonObject get(int replica, String path) throws Exception {
+        return await(web.get(replicas.replica(replica).port(), "127.0.0.1", path).send()).bodyAsJsonObject();
+    }
+
+    private static SampleEncoder run(String instance) {
+        return new SampleEncoder("move-me", "test", 1000, List.of(), instance);
+    }
+
+    private static HostSample sample(long seq) {
+        return FixtureHosts.golden("move-me", System.currentTimeMillis(), seq);
+    }
+
+    @Test
+    void everyReplicaListsBothMembersWithTheirAddressesAndApi() throws Exception {
+        for (int i = 0; i < 2; i++) {
+            JsonObject cluster = get(i, "/api/cluster");
+            assertEquals(true, cluster.getBoolean("clustered"));
+            assertEquals(replicas.replica(i).cluster().selfId(), cluster.getString("self"));
+            JsonArray members = cluster.getJsonArray("members");
+            assertEquals(2, members.size(), cluster.encodePrettily());
+            assertEquals(cluster.getString("self"), members.getJsonObject(0).getString("id"), "self listed first");
+            Set<String> apis = members.stream().map(m -> ((JsonObject) m).getString("api")).collect(Collectors.toSet());
+            assertEquals(Set.of("http://127.0.0.1:" + replicas.replica(0).port(),
+                    "http://127.0.0.1:" + replicas.replica(1).port()), apis);
+        }
+    }
+
+    @Test
+    void aNodeHeldByOneReplicaIsRefusedToAnotherRunButMovesWithItsOwnRun() throws Exception {
+        RawAgent first = new RawAgent(sockets, replicas.replica(0).port(), null);
+        first.sample(run("run-1"), sample(1), 1);
+        NodeOwner owner = await(replicas.replica(1).cluster().directory().owner("move-me")).orElseThrow();
+        assertEquals(replicas.replica(0).cluster().selfId(), owner.replica(), "the directory, read on the other replica");
+
+        RawAgent impostor = new RawAgent(sockets, replicas.replica(1).port(), null);
+        for (Frame frame : run("run-2").encode(sample(1), 1)) {
+            impostor.send(frame);
+        }
+        assertEquals(1008, impostor.closed(), "another run of the name while replica 0 holds a live stream");
+
+        // the same run reconnecting to replica 1 (its replica 0 connection half-open): a move
+        RawAgent moved = new RawAgent(sockets, replicas.replica(1).port(), null);
+        moved.sample(run("run-1"), sample(2), 2);
+        assertEquals(4010, first.closed(), "replica 0 closes the connection left behind");
+        waitFor(() -> replicas.replica(0).store().node("move-me").isEmpty(), "replica 0 drops the node");
+        assertTrue(replicas.replica(1).store().node("move-me").isPresent());
+        assertEquals(replicas.replica(1).cluster().selfId(),
+                await(replicas.replica(0).cluster().directory().owner("move-me")).orElseThrow().replica());
+    }
+}

@@ -1,0 +1,120 @@
+package io.rdmamon.collector.cluster;
+
+import io.rdmamon.collector.Collector;
+import io.rdmamon.collector.CollectorConfig;
+import io.vertx.core.Future;
+import io.vertx.core.VertxOptions;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+import static io.rdmamon.protocol.testing.Waits.await;
+import static io.rdmamon.protocol.testing.Waits.waitFor;
+
+/**
+ * Real collector replicas in the test JVM on loopback: each its own clustered Vert.x with Hazelcast (as
+ * {@link Collector#startReplica} starts them), joined over TCP-IP into one cluster. For tests of the cluster seams;
+ * the process-level test (one JVM per replica, {@code kill -9}) is it/'s ClusterIT.
+ */
+public final class TestReplicas implements AutoCloseable {
+    private static final Duration FORMED = Duration.ofSeconds(60);
+    private final List<Collector.Running> replicas = new ArrayList<>();
+    private final List<String> members = new ArrayList<>();
+    private final Set<Integer> stopped = new HashSet<>();
+
+    /**
+     * Starts {@code count} replicas of one cluster (HTTP on free ports, member ports with their event-bus port + 1
+     * free) from {@code base}, and waits until every one sees all of them.
+     */
+    public static TestReplicas start(int count, CollectorConfig base) throws Exception {
+        TestReplicas cluster = new TestReplicas();
+        for (int i = 0; i < count; i++) {
+            cluster.members.add("127.0.0.1:" + freePortPair());
+        }
+        List<Future<Collector.Running>> starting = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            starting.add(cluster.startMember(base, i));
+        }
+        for (Future<Collector.Running> replica : starting) {
+            cluster.replicas.add(await(replica, FORMED));
+        }
+        cluster.awaitMembers(count);
+        return cluster;
+    }
+
+    private Future<Collector.Running> startMember(CollectorConfig base, int index) {
+        ClusterConfig cluster = ClusterConfig.NONE.withListen(members.get(index), "test")
+                .withMembers(String.join(",", members), "test");
+        CollectorConfig config = base.withListen("127.0.0.1:0").withCluster(cluster);
+        return Collector.startReplica(config, new VertxOptions());
+    }
+
+    /** Replica {@code index} as started (its HTTP port, store, cluster). */
+    public Collector.Running replica(int index) {
+        return replicas.get(index);
+    }
+
+    public int size() {
+        return replicas.size();
+    }
+
+    /** Restarts replica {@code index} with its old member address (a replica coming back). */
+    public Collector.Running restart(int index, CollectorConfig base) throws Exception {
+        Collector.Running replica = await(startMember(base, index), FORMED);
+        replicas.set(index, replica);
+        stopped.remove(index);
+        return replica;
+    }
+
+    /** Closes replica {@code index}'s Vert.x as SIGTERM would: agents drained (1012), the cluster left. */
+    public void stop(int index) throws Exception {
+        stopped.add(index);
+        await(replicas.get(index).vertx().close(), FORMED);
+    }
+
+    /** Waits until every replica not stopped sees exactly {@code count} members. */
+    public void awaitMembers(int count) throws InterruptedException {
+        for (int i = 0; i < replicas.size(); i++) {
+            if (stopped.contains(i)) {
+                continue;
+            }
+            Collector.Running replica = replicas.get(i);
+            waitFor(() -> replica.cluster().memberIds().size() == count, "replica " + replica.cluster().selfId()
+                    + " sees " + count + " members", FORMED);
+        }
+    }
+
+    @Override
+    public void close() throws Exception {
+        for (int i = 0; i < replicas.size(); i++) {
+            if (!stopped.contains(i)) {
+                await(replicas.get(i).vertx().close(), FORMED);
+            }
+        }
+    }
+
+    /** A free port P whose P + 1 (the event bus) is free too. */
+    static int freePortPair() throws IOException {
+        for (int attempt = 0; attempt < 50; attempt++) {
+            int port;
+            try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+                port = socket.getLocalPort();
+            }
+            if (port >= 65535) {
+                continue;
+            }
+            try (ServerSocket next = new ServerSocket(port + 1, 1, InetAddress.getLoopbackAddress())) {
+                return port;
+            } catch (IOException taken) {
+                // try another
+            }
+        }
+        throw new IOException("no two consecutive free ports on loopback");
+    }
+}
