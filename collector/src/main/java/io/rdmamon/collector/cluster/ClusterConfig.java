@@ -37,12 +37,7 @@ public record ClusterConfig(ListenAddress listen, List<String> members, String k
         if (eventBusPort < 0 || eventBusPort > 65535) {
             throw new ConfigException("cluster.eventBusPort out of range: " + eventBusPort);
         }
-        for (String member : members) {
-            ListenAddress address = ListenAddress.parse(member, "cluster.members");
-            if (address.port() == 0) {
-                throw new ConfigException("cluster.members: '" + member + "' needs a port (the members' --cluster-listen port)");
-            }
-        }
+        members.forEach(member -> checkMember(member, "cluster.members"));
         if (listen != null && (listen.port() == 0 || listen.port() == 65535 && eventBusPort == 0)) {
             throw new ConfigException("cluster.listen needs a fixed port below 65535 (the members join each other"
                     + " on it, and the event bus takes the next one): " + listen.host() + ":" + listen.port());
@@ -118,13 +113,20 @@ public record ClusterConfig(ListenAddress listen, List<String> members, String k
 
     private static List<String> splitMembers(String commaList, String origin) {
         List<String> list = new ArrayList<>();
-        for (String part : commaList.split(",")) {
+        for (String part : commaList.split(",", -1)) {
             String member = part.trim();
             if (member.isEmpty()) {
                 throw new ConfigException(origin + ": empty member in '" + commaList + "'");
             }
-            list.add(member);
+            list.add(checkMember(member, origin));
         }
         return list;
+    }
+
+    private static String checkMember(String member, String origin) {
+        if (ListenAddress.parse(member, origin).port() == 0) {
+            throw new ConfigException(origin + ": '" + member + "' needs a port (the members' --cluster-listen port)");
+        }
+        return member;
     }
 }

@@ -1,0 +1,118 @@
+package io.rdmamon.collector.cluster;
+
+import io.vertx.core.Vertx;
+import io.vertx.core.shareddata.AsyncMap;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import static io.rdmamon.protocol.testing.Waits.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The claim rules of the node directory, on Vert.x's local map (the same code runs on Hazelcast's). */
+class NodeDirectoryTest {
+    private Vertx vertx;
+    private AsyncMap<String, String> map;
+    private final Set<String> members = new HashSet<>(Set.of("replica-a", "replica-b"));
+    private NodeDirectory a;
+    private NodeDirectory b;
+
+    @BeforeEach
+    void open() throws Exception {
+        vertx = Vertx.vertx();
+        map = await(vertx.sharedData().getAsyncMap("test.directory"));
+        a = new NodeDirectory(map, "replica-a", members::contains);
+        b = new NodeDirectory(map, "replica-b", members::contains);
+    }
+
+    @AfterEach
+    void close() throws Exception {
+        await(vertx.close());
+    }
+
+    private static NodeOwner owner(String replica, String instance) {
+        return new NodeOwner(replica, instance, "192.0.2.7", List.of("probes"), true, 1000);
+    }
+
+    @Test
+    void aFreeNodeIsClaimedAndReadBackFromEveryReplica() throws Exception {
+        NodeDirectory.Claim claim = await(a.claim("gpu-1", owner("replica-a", "run-1")));
+        assertEquals(NodeDirectory.Outcome.CLAIMED, claim.outcome());
+        assertNull(claim.previous());
+        NodeOwner read = await(b.owner("gpu-1")).orElseThrow();
+        assertEquals(owner("replica-a", "run-1"), read, "all fields survive the map");
+    }
+
+    @Test
+    void anotherRunOfALiveNodeElsewhereIsAConflictAndChangesNothing() throws Exception {
+        await(a.claim("gpu-1", owner("replica-a", "run-1")));
+        NodeDirectory.Claim claim = await(b.claim("gpu-1", owner("replica-b", "run-2")));
+        assertEquals(NodeDirectory.Outcome.CONFLICT, claim.outcome());
+        assertEquals("replica-a", claim.previous().replica());
+        assertEquals("replica-a", await(a.owner("gpu-1")).orElseThrow().replica());
+    }
+
+    @Test
+    void theSameRunReconnectingElsewhereMovesTheNode() throws Exception {
+        await(a.claim("gpu-1", owner("replica-a", "run-1")));
+        NodeDirectory.Claim claim = await(b.claim("gpu-1", owner("replica-b", "run-1")));
+        assertEquals(NodeDirectory.Outcome.MOVED, claim.outcome());
+        assertEquals("replica-a", claim.previous().replica());
+        assertEquals("replica-b", await(a.owner("gpu-1")).orElseThrow().replica());
+    }
+
+    @Test
+    void aDisconnectedNodeOrOneOfADepartedReplicaIsFreeForAnyRun() throws Exception {
+        await(a.claim("gpu-1", owner("replica-a", "run-1")));
+        await(a.disconnected("gpu-1", "run-1"));
+        assertFalse(await(b.owner("gpu-1")).orElseThrow().connected());
+        assertEquals(NodeDirectory.Outcome.MOVED, await(b.claim("gpu-1", owner("replica-b", "run-2"))).outcome());
+
+        await(b.claim("gpu-2", owner("replica-b", "run-9")));
+        members.remove("replica-b");
+        assertEquals(NodeDirectory.Outcome.MOVED, await(a.claim("gpu-2", owner("replica-a", "run-10"))).outcome(),
+                "the holder left the cluster");
+    }
+
+    @Test
+    void aDisconnectOfAnOlderRunOrAfterAMoveLeavesTheEntryAlone() throws Exception {
+        await(a.claim("gpu-1", owner("replica-a", "run-2")));
+        await(a.disconnected("gpu-1", "run-1"));
+        assertTrue(await(a.owner("gpu-1")).orElseThrow().connected(), "run-1's late close is not run-2's");
+
+        await(b.claim("gpu-1", owner("replica-b", "run-2")));
+        await(a.disconnected("gpu-1", "run-2"));
+        NodeOwner now = await(b.owner("gpu-1")).orElseThrow();
+        assertEquals("replica-b", now.replica());
+        assertTrue(now.connected(), "replica a's close after the move does not touch replica b's entry");
+    }
+
+    @Test
+    void releaseRemovesOnlyOwnEntriesAndPurgeOnlyTheDepartedReplicas() throws Exception {
+        await(a.claim("gpu-1", owner("replica-a", "run-1")));
+        await(a.claim("gpu-2", owner("replica-a", "run-2")));
+        await(b.claim("gpu-3", owner("replica-b", "run-3")));
+        await(b.release("gpu-1"));
+        assertTrue(await(a.owner("gpu-1")).isPresent(), "replica b cannot release replica a's node");
+        await(a.release("gpu-1"));
+        assertTrue(await(a.owner("gpu-1")).isEmpty());
+
+        assertEquals(List.of("gpu-2"), await(b.purge("replica-a")));
+        assertEquals(Map.of("gpu-3", owner("replica-b", "run-3")), await(a.all()));
+    }
+
+    @Test
+    void aClaimForAnotherReplicaIsRefused() {
+        Exception e = org.junit.jupiter.api.Assertions.assertThrows(Exception.class,
+                () -> await(a.claim("gpu-1", owner("replica-b", "run-1"))));
+        assertTrue(e.getMessage().contains("another replica"), e.getMessage());
+    }
+}

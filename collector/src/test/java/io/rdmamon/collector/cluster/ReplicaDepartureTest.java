@@ -1,0 +1,82 @@
+package io.rdmamon.collector.cluster;
+
+import com.hazelcast.core.Hazelcast;
+import com.hazelcast.core.HazelcastInstance;
+import io.rdmamon.collector.CollectorConfig;
+import io.rdmamon.collector.RawAgent;
+import io.rdmamon.protocol.testing.FixtureHosts;
+import io.rdmamon.protocol.wire.SampleEncoder;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.WebSocketClient;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+
+import static io.rdmamon.protocol.testing.Waits.await;
+import static io.rdmamon.protocol.testing.Waits.poll;
+import static io.rdmamon.protocol.testing.Waits.waitFor;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** A replica leaving: drained on shutdown (close 1012), or crashed (its directory entries purged by the survivor). */
+class ReplicaDepartureTest {
+    private TestReplicas replicas;
+    private Vertx client;
+    private WebSocketClient sockets;
+
+    @BeforeEach
+    void start() throws Exception {
+        replicas = TestReplicas.start(2, CollectorConfig.defaults());
+        client = Vertx.vertx();
+        sockets = client.createWebSocketClient();
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        replicas.close();
+        await(client.close());
+    }
+
+    private RawAgent agentOn(int replica, String node) throws Exception {
+        RawAgent agent = new RawAgent(sockets, replicas.replica(replica).port(), null);
+        agent.sample(new SampleEncoder(node, "test", 1000, List.of(), node + "-run"),
+                FixtureHosts.golden(node, System.currentTimeMillis(), 1), 1);
+        return agent;
+    }
+
+    @Test
+    void aReplicaShuttingDownTellsItsAgentsToMoveAndLeavesTheCluster() throws Exception {
+        RawAgent agent = agentOn(1, "drained");
+        replicas.stop(1);
+        assertEquals(1012, agent.closed(), "Service Restart: move to the next collector at once");
+        assertTrue(agent.closeReason.contains("shutting down"), agent.closeReason);
+        replicas.awaitMembers(1);
+        FleetCluster survivor = replicas.replica(0).cluster();
+        poll("the survivor purges the entry", () -> await(survivor.directory().owner("drained")), Optional::isEmpty,
+                Duration.ofSeconds(20), Duration.ofMillis(100));
+        assertEquals(1, await(survivor.members()).size());
+    }
+
+    @Test
+    void aCrashedReplicasNodesLeaveTheDirectoryAndMayConnectElsewhere() throws Exception {
+        agentOn(1, "orphan");
+        String crashed = replicas.replica(1).cluster().selfId();
+        FleetCluster survivor = replicas.replica(0).cluster();
+        assertEquals(crashed, await(survivor.directory().owner("orphan")).orElseThrow().replica());
+        HazelcastInstance member = Hazelcast.getAllHazelcastInstances().stream()
+                .filter(h -> h.getCluster().getLocalMember().getUuid().toString().equals(crashed)).findFirst().orElseThrow();
+        member.getLifecycleService().terminate(); // no goodbye: as kill -9 looks to the others
+
+        waitFor(() -> !survivor.isMember(crashed), "the survivor notices the crash", Duration.ofSeconds(30));
+        poll("the crashed replica's entry is purged", () -> await(survivor.directory().owner("orphan")),
+                Optional::isEmpty, Duration.ofSeconds(20), Duration.ofMillis(100));
+        RawAgent again = new RawAgent(sockets, replicas.replica(0).port(), null);
+        again.sample(new SampleEncoder("orphan", "test", 1000, List.of(), "orphan-run"),
+                FixtureHosts.golden("orphan", System.currentTimeMillis(), 2), 2);
+        assertEquals(survivor.selfId(), await(survivor.directory().owner("orphan")).orElseThrow().replica());
+    }
+}
