@@ -72,6 +72,16 @@ class LauncherTest {
     }
 
     @Test
+    void aTestNewerThanTheJarDoesNotRebuild() throws Exception {
+        Path test = checkout.resolve("agent/src/test/java/io/rdmamon/agent/ReaderTest.java");
+        Files.createDirectories(test.getParent());
+        Files.writeString(test, "class ReaderTest {}");
+        Files.setLastModifiedTime(test, FileTime.from(JAR_TIME.plusSeconds(60)));
+        Result run = launch("devinfo");
+        assertFalse(Files.exists(builds), "only what goes into the jar counts: " + run);
+    }
+
+    @Test
     void missingJarIsBuilt() throws Exception {
         Files.delete(jar);
         Result run = launch("--help");
