@@ -284,7 +284,7 @@ public record CollectorConfig(
         }
         c = c.withHistoryBudgetMiB(json.integer("historyBudgetMiB", c.historyBudgetMiB));
         if (json.has("cluster")) {
-            c = c.withCluster(c.cluster.overlay(json.object("cluster")));
+            c = c.withCluster(c.cluster.overlay(json.object("cluster"), baseDir));
         }
         return c.withLimits(json.integer("historyPoints", c.historyPoints), json.integer("maxNodes", c.maxNodes),
                 json.integer("maxFrameBytes", c.maxFrameBytes));

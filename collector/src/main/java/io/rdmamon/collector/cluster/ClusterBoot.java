@@ -50,9 +50,14 @@ public final class ClusterBoot {
         } catch (ConfigException e) {
             return Future.failedFuture(e);
         }
+        EventBusOptions bus;
+        try {
+            bus = checked.tls().apply(new EventBusOptions().setHost(ip).setPort(checked.effectiveEventBusPort())
+                    .setClusterPublicHost(ip).setClusterPublicPort(checked.effectiveEventBusPort()));
+        } catch (ConfigException e) {
+            return Future.failedFuture(e);
+        }
         HazelcastClusterManager manager = new HazelcastClusterManager(hazelcastConfig(checked, ip));
-        EventBusOptions bus = new EventBusOptions().setHost(ip).setPort(checked.effectiveEventBusPort())
-                .setClusterPublicHost(ip).setClusterPublicPort(checked.effectiveEventBusPort());
         return Vertx.builder().with(new VertxOptions(options).setEventBusOptions(bus)).withClusterManager(manager)
                 .buildClustered().map(vertx -> new Booted(vertx, manager))
                 .recover(e -> Future.failedFuture(new IllegalStateException("cannot join the cluster as "

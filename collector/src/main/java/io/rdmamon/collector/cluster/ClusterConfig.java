@@ -4,6 +4,7 @@ import io.rdmamon.collector.ConfigException;
 import io.rdmamon.collector.ListenAddress;
 import io.rdmamon.protocol.json.StrictJson;
 
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -21,16 +22,25 @@ import java.util.Set;
  *                             Kubernetes DNS discovery), instead of {@code members}
  * @param name                 the cluster's name: members of another name never join (two fleets on one network)
  * @param eventBusPort         the clustered event bus's port on the listen host; 0 = the member port + 1
+ * @param tls                  mutual TLS on the event bus ({@link EventBusTls#NONE}: plain TCP)
  */
 public record ClusterConfig(ListenAddress listen, List<String> members, String kubernetesServiceDns, String name,
-                            int eventBusPort) {
+                            int eventBusPort, EventBusTls tls) {
     public static final String DEFAULT_NAME = "rdmamon";
     public static final ClusterConfig NONE = new ClusterConfig(null, List.of(), null, DEFAULT_NAME, 0);
-    private static final Set<String> KEYS = Set.of("listen", "members", "kubernetesServiceDns", "name", "eventBusPort");
+    private static final Set<String> KEYS = Set.of("listen", "members", "kubernetesServiceDns", "name", "eventBusPort",
+            "tls");
+
+    /** Without event-bus TLS. */
+    public ClusterConfig(ListenAddress listen, List<String> members, String kubernetesServiceDns, String name,
+                         int eventBusPort) {
+        this(listen, members, kubernetesServiceDns, name, eventBusPort, EventBusTls.NONE);
+    }
 
     public ClusterConfig {
         members = List.copyOf(members);
         Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(tls, "tls");
         if (name.isBlank()) {
             throw new ConfigException("cluster.name must not be empty");
         }
@@ -77,26 +87,31 @@ public record ClusterConfig(ListenAddress listen, List<String> members, String k
 
     /** {@code --cluster-listen HOST:PORT}. */
     public ClusterConfig withListen(String hostPort, String origin) {
-        return new ClusterConfig(ListenAddress.parse(hostPort, origin), members, kubernetesServiceDns, name, eventBusPort);
+        return new ClusterConfig(ListenAddress.parse(hostPort, origin), members, kubernetesServiceDns, name, eventBusPort,
+                tls);
     }
 
     /** {@code --cluster-members HOST:PORT,HOST:PORT,...}. */
     public ClusterConfig withMembers(String commaList, String origin) {
-        return new ClusterConfig(listen, splitMembers(commaList, origin), kubernetesServiceDns, name, eventBusPort);
+        return new ClusterConfig(listen, splitMembers(commaList, origin), kubernetesServiceDns, name, eventBusPort, tls);
     }
 
-    /** The {@code "cluster"} section over these values. */
-    public ClusterConfig overlay(StrictJson section) {
+    /** The {@code "cluster"} section over these values; relative TLS file names resolve against {@code baseDir}. */
+    public ClusterConfig overlay(StrictJson section, Path baseDir) {
         section.requireKnownKeys(KEYS);
         ListenAddress address = section.has("listen") ? ListenAddress.parse(section.string("listen"), section.path("listen"))
                 : listen;
         List<String> list = section.has("members") ? section.strings("members") : members;
         return new ClusterConfig(address, list,
                 section.has("kubernetesServiceDns") ? section.string("kubernetesServiceDns") : kubernetesServiceDns,
-                section.has("name") ? section.string("name") : name, section.integer("eventBusPort", eventBusPort));
+                section.has("name") ? section.string("name") : name, section.integer("eventBusPort", eventBusPort),
+                section.has("tls") ? EventBusTls.fromJson(section.object("tls"), baseDir) : tls);
     }
 
-    /** {@code RDMAMON_CLUSTER_LISTEN}, {@code _MEMBERS} (comma list), {@code _KUBERNETES_SERVICE_DNS}, {@code _NAME}. */
+    /**
+     * {@code RDMAMON_CLUSTER_LISTEN}, {@code _MEMBERS} (comma list), {@code _KUBERNETES_SERVICE_DNS}, {@code _NAME},
+     * {@code _TLS_CERT_FILE}, {@code _TLS_KEY_FILE}, {@code _TLS_CA_FILE}.
+     */
     public ClusterConfig overlayEnv(Map<String, String> env) {
         ClusterConfig c = this;
         if (env.containsKey("RDMAMON_CLUSTER_LISTEN")) {
@@ -108,7 +123,7 @@ public record ClusterConfig(ListenAddress listen, List<String> members, String k
         String dns = env.getOrDefault("RDMAMON_CLUSTER_KUBERNETES_SERVICE_DNS", c.kubernetesServiceDns);
         String clusterName = env.getOrDefault("RDMAMON_CLUSTER_NAME", c.name);
         return new ClusterConfig(c.listen, c.members, dns == null || dns.isBlank() ? null : dns, clusterName,
-                c.eventBusPort);
+                c.eventBusPort, c.tls.overlayEnv(env));
     }
 
     private static List<String> splitMembers(String commaList, String origin) {

@@ -27,13 +27,20 @@ public final class TestReplicas implements AutoCloseable {
     private final List<Collector.Running> replicas = new ArrayList<>();
     private final List<String> members = new ArrayList<>();
     private final Set<Integer> stopped = new HashSet<>();
+    private EventBusTls tls = EventBusTls.NONE;
 
     /**
      * Starts {@code count} replicas of one cluster (HTTP on free ports, member ports with their event-bus port + 1
      * free) from {@code base}, and waits until every one sees all of them.
      */
     public static TestReplicas start(int count, CollectorConfig base) throws Exception {
+        return start(count, base, EventBusTls.NONE);
+    }
+
+    /** As {@link #start(int, CollectorConfig)}, every replica with {@code tls} on its event bus. */
+    public static TestReplicas start(int count, CollectorConfig base, EventBusTls tls) throws Exception {
         TestReplicas cluster = new TestReplicas();
+        cluster.tls = tls;
         for (int i = 0; i < count; i++) {
             cluster.members.add("127.0.0.1:" + freePortPair());
         }
@@ -49,8 +56,9 @@ public final class TestReplicas implements AutoCloseable {
     }
 
     private Future<Collector.Running> startMember(CollectorConfig base, int index) {
-        ClusterConfig cluster = ClusterConfig.NONE.withListen(members.get(index), "test")
+        ClusterConfig joined = ClusterConfig.NONE.withListen(members.get(index), "test")
                 .withMembers(String.join(",", members), "test");
+        ClusterConfig cluster = new ClusterConfig(joined.listen(), joined.members(), null, joined.name(), 0, tls);
         CollectorConfig config = base.withListen("127.0.0.1:0").withCluster(cluster);
         return Collector.startReplica(config, new VertxOptions());
     }
@@ -58,6 +66,11 @@ public final class TestReplicas implements AutoCloseable {
     /** Replica {@code index} as started (its HTTP port, store, cluster). */
     public Collector.Running replica(int index) {
         return replicas.get(index);
+    }
+
+    /** Replica {@code index}'s member {@code HOST:PORT} (its event bus listens on PORT + 1). */
+    public String memberAddress(int index) {
+        return members.get(index);
     }
 
     public int size() {
