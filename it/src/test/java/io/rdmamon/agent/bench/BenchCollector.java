@@ -27,15 +27,18 @@ public final class BenchCollector {
     public static void main(String[] args) throws Exception {
         // the benches count event loops blocked longer than 100 ms in the collector's log (BlockedThreadChecker
         // warnings); the stack trace of each says where
-        Vertx vertx = Vertx.vertx(new VertxOptions()
+        VertxOptions options = new VertxOptions()
                 .setMaxEventLoopExecuteTime(BLOCKED_LIMIT_MILLIS).setMaxEventLoopExecuteTimeUnit(TimeUnit.MILLISECONDS)
                 .setWarningExceptionTime(BLOCKED_LIMIT_MILLIS).setWarningExceptionTimeUnit(TimeUnit.MILLISECONDS)
                 .setBlockedThreadCheckInterval(BLOCKED_CHECK_MILLIS)
-                .setBlockedThreadCheckIntervalUnit(TimeUnit.MILLISECONDS));
-        // an optional first argument names a config file (as `rdmamon collector --config F` reads it)
-        CollectorConfig config = CollectorConfig.load(args.length > 0 ? Path.of(args[0]) : null, Map.of());
-        Collector.Running running = Collector.start(vertx, config.withListen("127.0.0.1:0"))
-                .toCompletionStage().toCompletableFuture().get();
+                .setBlockedThreadCheckIntervalUnit(TimeUnit.MILLISECONDS);
+        // an optional first argument names a config file (as `rdmamon collector --config F` reads it); one with a
+        // "cluster" section makes this process a replica of a cluster (ClusterIngestBench)
+        CollectorConfig config = CollectorConfig.load(args.length > 0 ? Path.of(args[0]) : null, Map.of())
+                .withListen("127.0.0.1:0");
+        Collector.Running running = (config.cluster().enabled() ? Collector.startReplica(config, options)
+                : Collector.start(Vertx.vertx(options), config)).toCompletionStage().toCompletableFuture().get();
+        Vertx vertx = running.vertx();
         BenchControl.answer("port=" + running.port());
         BenchControl.serve(Map.of("stats", () -> "nodes=" + running.store().nodes().size()
                 + " connections=" + running.store().connections()));

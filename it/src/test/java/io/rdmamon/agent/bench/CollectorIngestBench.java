@@ -297,9 +297,15 @@ public final class CollectorIngestBench {
         volatile boolean stopping;
     }
 
-    /** Owns nodes {@code index % instances == instance}: their connections and their send schedule. */
+    /**
+     * Owns nodes {@code index % instances == instance}: their connections and their send schedule. With several
+     * collector ports (replicas of a cluster), node {@code i} connects first to port {@code i % ports}, and a
+     * connection the collector closes (or loses) moves on to the next port after a short jittered pause and sends
+     * its hello again, as an agent given several {@code --collector} URLs does; with one port a closed connection
+     * stays closed (counted in {@link LoadCounters#closedByCollector}).
+     */
     static final class LoadVerticle extends VerticleBase {
-        private final int port;
+        private final int[] ports;
         private final String nameFormat;
         private final int nodes;
         private final int instance;
@@ -309,7 +315,10 @@ public final class CollectorIngestBench {
         private final int connectBatch;
         private final List<Integer> owned = new ArrayList<>();
         private final List<WebSocket> sockets = new ArrayList<>();
+        private final Random jitter = new Random(7);
         private long[] lastSent;
+        /** When each owned node's last ack arrived (System.nanoTime), for the failover time. */
+        private long[] lastAckNanos;
         private long startMillis;
         /** Held in a field: Vert.x closes a client (and its WebSockets) once it is unreachable. */
         private WebSocketClient client;
@@ -317,8 +326,13 @@ public final class CollectorIngestBench {
         /** Node {@code i} is named {@code String.format(nameFormat, i)}. */
         LoadVerticle(int port, String nameFormat, int nodes, int instance, int instances, FrameFeed feed, LoadCounters counters,
                      int connectBatch) {
+            this(new int[]{port}, nameFormat, nodes, instance, instances, feed, counters, connectBatch);
+        }
+
+        LoadVerticle(int[] ports, String nameFormat, int nodes, int instance, int instances, FrameFeed feed,
+                     LoadCounters counters, int connectBatch) {
             this.connectBatch = connectBatch;
-            this.port = port;
+            this.ports = ports.clone();
             this.nameFormat = nameFormat;
             this.nodes = nodes;
             this.instance = instance;
@@ -333,13 +347,15 @@ public final class CollectorIngestBench {
                 owned.add(i);
             }
             lastSent = new long[owned.size()];
+            lastAckNanos = new long[owned.size()];
             owned.forEach(i -> sockets.add(null));
             client = vertx.createWebSocketClient(new WebSocketClientOptions()
                     .setMaxConnections(nodes).setMaxMessageSize(WireFormat.DEFAULT_MAX_FRAME_BYTES));
             Future<Void> chain = Future.succeededFuture();
             for (int from = 0; from < owned.size(); from += connectBatch) {
                 List<Integer> slice = owned.subList(from, Math.min(owned.size(), from + connectBatch));
-                chain = chain.compose(v -> Future.all(slice.stream().map(this::connect).toList()).mapEmpty());
+                chain = chain.compose(v -> Future.all(slice.stream().map(i -> connect(i, i % ports.length)).toList())
+                        .mapEmpty());
             }
             return chain.onSuccess(v -> {
                 startMillis = System.currentTimeMillis();
@@ -347,22 +363,45 @@ public final class CollectorIngestBench {
             });
         }
 
-        private Future<Void> connect(int index) {
+        /** The oldest last-ack time (System.nanoTime) over the owned nodes: all of them were acked since. */
+        long oldestAckNanos() {
+            long oldest = Long.MAX_VALUE;
+            for (long nanos : lastAckNanos) {
+                oldest = Math.min(oldest, nanos);
+            }
+            return oldest;
+        }
+
+        private Future<Void> connect(int index, int portIndex) {
             String node = String.format(nameFormat, index);
-            WebSocketConnectOptions options = new WebSocketConnectOptions().setHost("127.0.0.1").setPort(port)
-                    .setURI(WireFormat.STREAM_PATH);
+            int j = (index - instance) / instances; // owned.get(j) == instance + j * instances
+            WebSocketConnectOptions options = new WebSocketConnectOptions().setHost("127.0.0.1")
+                    .setPort(ports[portIndex]).setURI(WireFormat.STREAM_PATH);
             return client.connect(options).map(ws -> {
-                ws.binaryMessageHandler(message -> counters.acks.incrementAndGet());
+                ws.binaryMessageHandler(message -> {
+                    counters.acks.incrementAndGet();
+                    lastAckNanos[j] = System.nanoTime();
+                });
                 ws.closeHandler(v -> {
                     if (!counters.stopping) {
                         counters.closedByCollector.incrementAndGet();
-                        System.err.println(node + " closed by the collector: " + ws.closeStatusCode() + " " + ws.closeReason());
+                        if (ports.length > 1) {
+                            failOver(index, (portIndex + 1) % ports.length);
+                        } else {
+                            System.err.println(node + " closed by the collector: " + ws.closeStatusCode() + " "
+                                    + ws.closeReason());
+                        }
                     }
                 });
                 ws.writeBinaryMessage(feed.hello(node));
-                sockets.set((index - instance) / instances, ws); // owned.get(j) == instance + j * instances
+                sockets.set(j, ws);
                 return null;
             });
+        }
+
+        private void failOver(int index, int portIndex) {
+            vertx.setTimer(1 + jitter.nextInt(250), id -> connect(index, portIndex)
+                    .onFailure(e -> failOver(index, (portIndex + 1) % ports.length)));
         }
 
         /** Sends second {@code t}'s frame to every owned node whose slot in the second has come. */
@@ -376,7 +415,7 @@ public final class CollectorIngestBench {
             for (int j = 0; j < sockets.size(); j++) {
                 if (lastSent[j] < second && j % SLOTS_PER_SECOND <= slot) {
                     WebSocket ws = sockets.get(j);
-                    if (ws.isClosed()) {
+                    if (ws == null || ws.isClosed()) {
                         continue;
                     }
                     if (ws.writeQueueFull()) {
