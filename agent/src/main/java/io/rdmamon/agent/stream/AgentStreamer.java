@@ -48,11 +48,29 @@ public final class AgentStreamer extends VerticleBase {
      * failed or the last connection ended (e.g. a refused certificate), null while connected or before any failure.
      */
     public record Stats(boolean connected, int buffered, long dropped, long samplesOffered, long acknowledgedSeq,
-                        long connects, String lastFailure) {
+                        long connects, String lastFailure, String endpoint, long failovers) {
+        /** Without the endpoint and failover count, as before several collector URLs. */
+        public Stats(boolean connected, int buffered, long dropped, long samplesOffered, long acknowledgedSeq,
+                     long connects, String lastFailure) {
+            this(connected, buffered, dropped, samplesOffered, acknowledgedSeq, connects, lastFailure, null, 0);
+        }
     }
 
+    /** Close code of a collector replica that shuts down (RFC 6455 registry "Service Restart"): move on at once. */
+    static final short SERVICE_RESTART = 1012;
+    /** Between the URLs of one round, a failed attempt waits at most this long before the next URL. */
+    static final long NEXT_URL_JITTER_MILLIS = 250;
+
     private final AgentStreamerOptions options;
-    private final StreamEndpoint endpoint;
+    private final List<StreamEndpoint> endpoints;
+    /** The endpoint tried or connected now: {@code endpoints.get(current)}. */
+    private volatile int current;
+    /** Failed attempts since the last connection, across the URLs: a whole round of them earns the backoff. */
+    private int failuresInRound;
+    /** The endpoint of the last established connection; -1 before the first. */
+    private int lastConnected = -1;
+    private volatile long failovers;
+    private final RandomGenerator random;
     private final FrameCodec codec = new FrameCodec(WireFormat.DEFAULT_MAX_FRAME_BYTES, "agent");
     private final ReplayBuffer buffer;
     private final Backoff backoff;
@@ -79,23 +97,26 @@ public final class AgentStreamer extends VerticleBase {
 
     AgentStreamer(AgentStreamerOptions options, RandomGenerator random) {
         this.options = options;
-        this.endpoint = StreamEndpoint.from(options.collectorUrl());
+        this.endpoints = StreamEndpoint.list(options.collectorUrl());
+        this.random = random;
         this.buffer = new ReplayBuffer(options.bufferCapacity());
         this.backoff = new Backoff(options.backoffBase(), options.backoffCap(), random);
     }
 
     public Stats stats() {
-        return new Stats(connected, buffer.size(), buffer.dropped(), nextSeq, acknowledgedSeq, connects, lastFailure);
+        return new Stats(connected, buffer.size(), buffer.dropped(), nextSeq, acknowledgedSeq, connects, lastFailure,
+                endpoint().toString(), failovers);
     }
 
+    /** The collector endpoint connected to, or tried next. */
     public StreamEndpoint endpoint() {
-        return endpoint;
+        return endpoints.get(current);
     }
 
     @Override
     public Future<?> start() {
         WebSocketClientOptions clientOptions = new WebSocketClientOptions().setMaxMessageSize(codec.maxFrameBytes());
-        if (endpoint.ssl()) {
+        if (endpoints.stream().anyMatch(StreamEndpoint::ssl)) {
             clientOptions.setSsl(true).setVerifyHost(true);
             if (options.trustCaFile() != null) {
                 clientOptions.setTrustOptions(new PemTrustOptions().addCertPath(options.trustCaFile().toString()));
@@ -143,6 +164,7 @@ public final class AgentStreamer extends VerticleBase {
         if (stopped) {
             return;
         }
+        StreamEndpoint endpoint = endpoint();
         WebSocketConnectOptions connect = new WebSocketConnectOptions().setHost(endpoint.host())
                 .setPort(endpoint.port()).setSsl(endpoint.ssl()).setURI(endpoint.path());
         if (options.token() != null) {
@@ -152,7 +174,7 @@ public final class AgentStreamer extends VerticleBase {
             String reason = e instanceof UpgradeRejectedException rejected
                     ? "collector answered " + rejected.getStatus() + (rejected.getStatus() == 401 ? " (token refused)" : "")
                     : failureReason(e);
-            scheduleReconnect("cannot connect to " + endpoint + ": " + reason);
+            scheduleReconnect("cannot connect to " + endpoint + ": " + reason, false);
         });
     }
 
@@ -165,13 +187,19 @@ public final class AgentStreamer extends VerticleBase {
         connected = true;
         lastFailure = null;
         connects++;
+        failuresInRound = 0;
+        if (lastConnected >= 0 && lastConnected != current) {
+            failovers++;
+        }
+        lastConnected = current;
+        StreamEndpoint endpoint = endpoint();
         // the hello tells the collector whether this agent runs probes, so that it can refuse one at once
         encoder = new SampleEncoder(options.node(), options.agentVersion(), options.interval().toMillis(),
                 options.probes().enabled() ? List.of(Frame.Hello.CAPABILITY_PROBES) : List.of(), instance);
         sentUpTo = acknowledgedSeq;
         LOG.log(System.Logger.Level.INFO, "streaming to {0}; {1} samples to replay", endpoint, buffer.size());
         socket.binaryMessageHandler(message -> onMessage(socket, message));
-        socket.exceptionHandler(e -> LOG.log(System.Logger.Level.DEBUG, "stream to {0}: {1}", endpoint, e.toString()));
+        socket.exceptionHandler(e -> LOG.log(System.Logger.Level.DEBUG, "stream to {0}: {1}", endpoint(), e.toString()));
         socket.closeHandler(v -> {
             if (ws == socket) {
                 ws = null;
@@ -179,7 +207,8 @@ public final class AgentStreamer extends VerticleBase {
                 probes.abandonAll("connection to the collector lost");
                 String why = socket.closeStatusCode() == null ? "connection lost"
                         : "closed by collector (" + socket.closeStatusCode() + " " + socket.closeReason() + ")";
-                scheduleReconnect(why);
+                Short code = socket.closeStatusCode();
+                scheduleReconnect(why, code != null && code == SERVICE_RESTART);
             }
         });
         sendPending();
@@ -200,7 +229,7 @@ public final class AgentStreamer extends VerticleBase {
                 probes.cancel(cancel);
             }
         } catch (FrameException e) {
-            LOG.log(System.Logger.Level.WARNING, "closing stream to {0}: bad frame from collector: {1}", endpoint,
+            LOG.log(System.Logger.Level.WARNING, "closing stream to {0}: bad frame from collector: {1}", endpoint(),
                     e.getMessage());
             socket.close((short) 1002, "bad frame from collector");
         }
@@ -268,14 +297,29 @@ public final class AgentStreamer extends VerticleBase {
         return message + ": " + detail.getMessage();
     }
 
-    private void scheduleReconnect(String reason) {
+    /**
+     * After a failed attempt or a lost connection: the next URL in order (wrapping; the same one when there is one).
+     * Within a round of the URLs the next attempt follows after a short jittered pause; once every URL failed in a
+     * row, after the exponential {@link Backoff}. A replica shutting down ({@code serviceRestart}, close 1012) asked
+     * its agents to move: the next URL at once.
+     */
+    private void scheduleReconnect(String reason, boolean serviceRestart) {
         if (stopped || reconnectTimer >= 0) {
             return;
         }
         lastFailure = reason;
-        long delay = Math.max(1, backoff.nextDelayMillis());
-        LOG.log(System.Logger.Level.WARNING, "{0}; retrying in {1} ms ({2} samples buffered, {3} dropped)", reason,
-                delay, buffer.size(), buffer.dropped());
+        current = (current + 1) % endpoints.size();
+        long delay;
+        if (serviceRestart) {
+            delay = 1;
+        } else if (++failuresInRound >= endpoints.size()) {
+            failuresInRound = 0;
+            delay = Math.max(1, backoff.nextDelayMillis());
+        } else {
+            delay = 1 + random.nextLong(NEXT_URL_JITTER_MILLIS);
+        }
+        LOG.log(System.Logger.Level.WARNING, "{0}; {1} in {2} ms ({3} samples buffered, {4} dropped)", reason,
+                endpoints.size() > 1 ? "trying " + endpoint() : "retrying", delay, buffer.size(), buffer.dropped());
         reconnectTimer = vertx.setTimer(delay, id -> connect());
     }
 }

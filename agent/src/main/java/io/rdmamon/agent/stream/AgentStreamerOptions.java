@@ -16,7 +16,7 @@ import java.util.Objects;
  * Settings of an {@link AgentStreamer}. The samples come from the agent daemon; {@code node} and
  * {@code interval} here are what the hello announces, and must be the daemon's.
  *
- * @param collectorUrl      the collector's base URL (http, https, ws, wss)
+ * @param collectorUrl      the collector's base URL (http, https, ws, wss), or several separated by commas (replicas)
  * @param node              the node name to report as
  * @param agentVersion      sent in the hello
  * @param token             bearer token; null when the collector needs none
@@ -37,7 +37,7 @@ public record AgentStreamerOptions(String collectorUrl, String node, String agen
         Objects.requireNonNull(node, "node");
         Objects.requireNonNull(agentVersion, "agentVersion");
         Objects.requireNonNull(probes, "probes");
-        StreamEndpoint.from(collectorUrl);
+        StreamEndpoint.list(collectorUrl);
         if (interval.isNegative() || interval.isZero() || heartbeatInterval.isNegative() || heartbeatInterval.isZero()) {
             throw new IllegalArgumentException("interval and heartbeat interval must be positive");
         }

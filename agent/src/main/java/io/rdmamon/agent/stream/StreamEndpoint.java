@@ -4,10 +4,12 @@ import io.rdmamon.protocol.wire.WireFormat;
 
 import java.net.URI;
 import java.net.URISyntaxException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 
 /**
- * Where the agent streams to, derived from the collector's base URL ({@code http(s)://host:port},
+ * Where the agent streams to, derived from a collector's base URL ({@code http(s)://host:port},
  * {@code ws(s)://} also accepted): http → ws, https → wss, path + {@code /api/agent/stream}.
  */
 public record StreamEndpoint(String host, int port, boolean ssl, String path) {
@@ -38,6 +40,27 @@ public record StreamEndpoint(String host, int port, boolean ssl, String path) {
         String path = base.endsWith(WireFormat.STREAM_PATH) ? base : base + WireFormat.STREAM_PATH;
         String host = uri.getHost().startsWith("[") ? uri.getHost().substring(1, uri.getHost().length() - 1) : uri.getHost();
         return new StreamEndpoint(host, port, ssl, path);
+    }
+
+    /**
+     * The endpoints of {@code collectorUrls}: one URL, or several separated by commas (replicas of one cluster, in
+     * the order the agent tries them).
+     *
+     * @throws IllegalArgumentException naming the URL at fault, an empty entry, or one given twice
+     */
+    public static List<StreamEndpoint> list(String collectorUrls) {
+        List<StreamEndpoint> endpoints = new ArrayList<>();
+        for (String url : collectorUrls.split(",", -1)) {
+            if (url.isBlank()) {
+                throw new IllegalArgumentException("empty collector URL in '" + collectorUrls + "'");
+            }
+            StreamEndpoint endpoint = from(url);
+            if (endpoints.contains(endpoint)) {
+                throw new IllegalArgumentException("collector URL '" + url.trim() + "' is listed twice");
+            }
+            endpoints.add(endpoint);
+        }
+        return List.copyOf(endpoints);
     }
 
     @Override

@@ -35,8 +35,10 @@ import java.util.concurrent.Callable;
 public final class AgentCommand implements Callable<Integer> {
     private static final Duration MIN_INTERVAL = Duration.ofMillis(100);
 
-    @Option(names = "--collector", paramLabel = "URL",
-            description = "Collector base URL (http(s)://host:port or ws(s)://host:port); the ingest path is found by the agent.")
+    @Option(names = "--collector", paramLabel = "URL[,URL...]",
+            description = {"Collector base URL (http(s)://host:port or ws(s)://host:port); the ingest path is found by the agent.",
+                    "Several, comma-separated: replicas of one cluster, tried in order; on a lost connection the agent moves to"
+                            + " the next and replays what was not acknowledged."})
     String collector;
 
     @Option(names = "--node", required = true, paramLabel = "NAME",
@@ -154,7 +156,7 @@ public final class AgentCommand implements Callable<Integer> {
 
     private AgentStreamerOptions streamerOptions() {
         try {
-            StreamEndpoint.from(collector);
+            StreamEndpoint.list(collector);
         } catch (IllegalArgumentException e) {
             throw CliFailure.badInput("--collector: " + e.getMessage());
         }

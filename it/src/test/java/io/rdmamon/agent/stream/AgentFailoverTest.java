@@ -1,0 +1,145 @@
+package io.rdmamon.agent.stream;
+
+import io.rdmamon.agent.daemon.AgentDaemon;
+import io.rdmamon.agent.daemon.AgentDaemonOptions;
+import io.rdmamon.collector.Collector;
+import io.rdmamon.collector.CollectorConfig;
+import io.rdmamon.collector.store.RatePoint;
+import io.rdmamon.protocol.model.HostSample;
+import io.rdmamon.protocol.model.IbPort;
+import io.rdmamon.protocol.model.SourceStatus;
+import io.rdmamon.protocol.testing.Samples;
+import io.vertx.core.Vertx;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
+
+import static io.rdmamon.protocol.testing.Waits.await;
+import static io.rdmamon.protocol.testing.Waits.waitFor;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * An agent given several collector URLs (replicas of a cluster; here lone collectors, which speak the same close
+ * codes): it fails over in order, moves at once when a collector shuts down (close 1012), and replays what the
+ * collector it left did not acknowledge, so the next one's history has no gap.
+ */
+class AgentFailoverTest {
+    private Vertx vertx;
+    private final List<Long> sampledTimestamps = new CopyOnWriteArrayList<>();
+    private final AtomicLong bytes = new AtomicLong();
+
+    @BeforeEach
+    void start() {
+        vertx = Vertx.vertx();
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        await(vertx.close());
+    }
+
+    private final Supplier<HostSample> sampler = () -> {
+        long ts = System.currentTimeMillis();
+        sampledTimestamps.add(ts);
+        IbPort port = Samples.ibPort()
+                .counters(Samples.ordered("port_rcv_data", bytes.addAndGet(1_000_000), "port_xmit_data", 0L)).build();
+        return Samples.host("ignored", ts).devices(Samples.mlx5Device().ports(port).build())
+                .sources(SourceStatus.ok("sysfs", "mlx5_0")).build();
+    };
+
+    private Collector.Running collector(int port) throws Exception {
+        return await(Collector.start(vertx, CollectorConfig.defaults().withListen("127.0.0.1:" + port)));
+    }
+
+    /** An agent sampling every 100 ms with the given URLs and backoff window. */
+    private AgentStreamer deploy(String urls, Duration backoffBase, Duration backoffCap) throws Exception {
+        Duration interval = Duration.ofMillis(100);
+        AgentDaemon daemon = new AgentDaemon(AgentDaemonOptions.of("node-f", interval, sampler)
+                .withStreamer(AgentStreamerOptions.of(urls, "node-f").withInterval(interval).withBufferCapacity(600)
+                        .withBackoff(backoffBase, backoffCap)));
+        await(vertx.deployVerticle(daemon));
+        return daemon.streamer();
+    }
+
+    private static String url(int port) {
+        return "http://127.0.0.1:" + port;
+    }
+
+    @Test
+    void aCollectorShuttingDownSendsTheAgentToTheNextAtOnceWithNoGap() throws Exception {
+        Collector.Running first = collector(0);
+        Collector.Running second = collector(0);
+        // a backoff this long would fail the wait below: only the 1012 path moves in time
+        AgentStreamer streamer = deploy(url(first.port()) + "," + url(second.port()), Duration.ofSeconds(60),
+                Duration.ofSeconds(60));
+        waitFor(() -> streamer.stats().acknowledgedSeq() >= 5, "streaming to the first collector");
+        assertEquals("ws://127.0.0.1:" + first.port() + "/api/agent/stream", streamer.stats().endpoint());
+        int takenBeforeMove = sampledTimestamps.size();
+        await(first.close());
+
+        waitFor(() -> streamer.stats().connected() && streamer.stats().failovers() == 1
+                && streamer.stats().buffered() <= 1, "on the second collector, replay acknowledged", Duration.ofSeconds(20));
+        assertEquals("ws://127.0.0.1:" + second.port() + "/api/agent/stream", streamer.stats().endpoint());
+        assertTrue(streamer.stats().lastFailure() == null);
+        waitFor(() -> second.store().history("node-f").map(h -> h.get("mlx5_0/1").size()).orElse(0) >= 5,
+                "the second collector holds a history");
+        List<Long> received = second.store().history("node-f").orElseThrow().get("mlx5_0/1").stream()
+                .map(RatePoint::timestampMillis).toList();
+        int from = sampledTimestamps.indexOf(received.get(0));
+        assertEquals(sampledTimestamps.subList(from, from + received.size()), received, "a gapless run of samples");
+        assertTrue(from <= takenBeforeMove, "the second collector's history starts at sample " + from
+                + ", the move began at " + takenBeforeMove);
+        assertEquals(0, streamer.stats().dropped());
+    }
+
+    @Test
+    void aRefusedFirstUrlLeadsToTheSecondAndAllDownBacksOffUntilOneReturns() throws Exception {
+        int down = freePort();
+        Collector.Running second = collector(0);
+        int secondPort = second.port();
+        AgentStreamer streamer = deploy(url(down) + "," + url(secondPort), Duration.ofMillis(50), Duration.ofMillis(400));
+        waitFor(() -> streamer.stats().connected(), "connected to the second URL");
+        assertEquals("ws://127.0.0.1:" + secondPort + "/api/agent/stream", streamer.stats().endpoint());
+        assertEquals(0, streamer.stats().failovers(), "the first connection is no failover");
+
+        await(second.close());
+        waitFor(() -> !streamer.stats().connected() && streamer.stats().lastFailure() != null
+                && streamer.stats().lastFailure().startsWith("cannot connect"), "both down: attempts fail");
+        long connects = streamer.stats().connects();
+        Collector.Running back = collector(secondPort);
+        waitFor(() -> streamer.stats().connected() && streamer.stats().connects() > connects, "back on the second",
+                Duration.ofSeconds(20));
+        waitFor(() -> back.store().node("node-f").isPresent(), "the returned collector holds the node");
+    }
+
+    @Test
+    void urlListsAreCheckedWhole() {
+        IllegalArgumentException twice = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> StreamEndpoint.list("http://a:9470, ws://a:9470"));
+        assertTrue(twice.getMessage().contains("listed twice"), twice.getMessage());
+        IllegalArgumentException empty = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> StreamEndpoint.list("http://a:9470,,http://b:9470"));
+        assertTrue(empty.getMessage().contains("empty collector URL"), empty.getMessage());
+        IllegalArgumentException bad = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> StreamEndpoint.list("http://a:9470,ftp://b"));
+        assertTrue(bad.getMessage().contains("'ftp://b'"), bad.getMessage());
+        assertEquals(List.of(StreamEndpoint.from("http://a:9470"), StreamEndpoint.from("https://b:9443")),
+                StreamEndpoint.list("http://a:9470, https://b:9443"));
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return socket.getLocalPort();
+        }
+    }
+}
