@@ -4,6 +4,7 @@ import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.rdmamon.collector.auth.TokenAuthenticator;
 import io.rdmamon.collector.cluster.ClusterApi;
 import io.rdmamon.collector.cluster.FleetCluster;
+import io.rdmamon.collector.cluster.FleetRoutes;
 import io.rdmamon.collector.diagnosis.DiagnosisEngine;
 import io.rdmamon.collector.http.ConnectionGuard;
 import io.rdmamon.collector.http.DiagnosesApi;
@@ -89,6 +90,11 @@ public final class CollectorVerticle extends VerticleBase {
         probes = new ProbeOrchestrator(vertx, config.probes(), store, agents, probeOutcomes, registry,
                 config.http().refusalLogWindow());
         probes.onChange(probe -> live.publish("probe", probe.encode()));
+        NodesApi nodesApi = new NodesApi(store, cluster.selfId());
+        EventsApi eventsApi = new EventsApi(store, diagnoses);
+        DiagnosesApi diagnosesApi = new DiagnosesApi(diagnoses);
+        FleetRoutes fleetRoutes = new FleetRoutes(vertx, cluster, nodesApi, eventsApi, diagnosesApi);
+        fleetRoutes.serve();
         // in this order: /api/* is authenticated before the APIs, the dashboard's files come after everything
         List<Routes> routes = new ArrayList<>(List.of(
                 new AgentIngest(auth, new FrameCodec(config.maxFrameBytes(), "collector"), config.ingest(), store, selfMetrics,
@@ -98,10 +104,11 @@ public final class CollectorVerticle extends VerticleBase {
                         new JsonObject().put("status", ready ? "ready" : "starting"))),
                 router -> router.get("/metrics").handler(auth.requireRead()).handler(new MetricsHandler(rdmaMetrics, registry)),
                 router -> router.route("/api/*").handler(auth.requireRead()),
-                new NodesApi(store),
+                fleetRoutes,
+                nodesApi,
                 new ClusterApi(cluster, registry),
-                new EventsApi(store, diagnoses),
-                new DiagnosesApi(diagnoses),
+                eventsApi,
+                diagnosesApi,
                 router -> router.get(RunbookPages.PATH).handler(runbooks::serve),
                 live,
                 new ProbeApi(probes, auth, config.probes())));

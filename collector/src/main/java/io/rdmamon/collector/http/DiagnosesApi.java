@@ -6,7 +6,6 @@ import io.rdmamon.collector.diagnosis.DiagnosisJson;
 import io.rdmamon.collector.diagnosis.Rule;
 import io.rdmamon.collector.diagnosis.Severity;
 import io.vertx.ext.web.Router;
-import io.vertx.ext.web.RoutingContext;
 
 import java.util.List;
 import java.util.function.Predicate;
@@ -24,13 +23,12 @@ public final class DiagnosesApi implements Routes {
 
     @Override
     public void mount(Router router) {
-        router.get("/api/diagnoses").handler(this::list);
+        router.get("/api/diagnoses").handler(ctx -> list(ctx.request().getParam("node"), ctx.request().getParam("rule"),
+                ctx.request().getParam("severity")).send(ctx));
     }
 
-    private void list(RoutingContext ctx) {
-        String node = ctx.request().getParam("node");
-        String ruleParam = ctx.request().getParam("rule");
-        String severityParam = ctx.request().getParam("severity");
+    /** This collector's active diagnoses, filtered by the optional {@code node}, {@code rule} and {@code severity}. */
+    public ApiAnswer list(String node, String ruleParam, String severityParam) {
         Rule rule;
         Severity severity;
         try {
@@ -38,12 +36,11 @@ public final class DiagnosesApi implements Routes {
             severity = severityParam == null ? null : Severity.fromId(severityParam);
         } catch (IllegalArgumentException e) {
             // both messages name the parameter's value and list the valid ones
-            JsonReplies.error(ctx, 400, e.getMessage());
-            return;
+            return ApiAnswer.error(400, e.getMessage());
         }
         Predicate<Diagnosis> wanted = d -> (node == null || d.node().equals(node)) && (rule == null || d.rule() == rule)
                 && (severity == null || d.severity() == severity);
         List<Diagnosis> selected = engine.snapshot().diagnoses().stream().filter(wanted).toList();
-        JsonReplies.send(ctx.response(), 200, DiagnosisJson.list(selected, System.currentTimeMillis()));
+        return ApiAnswer.ok(DiagnosisJson.list(selected, System.currentTimeMillis()));
     }
 }

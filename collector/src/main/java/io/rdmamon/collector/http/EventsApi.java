@@ -7,7 +7,6 @@ import io.rdmamon.collector.store.NodeStore;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
-import io.vertx.ext.web.RoutingContext;
 
 import java.util.List;
 
@@ -27,16 +26,14 @@ public final class EventsApi implements Routes {
 
     @Override
     public void mount(Router router) {
-        router.get("/api/nodes/:node/events").handler(this::events);
+        router.get("/api/nodes/:node/events").handler(ctx -> events(ctx.pathParam("node")).send(ctx));
     }
 
-    private void events(RoutingContext ctx) {
-        String node = ctx.pathParam("node");
+    public ApiAnswer events(String node) {
         if (store.node(node).isEmpty()) {
-            JsonReplies.error(ctx, 404, "unknown node '" + node + "'");
-            return;
+            return ApiAnswer.error(404, "unknown node '" + node + "'");
         }
-        JsonReplies.ok(ctx, json(node, engine.flapLedger(node)));
+        return ApiAnswer.ok(json(node, engine.flapLedger(node)).encode());
     }
 
     static JsonObject json(String node, List<PortFlaps> ports) {

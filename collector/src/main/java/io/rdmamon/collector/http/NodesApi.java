@@ -29,7 +29,6 @@ import io.rdmamon.protocol.nccl.NcclAdvice;
 import io.rdmamon.protocol.rates.CounterGroup;
 import io.rdmamon.protocol.rates.CounterRate;
 import io.vertx.ext.web.Router;
-import io.vertx.ext.web.RoutingContext;
 
 import java.math.BigInteger;
 import java.util.Locale;
@@ -41,31 +40,31 @@ import java.util.TreeMap;
 public final class NodesApi implements Routes {
     private static final ObjectMapper MAPPER = new ObjectMapper();
     private final NodeStore store;
+    private final String replica;
 
-    public NodesApi(NodeStore store) {
+    /** {@code replica}: this collector's id in its cluster, named in every node it answers for. */
+    public NodesApi(NodeStore store, String replica) {
         this.store = store;
+        this.replica = replica;
     }
 
     @Override
     public void mount(Router router) {
-        router.get("/api/nodes").handler(this::list);
-        router.get("/api/nodes/:node").handler(this::detail);
-        router.get("/api/nodes/:node/history").handler(this::history);
-        router.get("/api/nodes/:node/nccl").handler(this::nccl);
+        router.get("/api/nodes").handler(ctx -> list().send(ctx));
+        router.get("/api/nodes/:node").handler(ctx -> detail(ctx.pathParam("node")).send(ctx));
+        router.get("/api/nodes/:node/history").handler(ctx -> history(ctx.pathParam("node")).send(ctx));
+        router.get("/api/nodes/:node/nccl").handler(ctx -> nccl(ctx.pathParam("node")).send(ctx));
     }
 
     /** The {@code rdmamon nccl-env} advice for the node's last sample, with the fleet's GID index to compare. */
-    private void nccl(RoutingContext ctx) {
-        String name = ctx.pathParam("node");
+    public ApiAnswer nccl(String name) {
         Optional<NodeView> view = store.node(name);
         if (view.isEmpty()) {
-            notFound(ctx, name);
-            return;
+            return notFound(name);
         }
         HostSample last = view.get().lastSample();
         if (last == null) {
-            JsonReplies.error(ctx, 404, "node '" + name + "' has sent no sample yet");
-            return;
+            return ApiAnswer.error(404, "node '" + name + "' has sent no sample yet");
         }
         NcclAdvice advice = NcclAdvice.of(last, null, fleetGidIndex());
         ObjectNode body = MAPPER.createObjectNode().put("node", name);
@@ -75,7 +74,7 @@ public final class NodesApi implements Routes {
         }
         advice.exportLines().forEach(body.putArray("export")::add);
         advice.mismatches().forEach(body.putArray("ncclConfMismatches")::add);
-        json(ctx, 200, body);
+        return json(body);
     }
 
     /**
@@ -138,7 +137,8 @@ public final class NodesApi implements Routes {
                 .map(Map.Entry::getKey).orElse(null);
     }
 
-    private void list(RoutingContext ctx) {
+    /** {@code /api/nodes}: this collector's nodes, by name. */
+    public ApiAnswer list() {
         ObjectNode body = MAPPER.createObjectNode();
         ArrayNode nodes = body.putArray("nodes");
         for (NodeView view : store.nodes()) {
@@ -159,17 +159,15 @@ public final class NodesApi implements Routes {
                 }
             }
         }
-        json(ctx, 200, body);
+        return json(body);
     }
 
-    private void detail(RoutingContext ctx) {
-        String name = ctx.pathParam("node");
-        store.node(name).ifPresentOrElse(view -> json(ctx, 200, detail(view)), () -> notFound(ctx, name));
+    public ApiAnswer detail(String name) {
+        return store.node(name).map(view -> json(detail(view))).orElseGet(() -> notFound(name));
     }
 
-    private void history(RoutingContext ctx) {
-        String name = ctx.pathParam("node");
-        store.history(name).ifPresentOrElse(history -> {
+    public ApiAnswer history(String name) {
+        return store.history(name).map(history -> {
             ObjectNode body = MAPPER.createObjectNode().put("node", name);
             ArrayNode ports = body.putArray("ports");
             history.forEach((key, points) -> {
@@ -185,12 +183,12 @@ public final class NodesApi implements Routes {
                             .put("txPacketsPerSecond", point.txPacketsPerSecond());
                 }
             });
-            json(ctx, 200, body);
-        }, () -> notFound(ctx, name));
+            return json(body);
+        }).orElseGet(() -> notFound(name));
     }
 
-    private static ObjectNode summary(ObjectNode node, NodeView view) {
-        node.put("node", view.node()).put("up", view.up()).put("stale", view.stale())
+    private ObjectNode summary(ObjectNode node, NodeView view) {
+        node.put("node", view.node()).put("replica", replica).put("up", view.up()).put("stale", view.stale())
                 .put("connected", view.connections() > 0).put("agentVersion", view.agentVersion())
                 .put("intervalMillis", view.intervalMillis()).put("lastSeenMillis", view.lastSeenMillis());
         if (view.lastSample() != null) {
@@ -208,7 +206,7 @@ public final class NodesApi implements Routes {
         return node;
     }
 
-    private static ObjectNode detail(NodeView view) {
+    private ObjectNode detail(NodeView view) {
         ObjectNode body = summary(MAPPER.createObjectNode(), view);
         ArrayNode sources = body.putArray("sources");
         ArrayNode devices = body.putArray("devices");
@@ -429,15 +427,15 @@ public final class NodesApi implements Routes {
         }
     }
 
-    private static void notFound(RoutingContext ctx, String node) {
-        JsonReplies.error(ctx, 404, "unknown node '" + node + "'");
+    private static ApiAnswer notFound(String node) {
+        return ApiAnswer.error(404, "unknown node '" + node + "'");
     }
 
-    private static void json(RoutingContext ctx, int status, ObjectNode body) {
+    private static ApiAnswer json(ObjectNode body) {
         try {
-            JsonReplies.send(ctx.response(), status, MAPPER.writeValueAsString(body));
+            return ApiAnswer.ok(MAPPER.writeValueAsString(body));
         } catch (JsonProcessingException e) {
-            ctx.fail(e);
+            return ApiAnswer.error(500, "cannot encode the answer: " + e.getOriginalMessage());
         }
     }
 }

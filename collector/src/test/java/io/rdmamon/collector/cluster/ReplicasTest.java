@@ -54,7 +54,38 @@ class ReplicasTest {
     }
 
     private static SampleEncoder run(String instance) {
-        return new SampleEncoder("move-me", "test", 1000, List.of(), instance);
+        return run("move-me", instance);
+    }
+
+    private static SampleEncoder run(String node, String instance) {
+        return new SampleEncoder(node, "test", 1000, List.of(), instance);
+    }
+
+    @Test
+    void everyReplicaAnswersForTheWholeFleetAndForwardsANodesDetailToItsReplica() throws Exception {
+        new RawAgent(sockets, replicas.replica(0).port(), null).sample(run("fleet-a", "a"),
+                FixtureHosts.golden("fleet-a", System.currentTimeMillis(), 1), 1);
+        new RawAgent(sockets, replicas.replica(1).port(), null).sample(run("fleet-b", "b"),
+                FixtureHosts.golden("fleet-b", System.currentTimeMillis(), 1), 1);
+        String a = replicas.replica(0).cluster().selfId();
+        String b = replicas.replica(1).cluster().selfId();
+        for (int i = 0; i < 2; i++) {
+            JsonObject list = get(i, "/api/nodes");
+            java.util.Map<String, String> held = list.getJsonArray("nodes").stream().map(n -> (JsonObject) n)
+                    .filter(n -> n.getString("node").startsWith("fleet-"))
+                    .collect(Collectors.toMap(n -> n.getString("node"), n -> n.getString("replica")));
+            assertEquals(java.util.Map.of("fleet-a", a, "fleet-b", b), held, "replica " + i + ": " + list.encode());
+            assertTrue(!list.containsKey("missingReplicas"), list.encode());
+            assertTrue(get(i, "/api/diagnoses").containsKey("diagnoses"));
+        }
+        JsonObject remote = get(1, "/api/nodes/fleet-a");
+        assertEquals("fleet-a", remote.getString("node"));
+        assertEquals(a, remote.getString("replica"), "answered by the replica holding it");
+        assertTrue(remote.getJsonArray("devices").size() > 0, "the whole detail crossed the event bus");
+        assertEquals("fleet-a", get(1, "/api/nodes/fleet-a/history").getString("node"));
+        assertEquals("fleet-a", get(1, "/api/nodes/fleet-a/events").getString("node"));
+        var unknown = await(web.get(replicas.replica(1).port(), "127.0.0.1", "/api/nodes/nowhere").send());
+        assertEquals(404, unknown.statusCode(), "a node no replica holds is the local 404");
     }
 
     private static HostSample sample(long seq) {

@@ -1,0 +1,152 @@
+package io.rdmamon.collector.cluster;
+
+import io.rdmamon.collector.diagnosis.Severity;
+import io.rdmamon.collector.http.ApiAnswer;
+import io.rdmamon.collector.http.DiagnosesApi;
+import io.rdmamon.collector.http.EventsApi;
+import io.rdmamon.collector.http.JsonReplies;
+import io.rdmamon.collector.http.NodesApi;
+import io.rdmamon.collector.http.Routes;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.eventbus.DeliveryOptions;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+
+/**
+ * Every replica answers for the whole fleet (DESIGN.md §8): {@code /api/nodes} and {@code /api/diagnoses} gather
+ * the answers of every member over the clustered event bus ({@link FleetCluster#queryAddress}) and merge them
+ * (each node carries the {@code replica} that holds it, {@link NodesApi}); {@code /api/nodes/{node}} and its {@code /history},
+ * {@code /nccl} and {@code /events} are answered by the replica the node directory names. A member that does not
+ * answer within {@link #ASK_TIMEOUT} costs only its own part: a list answer is still 200, naming it in
+ * {@code missingReplicas}; a node of it is 503 naming the replica. A lone collector is a cluster of one: the same
+ * answers, built locally.
+ *
+ * <p>Mounted before the local handlers, which keep serving this replica's own nodes and unknown names (404).
+ */
+public final class FleetRoutes implements Routes {
+    /** How long a replica waits for another's part of an answer. */
+    static final Duration ASK_TIMEOUT = Duration.ofSeconds(3);
+    private final Vertx vertx;
+    private final FleetCluster cluster;
+    private final NodesApi nodes;
+    private final EventsApi events;
+    private final DiagnosesApi diagnoses;
+
+    public FleetRoutes(Vertx vertx, FleetCluster cluster, NodesApi nodes, EventsApi events, DiagnosesApi diagnoses) {
+        this.vertx = vertx;
+        this.cluster = cluster;
+        this.nodes = nodes;
+        this.events = events;
+        this.diagnoses = diagnoses;
+    }
+
+    /** Answers the other replicas' questions about what this one holds; call once, on the collector's context. */
+    public void serve() {
+        vertx.eventBus().<JsonObject>consumer(FleetCluster.queryAddress(cluster.selfId()),
+                message -> message.reply(answer(message.body()).toMessage()));
+    }
+
+    @Override
+    public void mount(Router router) {
+        router.get("/api/nodes").handler(ctx -> gather(ctx, new JsonObject().put("query", "nodes"), "nodes",
+                Comparator.comparing(item -> item.getString("node", ""))));
+        router.get("/api/diagnoses").handler(ctx -> gather(ctx, new JsonObject().put("query", "diagnoses")
+                        .put("node", ctx.request().getParam("node")).put("rule", ctx.request().getParam("rule"))
+                        .put("severity", ctx.request().getParam("severity")), "diagnoses",
+                Comparator.comparing((JsonObject item) -> severityRank(item.getString("severity")))
+                        .thenComparingLong(item -> item.getLong("sinceMillis", 0L))
+                        .thenComparing(item -> item.getString("node", ""))));
+        for (String part : List.of("", "/history", "/nccl", "/events")) {
+            router.get("/api/nodes/:node" + part).handler(ctx -> forward(ctx, part.isEmpty() ? "detail" : part.substring(1)));
+        }
+    }
+
+    /** This replica's answer to a query from another (or from itself). */
+    ApiAnswer answer(JsonObject query) {
+        String node = query.getString("node");
+        return switch (query.getString("query", "")) {
+            case "nodes" -> nodes.list();
+            case "diagnoses" -> diagnoses.list(node, query.getString("rule"), query.getString("severity"));
+            case "detail" -> nodes.detail(node);
+            case "history" -> nodes.history(node);
+            case "nccl" -> nodes.nccl(node);
+            case "events" -> events.events(node);
+            default -> ApiAnswer.error(400, "unknown cluster query '" + query.getString("query") + "'");
+        };
+    }
+
+    /** The node's own replica answers; this one when it holds the node or nobody does (the local 404). */
+    private void forward(RoutingContext ctx, String part) {
+        String node = ctx.pathParam("node");
+        cluster.directory().owner(node).onComplete(owner -> {
+            if (owner.failed() || owner.result().isEmpty() || owner.result().get().replica().equals(cluster.selfId())) {
+                ctx.next();
+                return;
+            }
+            String replica = owner.result().get().replica();
+            ask(replica, new JsonObject().put("query", part).put("node", node)).onComplete(asked -> {
+                if (asked.succeeded()) {
+                    asked.result().send(ctx);
+                } else {
+                    JsonReplies.error(ctx, 503, "node '" + node + "' is held by replica " + replica
+                            + ", which did not answer: " + asked.cause().getMessage());
+                }
+            });
+        });
+    }
+
+    /** Asks every member in parallel and merges the {@code key} arrays of their answers. */
+    private void gather(RoutingContext ctx, JsonObject query, String key, Comparator<JsonObject> order) {
+        List<String> members = new ArrayList<>(cluster.memberIds());
+        List<Future<ApiAnswer>> asked = new ArrayList<>();
+        for (String replica : members) {
+            asked.add(replica.equals(cluster.selfId()) ? Future.succeededFuture(answer(query)) : ask(replica, query));
+        }
+        Future.join(asked).onComplete(done -> {
+            List<JsonObject> items = new ArrayList<>();
+            JsonArray missing = new JsonArray();
+            JsonObject merged = new JsonObject();
+            for (int i = 0; i < members.size(); i++) {
+                Future<ApiAnswer> part = asked.get(i);
+                if (part.failed()) {
+                    missing.add(new JsonObject().put("replica", members.get(i)).put("error", part.cause().getMessage()));
+                    continue;
+                }
+                if (part.result().status() != 200) {
+                    part.result().send(ctx); // a bad request is bad on every replica: the first says why
+                    return;
+                }
+                JsonObject body = new JsonObject(part.result().json());
+                body.fieldNames().stream().filter(name -> !name.equals(key)).forEach(name -> merged.put(name, body.getValue(name)));
+                body.getJsonArray(key, new JsonArray()).forEach(item -> items.add((JsonObject) item));
+            }
+            items.sort(order);
+            merged.put(key, new JsonArray(new ArrayList<>(items)));
+            if (!missing.isEmpty()) {
+                merged.put("missingReplicas", missing);
+            }
+            JsonReplies.ok(ctx, merged);
+        });
+    }
+
+    private Future<ApiAnswer> ask(String replica, JsonObject query) {
+        return vertx.eventBus().<JsonObject>request(FleetCluster.queryAddress(replica), query,
+                new DeliveryOptions().setSendTimeout(ASK_TIMEOUT.toMillis())).map(reply -> ApiAnswer.fromMessage(reply.body()));
+    }
+
+    private static int severityRank(String id) {
+        try {
+            return Severity.fromId(id).ordinal();
+        } catch (IllegalArgumentException | NullPointerException e) {
+            return Integer.MAX_VALUE;
+        }
+    }
+}
