@@ -58,6 +58,12 @@ public final class AgentStreamer extends VerticleBase {
 
     /** Close code of a collector replica that shuts down (RFC 6455 registry "Service Restart"): move on at once. */
     static final short SERVICE_RESTART = 1012;
+    /**
+     * Acknowledged samples kept and sent again on every (re)connect: what a replica acknowledged just before it died
+     * or drained reaches the next one, whose history then has no gap (ReplayBuffer). Ten seconds at 1 Hz covers a
+     * replica's last moments; more would cost heap on every node (a sample of an 8-port host is about 140 KiB).
+     */
+    static final int RETAINED_AFTER_ACK = 10;
     /** Between the URLs of one round, a failed attempt waits at most this long before the next URL. */
     static final long NEXT_URL_JITTER_MILLIS = 250;
 
@@ -99,7 +105,7 @@ public final class AgentStreamer extends VerticleBase {
         this.options = options;
         this.endpoints = StreamEndpoint.list(options.collectorUrl());
         this.random = random;
-        this.buffer = new ReplayBuffer(options.bufferCapacity());
+        this.buffer = new ReplayBuffer(options.bufferCapacity(), RETAINED_AFTER_ACK);
         this.backoff = new Backoff(options.backoffBase(), options.backoffCap(), random);
     }
 
@@ -196,8 +202,9 @@ public final class AgentStreamer extends VerticleBase {
         // the hello tells the collector whether this agent runs probes, so that it can refuse one at once
         encoder = new SampleEncoder(options.node(), options.agentVersion(), options.interval().toMillis(),
                 options.probes().enabled() ? List.of(Frame.Hello.CAPABILITY_PROBES) : List.of(), instance);
-        sentUpTo = acknowledgedSeq;
-        LOG.log(System.Logger.Level.INFO, "streaming to {0}; {1} samples to replay", endpoint, buffer.size());
+        sentUpTo = buffer.replayFrom(acknowledgedSeq);
+        LOG.log(System.Logger.Level.INFO, "streaming to {0}; {1} samples to replay ({2} acknowledged ones sent again)",
+                endpoint, buffer.size(), String.valueOf(acknowledgedSeq - sentUpTo));
         socket.binaryMessageHandler(message -> onMessage(socket, message));
         socket.exceptionHandler(e -> LOG.log(System.Logger.Level.DEBUG, "stream to {0}: {1}", endpoint(), e.toString()));
         socket.closeHandler(v -> {

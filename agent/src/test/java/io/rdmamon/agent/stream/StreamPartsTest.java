@@ -109,4 +109,21 @@ class StreamPartsTest {
         assertEquals(List.of(5L), buffer.after(0).stream().map(ReplayBuffer.Entry::seq).toList());
         assertEquals(List.of(), buffer.after(5));
     }
+
+    @Test
+    void theLastAcknowledgedSamplesAreKeptForTheNextConnection() {
+        ReplayBuffer buffer = new ReplayBuffer(100, 2);
+        for (long seq = 1; seq <= 6; seq++) {
+            buffer.add(seq, new HostSample("n", seq * 1000, List.of(), List.of()));
+        }
+        buffer.acknowledge(4);
+        assertEquals(2, buffer.size(), "only 5 and 6 wait for an ack");
+        assertEquals(2, buffer.replayFrom(4), "a reconnect sends 3 and 4 again, then 5 and 6");
+        assertEquals(List.of(3L, 4L, 5L, 6L), buffer.after(buffer.replayFrom(4)).stream().map(ReplayBuffer.Entry::seq).toList());
+        assertEquals(List.of(5L, 6L), buffer.after(4).stream().map(ReplayBuffer.Entry::seq).toList(),
+                "on the same connection, only what was not sent yet");
+        buffer.acknowledge(6);
+        assertEquals(List.of(5L, 6L), buffer.after(buffer.replayFrom(6)).stream().map(ReplayBuffer.Entry::seq).toList());
+        assertEquals(6, new ReplayBuffer(10, 0).replayFrom(6), "nothing held: from the last ack");
+    }
 }

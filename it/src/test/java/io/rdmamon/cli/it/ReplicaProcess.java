@@ -1,0 +1,132 @@
+package io.rdmamon.cli.it;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A collector replica as its own JVM process from the shaded jar ({@code rdmamon collector --cluster-listen …
+ * --cluster-members …}), as an operator starts one; its output goes to a log file the test prints on failure.
+ * {@link #kill()} is {@code kill -9}, {@link #terminate()} SIGTERM, {@link #freeze()} SIGSTOP.
+ */
+final class ReplicaProcess implements AutoCloseable {
+    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    final int httpPort;
+    final int memberPort;
+    private final List<String> argv;
+    private final Path log;
+    private Process process;
+
+    private ReplicaProcess(int httpPort, int memberPort, List<String> argv, Path log) {
+        this.httpPort = httpPort;
+        this.memberPort = memberPort;
+        this.argv = argv;
+        this.log = log;
+    }
+
+    /** Picks the ports of {@code count} replicas on loopback: HTTP, member, and member + 1 (the event bus) free. */
+    static List<ReplicaProcess> plan(Path workDir, int count) throws IOException {
+        List<int[]> ports = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            ports.add(new int[]{PrometheusServer.freePort(), freePortPair()});
+        }
+        String members = String.join(",", ports.stream().map(p -> "127.0.0.1:" + p[1]).toList());
+        List<ReplicaProcess> replicas = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            List<String> argv = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                    "-Xmx256m", "-jar", AgentProcess.JAR.toAbsolutePath().toString(), "collector",
+                    "--listen", "127.0.0.1:" + ports.get(i)[0], "--cluster-listen", "127.0.0.1:" + ports.get(i)[1],
+                    "--cluster-members", members);
+            replicas.add(new ReplicaProcess(ports.get(i)[0], ports.get(i)[1], argv, workDir.resolve("replica-" + i + ".log")));
+        }
+        return replicas;
+    }
+
+    void start() throws IOException {
+        process = new ProcessBuilder(argv).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
+    }
+
+    String url() {
+        return "http://127.0.0.1:" + httpPort;
+    }
+
+    long pid() {
+        return process.pid();
+    }
+
+    boolean isAlive() {
+        return process != null && process.isAlive();
+    }
+
+    /** GET {@code path}; the body, or null when the replica does not answer 200. */
+    String get(String path) {
+        try {
+            HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create(url() + path))
+                    .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
+            return r.statusCode() == 200 ? r.body() : null;
+        } catch (IOException e) {
+            return null;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return null;
+        }
+    }
+
+    /** {@code kill -9}: no goodbye to the cluster or the agents. */
+    void kill() throws InterruptedException {
+        process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+    }
+
+    /** SIGTERM: the replica drains its agents (close 1012) and leaves the cluster. */
+    void terminate() throws InterruptedException {
+        process.destroy();
+        if (!process.waitFor(30, TimeUnit.SECONDS)) {
+            throw new IllegalStateException("replica on " + httpPort + " did not exit within 30 s of SIGTERM");
+        }
+    }
+
+    /** SIGSTOP: the process stops answering but its sockets stay open (a hung replica). */
+    void freeze() throws IOException, InterruptedException {
+        Process stop = new ProcessBuilder("kill", "-STOP", Long.toString(process.pid())).start();
+        if (!stop.waitFor(10, TimeUnit.SECONDS) || stop.exitValue() != 0) {
+            throw new IllegalStateException("kill -STOP " + process.pid() + " failed");
+        }
+    }
+
+    String log() throws IOException {
+        return Files.exists(log) ? Files.readString(log) : "";
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        if (process != null && process.isAlive()) {
+            process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+        }
+    }
+
+    private static int freePortPair() throws IOException {
+        for (int attempt = 0; attempt < 50; attempt++) {
+            int port;
+            try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+                port = socket.getLocalPort();
+            }
+            try (ServerSocket next = new ServerSocket(port + 1, 1, InetAddress.getLoopbackAddress())) {
+                return port;
+            } catch (IOException taken) {
+                // another
+            }
+        }
+        throw new IOException("no two consecutive free ports on loopback");
+    }
+}
