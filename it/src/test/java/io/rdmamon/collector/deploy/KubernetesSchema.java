@@ -34,17 +34,18 @@ import java.util.Map;
  * values of the wrong type that Jackson would otherwise coerce (a quoted number, a scalar for a list).
  */
 final class KubernetesSchema {
-    private static final Map<String, Class<?>> TYPES = Map.of(
-            "v1/Namespace", Namespace.class,
-            "v1/ServiceAccount", ServiceAccount.class,
-            "v1/Secret", Secret.class,
-            "v1/ConfigMap", ConfigMap.class,
-            "v1/Service", Service.class,
-            "apps/v1/Deployment", Deployment.class,
-            "apps/v1/DaemonSet", DaemonSet.class,
-            "networking.k8s.io/v1/NetworkPolicy", NetworkPolicy.class,
-            "monitoring.coreos.com/v1/ServiceMonitor", ServiceMonitor.class,
-            "monitoring.coreos.com/v1/PrometheusRule", PrometheusRule.class);
+    private static final Map<String, Class<?>> TYPES = Map.ofEntries(
+            Map.entry("v1/Namespace", Namespace.class),
+            Map.entry("v1/ServiceAccount", ServiceAccount.class),
+            Map.entry("v1/Secret", Secret.class),
+            Map.entry("v1/ConfigMap", ConfigMap.class),
+            Map.entry("v1/Service", Service.class),
+            Map.entry("apps/v1/Deployment", Deployment.class),
+            Map.entry("apps/v1/DaemonSet", DaemonSet.class),
+            Map.entry("networking.k8s.io/v1/NetworkPolicy", NetworkPolicy.class),
+            Map.entry("policy/v1/PodDisruptionBudget", io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget.class),
+            Map.entry("monitoring.coreos.com/v1/ServiceMonitor", ServiceMonitor.class),
+            Map.entry("monitoring.coreos.com/v1/PrometheusRule", PrometheusRule.class));
 
     private static final ObjectMapper MAPPER = JsonMapper.builder()
             .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)

@@ -37,7 +37,8 @@ class OverlayInvariantsTest {
 
     @Test
     void there_is_a_counters_only_overlay_and_a_probe_overlay() {
-        assertEquals(List.of("monitoring", PROBES), overlays().stream().map(p -> p.getFileName().toString()).toList());
+        assertEquals(List.of(HaOverlayTest.HA, "monitoring", PROBES),
+                overlays().stream().map(p -> p.getFileName().toString()).toList());
     }
 
     @ParameterizedTest
@@ -281,7 +282,7 @@ class OverlayInvariantsTest {
 
     /** The agent's arguments in the counters-only overlay. */
     private static List<String> baseAgentArgs() {
-        Path monitoring = overlays().stream().filter(o -> !o.getFileName().toString().equals(PROBES)).findFirst().orElseThrow();
+        Path monitoring = DeployTree.OVERLAYS.resolve("monitoring");
         return texts(workloads(monitoring).stream().filter(Workload::isAgent).findFirst().orElseThrow().container().path("args"));
     }
 

@@ -1,0 +1,113 @@
+package io.rdmamon.collector.deploy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The high-availability overlay (docs/deploy.md, "High availability"; DESIGN.md §8): three collector replicas that
+ * find each other through a headless Service, bind the cluster to the pod's own address, leave one at a time, keep
+ * the cluster ports to themselves, and are all scraped with one identity per node.
+ */
+class HaOverlayTest {
+    static final String HA = "ha";
+    private static final Map<String, JsonNode> RENDERED = render();
+
+    private static Map<String, JsonNode> render() {
+        Map<String, JsonNode> byId = new HashMap<>();
+        Kustomize.render(DeployTree.OVERLAYS.resolve(HA)).forEach(r -> byId.put(DeployTree.identity(r), r));
+        return byId;
+    }
+
+    private static JsonNode resource(String kind, String name) {
+        JsonNode found = RENDERED.entrySet().stream().filter(e -> e.getValue().path("kind").asText().equals(kind)
+                && e.getValue().at("/metadata/name").asText().equals(name)).map(Map.Entry::getValue).findFirst().orElse(null);
+        assertNotNull(found, kind + "/" + name + " in the ha overlay; rendered: " + RENDERED.keySet());
+        return found;
+    }
+
+    private static JsonNode collectorContainer() {
+        return resource("Deployment", "rdmamon-collector").at("/spec/template/spec/containers/0");
+    }
+
+    private static String env(String name) {
+        for (JsonNode variable : collectorContainer().path("env")) {
+            if (variable.path("name").asText().equals(name)) {
+                return variable.has("value") ? variable.path("value").asText() : variable.at("/valueFrom/fieldRef/fieldPath").asText();
+            }
+        }
+        return null;
+    }
+
+    @Test
+    void threeReplicasRollOneAtATimeAndSpreadOverNodes() {
+        JsonNode deployment = resource("Deployment", "rdmamon-collector");
+        assertEquals(3, deployment.at("/spec/replicas").asInt());
+        assertEquals("RollingUpdate", deployment.at("/spec/strategy/type").asText());
+        assertEquals(0, deployment.at("/spec/strategy/rollingUpdate/maxSurge").asInt());
+        assertEquals(1, deployment.at("/spec/strategy/rollingUpdate/maxUnavailable").asInt());
+        assertEquals("kubernetes.io/hostname", deployment.at("/spec/template/spec/affinity/podAntiAffinity"
+                + "/preferredDuringSchedulingIgnoredDuringExecution/0/podAffinityTerm/topologyKey").asText());
+        JsonNode pdb = resource("PodDisruptionBudget", "rdmamon-collector");
+        assertEquals(1, pdb.at("/spec/maxUnavailable").asInt());
+        assertEquals(deployment.at("/spec/selector/matchLabels"), pdb.at("/spec/selector/matchLabels"));
+    }
+
+    @Test
+    void eachReplicaBindsItsPodAddressAndFindsTheOthersThroughTheHeadlessService() {
+        assertEquals("status.podIP", env("POD_IP"));
+        assertEquals("$(POD_IP):5701", env("RDMAMON_CLUSTER_LISTEN"));
+        JsonNode headless = resource("Service", "rdmamon-collector-cluster");
+        assertEquals("rdmamon-collector-cluster.$(POD_NAMESPACE).svc.cluster.local", env("RDMAMON_CLUSTER_KUBERNETES_SERVICE_DNS"));
+        assertEquals("metadata.namespace", env("POD_NAMESPACE"));
+        assertEquals("None", headless.at("/spec/clusterIP").asText());
+        assertTrue(headless.at("/spec/publishNotReadyAddresses").asBoolean(), "starting replicas must find each other");
+        assertEquals(resource("Deployment", "rdmamon-collector").at("/spec/template/metadata/labels/app.kubernetes.io~1component"),
+                headless.at("/spec/selector/app.kubernetes.io~1component"));
+        Map<String, Integer> containerPorts = new HashMap<>();
+        collectorContainer().path("ports").forEach(p -> containerPorts.put(p.path("name").asText(), p.path("containerPort").asInt()));
+        assertEquals(5701, containerPorts.get("hazelcast"));
+        assertEquals(5702, containerPorts.get("eventbus"), "the event bus takes the member port + 1");
+        headless.at("/spec/ports").forEach(p -> assertEquals(containerPorts.get(p.path("targetPort").asText()),
+                p.path("port").asInt(), "headless port " + p));
+    }
+
+    @Test
+    void theClusterPortsAdmitOnlyTheOtherReplicas() {
+        JsonNode policy = resource("NetworkPolicy", "rdmamon-collector-cluster");
+        JsonNode rules = policy.at("/spec/ingress");
+        assertEquals(1, rules.size());
+        assertEquals(resource("Deployment", "rdmamon-collector").at("/spec/selector/matchLabels"),
+                rules.at("/0/from/0/podSelector/matchLabels"), "from collector pods only");
+        assertEquals(1, rules.at("/0/from").size());
+        List<Integer> ports = new ArrayList<>();
+        rules.at("/0/ports").forEach(p -> ports.add(p.path("port").asInt()));
+        assertEquals(List.of(5701, 5702), ports);
+        // the other policy (agents, scrapers) still admits the HTTP port only
+        resource("NetworkPolicy", "rdmamon-collector").at("/spec/ingress").forEach(rule -> rule.path("ports")
+                .forEach(p -> assertEquals(9470, p.path("port").asInt())));
+    }
+
+    @Test
+    void prometheusScrapesEveryReplicaAndANodesSeriesKeepOneInstance() {
+        JsonNode endpoint = resource("ServiceMonitor", "rdmamon-collector").at("/spec/endpoints/0");
+        List<String> relabelled = new ArrayList<>();
+        for (JsonNode relabel : endpoint.path("metricRelabelings")) {
+            assertEquals("__name__", relabel.at("/sourceLabels/0").asText());
+            assertEquals("rdma_.*", relabel.path("regex").asText(), "only the fleet's series, not rdmamon_collector_*");
+            relabelled.add(relabel.path("targetLabel").asText() + "=" + relabel.path("replacement").asText());
+        }
+        assertEquals(List.of("instance=rdmamon-collector", "pod="), relabelled);
+        // the ServiceMonitor selects the agent-facing Service, whose endpoints are every replica
+        assertEquals(resource("Service", "rdmamon-collector").at("/metadata/labels/app.kubernetes.io~1component"),
+                resource("ServiceMonitor", "rdmamon-collector").at("/spec/selector/matchLabels/app.kubernetes.io~1component"));
+    }
+}
