@@ -86,7 +86,7 @@ public final class CollectorVerticle extends VerticleBase {
         vertx.eventBus().<JsonObject>consumer(FleetCluster.releaseAddress(cluster.selfId()), message -> moved(message.body()));
         DecodeLoops decodeLoops = new DecodeLoops();
         LiveFeed live = new LiveFeed(vertx, store, diagnoses, registry,
-                LiveFeedOptions.defaults(config.historyPoints()).withMaxWatchesPerAddress(config.http().maxPortWatchesPerAddress()));
+                LiveFeedOptions.defaults(config.historyPoints()).withMaxWatchesPerAddress(config.http().maxPortWatchesPerAddress()), cluster);
         probes = new ProbeOrchestrator(vertx, config.probes(), store, agents, probeOutcomes, registry,
                 config.http().refusalLogWindow());
         probes.onChange(probe -> live.publish("probe", probe.encode()));

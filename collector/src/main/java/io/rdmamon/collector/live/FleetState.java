@@ -19,6 +19,7 @@ import io.rdmamon.protocol.rates.CounterRate;
 
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -42,13 +43,23 @@ final class FleetState {
             "txPacketsPerSecond", "losslessShare", "active", "transport", "preFecBer", "rxPowerMarginDb", "badge");
     static final int MAX_FAILURES_PER_NODE = 5;
 
-    /** One tick: the delta to send to up-to-date clients and every row for a client that needs all. */
-    record Tick(long timestampMillis, String delta, List<String> rows) {
+    /**
+     * One tick: the delta to send to up-to-date clients and every row for a client that needs all; the rows that
+     * changed, the names removed and the names held, for the other replicas of a cluster ({@link RemoteFleet}).
+     */
+    record Tick(long timestampMillis, String delta, List<String> rows, List<String> changed, Set<String> removed,
+                Set<String> names) {
         String full() {
+            return full(timestampMillis, rows);
+        }
+
+        static String full(long timestampMillis, Collection<String> rows) {
             StringBuilder json = new StringBuilder(rows.stream().mapToInt(String::length).sum() + rows.size() + 64)
                     .append("{\"full\":true,\"ts\":").append(timestampMillis).append(",\"nodes\":[");
-            for (int i = 0; i < rows.size(); i++) {
-                json.append(i == 0 ? "" : ",").append(rows.get(i));
+            boolean first = true;
+            for (String row : rows) {
+                json.append(first ? "" : ",").append(row);
+                first = false;
             }
             return json.append("],\"removed\":[]}").toString();
         }
@@ -63,13 +74,18 @@ final class FleetState {
     }
 
     private final NodeStore store;
+    private final String replica;
     private final Supplier<List<Diagnosis>> diagnoses;
     private final LongSupplier clock;
     private Map<String, Row> rows = new HashMap<>();
 
-    /** {@code diagnoses}: the active diagnoses in {@link Diagnosis#ORDER} (most urgent first), read once a tick. */
-    FleetState(NodeStore store, Supplier<List<Diagnosis>> diagnoses, LongSupplier clock) {
+    /**
+     * {@code replica}: the id of this collector in its cluster, in every row (the replica holding the node);
+     * {@code diagnoses}: the active diagnoses in {@link Diagnosis#ORDER} (most urgent first), read once a tick.
+     */
+    FleetState(NodeStore store, String replica, Supplier<List<Diagnosis>> diagnoses, LongSupplier clock) {
         this.store = store;
+        this.replica = replica;
         this.diagnoses = diagnoses;
         this.clock = clock;
     }
@@ -85,7 +101,7 @@ final class FleetState {
                     diagnosesByNode.getOrDefault(view.node(), List.of()));
             Row row = rows.get(view.node());
             if (row == null || !row.key().equals(key)) {
-                row = new Row(key, row(view, key.diagnoses()));
+                row = new Row(key, row(view, replica, key.diagnoses()));
                 changed.add(row.json());
             }
             next.put(view.node(), row);
@@ -95,7 +111,8 @@ final class FleetState {
         removed.removeAll(next.keySet());
         rows = next;
         long now = clock.getAsLong();
-        return new Tick(now, delta(now, changed, removed), List.copyOf(all));
+        return new Tick(now, delta(now, changed, removed), List.copyOf(all), List.copyOf(changed), Set.copyOf(removed),
+                Set.copyOf(next.keySet()));
     }
 
     /** The diagnoses of each node, each list in the order given (most urgent first). */
@@ -107,7 +124,7 @@ final class FleetState {
         return byNode;
     }
 
-    private static String delta(long now, List<String> changed, Set<String> removed) {
+    static String delta(long now, List<String> changed, Set<String> removed) {
         StringBuilder json = new StringBuilder(changed.stream().mapToInt(String::length).sum() + 64)
                 .append("{\"full\":false,\"ts\":").append(now).append(",\"nodes\":[");
         for (int i = 0; i < changed.size(); i++) {
@@ -123,10 +140,11 @@ final class FleetState {
         })).append('}').toString();
     }
 
-    private static String row(NodeView view, List<Diagnosis> nodeDiagnoses) {
+    private static String row(NodeView view, String replica, List<Diagnosis> nodeDiagnoses) {
         return StreamingJson.write(g -> {
             g.writeStartObject();
             g.writeStringField("node", view.node());
+            g.writeStringField("replica", replica);
             g.writeBooleanField("up", view.up());
             g.writeBooleanField("connected", view.connections() > 0);
             g.writeStringField("agentVersion", view.agentVersion());

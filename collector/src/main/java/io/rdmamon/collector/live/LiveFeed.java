@@ -3,7 +3,9 @@ package io.rdmamon.collector.live;
 import io.prometheus.metrics.core.metrics.Counter;
 import io.prometheus.metrics.core.metrics.GaugeWithCallback;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import io.rdmamon.collector.cluster.FleetCluster;
 import io.rdmamon.collector.diagnosis.DiagnosisEngine;
+import io.rdmamon.collector.diagnosis.Rule;
 import io.rdmamon.collector.diagnosis.DiagnosisJson;
 import io.rdmamon.collector.http.JsonReplies;
 import io.rdmamon.collector.http.Routes;
@@ -57,6 +59,8 @@ import java.util.Set;
  */
 public final class LiveFeed implements Routes {
     public static final String PATH = "/api/live";
+    /** A replica publishes all its rows, not only the changed ones, this often (in ticks). */
+    static final int FULL_EVERY_TICKS = 10;
     static final int MAX_LIVE_DIAGNOSES = 2000;
     private static final System.Logger LOG = System.getLogger(LiveFeed.class.getName());
 
@@ -70,6 +74,10 @@ public final class LiveFeed implements Routes {
     private final DiagnosisEngine diagnoses;
     private final DetailTracker tracker;
     private final NodeStore store;
+    /** The cluster this feed's replica belongs to; null for a collector on its own (nothing to share). */
+    private final FleetCluster cluster;
+    private final RemoteFleet remote;
+    private final Counter busBytes;
     private final Set<LiveClient> clients = new LinkedHashSet<>();
     /** Detail watches held per client address, over all its streams. */
     private final Map<String, Integer> watchesByAddress = new HashMap<>();
@@ -79,7 +87,14 @@ public final class LiveFeed implements Routes {
     private volatile int clientCount;
     private volatile int watchedPorts;
     private FleetState.Tick lastTick;
+    /** The delta of the last tick with the other replicas' changes since the one before. */
+    private String lastDelta;
     private String lastFull;
+    private long ticks;
+    private long publishedDiagnosesVersion = -1;
+    private long mergedLocalVersion = -1;
+    private long mergedRemoteVersion = -1;
+    private long mergedVersion;
     private long diagnosesVersion = -1;
     private String diagnosesEvent;
     private long diagnosedPortsVersion = -1;
@@ -88,11 +103,26 @@ public final class LiveFeed implements Routes {
 
     public LiveFeed(Vertx vertx, NodeStore store, DiagnosisEngine diagnoses, PrometheusRegistry registry,
                     LiveFeedOptions options) {
+        this(vertx, store, diagnoses, registry, options, null);
+    }
+
+    /**
+     * A replica's feed: each tick it publishes its own changes to the other replicas ({@link FleetCluster#LIVE_FLEET})
+     * and gives its browsers theirs too, so that every replica's dashboard shows the whole fleet.
+     */
+    public LiveFeed(Vertx vertx, NodeStore store, DiagnosisEngine diagnoses, PrometheusRegistry registry,
+                    LiveFeedOptions options, FleetCluster cluster) {
         this.vertx = vertx;
         this.store = store;
         this.diagnoses = diagnoses;
         this.options = options;
-        this.fleet = new FleetState(store, () -> diagnoses.snapshot().diagnoses(), System::currentTimeMillis);
+        this.cluster = cluster != null && cluster.clustered() ? cluster : null;
+        String replica = cluster == null ? FleetCluster.LONE_ID : cluster.selfId();
+        this.remote = new RemoteFleet(replica);
+        this.fleet = new FleetState(store, replica, () -> diagnoses.snapshot().diagnoses(), System::currentTimeMillis);
+        busBytes = Counter.builder().name("rdmamon_collector_live_bus_bytes")
+                .help("Bytes of dashboard fleet updates this replica published to the other replicas of its cluster")
+                .register(registry);
         this.tracker = new DetailTracker(store, options.maxWatchedPorts(), options.historyPoints());
         messagesSent = Counter.builder().name("rdmamon_collector_live_messages_sent")
                 .help("Events written to dashboard push clients").register(registry);
@@ -112,6 +142,17 @@ public final class LiveFeed implements Routes {
     @Override
     public void mount(Router router) {
         router.get(PATH).handler(this::open);
+        if (cluster != null) {
+            vertx.eventBus().<JsonObject>consumer(FleetCluster.LIVE_FLEET, message -> {
+                try {
+                    remote.apply(message.body());
+                } catch (RuntimeException e) {
+                    LOG.log(System.Logger.Level.WARNING, "live feed: a malformed fleet update from another replica"
+                            + " was dropped: {0}", e.toString());
+                }
+            });
+            cluster.onMemberLeft(remote::replicaLeft);
+        }
         vertx.setPeriodic(options.tickInterval().toMillis(), id -> tick());
         vertx.setPeriodic(options.detailPollInterval().toMillis(), id -> tracker.poll());
     }
@@ -254,6 +295,11 @@ public final class LiveFeed implements Routes {
     }
 
     private String unknownPort(PortKey key) {
+        if (store.node(key.node()).isEmpty() && remote.nodes().contains(key.node())) {
+            // the port detail history lives with the replica holding the node
+            return "watch '" + key + "': node '" + key.node() + "' is held by another replica of the cluster;"
+                    + " open that replica's dashboard for its port detail (GET /api/cluster lists their addresses)";
+        }
         return store.node(key.node()).isEmpty() ? "watch '" + key + "': unknown node '" + key.node() + "'"
                 : "watch '" + key + "': node '" + key.node() + "' has no port " + key.devicePort();
     }
@@ -279,6 +325,8 @@ public final class LiveFeed implements Routes {
         vertx.executeBlocking(fleet::tick, false).andThen(ar -> building = false).onSuccess(tick -> {
             lastTick = tick;
             lastFull = null;
+            lastDelta = merged(tick);
+            share(tick);
             tracker.diagnosed(diagnosedPorts());
             tracker.poll();
             watchedPorts = tracker.size();
@@ -305,7 +353,7 @@ public final class LiveFeed implements Routes {
         }
         writeDiagnoses(client);
         boolean full = client.needsFull();
-        write(client, "fleet", full ? full() : lastTick.delta());
+        write(client, "fleet", full ? full() : lastDelta);
         client.fleetSent(full);
         for (PortKey key : client.watched()) {
             tracker.history(key).ifPresent(history -> {
@@ -333,10 +381,33 @@ public final class LiveFeed implements Routes {
     /** Sends the diagnoses when the client's copy is older than the engine's; the event is built once per change. */
     private void writeDiagnoses(LiveClient client) {
         DiagnosisEngine.Snapshot snapshot = diagnoses.snapshot();
-        if (snapshot.version() != diagnosesVersion) {
+        if (snapshot.version() != mergedLocalVersion || remote.diagnosesVersion() != mergedRemoteVersion) {
             diagnosesEvent = DiagnosisJson.event(snapshot.diagnoses(), snapshot.version(), System.currentTimeMillis(),
                     MAX_LIVE_DIAGNOSES);
-            diagnosesVersion = snapshot.version();
+            List<JsonObject> others = remote.diagnoses();
+            if (!others.isEmpty()) {
+                JsonObject event = new JsonObject(diagnosesEvent);
+                JsonArray items = event.getJsonArray("diagnoses");
+                JsonObject runbooks = event.getJsonObject("runbooks");
+                others.stream().limit(Math.max(0, MAX_LIVE_DIAGNOSES - items.size())).forEach(item -> {
+                    items.add(item);
+                    String rule = item.getString("rule");
+                    if (!runbooks.containsKey(rule)) {
+                        try {
+                            Rule known = Rule.fromId(rule);
+                            runbooks.put(rule, new JsonObject().put("runbook", known.runbook())
+                                    .put("runbookPath", known.runbookPath()).put("runbookUrl", known.runbookUrl()));
+                        } catch (IllegalArgumentException unknown) {
+                            // a rule of a newer replica: listed without its runbook
+                        }
+                    }
+                });
+                event.put("total", event.getInteger("total") + others.size());
+                diagnosesEvent = event.encode();
+            }
+            mergedLocalVersion = snapshot.version();
+            mergedRemoteVersion = remote.diagnosesVersion();
+            diagnosesVersion = ++mergedVersion;
         }
         if (client.diagnosesVersion() != diagnosesVersion) {
             write(client, "diagnoses", diagnosesEvent);
@@ -346,9 +417,65 @@ public final class LiveFeed implements Routes {
 
     private String full() {
         if (lastFull == null) {
-            lastFull = lastTick.full();
+            if (cluster == null) {
+                lastFull = lastTick.full();
+            } else {
+                List<String> rows = new ArrayList<>(lastTick.rows());
+                rows.addAll(remote.rows(lastTick.names()));
+                lastFull = FleetState.Tick.full(lastTick.timestampMillis(), rows);
+            }
         }
         return lastFull;
+    }
+
+    /**
+     * The tick's delta with what the other replicas changed since the previous tick. A name one replica removed and
+     * another (or this one) shows is not removed: a node moving between replicas neither flickers out nor shows twice.
+     */
+    private String merged(FleetState.Tick tick) {
+        RemoteFleet.Changes changes = remote.drain();
+        if (changes.isEmpty()) {
+            return tick.delta();
+        }
+        List<String> rows = new ArrayList<>(tick.changed());
+        changes.rows().forEach((node, row) -> {
+            if (!tick.names().contains(node)) {
+                rows.add(row); // a node this replica holds now is shown as this replica has it
+            }
+        });
+        Set<String> removed = new java.util.HashSet<>(tick.removed());
+        removed.addAll(changes.removed());
+        removed.removeAll(tick.names());
+        removed.removeAll(remote.nodes());
+        return FleetState.delta(tick.timestampMillis(), rows, removed);
+    }
+
+    /**
+     * Publishes this replica's changes of the tick to the other replicas: the rows that changed (every row each
+     * {@value #FULL_EVERY_TICKS}th tick, so that a replica that joined late converges), the names removed, and the
+     * diagnoses when they changed. Nothing when this collector is not clustered, or nothing changed.
+     */
+    private void share(FleetState.Tick tick) {
+        if (cluster == null) {
+            return;
+        }
+        boolean full = ticks++ % FULL_EVERY_TICKS == 0;
+        DiagnosisEngine.Snapshot snapshot = diagnoses.snapshot();
+        boolean diagnosesChanged = snapshot.version() != publishedDiagnosesVersion;
+        if (!full && !diagnosesChanged && tick.changed().isEmpty() && tick.removed().isEmpty()) {
+            return;
+        }
+        JsonObject message = new JsonObject().put("replica", cluster.selfId()).put("full", full)
+                .put("rows", new JsonArray(new ArrayList<>(full ? tick.rows() : tick.changed())))
+                .put("removed", new JsonArray(new ArrayList<>(tick.removed())));
+        if (diagnosesChanged) {
+            message.put("diagnoses", new JsonObject(DiagnosisJson.event(snapshot.diagnoses(), snapshot.version(),
+                    System.currentTimeMillis(), MAX_LIVE_DIAGNOSES)).getJsonArray("diagnoses"));
+            publishedDiagnosesVersion = snapshot.version();
+        }
+        io.vertx.core.buffer.Buffer encoded = message.toBuffer();
+        busBytes.inc(encoded.length());
+        vertx.eventBus().publish(FleetCluster.LIVE_FLEET, message);
     }
 
     private void write(LiveClient client, String event, String json) {

@@ -62,6 +62,43 @@ class ReplicasTest {
     }
 
     @Test
+    void aBrowserOfOneReplicaGetsTheNodesOfTheOtherOverTheLiveFeed() throws Exception {
+        new RawAgent(sockets, replicas.replica(0).port(), null).sample(run("live-a", "la"),
+                FixtureHosts.golden("live-a", System.currentTimeMillis(), 1), 1);
+        String heldBy = replicas.replica(0).cluster().selfId();
+        java.util.concurrent.LinkedBlockingQueue<String> fleetEvents = new java.util.concurrent.LinkedBlockingQueue<>();
+        io.vertx.core.http.HttpClient http = client.createHttpClient();
+        io.vertx.core.http.HttpClientResponse response = await(http.request(io.vertx.core.http.HttpMethod.GET,
+                replicas.replica(1).port(), "127.0.0.1", "/api/live").compose(io.vertx.core.http.HttpClientRequest::send));
+        StringBuilder pending = new StringBuilder();
+        response.handler(chunk -> {
+            pending.append(chunk.toString());
+            int end;
+            while ((end = pending.indexOf("\n\n")) >= 0) {
+                String event = pending.substring(0, end);
+                pending.delete(0, end + 2);
+                if (event.startsWith("event: fleet")) {
+                    fleetEvents.add(event.substring(event.indexOf("data: ") + 6));
+                }
+            }
+        });
+        String seen = null;
+        long deadline = System.nanoTime() + java.time.Duration.ofSeconds(30).toNanos();
+        while (seen == null && System.nanoTime() < deadline) {
+            String data = fleetEvents.poll(1, java.util.concurrent.TimeUnit.SECONDS);
+            if (data != null && data.contains("\"node\":\"live-a\"")) {
+                seen = data;
+            }
+        }
+        assertTrue(seen != null, "replica 1's live feed shows live-a, held by replica 0");
+        JsonObject row = new JsonObject(seen).getJsonArray("nodes").stream().map(n -> (JsonObject) n)
+                .filter(n -> n.getString("node").equals("live-a")).findFirst().orElseThrow();
+        assertEquals(heldBy, row.getString("replica"));
+        assertTrue(row.getJsonArray("ports").size() > 0, "the whole row, as replica 0 built it");
+        await(http.close());
+    }
+
+    @Test
     void everyReplicaAnswersForTheWholeFleetAndForwardsANodesDetailToItsReplica() throws Exception {
         new RawAgent(sockets, replicas.replica(0).port(), null).sample(run("fleet-a", "a"),
                 FixtureHosts.golden("fleet-a", System.currentTimeMillis(), 1), 1);
