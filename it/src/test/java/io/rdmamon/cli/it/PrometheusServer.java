@@ -59,6 +59,12 @@ final class PrometheusServer implements AutoCloseable {
     /** As above, scraping over https and trusting the PEM CA certificate(s) in {@code caFile} when it is not null. */
     static PrometheusServer start(Path workDir, List<Target> targets, String bearerToken, Path caFile,
                                   List<Path> ruleFiles) throws IOException, InterruptedException {
+        return start(workDir, targets, bearerToken, caFile, ruleFiles, null);
+    }
+
+    /** As above, with the job's {@code metric_relabel_configs} (YAML or JSON text) when not null. */
+    static PrometheusServer start(Path workDir, List<Target> targets, String bearerToken, Path caFile,
+                                  List<Path> ruleFiles, String metricRelabelConfigs) throws IOException, InterruptedException {
         int port = freePort();
         StringBuilder config = new StringBuilder()
                 .append("global:\n  scrape_interval: 1s\n  evaluation_interval: 1s\n");
@@ -75,6 +81,9 @@ final class PrometheusServer implements AutoCloseable {
         }
         if (caFile != null) {
             config.append("    scheme: https\n    tls_config:\n      ca_file: '").append(caFile.toAbsolutePath()).append("'\n");
+        }
+        if (metricRelabelConfigs != null) {
+            config.append("    metric_relabel_configs: ").append(metricRelabelConfigs).append('\n');
         }
         config.append("    static_configs:\n");
         for (Target target : targets) {

@@ -1,8 +1,14 @@
 package io.rdmamon.cli.it;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 
 /**
  * Shortens the durations of a Prometheus rule file so that an alert with {@code for: 10m} over
@@ -23,6 +29,22 @@ final class RuleDurations {
     private static final Pattern PART = Pattern.compile("([0-9]+)(ms|[smhdwy])");
 
     private RuleDurations() {
+    }
+
+    /** Copies of the {@code *.yml} rule files of {@code rulesDir} in {@code workDir}, every duration divided by {@code factor}. */
+    static List<Path> scaledCopies(Path rulesDir, Path workDir, int factor) throws IOException {
+        List<Path> originals;
+        try (Stream<Path> list = Files.list(rulesDir)) {
+            originals = list.filter(f -> f.toString().endsWith(".yml")).sorted().toList();
+        }
+        Path dir = Files.createDirectories(workDir.resolve("rules-scaled-" + factor));
+        List<Path> scaled = new ArrayList<>();
+        for (Path original : originals) {
+            Path copy = dir.resolve(original.getFileName());
+            Files.writeString(copy, scale(Files.readString(original), factor));
+            scaled.add(copy);
+        }
+        return scaled;
     }
 
     /**

@@ -319,21 +319,12 @@ class ScenarioAlertsIT {
     }
 
     private static List<Path> ruleFiles() throws IOException {
-        List<Path> originals;
-        try (Stream<Path> list = Files.list(RULES)) {
-            originals = list.filter(f -> f.toString().endsWith(".yml")).sorted().toList();
-        }
         if (REALTIME) {
-            return originals;
+            try (Stream<Path> list = Files.list(RULES)) {
+                return list.filter(f -> f.toString().endsWith(".yml")).sorted().toList();
+            }
         }
-        Path dir = Files.createDirectories(work.resolve("rules-scaled-" + SCALE));
-        List<Path> scaled = new ArrayList<>();
-        for (Path original : originals) {
-            Path copy = dir.resolve(original.getFileName());
-            Files.writeString(copy, RuleDurations.scale(Files.readString(original), SCALE));
-            scaled.add(copy);
-        }
-        return scaled;
+        return RuleDurations.scaledCopies(RULES, work, SCALE);
     }
 
     /** The longest {@code for:} (10m) plus the rate window (2m) plus a minute for startup and a loaded machine. */
