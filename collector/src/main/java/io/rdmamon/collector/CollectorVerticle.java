@@ -2,6 +2,7 @@ package io.rdmamon.collector;
 
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.rdmamon.collector.auth.TokenAuthenticator;
+import io.rdmamon.collector.cluster.BaselineSharing;
 import io.rdmamon.collector.cluster.ClusterApi;
 import io.rdmamon.collector.cluster.FleetCluster;
 import io.rdmamon.collector.cluster.FleetRoutes;
@@ -95,6 +96,7 @@ public final class CollectorVerticle extends VerticleBase {
         DiagnosesApi diagnosesApi = new DiagnosesApi(diagnoses);
         FleetRoutes fleetRoutes = new FleetRoutes(vertx, cluster, nodesApi, eventsApi, diagnosesApi);
         fleetRoutes.serve();
+        new BaselineSharing(vertx, cluster, diagnoses).start();
         // in this order: /api/* is authenticated before the APIs, the dashboard's files come after everything
         List<Routes> routes = new ArrayList<>(List.of(
                 new AgentIngest(auth, new FrameCodec(config.maxFrameBytes(), "collector"), config.ingest(), store, selfMetrics,

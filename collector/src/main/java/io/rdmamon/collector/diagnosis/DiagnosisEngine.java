@@ -224,6 +224,26 @@ public final class DiagnosisEngine {
         }
     }
 
+    /** This collector's fleet-baseline counts, for the other replicas of its cluster. */
+    public synchronized FleetCounts fleetCounts() {
+        return new FleetCounts(fleetRates.local(), qosFleet.local());
+    }
+
+    /**
+     * Another replica's fleet-baseline counts: from now on the modal rates and the QoS fleet profile count its ports
+     * with this collector's (DESIGN.md §8), until it sends new ones or is {@link #forgetReplica forgotten}.
+     */
+    public synchronized void remoteFleetCounts(String replica, FleetCounts counts) {
+        fleetRates.remote(replica, counts.rates());
+        qosFleet.remote(replica, counts.qos());
+    }
+
+    /** A replica left, or went silent: its ports no longer count. */
+    public synchronized void forgetReplica(String replica) {
+        fleetRates.forget(replica);
+        qosFleet.forget(replica);
+    }
+
     /** The active diagnoses now. */
     public synchronized Snapshot snapshot() {
         if (dirty) {

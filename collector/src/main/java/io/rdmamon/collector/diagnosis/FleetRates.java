@@ -22,6 +22,8 @@ final class FleetRates {
     }
 
     private final Map<Model, Map<Long, Integer>> counts = new HashMap<>();
+    /** The counts of the other replicas of a cluster, by replica, as they last published them. */
+    private final Map<String, Map<Model, Map<Long, Integer>>> remote = new HashMap<>();
 
     void add(Model model, long bytesPerSecond) {
         counts.computeIfAbsent(model, m -> new HashMap<>(4)).merge(bytesPerSecond, 1, Integer::sum);
@@ -38,10 +40,35 @@ final class FleetRates {
         }
     }
 
-    /** The rate most active ports of {@code model} run at (the higher one on a tie); null below {@code minPorts} ports. */
+    /** This collector's own counts (a copy), to publish to the other replicas. */
+    Map<Model, Map<Long, Integer>> local() {
+        Map<Model, Map<Long, Integer>> copy = new HashMap<>();
+        counts.forEach((model, rates) -> copy.put(model, new HashMap<>(rates)));
+        return copy;
+    }
+
+    /** Replaces what {@code replica} counted; its ports count with this collector's from now on. */
+    void remote(String replica, Map<Model, Map<Long, Integer>> theirs) {
+        remote.put(replica, theirs);
+    }
+
+    void forget(String replica) {
+        remote.remove(replica);
+    }
+
+    /**
+     * The rate most active ports of {@code model} run at (the higher one on a tie), over this collector's ports and
+     * the other replicas'; null below {@code minPorts} ports.
+     */
     Modal modal(Model model, int minPorts) {
         Map<Long, Integer> rates = counts.get(model);
-        if (rates == null) {
+        if (!remote.isEmpty()) {
+            Map<Long, Integer> merged = rates == null ? new HashMap<>() : new HashMap<>(rates);
+            remote.values().forEach(theirs -> theirs.getOrDefault(model, Map.of())
+                    .forEach((rate, n) -> merged.merge(rate, n, Integer::sum)));
+            rates = merged;
+        }
+        if (rates == null || rates.isEmpty()) {
             return null;
         }
         int total = 0;

@@ -19,6 +19,8 @@ import java.util.function.Function;
 final class QosFleet {
     private final Map<QosProfile, Integer> counts = new HashMap<>();
     private int total;
+    /** The counts of the other replicas of a cluster, by replica, as they last published them. */
+    private final Map<String, Map<QosProfile, Integer>> remote = new HashMap<>();
 
     void add(QosProfile profile) {
         counts.merge(profile, 1, Integer::sum);
@@ -37,19 +39,43 @@ final class QosFleet {
      * ports have a configuration; null when too few ports have one or the trust state has no strict majority (a
      * split fleet has no profile to drift from). A part without a strict majority is left unknown (not compared).
      */
+    /** This collector's own counts (a copy), to publish to the other replicas. */
+    Map<QosProfile, Integer> local() {
+        return new HashMap<>(counts);
+    }
+
+    /** Replaces what {@code replica} counted; its ports count with this collector's from now on. */
+    void remote(String replica, Map<QosProfile, Integer> theirs) {
+        remote.put(replica, theirs);
+    }
+
+    void forget(String replica) {
+        remote.remove(replica);
+    }
+
     QosProfile.Fleet majority(int minPorts) {
+        if (remote.isEmpty()) {
+            return majority(counts, total, minPorts);
+        }
+        Map<QosProfile, Integer> merged = new HashMap<>(counts);
+        remote.values().forEach(theirs -> theirs.forEach((profile, n) -> merged.merge(profile, n, Integer::sum)));
+        return majority(merged, merged.values().stream().mapToInt(Integer::intValue).sum(), minPorts);
+    }
+
+    /** The majority over {@code counts} (this collector's, or merged with the other replicas'). */
+    private static QosProfile.Fleet majority(Map<QosProfile, Integer> counts, int total, int minPorts) {
         if (total < minPorts) {
             return null;
         }
-        String trust = majorityOf(QosProfile::trust);
+        String trust = majorityOf(counts, QosProfile::trust);
         if (trust == null) {
             return null;
         }
-        SortedSet<Integer> pfc = majorityOf(QosProfile::pfc);
-        List<Integer> dscp = majorityOf(p -> p.roceDscp() == null || p.roceDscpPriority() == null ? null
+        SortedSet<Integer> pfc = majorityOf(counts, QosProfile::pfc);
+        List<Integer> dscp = majorityOf(counts, p -> p.roceDscp() == null || p.roceDscpPriority() == null ? null
                 : Arrays.asList(p.roceDscp(), p.roceDscpPriority()));
-        List<Integer> losslessTc = majorityOf(p -> Objects.equals(p.pfc(), pfc) ? p.losslessTc() : null);
-        Boolean ecn = majorityOf(QosProfile::ecnOnLossless);
+        List<Integer> losslessTc = majorityOf(counts, p -> Objects.equals(p.pfc(), pfc) ? p.losslessTc() : null);
+        Boolean ecn = majorityOf(counts, QosProfile::ecnOnLossless);
         QosProfile profile = new QosProfile(trust, pfc, dscp == null ? null : dscp.get(0),
                 dscp == null ? null : dscp.get(1), losslessTc, ecn);
         int agreeing = 0;
@@ -62,7 +88,7 @@ final class QosFleet {
     }
 
     /** The value of {@code part} held by more than half the ports that know it (non-null); null when none is. */
-    private <T> T majorityOf(Function<QosProfile, T> part) {
+    private static <T> T majorityOf(Map<QosProfile, Integer> counts, Function<QosProfile, T> part) {
         Map<T, Integer> votes = new HashMap<>();
         int known = 0;
         for (Map.Entry<QosProfile, Integer> e : counts.entrySet()) {
