@@ -47,6 +47,7 @@ public final class FleetCluster {
     private final List<Consumer<String>> leftListeners = new CopyOnWriteArrayList<>();
     private volatile String api;
     private long joinedMillis;
+    private int viewers;
 
     private FleetCluster(Vertx vertx, HazelcastClusterManager manager, String selfId, String address,
                          AsyncMap<String, String> replicas, AsyncMap<String, String> nodes) {
@@ -117,8 +118,28 @@ public final class FleetCluster {
     public Future<Void> announce(String apiBaseUrl) {
         api = apiBaseUrl;
         joinedMillis = System.currentTimeMillis();
-        return replicas.put(selfId, new JsonObject().put("address", address).put("api", apiBaseUrl)
-                .put("joinedMillis", joinedMillis).encode());
+        return replicas.put(selfId, info());
+    }
+
+    /**
+     * Records how many dashboard streams this replica serves: the replicas share their overview rows only while
+     * some replica has a browser to show them to ({@link #anyViewers}).
+     */
+    public Future<Void> reportViewers(int count) {
+        viewers = count;
+        return api == null ? Future.succeededFuture() : replicas.put(selfId, info());
+    }
+
+    /** Whether any member has a dashboard stream open, by the replicas' last reports. */
+    public Future<Boolean> anyViewers() {
+        Set<String> ids = memberIds();
+        return replicas.entries().map(entries -> entries.entrySet().stream().anyMatch(e -> ids.contains(e.getKey())
+                && new JsonObject(e.getValue()).getInteger("viewers", 0) > 0));
+    }
+
+    private String info() {
+        return new JsonObject().put("address", address).put("api", api).put("joinedMillis", joinedMillis)
+                .put("viewers", viewers).encode();
     }
 
     /** Removes this replica's entry (on a clean shutdown; the survivors purge it otherwise). */

@@ -91,6 +91,10 @@ public final class LiveFeed implements Routes {
     private String lastDelta;
     private String lastFull;
     private long ticks;
+    /** Whether some replica of the cluster had a dashboard stream at the last look; nothing is shared while none has. */
+    private boolean viewersSomewhere;
+    private boolean fullOwed;
+    private int reportedViewers;
     private long publishedDiagnosesVersion = -1;
     private long mergedLocalVersion = -1;
     private long mergedRemoteVersion = -1;
@@ -214,6 +218,7 @@ public final class LiveFeed implements Routes {
         LiveClient client = new LiveClient(response, ctx.request().connection(), address, pending);
         clients.add(client);
         clientCount = clients.size();
+        viewersChanged();
         response.closeHandler(v -> closed(client));
         response.exceptionHandler(e -> LOG.log(System.Logger.Level.DEBUG, "live client: {0}", e.toString()));
         List<String> refusals = new ArrayList<>();
@@ -314,6 +319,7 @@ public final class LiveFeed implements Routes {
             watchesByAddress.computeIfPresent(client.address(),
                     (address, held) -> held > client.watched().size() ? held - client.watched().size() : null);
             clientCount = clients.size();
+            viewersChanged();
         }
     }
 
@@ -364,6 +370,14 @@ public final class LiveFeed implements Routes {
                     client.sentUpTo(key, slice.size() > 0 ? slice.timestamps()[slice.size() - 1] : Long.MIN_VALUE + 1);
                 }
             });
+        }
+    }
+
+    /** Tells the cluster whether this replica serves a dashboard (0 and more than 0 are what matter). */
+    private void viewersChanged() {
+        if (cluster != null && (clientCount == 0) != (reportedViewers == 0)) {
+            reportedViewers = clientCount;
+            cluster.reportViewers(clientCount);
         }
     }
 
@@ -452,14 +466,26 @@ public final class LiveFeed implements Routes {
 
     /**
      * Publishes this replica's changes of the tick to the other replicas: the rows that changed (every row each
-     * {@value #FULL_EVERY_TICKS}th tick, so that a replica that joined late converges), the names removed, and the
-     * diagnoses when they changed. Nothing when this collector is not clustered, or nothing changed.
+     * {@value #FULL_EVERY_TICKS}th tick, so that a replica that joined late converges, and at once when a first
+     * browser appeared somewhere), the names removed, and the diagnoses when they changed. Nothing when this
+     * collector is not clustered, nothing changed, or no replica has a dashboard stream open (the event bus then
+     * carries nothing for the dashboards: docs/performance.md, "Collector cluster").
      */
     private void share(FleetState.Tick tick) {
         if (cluster == null) {
             return;
         }
-        boolean full = ticks++ % FULL_EVERY_TICKS == 0;
+        cluster.anyViewers().onSuccess(any -> {
+            if (any && !viewersSomewhere) {
+                fullOwed = true; // a first browser: the replicas send everything they hold, not just changes
+            }
+            viewersSomewhere = any;
+        });
+        if (!viewersSomewhere) {
+            return;
+        }
+        boolean full = fullOwed || ticks++ % FULL_EVERY_TICKS == 0;
+        fullOwed = false;
         DiagnosisEngine.Snapshot snapshot = diagnoses.snapshot();
         boolean diagnosesChanged = snapshot.version() != publishedDiagnosesVersion;
         if (!full && !diagnosesChanged && tick.changed().isEmpty() && tick.removed().isEmpty()) {
@@ -468,7 +494,7 @@ public final class LiveFeed implements Routes {
         JsonObject message = new JsonObject().put("replica", cluster.selfId()).put("full", full)
                 .put("rows", new JsonArray(new ArrayList<>(full ? tick.rows() : tick.changed())))
                 .put("removed", new JsonArray(new ArrayList<>(tick.removed())));
-        if (diagnosesChanged) {
+        if (diagnosesChanged || full) {
             message.put("diagnoses", new JsonObject(DiagnosisJson.event(snapshot.diagnoses(), snapshot.version(),
                     System.currentTimeMillis(), MAX_LIVE_DIAGNOSES)).getJsonArray("diagnoses"));
             publishedDiagnosesVersion = snapshot.version();

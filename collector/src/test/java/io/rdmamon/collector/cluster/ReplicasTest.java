@@ -98,6 +98,48 @@ class ReplicasTest {
         await(http.close());
     }
 
+    private static double busBytes(int replica) throws Exception {
+        String metrics = await(web.get(replicas.replica(replica).port(), "127.0.0.1", "/metrics").send()).bodyAsString();
+        return metrics.lines().filter(l -> l.startsWith("rdmamon_collector_live_bus_bytes_total "))
+                .mapToDouble(l -> Double.parseDouble(l.substring(l.indexOf(' ') + 1))).findFirst().orElseThrow();
+    }
+
+    @Test
+    void overviewRowsTravelOnlyWhileSomeReplicaHasABrowser() throws Exception {
+        RawAgent agent = new RawAgent(sockets, replicas.replica(0).port(), null);
+        SampleEncoder encoder = run("quiet-a", "qa");
+        long[] seq = {0};
+        long timer = client.setPeriodic(300, id -> {
+            try {
+                for (Frame frame : encoder.encode(FixtureHosts.golden("quiet-a", System.currentTimeMillis(), ++seq[0]), seq[0])) {
+                    agent.send(frame);
+                }
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        try {
+            // samples change the node's row every tick; with no browser anywhere nothing is published
+            double[] last = {busBytes(0)};
+            io.rdmamon.protocol.testing.Waits.poll("replica 0 publishes nothing while nobody watches", () -> {
+                Thread.sleep(2500);
+                double now = busBytes(0);
+                boolean quiet = now == last[0];
+                last[0] = now;
+                return quiet;
+            }, quiet -> quiet, java.time.Duration.ofSeconds(30), java.time.Duration.ofMillis(1));
+            io.vertx.core.http.HttpClient http = client.createHttpClient();
+            await(http.request(io.vertx.core.http.HttpMethod.GET, replicas.replica(1).port(), "127.0.0.1", "/api/live")
+                    .compose(io.vertx.core.http.HttpClientRequest::send));
+            double before = busBytes(0);
+            io.rdmamon.protocol.testing.Waits.poll("replica 0 publishes once replica 1 has a browser",
+                    () -> busBytes(0), now -> now > before, java.time.Duration.ofSeconds(20), java.time.Duration.ofMillis(250));
+            await(http.close());
+        } finally {
+            client.cancelTimer(timer);
+        }
+    }
+
     @Test
     void everyReplicaAnswersForTheWholeFleetAndForwardsANodesDetailToItsReplica() throws Exception {
         new RawAgent(sockets, replicas.replica(0).port(), null).sample(run("fleet-a", "a"),
