@@ -3,6 +3,7 @@ package io.rdmamon.collector;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.rdmamon.collector.auth.TokenAuthenticator;
 import io.rdmamon.collector.cluster.BaselineSharing;
+import io.rdmamon.collector.cluster.ClusterAgents;
 import io.rdmamon.collector.cluster.ClusterApi;
 import io.rdmamon.collector.cluster.FleetCluster;
 import io.rdmamon.collector.cluster.FleetRoutes;
@@ -88,8 +89,10 @@ public final class CollectorVerticle extends VerticleBase {
         DecodeLoops decodeLoops = new DecodeLoops();
         LiveFeed live = new LiveFeed(vertx, store, diagnoses, registry,
                 LiveFeedOptions.defaults(config.historyPoints()).withMaxWatchesPerAddress(config.http().maxPortWatchesPerAddress()), cluster);
-        probes = new ProbeOrchestrator(vertx, config.probes(), store, agents, probeOutcomes, registry,
+        ClusterAgents probeAgents = new ClusterAgents(vertx, cluster, agents, store);
+        probes = new ProbeOrchestrator(vertx, config.probes(), probeAgents, probeAgents, probeOutcomes, registry,
                 config.http().refusalLogWindow());
+        probeAgents.serve(probes);
         probes.onChange(probe -> live.publish("probe", probe.encode()));
         NodesApi nodesApi = new NodesApi(store, cluster.selfId());
         EventsApi eventsApi = new EventsApi(store, diagnoses);
@@ -113,7 +116,8 @@ public final class CollectorVerticle extends VerticleBase {
                 diagnosesApi,
                 router -> router.get(RunbookPages.PATH).handler(runbooks::serve),
                 live,
-                new ProbeApi(probes, auth, config.probes())));
+                new ProbeApi(probes, auth, config.probes(), request -> probeAgents.prefetch(request.source().node())
+                        .compose(v -> probeAgents.prefetch(request.destination().node())))));
         routes.addAll(extraRoutes);
         routes.add(router -> router.route("/*").handler(StaticHandler.create("webroot")));
         Router router = Router.router(vertx);

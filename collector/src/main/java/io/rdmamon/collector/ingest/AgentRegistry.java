@@ -13,7 +13,7 @@ import java.util.Optional;
  * A node has at most one connection here: the live connection keeps the name, a second hello for it is refused
  * ({@link AgentConnection}), so that a closing impersonator can never unregister the real agent.
  */
-public final class AgentRegistry {
+public final class AgentRegistry implements AgentLinks {
     /** What the probe side hears from agents. */
     public interface Listener {
         /** A {@code probe-report} frame arrived from {@code node}'s agent. */
@@ -40,17 +40,20 @@ public final class AgentRegistry {
         listener = value;
     }
 
+    @Override
     public boolean connected(String node) {
         return connections.containsKey(node);
     }
 
     /** Whether {@code node}'s connected agent announced {@code capability} in its hello ({@link Frame.Hello#capabilities()}). */
+    @Override
     public boolean accepts(String node, String capability) {
         AgentConnection connection = connections.get(node);
         return connection != null && connection.accepts(capability);
     }
 
     /** Sends {@code frame} to the agent of {@code node}; false when no agent of that node is connected. */
+    @Override
     public boolean send(String node, Frame frame) {
         AgentConnection connection = connections.get(node);
         if (connection == null) {
@@ -61,6 +64,7 @@ public final class AgentRegistry {
     }
 
     /** The IP address {@code node}'s agent connects from (its node address on InfiniBand and eRDMA). */
+    @Override
     public Optional<String> remoteHost(String node) {
         return Optional.ofNullable(connections.get(node)).map(AgentConnection::remoteHost);
     }

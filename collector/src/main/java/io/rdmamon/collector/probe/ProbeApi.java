@@ -5,12 +5,14 @@ import io.rdmamon.collector.auth.TokenAuthenticator;
 import io.rdmamon.collector.auth.TokenEntry;
 import io.rdmamon.collector.http.JsonReplies;
 import io.rdmamon.collector.http.Routes;
+import io.vertx.core.Future;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.BodyHandler;
 
 import java.util.EnumSet;
+import java.util.function.Function;
 
 /**
  * {@code /api/probes}: start (POST, operator), list (GET), one probe (GET), cancel (DELETE, operator).
@@ -23,11 +25,19 @@ public final class ProbeApi implements Routes {
     private final ProbeOrchestrator probes;
     private final TokenAuthenticator auth;
     private final ProbeConfig config;
+    private final Function<ProbeRequest, Future<Void>> prepare;
 
     public ProbeApi(ProbeOrchestrator probes, TokenAuthenticator auth, ProbeConfig config) {
+        this(probes, auth, config, request -> Future.succeededFuture());
+    }
+
+    /** {@code prepare}: learns what the orchestrator needs of endpoints another replica holds, before the start. */
+    public ProbeApi(ProbeOrchestrator probes, TokenAuthenticator auth, ProbeConfig config,
+                    Function<ProbeRequest, Future<Void>> prepare) {
         this.probes = probes;
         this.auth = auth;
         this.config = config;
+        this.prepare = prepare;
     }
 
     @Override
@@ -54,11 +64,13 @@ public final class ProbeApi implements Routes {
             refuse(ctx, who, e);
             return;
         }
-        try {
-            JsonReplies.send(ctx, 202, probes.start(request, who));
-        } catch (ProbeRefused e) {
-            error(ctx, e); // audited by the orchestrator with the request
-        }
+        prepare.apply(request).onComplete(prepared -> {
+            try {
+                JsonReplies.send(ctx, 202, probes.start(request, who));
+            } catch (ProbeRefused e) {
+                error(ctx, e); // audited by the orchestrator with the request
+            }
+        });
     }
 
     private void cancel(RoutingContext ctx) {

@@ -1,12 +1,13 @@
 package io.rdmamon.collector.probe;
 
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import io.rdmamon.collector.ingest.AgentLinks;
 import io.rdmamon.collector.ingest.AgentRegistry;
 import io.rdmamon.collector.metrics.ProbeOutcome;
 import io.rdmamon.collector.store.NodeStore;
-import io.rdmamon.collector.store.NodeView;
 import io.rdmamon.protocol.model.GidAdvice;
 import io.rdmamon.protocol.model.GidEntry;
+import io.rdmamon.protocol.model.HostSample;
 import io.rdmamon.protocol.model.IbDevice;
 import io.rdmamon.protocol.model.IbPort;
 import io.rdmamon.protocol.model.PortTransport;
@@ -47,8 +48,8 @@ public final class ProbeOrchestrator implements AgentRegistry.Listener {
 
     private final Vertx vertx;
     private final ProbeConfig config;
-    private final NodeStore store;
-    private final AgentRegistry agents;
+    private final ProbeNodes nodes;
+    private final AgentLinks agents;
     private final ProbeOutcomes outcomes;
     private final ProbeAudit audit;
     private final Map<String, Probe> probes = new LinkedHashMap<>();
@@ -59,13 +60,22 @@ public final class ProbeOrchestrator implements AgentRegistry.Listener {
     /** Refused starts are counted in {@code registry} and their audit lines throttled per {@code refusalLogWindow}. */
     public ProbeOrchestrator(Vertx vertx, ProbeConfig config, NodeStore store, AgentRegistry agents,
                              ProbeOutcomes outcomes, PrometheusRegistry registry, Duration refusalLogWindow) {
+        this(vertx, config, ProbeNodes.of(store), agents, outcomes, registry, refusalLogWindow);
+        agents.listener(this);
+    }
+
+    /**
+     * Over any {@code nodes} and {@code agents} (in a cluster: every replica's); the caller hands the agents' probe
+     * reports and disconnects to {@link #probeReport} and {@link #disconnected}.
+     */
+    public ProbeOrchestrator(Vertx vertx, ProbeConfig config, ProbeNodes nodes, AgentLinks agents,
+                             ProbeOutcomes outcomes, PrometheusRegistry registry, Duration refusalLogWindow) {
         this.vertx = vertx;
         this.config = config;
-        this.store = store;
+        this.nodes = nodes;
         this.agents = agents;
         this.outcomes = outcomes;
         this.audit = new ProbeAudit(vertx, config.auditLog(), registry, refusalLogWindow);
-        agents.listener(this);
     }
 
     /** Opens the audit log; fails naming the file when it cannot be opened. */
@@ -397,8 +407,9 @@ public final class ProbeOrchestrator implements AgentRegistry.Listener {
     }
 
     private IbDevice device(Endpoint endpoint, String role) {
-        NodeView view = store.node(endpoint.node()).orElseThrow(() -> new ProbeRefused(404,
-                role + ".node: unknown node '" + endpoint.node() + "'"));
+        if (!nodes.known(endpoint.node())) {
+            throw new ProbeRefused(404, role + ".node: unknown node '" + endpoint.node() + "'");
+        }
         if (!agents.connected(endpoint.node())) {
             throw notConnected(endpoint, role);
         }
@@ -406,10 +417,11 @@ public final class ProbeOrchestrator implements AgentRegistry.Listener {
             throw new ProbeRefused(503, role + ": the agent of " + endpoint.node()
                     + " does not run probes (start it with --allow-probes)");
         }
-        if (view.lastSample() == null) {
+        HostSample last = nodes.lastSample(endpoint.node());
+        if (last == null) {
             throw new ProbeRefused(503, role + ": " + endpoint.node() + " has not sent a sample yet");
         }
-        return view.lastSample().devices().stream().filter(d -> d.name().equals(endpoint.device())).findFirst()
+        return last.devices().stream().filter(d -> d.name().equals(endpoint.device())).findFirst()
                 .orElseThrow(() -> new ProbeRefused(404, role + ".device: " + endpoint.node() + " has no device '"
                         + endpoint.device() + "'"));
     }
