@@ -106,6 +106,10 @@ public final class FleetRoutes implements Routes {
     /** Asks every member in parallel and merges the {@code key} arrays of their answers. */
     private void gather(RoutingContext ctx, JsonObject query, String key, Comparator<JsonObject> order) {
         List<String> members = new ArrayList<>(cluster.memberIds());
+        if (members.equals(List.of(cluster.selfId()))) {
+            answer(query).send(ctx); // a cluster of one: its own answer as it is, nothing to merge
+            return;
+        }
         List<Future<ApiAnswer>> asked = new ArrayList<>();
         for (String replica : members) {
             asked.add(replica.equals(cluster.selfId()) ? Future.succeededFuture(answer(query)) : ask(replica, query));
@@ -113,7 +117,7 @@ public final class FleetRoutes implements Routes {
         Future.join(asked).onComplete(done -> {
             List<JsonObject> items = new ArrayList<>();
             JsonArray missing = new JsonArray();
-            JsonObject merged = new JsonObject();
+            JsonObject others = new JsonObject();
             for (int i = 0; i < members.size(); i++) {
                 Future<ApiAnswer> part = asked.get(i);
                 if (part.failed()) {
@@ -125,11 +129,12 @@ public final class FleetRoutes implements Routes {
                     return;
                 }
                 JsonObject body = new JsonObject(part.result().json());
-                body.fieldNames().stream().filter(name -> !name.equals(key)).forEach(name -> merged.put(name, body.getValue(name)));
+                body.fieldNames().stream().filter(name -> !name.equals(key)).forEach(name -> others.put(name, body.getValue(name)));
                 body.getJsonArray(key, new JsonArray()).forEach(item -> items.add((JsonObject) item));
             }
             items.sort(order);
-            merged.put(key, new JsonArray(new ArrayList<>(items)));
+            // the array first, as one collector answers (clients may read the stream in order)
+            JsonObject merged = new JsonObject().put(key, new JsonArray(new ArrayList<>(items))).mergeIn(others);
             if (!missing.isEmpty()) {
                 merged.put("missingReplicas", missing);
             }
