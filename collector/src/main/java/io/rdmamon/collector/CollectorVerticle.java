@@ -97,7 +97,7 @@ public final class CollectorVerticle extends VerticleBase {
         NodesApi nodesApi = new NodesApi(store, cluster.selfId());
         EventsApi eventsApi = new EventsApi(store, diagnoses);
         DiagnosesApi diagnosesApi = new DiagnosesApi(diagnoses);
-        FleetRoutes fleetRoutes = new FleetRoutes(vertx, cluster, nodesApi, eventsApi, diagnosesApi);
+        FleetRoutes fleetRoutes = new FleetRoutes(vertx, cluster, nodesApi, eventsApi, diagnosesApi, probes);
         fleetRoutes.serve();
         new BaselineSharing(vertx, cluster, diagnoses).start();
         // in this order: /api/* is authenticated before the APIs, the dashboard's files come after everything

@@ -7,6 +7,7 @@ import io.rdmamon.collector.http.EventsApi;
 import io.rdmamon.collector.http.JsonReplies;
 import io.rdmamon.collector.http.NodesApi;
 import io.rdmamon.collector.http.Routes;
+import io.rdmamon.collector.probe.ProbeOrchestrator;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.eventbus.DeliveryOptions;
@@ -24,7 +25,8 @@ import java.util.List;
  * Every replica answers for the whole fleet (DESIGN.md §8): {@code /api/nodes} and {@code /api/diagnoses} gather
  * the answers of every member over the clustered event bus ({@link FleetCluster#queryAddress}) and merge them
  * (each node carries the {@code replica} that holds it, {@link NodesApi}); {@code /api/nodes/{node}} and its {@code /history},
- * {@code /nccl} and {@code /events} are answered by the replica the node directory names. A member that does not
+ * {@code /nccl} and {@code /events} are answered by the replica the node directory names; {@code /api/probes} lists
+ * every replica's probes and {@code /api/probes/{id}} is answered by the replica that runs it. A member that does not
  * answer within {@link #ASK_TIMEOUT} costs only its own part: a list answer is still 200, naming it in
  * {@code missingReplicas}; a node of it is 503 naming the replica. A lone collector is a cluster of one: the same
  * answers, built locally.
@@ -39,13 +41,16 @@ public final class FleetRoutes implements Routes {
     private final NodesApi nodes;
     private final EventsApi events;
     private final DiagnosesApi diagnoses;
+    private final ProbeOrchestrator probes;
 
-    public FleetRoutes(Vertx vertx, FleetCluster cluster, NodesApi nodes, EventsApi events, DiagnosesApi diagnoses) {
+    public FleetRoutes(Vertx vertx, FleetCluster cluster, NodesApi nodes, EventsApi events, DiagnosesApi diagnoses,
+                       ProbeOrchestrator probes) {
         this.vertx = vertx;
         this.cluster = cluster;
         this.nodes = nodes;
         this.events = events;
         this.diagnoses = diagnoses;
+        this.probes = probes;
     }
 
     /** Answers the other replicas' questions about what this one holds; call once, on the collector's context. */
@@ -64,6 +69,9 @@ public final class FleetRoutes implements Routes {
                 Comparator.comparing((JsonObject item) -> severityRank(item.getString("severity")))
                         .thenComparingLong(item -> item.getLong("sinceMillis", 0L))
                         .thenComparing(item -> item.getString("node", ""))));
+        router.get("/api/probes").handler(ctx -> gather(ctx, new JsonObject().put("query", "probes"), "probes",
+                Comparator.comparingLong((JsonObject probe) -> probe.getLong("createdMillis", 0L)).reversed()));
+        router.get("/api/probes/:id").handler(this::probe);
         for (String part : List.of("", "/history", "/nccl", "/events")) {
             router.get("/api/nodes/:node" + part).handler(ctx -> forward(ctx, part.isEmpty() ? "detail" : part.substring(1)));
         }
@@ -79,8 +87,29 @@ public final class FleetRoutes implements Routes {
             case "history" -> nodes.history(node);
             case "nccl" -> nodes.nccl(node);
             case "events" -> events.events(node);
+            case "probes" -> ApiAnswer.ok(probes.list().encode());
+            case "probe" -> probes.get(query.getString("id")).map(probe -> ApiAnswer.ok(probe.encode()))
+                    .orElseGet(() -> ApiAnswer.error(404, "unknown probe '" + query.getString("id") + "'"));
             default -> ApiAnswer.error(400, "unknown cluster query '" + query.getString("query") + "'");
         };
+    }
+
+    /**
+     * A probe is held by the replica that took its request: this one answers its own, else the first other replica
+     * that knows the id; none (or none answering): the local 404.
+     */
+    private void probe(RoutingContext ctx) {
+        String id = ctx.pathParam("id");
+        List<String> others = cluster.memberIds().stream().filter(r -> !r.equals(cluster.selfId())).toList();
+        if (probes.get(id).isPresent() || others.isEmpty()) {
+            ctx.next();
+            return;
+        }
+        List<Future<ApiAnswer>> asked = others.stream()
+                .map(replica -> ask(replica, new JsonObject().put("query", "probe").put("id", id))).toList();
+        Future.join(asked).onComplete(done -> asked.stream()
+                .filter(a -> a.succeeded() && a.result().status() == 200).findFirst()
+                .ifPresentOrElse(found -> found.result().send(ctx), ctx::next));
     }
 
     /** The node's own replica answers; this one when it holds the node or nobody does (the local 404). */

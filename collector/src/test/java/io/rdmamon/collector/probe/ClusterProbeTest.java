@@ -63,6 +63,16 @@ class ClusterProbeTest {
                             HttpMethod.GET, third, "127.0.0.1", "/api/probes/" + id).send()).bodyAsJsonObject(),
                     probe -> "done".equals(probe.getString("state")), Duration.ofSeconds(20), Duration.ofMillis(100));
             assertEquals(92.0e9, done.getJsonObject("result").getDouble("bandwidthBitsPerSecond"), 1e6);
+            // every replica answers for it: the list gathers every replica's probes, one probe comes from its runner
+            JsonObject listed = await(http.request(HttpMethod.GET, replicas.replica(0).port(), "127.0.0.1", "/api/probes")
+                    .send()).bodyAsJsonObject();
+            assertEquals(List.of(id), listed.getJsonArray("probes").stream().map(p -> ((JsonObject) p).getString("id")).toList());
+            HttpResponse<Buffer> elsewhere = await(http.request(HttpMethod.GET, replicas.replica(1).port(), "127.0.0.1",
+                    "/api/probes/" + id).send());
+            assertEquals(200, elsewhere.statusCode(), elsewhere.bodyAsString());
+            assertEquals("done", elsewhere.bodyAsJsonObject().getString("state"));
+            assertEquals(404, await(http.request(HttpMethod.GET, replicas.replica(1).port(), "127.0.0.1",
+                    "/api/probes/pr-none").send()).statusCode());
         } finally {
             await(client.close());
         }
