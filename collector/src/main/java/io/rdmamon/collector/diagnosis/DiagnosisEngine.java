@@ -58,6 +58,7 @@ public final class DiagnosisEngine {
         FleetRates.Model model;            // what this port contributes to the fleet rates; null = nothing
         long contributedRate;
         QosProfile qosProfile;             // what this port contributes to the fleet's QoS majority; null = nothing
+        PortQos portQos;                   // the QoS rules' view of the port, kept while its configuration is unchanged
 
         PortState(String device, int port) {
             this.device = device;
@@ -130,11 +131,12 @@ public final class DiagnosisEngine {
                 PortState state = node.ports.computeIfAbsent(key, k -> new PortState(device.name(), port.port()));
                 IbPort previousPort = before.get(key);
                 contribute(state, device, port);
-                contributeQos(state, port, sample.ncclConf());
+                state.portQos = PortQos.reuse(state.portQos, device, port, sample.ncclConf());
+                contributeQos(state, port);
                 long recentFlaps = flaps(state, LinkDegraded.flaps(previousPort, port, elapsed), sample.timestampMillis());
                 PortInput input = new PortInput(device, previousPort, port, elapsed, expectedRate(device, port), recentFlaps,
                         ledger(state, previousPort, port, sample.timestampMillis()), pciBefore.get(device.name()),
-                        sample.ncclConf(), fleetQos(), rxBaseline(state, port, sample.timestampMillis()));
+                        sample.ncclConf(), fleetQos(), rxBaseline(state, port, sample.timestampMillis()), state.portQos);
                 for (PortRule rule : RuleTable.PORT_RULES) {
                     if (rule.judges(input)) {
                         track(sample.node(), state, rule.id(), rule.evaluate(input, config).orElse(null), now);
@@ -365,8 +367,8 @@ public final class DiagnosisEngine {
     }
 
     /** Keeps the fleet's QoS profile counts in step with this port (RoCE ports with a DCB configuration only). */
-    private void contributeQos(PortState state, IbPort port, Map<String, String> ncclConf) {
-        QosProfile profile = "Ethernet".equals(port.linkLayer()) ? QosProfile.of(port, ncclConf) : null;
+    private void contributeQos(PortState state, IbPort port) {
+        QosProfile profile = "Ethernet".equals(port.linkLayer()) ? state.portQos.profile() : null;
         if (Objects.equals(profile, state.qosProfile)) {
             return;
         }

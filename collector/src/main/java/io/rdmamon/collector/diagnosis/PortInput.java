@@ -22,14 +22,25 @@ import java.util.Set;
  * @param fleetQos      the QoS profile of the fleet (configured or the majority of RoCE ports); null when unknown
  * @param rxPowerBaselineWatts each transceiver lane's Rx power baseline before this sample, by lane number
  *                      ({@link RxPowerBaseline}); empty while there is too little history
+ * @param portQos       what the QoS rules derive from the port's configuration; null: derived for this input alone
+ *                      (the engine passes the view it keeps while the configuration is unchanged)
  */
 public record PortInput(IbDevice device, IbPort previous, IbPort current, long elapsedMillis, ExpectedRate expectedRate,
                         long recentFlaps, FlapCounts linkFlaps, PciFunction previousPci, Map<String, String> ncclConf,
-                        QosProfile.Fleet fleetQos, Map<Integer, Double> rxPowerBaselineWatts) {
+                        QosProfile.Fleet fleetQos, Map<Integer, Double> rxPowerBaselineWatts, PortQos portQos) {
 
     public PortInput {
         linkFlaps = linkFlaps == null ? FlapCounts.NONE : linkFlaps;
         rxPowerBaselineWatts = rxPowerBaselineWatts == null ? Map.of() : Map.copyOf(rxPowerBaselineWatts);
+        portQos = portQos == null ? PortQos.of(device, current, ncclConf) : portQos;
+    }
+
+    /** An input whose QoS view is derived for it alone. */
+    public PortInput(IbDevice device, IbPort previous, IbPort current, long elapsedMillis, ExpectedRate expectedRate,
+                     long recentFlaps, FlapCounts linkFlaps, PciFunction previousPci, Map<String, String> ncclConf,
+                     QosProfile.Fleet fleetQos, Map<Integer, Double> rxPowerBaselineWatts) {
+        this(device, previous, current, elapsedMillis, expectedRate, recentFlaps, linkFlaps, previousPci, ncclConf,
+                fleetQos, rxPowerBaselineWatts, null);
     }
 
     /** An input without flap ledger counts, a previous PCI function, the node's nccl.conf or the fleet's QoS profile. */

@@ -21,16 +21,24 @@ final class QosFleet {
     private int total;
     /** The counts of the other replicas of a cluster, by replica, as they last published them. */
     private final Map<String, Map<QosProfile, Integer>> remote = new HashMap<>();
+    /**
+     * The last majority and the {@code minPorts} it was taken with; valid until the counts change. Every port of
+     * every sample asks for it, and the counts change only when a port's configuration does.
+     */
+    private QosProfile.Fleet lastMajority;
+    private Integer lastMinPorts;
 
     void add(QosProfile profile) {
         counts.merge(profile, 1, Integer::sum);
         total++;
+        lastMinPorts = null;
     }
 
     void remove(QosProfile profile) {
         if (counts.containsKey(profile)) {
             counts.computeIfPresent(profile, (p, n) -> n > 1 ? n - 1 : null);
             total--;
+            lastMinPorts = null;
         }
     }
 
@@ -47,13 +55,23 @@ final class QosFleet {
     /** Replaces what {@code replica} counted; its ports count with this collector's from now on. */
     void remote(String replica, Map<QosProfile, Integer> theirs) {
         remote.put(replica, theirs);
+        lastMinPorts = null;
     }
 
     void forget(String replica) {
         remote.remove(replica);
+        lastMinPorts = null;
     }
 
     QosProfile.Fleet majority(int minPorts) {
+        if (lastMinPorts == null || minPorts != lastMinPorts) {
+            lastMajority = currentMajority(minPorts);
+            lastMinPorts = minPorts;
+        }
+        return lastMajority;
+    }
+
+    private QosProfile.Fleet currentMajority(int minPorts) {
         if (remote.isEmpty()) {
             return majority(counts, total, minPorts);
         }

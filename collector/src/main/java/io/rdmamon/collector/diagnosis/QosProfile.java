@@ -1,6 +1,5 @@
 package io.rdmamon.collector.diagnosis;
 
-import io.rdmamon.protocol.model.IbPort;
 import io.rdmamon.protocol.model.QosConfig;
 
 import java.util.ArrayList;
@@ -25,16 +24,6 @@ import java.util.TreeSet;
  */
 public record QosProfile(String trust, SortedSet<Integer> pfc, Integer roceDscp, Integer roceDscpPriority,
                          List<Integer> losslessTc, Boolean ecnOnLossless) {
-
-    /** The profile of a port; null when the port has no DCB configuration (not RoCE, not read, no DCB). */
-    public static QosProfile of(IbPort port, Map<String, String> ncclConf) {
-        QosConfig qos = port.qos();
-        if (qos == null || qos.pfc() == null && qos.ets() == null && qos.app().isEmpty()) {
-            return null;
-        }
-        RoceDscp dscp = RoceDscp.of(port, ncclConf);
-        return of(qos, dscp == null ? null : dscp.dscp());
-    }
 
     /** The profile of {@code qos} with RoCE at {@code roceDscp} (null = unknown). */
     public static QosProfile of(QosConfig qos, Integer roceDscp) {

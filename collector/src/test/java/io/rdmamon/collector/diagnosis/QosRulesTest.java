@@ -31,6 +31,8 @@ import static io.rdmamon.collector.diagnosis.Rule.QOS_CONFIG_DRIFT;
 import static io.rdmamon.collector.diagnosis.Rule.QOS_TRUST_NOT_DSCP;
 import static io.rdmamon.collector.diagnosis.Rule.ROCE_DSCP_NOT_LOSSLESS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -266,5 +268,31 @@ class QosRulesTest {
             assertEquals(Optional.ofNullable(expected), ncclRule.evaluate(in, DiagnosisConfig.defaults()).map(Finding::evidence),
                     conf.toString());
         });
+    }
+
+    /**
+     * The engine keeps a port's QoS view while the configuration, GID table and nccl.conf are those it was made of
+     * (the usual case between the agent's slow-cadence reads), and makes a new one on any change.
+     */
+    @Test
+    void aPortsQosViewIsKeptWhileItsInputsAreEqualAndRemadeOnAChange() {
+        QosConfig lossless4 = QosSamples.lossless(4).ecn(4).trafficClass(4 * 26).build();
+        IbPort first = port(lossless4);
+        Map<String, String> conf = Map.of("NCCL_IB_TC", "106");
+        PortQos kept = PortQos.reuse(null, device(first), first, conf);
+        IbPort nextSample = port(lossless4);
+        assertSame(kept, PortQos.reuse(kept, device(nextSample), nextSample, Map.of("NCCL_IB_TC", "106")));
+        assertEquals(26, kept.roceDscp().dscp());
+        assertEquals(new TreeSet<>(Set.of(4)), kept.profile().pfc());
+
+        IbPort reconfigured = port(QosSamples.lossless(2).ecn(2).trafficClass(4 * 26).build());
+        PortQos remade = PortQos.reuse(kept, device(reconfigured), reconfigured, conf);
+        assertNotSame(kept, remade);
+        assertEquals(new TreeSet<>(Set.of(2)), remade.profile().pfc());
+        assertNotSame(remade, PortQos.reuse(remade, device(reconfigured), reconfigured, Map.of("NCCL_IB_TC", "138")),
+                "another nccl.conf");
+        PortQos withoutConf = PortQos.reuse(remade, device(reconfigured), reconfigured, null);
+        assertEquals("OFED traffic_class 104", withoutConf.roceDscp().origin());
+        assertEquals(List.of(), withoutConf.ncclMismatches());
     }
 }

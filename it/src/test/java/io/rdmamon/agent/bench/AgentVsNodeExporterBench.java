@@ -43,11 +43,19 @@ import java.util.concurrent.atomic.AtomicLong;
  * {@code --launcher PATH} (../rdmamon, from {@code it/}), {@code --variant NAME=FLAGS} (repeatable),
  * {@code --before PATH} (another checkout's launcher: adds its {@code listen} and {@code stream} agents, so that a
  * change is measured before and after in one run),
- * {@code --jfr DIR} (record the {@code listen} agent with JFR's profiling settings into DIR).
+ * {@code --jfr DIR} (record the {@code listen} agent with JFR's profiling settings into DIR),
+ * {@code --tree-on DIR} (the directory the host tree is made in: {@code /dev/shm}, tmpfs, by default; the temp
+ * directory when DIR does not exist).
  */
 public final class AgentVsNodeExporterBench {
     private static final String NODE_EXPORTER = "/usr/bin/prometheus-node-exporter";
     private static final int STARTUP_SECONDS = 60;
+    /**
+     * Where the host tree goes by default: tmpfs, because sysfs, which the tree stands for, is in memory too. On a
+     * disk (ext4) a page cache that the machine trims makes both programs wait for the disk now and then
+     * (read-ahead in the reader's profile), which is not what they cost on a real host.
+     */
+    private static final String DEFAULT_TREE_PARENT = "/dev/shm";
 
     private AgentVsNodeExporterBench() {
     }
@@ -101,7 +109,7 @@ public final class AgentVsNodeExporterBench {
                 variants.add(new Variant(nameFlags[0], launcher, nameFlags.length > 1 ? nameFlags[1] : "", true));
             }
         }
-        Path work = Files.createTempDirectory("rdmamon-agent-bench");
+        Path work = benchDirectory(option(args, "--tree-on", DEFAULT_TREE_PARENT));
         Vertx vertx = Vertx.vertx();
         List<Measured> processes = new ArrayList<>();
         ScheduledExecutorService scraper = Executors.newScheduledThreadPool(2);
@@ -169,7 +177,8 @@ public final class AgentVsNodeExporterBench {
             ProcessUsage driverAfter = ProcessUsage.self();
             scraper.shutdownNow();
 
-            System.out.printf("%nfirst %d s after start, then a %.0f s window %d s after start; load average at the end: %s%n",
+            System.out.printf("%nhost tree in %s (%s)%n", work, Files.getFileStore(work).type());
+            System.out.printf("first %d s after start, then a %.0f s window %d s after start; load average at the end: %s%n",
                     STARTUP_SECONDS, windowSeconds, warmup, Files.readString(Path.of("/proc/loadavg")).strip());
             System.out.println("| process | JVM flags | CPU ms, first 60 s | RSS MiB at 60 s | CPU ms / s (= per sample at 1 Hz) "
                     + "| ratio to node_exporter | RSS MiB (end) | peak RSS MiB | series | scrape failures |");
@@ -204,6 +213,13 @@ public final class AgentVsNodeExporterBench {
             vertx.close().toCompletionStage().toCompletableFuture().get();
             EightPortHost.deleteTree(work);
         }
+    }
+
+    /** A new directory for the tree and the logs under {@code parent}, or the default temp directory when that is absent. */
+    private static Path benchDirectory(String parent) throws IOException {
+        Path dir = Path.of(parent);
+        return Files.isDirectory(dir) ? Files.createTempDirectory(dir, "rdmamon-agent-bench")
+                : Files.createTempDirectory("rdmamon-agent-bench");
     }
 
     /**

@@ -29,7 +29,7 @@ class AgentJvmFlagsTest {
     private static final Path LAUNCHER = DeployTree.REPO.resolve("rdmamon");
     /** What the measurements chose; a change here is a change of docs/performance.md too. */
     private static final List<String> MEASURED = List.of("-XX:+UseSerialGC", "-Xms16m", "-Xmx160m",
-            "-XX:TieredStopAtLevel=1", "-Xss512k", "-XX:ReservedCodeCacheSize=32m", "-XX:MaxMetaspaceSize=64m",
+            "-XX:TieredStopAtLevel=1", "-XX:CompileThresholdScaling=0.1", "-Xss512k", "-XX:ReservedCodeCacheSize=32m", "-XX:MaxMetaspaceSize=64m",
             "-XX:-UsePerfData", "-XX:+ExitOnOutOfMemoryError");
 
     @Test

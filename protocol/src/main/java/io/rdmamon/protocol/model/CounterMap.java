@@ -34,6 +34,11 @@ public final class CounterMap extends AbstractMap<String, Long> {
         /** No name is listed twice: name {@code i} is slot {@code i}. */
         private final boolean distinct;
         private final Map<String, Integer> index;
+        /** The names as given (duplicates included): what two keys are equal by. */
+        private final List<String> listed;
+
+        /** Keys over layouts' name lists, one instance per distinct list ({@link SharedValues}). */
+        private static final SharedValues<Keys> SHARED = new SharedValues<>(4096);
 
         /**
          * The names of {@code width = names.size()} consecutive slots. A name listed twice is one key
@@ -41,6 +46,7 @@ public final class CounterMap extends AbstractMap<String, Long> {
          * order would leave it.
          */
         public Keys(List<String> names) {
+            listed = List.copyOf(names);
             width = names.size();
             index = new HashMap<>(names.size() * 4 / 3 + 1);
             List<String> distinct = new ArrayList<>(names.size());
@@ -58,6 +64,25 @@ public final class CounterMap extends AbstractMap<String, Long> {
             this.names = distinct.toArray(String[]::new);
             this.slots = Arrays.copyOf(lastSlot, this.names.length);
             this.distinct = this.names.length == width;
+        }
+
+        /**
+         * Keys over {@code names} shared with every equal list of names decoded before (the same model's counters on
+         * every node of a fleet), and so are the name strings; a new instance when the pool is full.
+         */
+        public static Keys shared(List<String> names) {
+            return SHARED.of(new Keys(SharedValues.NAME_LISTS.of(List.copyOf(names))));
+        }
+
+        /** Equal when the names as given are. */
+        @Override
+        public boolean equals(Object other) {
+            return other instanceof Keys keys && listed.equals(keys.listed);
+        }
+
+        @Override
+        public int hashCode() {
+            return listed.hashCode();
         }
 
         /** Number of slots the names occupy. */

@@ -11,6 +11,7 @@ import io.rdmamon.protocol.json.StrictJsonException;
 import io.rdmamon.protocol.model.EthtoolStats;
 import io.rdmamon.protocol.model.GidEntry;
 import io.rdmamon.protocol.model.PciFunction;
+import io.rdmamon.protocol.model.SharedValues;
 import io.rdmamon.protocol.model.FecMode;
 import io.rdmamon.protocol.model.TransceiverModule;
 import io.rdmamon.protocol.model.SourceStatus;
@@ -368,7 +369,15 @@ public final class FrameCodec {
                 p.optString("currentLinkSpeed"), p.optString("maxLinkSpeed"),
                 p.optLong("currentLinkSpeedTransfersPerSecond"), p.optLong("maxLinkSpeedTransfersPerSecond"),
                 p.optInteger("currentLinkWidth"), p.optInteger("maxLinkWidth"), null, p.strings("notes"));
-        return new HostLayout.PciLayout(function, p.strings("aer"));
+        return new HostLayout.PciLayout(function, sharedNames(p, "aer"));
+    }
+
+    /**
+     * A layout's list of names, shared with every equal list decoded before ({@link SharedValues}): every node of a
+     * model sends the same counter names, and the collector keeps them once for the fleet rather than once per node.
+     */
+    private static List<String> sharedNames(StrictJson json, String field) throws FrameException {
+        return SharedValues.NAME_LISTS.of(List.copyOf(json.strings(field)));
     }
 
     private static HostLayout layout(StrictJson layout, int version) throws FrameException {
@@ -384,7 +393,7 @@ public final class FrameCodec {
                 }
                 StrictJson e = p.optObject("ethtool");
                 EthtoolLayout ethtool = e == null ? null
-                        : new EthtoolLayout(e.string("netdev"), e.strings("raw"), version == 1 ? v1CopySlots(e) : 0);
+                        : new EthtoolLayout(e.string("netdev"), sharedNames(e, "raw"), version == 1 ? v1CopySlots(e) : 0);
                 StrictJson v = p.optObject("verbs");
                 VerbsPortAttributes verbs = v == null ? null : new VerbsPortAttributes(v.integer("state"),
                         v.integer("maxMtu"), v.integer("activeMtu"), v.integer("gidTableLength"),
@@ -393,10 +402,10 @@ public final class FrameCodec {
                 ports.add(new PortLayout(portNumber, p.integer("stateId"), p.optString("state"),
                         p.integer("physStateId"), p.optString("physState"), p.optString("rate"),
                         p.optLong("rateBytesPerSecond"), p.optString("linkLayer"), p.optString("lid"),
-                        p.optString("netdev"), p.strings("counters"), p.strings("hwCounters"), gids, ethtool, verbs,
+                        p.optString("netdev"), sharedNames(p, "counters"), sharedNames(p, "hwCounters"), gids, ethtool, verbs,
                         // protocol 3 adds them; absent (and in older layouts) = not read
                         p.has("qos") ? QosWire.decode(p.object("qos")) : null,
-                        p.has("netdevCounters") ? p.strings("netdevCounters") : List.of(),
+                        p.has("netdevCounters") ? sharedNames(p, "netdevCounters") : List.of(),
                         p.has("module") ? module(p.object("module")) : null,
                         p.has("fec") ? fec(p.object("fec")) : null));
             }

@@ -92,13 +92,13 @@ public final class ValueSlots {
             this.slotCount = layout.slotCount();
             this.devices = layout.devices().stream().map(d -> d.ports().stream().map(p -> {
                 EthtoolLayout e = p.ethtool();
-                CounterMap.Keys raw = e == null ? null : new CounterMap.Keys(e.rawNames());
-                return new PortPlan(p, new CounterMap.Keys(p.counterNames()), new CounterMap.Keys(p.hwCounterNames()),
+                CounterMap.Keys raw = e == null ? null : CounterMap.Keys.shared(e.rawNames());
+                return new PortPlan(p, CounterMap.Keys.shared(p.counterNames()), CounterMap.Keys.shared(p.hwCounterNames()),
                         raw, raw == null ? null : new EthtoolStats.Derivation(raw),
-                        new CounterMap.Keys(p.netdevCounterNames()));
+                        CounterMap.Keys.shared(p.netdevCounterNames()));
             }).toList()).toList();
             this.aer = layout.devices().stream()
-                    .map(d -> d.pci() == null ? null : new CounterMap.Keys(d.pci().aerNames())).toList();
+                    .map(d -> d.pci() == null ? null : CounterMap.Keys.shared(d.pci().aerNames())).toList();
         }
 
         HostSample rebuild(String node, Frame.Values frame) throws FrameException {

@@ -60,4 +60,32 @@ class ExpositionBytesTest {
         assertEquals("help \"q\" \\\\ b\\nnl", ExpositionBytes.escapeHelp("help \"q\" \\ b\nnl", false));
         assertEquals("help \\\"q\\\" \\\\ b\\nnl", ExpositionBytes.escapeHelp("help \"q\" \\ b\nnl", true));
     }
+
+    /** Every fraction twice, many sharing a slot of the cache: each time exactly what Double.toString gives. */
+    @Test
+    void repeatedAndCollidingFractionsMatchDoubleToString() {
+        SplittableRandom random = new SplittableRandom(11);
+        double[] values = new double[20_000];
+        for (int i = 0; i < values.length; i++) {
+            values[i] = random.nextInt(4) == 0 ? Double.longBitsToDouble(random.nextLong()) : random.nextDouble() * 1e3 - 50;
+        }
+        for (int round = 0; round < 2; round++) {
+            for (double v : values) {
+                String expected = v == Double.POSITIVE_INFINITY ? "+Inf" : v == Double.NEGATIVE_INFINITY ? "-Inf"
+                        : v >= 0 && v < (1L << 53) && v == Math.rint(v) ? value(v) : Double.toString(v);
+                assertEquals(expected, value(v), "value bits " + Long.toHexString(Double.doubleToRawLongBits(v)));
+            }
+        }
+    }
+
+    /** Labels as written in place match the escaping of {@link ExpositionBytes#escapeLabelValue}, UTF-8 included. */
+    @Test
+    void labelsWrittenInPlaceAreEscapedAndUtf8() {
+        ExpositionBytes bytes = new ExpositionBytes(16);
+        bytes.label(true, "device", "mlx5_0");
+        bytes.label(false, "part", "a\\b\"c\nd");
+        bytes.label(false, "vendor", "Caf\u00e9 \u4e2d");
+        assertEquals("{device=\"mlx5_0\",part=\"a\\\\b\\\"c\\nd\",vendor=\"Caf\u00e9 \u4e2d\"",
+                new String(bytes.toByteArray(), StandardCharsets.UTF_8));
+    }
 }

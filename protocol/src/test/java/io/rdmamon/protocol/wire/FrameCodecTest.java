@@ -21,8 +21,10 @@ import java.util.stream.IntStream;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -35,6 +37,25 @@ class FrameCodecTest {
                         + "unreadable port", FixtureHosts.codec(1_700_000_000_123L, 42L, 7L)),
                 Arguments.of("host without devices", new HostSample("n", 5L, List.of(), List.of())),
                 Arguments.of("null PFC counter", FixtureHosts.codec(1L, 0L, null)));
+    }
+
+    /** Two nodes of one model: the collector keeps one copy of their counter names, not one per node. */
+    @Test
+    void twoNodesLayoutsShareTheirNameLists() throws FrameException {
+        List<HostLayout> layouts = new ArrayList<>();
+        for (String node : List.of("gpu-01", "gpu-02")) {
+            Frame hello = new SampleEncoder(node, "1", 1000).encode(FixtureHosts.codec(1, 10, 7L), 1).get(0);
+            layouts.add(((Frame.Hello) codec.decode(codec.encode(hello))).layout());
+        }
+        int device = IntStream.range(0, layouts.get(0).devices().size())
+                .filter(d -> !layouts.get(0).devices().get(d).ports().get(0).counterNames().isEmpty())
+                .findFirst().orElseThrow();
+        HostLayout.PortLayout first = layouts.get(0).devices().get(device).ports().get(0);
+        HostLayout.PortLayout second = layouts.get(1).devices().get(device).ports().get(0);
+        assertFalse(first.hwCounterNames().isEmpty());
+        assertSame(first.counterNames(), second.counterNames());
+        assertSame(first.hwCounterNames(), second.hwCounterNames());
+        assertSame(first.ethtool().rawNames(), second.ethtool().rawNames());
     }
 
     @ParameterizedTest(name = "{0}")

@@ -5,8 +5,6 @@ import io.rdmamon.collector.diagnosis.Finding;
 import io.rdmamon.collector.diagnosis.PortInput;
 import io.rdmamon.collector.diagnosis.PortRule;
 import io.rdmamon.collector.diagnosis.Rule;
-import io.rdmamon.protocol.model.HostSample;
-import io.rdmamon.protocol.model.IbDevice;
 import io.rdmamon.protocol.nccl.NcclAdvice;
 
 import java.util.List;
@@ -32,13 +30,7 @@ public final class NcclConfMismatch implements PortRule {
                 || !conf.containsKey(NcclAdvice.GID_INDEX) && !conf.containsKey(NcclAdvice.TC)) {
             return Optional.empty();
         }
-        IbDevice onlyThisPort = new IbDevice(in.device().name(), in.device().nodeTypeId(), in.device().nodeType(),
-                in.device().nodeGuid(), in.device().sysImageGuid(), in.device().fwVersion(), in.device().hcaType(),
-                in.device().boardId(), List.of(in.current()));
-        Map<String, String> portKeys = new java.util.LinkedHashMap<>(conf);
-        portKeys.keySet().retainAll(List.of(NcclAdvice.GID_INDEX, NcclAdvice.TC));
-        List<String> mismatches = NcclAdvice.of(new HostSample("", 0, List.of(onlyThisPort), List.of(), portKeys),
-                null, null).mismatches();
+        List<String> mismatches = in.portQos().ncclMismatches();
         return mismatches.isEmpty() ? Optional.empty()
                 : Optional.of(new Finding(Rule.NCCL_CONF_MISMATCH, String.join("; ", mismatches), Map.of()));
     }

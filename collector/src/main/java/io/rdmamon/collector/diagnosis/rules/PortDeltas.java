@@ -44,7 +44,7 @@ final class PortDeltas {
 
     /** A RoCE port by the one rule of {@link PortTransport} (eRDMA counts only in its RoCE v2 mode). */
     static boolean isRoce(PortInput in) {
-        return PortTransport.of(in.device(), in.current()) == PortTransport.ROCE;
+        return in.portQos().transport() == PortTransport.ROCE;
     }
 
     /**

@@ -17,7 +17,7 @@ final class QosCause {
      * known.
      */
     static RoceDscp roceDscp(PortInput in) {
-        RoceDscp own = RoceDscp.of(in.current(), in.ncclConf());
+        RoceDscp own = in.portQos().roceDscp();
         if (own != null) {
             return own;
         }

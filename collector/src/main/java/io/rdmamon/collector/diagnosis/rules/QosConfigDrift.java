@@ -5,7 +5,6 @@ import io.rdmamon.collector.diagnosis.Finding;
 import io.rdmamon.collector.diagnosis.PortInput;
 import io.rdmamon.collector.diagnosis.PortRule;
 import io.rdmamon.collector.diagnosis.QosProfile;
-import io.rdmamon.collector.diagnosis.RoceDscp;
 import io.rdmamon.collector.diagnosis.Rule;
 import io.rdmamon.protocol.model.QosConfig;
 
@@ -30,14 +29,12 @@ public final class QosConfigDrift implements PortRule {
     public Optional<Finding> evaluate(PortInput in, DiagnosisConfig config) {
         QosProfile.Fleet fleet = in.fleetQos();
         QosConfig qos = in.current().qos();
-        if (fleet == null || !PortDeltas.isRoce(in) || QosProfile.of(in.current(), in.ncclConf()) == null) {
+        if (fleet == null || !PortDeltas.isRoce(in) || in.portQos().profile() == null) {
             return Optional.empty();
         }
         QosProfile wanted = fleet.profile();
-        RoceDscp own = RoceDscp.of(in.current(), in.ncclConf());
         // the fleet's DSCP judges this port's map when the port sets none of its own
-        Integer dscp = own != null ? Integer.valueOf(own.dscp()) : wanted.roceDscp();
-        QosProfile port = QosProfile.of(qos, dscp);
+        QosProfile port = in.portQos().roceDscp() != null ? in.portQos().profile() : QosProfile.of(qos, wanted.roceDscp());
         List<String> differences = new ArrayList<>(port.differences(wanted));
         if (!config.ecnRequired()) {
             differences.remove("ecn");

@@ -26,7 +26,7 @@ public final class QosTrustNotDscp implements PortRule {
         if (!PortDeltas.isRoce(in)) {
             return Optional.empty();
         }
-        QosProfile port = QosProfile.of(in.current(), in.ncclConf());
+        QosProfile port = in.portQos().profile();
         QosProfile.Fleet fleet = in.fleetQos();
         if (port == null || !"pcp".equals(port.trust()) || fleet != null && "pcp".equals(fleet.profile().trust())) {
             return Optional.empty();
