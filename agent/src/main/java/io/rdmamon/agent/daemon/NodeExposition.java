@@ -27,11 +27,13 @@ import java.util.function.LongSupplier;
  * sample at most three intervals old). Thread-safe: samples arrive from the daemon's worker, scrapes on the
  * event loop.
  *
- * <p>Rendered once per sample, not per scrape: {@link #record} renders the sample, and the whole body of
- * each way of asking (format, gzip) is built once and kept until the next sample ({@link #cachedBody}).
- * The ways asked for during one sample are built again right when the next one is recorded, on the
- * recording (worker) thread, so a scrape at 1 Hz only copies cached bytes. A body built while the last
- * sample is stale ({@code rdma_agent_up} 0) is not kept.
+ * <p>Rendered at most once per sample, and only for a scraper: the whole body of each way of asking (format,
+ * gzip) is built once and kept until the next sample ({@link #cachedBody}). The ways asked for during one
+ * sample are built again right when the next one is recorded, on the recording (worker) thread, so a scrape
+ * at 1 Hz only copies cached bytes. A sample nobody asked about in the interval before it is only kept and
+ * rendered by the next scrape ({@link #body}): with Prometheus scraping every 15 s, or no scraper at all
+ * (the systemd unit's {@code --listen} by default), 14 of 15 samples cost no rendering. A body built while
+ * the last sample is stale ({@code rdma_agent_up} 0) is not kept.
  */
 public final class NodeExposition {
     /** As the collector's default: a node whose last sample is older than this many intervals is down. */
@@ -69,7 +71,7 @@ public final class NodeExposition {
     private final NodeRenderer renderer = new NodeRenderer();
     private HostSample last;
     private long lastRecordedMillis;
-    /** {@link #last} rendered once, when recorded. */
+    /** {@link #last} rendered, once someone asked for it; null before. */
     private NodeChunk chunk;
     /** Whole bodies for {@link #last} while it is fresh, by way of asking. */
     private final Map<Variant, byte[]> bodies = new HashMap<>();
@@ -84,8 +86,8 @@ public final class NodeExposition {
     }
 
     /**
-     * Keeps {@code sample} as the node's, renders it, and builds the bodies scrapers asked for since the
-     * last one (CPU work: call it on a worker); one not newer than the last (by its timestamp) changes nothing.
+     * Keeps {@code sample} as the node's and builds the bodies scrapers asked for since the last one (CPU
+     * work: call it on a worker); one not newer than the last (by its timestamp) changes nothing.
      */
     public synchronized void record(HostSample sample) {
         if (last != null && sample.timestampMillis() <= last.timestampMillis()) {
@@ -93,7 +95,7 @@ public final class NodeExposition {
         }
         last = sample;
         lastRecordedMillis = clock.getAsLong();
-        chunk = renderer.render(node, sample);
+        chunk = null;
         bodies.clear();
         for (Variant variant : asked) {
             bodies.put(variant, build(variant, true));
@@ -141,6 +143,9 @@ public final class NodeExposition {
         ExpositionBytes upBytes = new ExpositionBytes(64);
         renderer.agentUp(upBytes, node, up);
         families.add(MetricFamilies.AGENT_UP, upBytes);
+        if (last != null && chunk == null) {
+            chunk = renderer.render(node, last);
+        }
         if (chunk != null) {
             families.add(chunk);
         }

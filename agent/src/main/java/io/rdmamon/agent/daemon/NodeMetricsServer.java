@@ -19,9 +19,9 @@ import java.time.Duration;
  * An agent's own {@code /metrics} and {@code /healthz} ({@code rdmamon agent --listen}), for sites that let
  * Prometheus scrape every node directly. The body is the node's {@link NodeExposition}: Prometheus text, or
  * OpenMetrics when the Accept header asks for it, gzip when the scraper accepts it, as the collector's
- * {@code /metrics}. It is rendered once per sample on the daemon's worker; a scrape between two samples
- * answers the cached bytes from the event loop, and only a way of asking not seen in the last sample (or a
- * stale node) builds its body, on a worker.
+ * {@code /metrics}. It is rendered at most once per sample: on the daemon's worker when the sample before
+ * was scraped the same way, so that a scrape between samples answers the cached bytes from the event loop;
+ * otherwise by the first scrape, on a worker (also for a way of asking not seen before, or a stale node).
  */
 public final class NodeMetricsServer extends VerticleBase {
     private final HostPort listen;
@@ -35,7 +35,7 @@ public final class NodeMetricsServer extends VerticleBase {
         this.exposition = new NodeExposition(node, interval, System::currentTimeMillis);
     }
 
-    /** Publishes the agent's latest sample and renders it (CPU work: call it on a worker). */
+    /** Publishes the agent's latest sample; renders it when the last one was scraped (CPU work: call it on a worker). */
     public void record(HostSample sample) {
         exposition.record(sample);
     }

@@ -26,6 +26,8 @@ import java.util.zip.GZIPInputStream;
 import static io.rdmamon.protocol.testing.Waits.await;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -110,6 +112,22 @@ class NodeMetricsServerTest {
         String text = gunzip(third);
         assertFalse(text.contains("rdma_source_success{"), "rendered from the new sample");
         assertTrue(text.contains("rdma_agent_up{node=\"fx-local\"} 1.0\n"), text);
+    }
+
+    /** A sample nobody scrapes is not rendered: the next scrape renders the newest one, once. */
+    @Test
+    void samplesNobodyScrapesAreNotRendered() throws Exception {
+        HostSample sample = Fixtures.reader("mlx5-roce").read("fx-local");
+        NodeExposition exposition = new NodeExposition("fx-local", INTERVAL, System::currentTimeMillis);
+        for (int i = 0; i < 5; i++) {
+            exposition.record(new HostSample("fx-local", sample.timestampMillis() + i, sample.devices(), sample.sources()));
+        }
+        assertEquals(0, exposition.bodiesBuilt(), "no scraper: nothing built");
+        assertNull(exposition.cachedBody(NodeExposition.Variant.TEXT), "nothing cached for the first scrape");
+        String text = new String(exposition.body(NodeExposition.Variant.TEXT), StandardCharsets.UTF_8);
+        assertTrue(text.contains("rdma_source_success{"), text);
+        assertEquals(1, exposition.bodiesBuilt());
+        assertNotNull(exposition.cachedBody(NodeExposition.Variant.TEXT), "kept for the next scrape of the same sample");
     }
 
     private static String gunzip(byte[] body) throws IOException {
