@@ -41,6 +41,7 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <p>Options: {@code --warmup S} (120, counted from start, at least 60), {@code --seconds S} (60),
  * {@code --launcher PATH} (../rdmamon, from {@code it/}), {@code --variant NAME=FLAGS} (repeatable),
+ * {@code --stream-variant NAME=FLAGS} (the same for a streaming agent; repeatable),
  * {@code --before PATH} (another checkout's launcher: adds its {@code listen} and {@code stream} agents, so that a
  * change is measured before and after in one run),
  * {@code --jfr DIR} (record the {@code listen} agent with JFR's profiling settings into DIR),
@@ -104,9 +105,10 @@ public final class AgentVsNodeExporterBench {
             variants.add(new Variant("before-stream", beforeLauncher, null, false));
         }
         for (int i = 0; i < args.length - 1; i++) {
-            if (args[i].equals("--variant")) {
+            if (args[i].equals("--variant") || args[i].equals("--stream-variant")) {
                 String[] nameFlags = args[i + 1].split("=", 2);
-                variants.add(new Variant(nameFlags[0], launcher, nameFlags.length > 1 ? nameFlags[1] : "", true));
+                variants.add(new Variant(nameFlags[0], launcher, nameFlags.length > 1 ? nameFlags[1] : "",
+                        args[i].equals("--variant")));
             }
         }
         Path work = benchDirectory(option(args, "--tree-on", DEFAULT_TREE_PARENT));
