@@ -93,7 +93,10 @@ class ProbeEndToEndTest {
                     .withProbes(ProbeSettings.enabled(new ProcessPerftestLauncher(perftest), node.getValue(),
                             Duration.ofSeconds(60)))))));
         }
-        awaitJson(get("/api/nodes"), nodes -> nodes.encode().contains("node-src") && nodes.encode().contains("node-dst"));
+        // A probe needs each agent's first sample (its GIDs and link rate), not just its hello: wait for both.
+        awaitJson(get("/api/nodes"), nodes -> nodes.getJsonArray("nodes").stream().map(JsonObject.class::cast)
+                .filter(n -> n.getValue("lastSampleTimestampMillis") != null).map(n -> n.getString("node"))
+                .toList().containsAll(List.of("node-src", "node-dst")));
     }
 
     @Test
