@@ -30,7 +30,7 @@ class AgentJvmFlagsTest {
     /** What the measurements chose; a change here is a change of docs/performance.md too. */
     private static final List<String> MEASURED = List.of("-XX:+UseSerialGC", "-Xms16m", "-Xmx160m",
             "-XX:TieredStopAtLevel=1", "-XX:CompileThresholdScaling=0.1", "-Xss512k", "-XX:ReservedCodeCacheSize=32m", "-XX:MaxMetaspaceSize=64m",
-            "-XX:-UsePerfData", "-XX:+ExitOnOutOfMemoryError");
+            "-XX:TrimNativeHeapInterval=5000", "-XX:-UsePerfData", "-XX:+ExitOnOutOfMemoryError");
 
     @Test
     void theFourPlacesThatStartAnAgentGiveItTheMeasuredFlags() throws IOException {
