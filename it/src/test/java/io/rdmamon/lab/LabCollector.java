@@ -1,0 +1,80 @@
+package io.rdmamon.lab;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import io.vertx.core.json.JsonObject;
+
+/**
+ * The lab's collector: {@code rdmamon collector} from the shaded jar, a JVM on the host's loopback, which the VMs'
+ * agents reach through qemu's forward ({@link LabVm#COLLECTOR_URL}). Its log is in the lab's work folder.
+ */
+final class LabCollector implements AutoCloseable {
+    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    final int port;
+    final Path log;
+    private final Process process;
+
+    private LabCollector(int port, Path log, Process process) {
+        this.port = port;
+        this.log = log;
+        this.process = process;
+    }
+
+    static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return socket.getLocalPort();
+        }
+    }
+
+    static LabCollector start(Path workDir, int port, JsonObject config) throws IOException {
+        Path configFile = workDir.resolve("collector.json");
+        Files.writeString(configFile, config.encodePrettily());
+        Path log = workDir.resolve("collector.log");
+        Process process = new ProcessBuilder(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx256m", "-jar", LabBootFiles.REPOSITORY.resolve("cli/target/rdmamon.jar").toString(), "collector",
+                "--listen", "127.0.0.1:" + port, "--config", configFile.toString()))
+                .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        return new LabCollector(port, log, process);
+    }
+
+    JsonObject get(String path) throws IOException, InterruptedException {
+        return send(HttpRequest.newBuilder(uri(path)).GET(), path);
+    }
+
+    JsonObject post(String path, JsonObject body) throws IOException, InterruptedException {
+        return send(HttpRequest.newBuilder(uri(path)).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body.encode())), path);
+    }
+
+    private JsonObject send(HttpRequest.Builder request, String path) throws IOException, InterruptedException {
+        HttpResponse<String> response = HTTP.send(request.timeout(Duration.ofSeconds(10)).build(),
+                HttpResponse.BodyHandlers.ofString());
+        if (response.statusCode() / 100 != 2) {
+            throw new IOException(path + ": " + response.statusCode() + " " + response.body());
+        }
+        return new JsonObject(response.body());
+    }
+
+    private URI uri(String path) {
+        return URI.create("http://127.0.0.1:" + port + path);
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        process.destroy();
+        if (!process.waitFor(15, TimeUnit.SECONDS)) {
+            process.destroyForcibly().waitFor(15, TimeUnit.SECONDS);
+        }
+    }
+}

@@ -1,0 +1,128 @@
+package io.rdmamon.lab;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+import io.rdmamon.protocol.testing.Waits;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * Three Soft-RoCE VMs whose agents stream to a collector on the host (docs/lab.md): a link taken down in a VM is
+ * DOWN in its agent's next sample and {@code link_down} on the collector; loss on one VM's link under
+ * {@code ib_write_bw} moves the retransmission counters and raises {@code transport_loss} on the ports that carry the
+ * lossy flow, not on a port with clean traffic; a probe requested on the collector runs real perftest between two
+ * VMs and agrees with perftest run by hand.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@Timeout(value = 5, unit = java.util.concurrent.TimeUnit.MINUTES)
+class SoftRoceFleetIT {
+    private static final Path WORK = Path.of("target", "lab-fleet").toAbsolutePath();
+    private static final Duration AGENTS_UP = Duration.ofMinutes(4);
+    private static LabCollector collector;
+    private static Lab lab;
+
+    @BeforeAll
+    static void startFleet() throws Exception {
+        Files.createDirectories(WORK);
+        int port = LabCollector.freePort();
+        collector = LabCollector.start(WORK, port, new JsonObject().put("diagnosis", new JsonObject()
+                .put("rules", new JsonObject()
+                        .put("link_down", new JsonObject().put("raiseAfterSamples", 1).put("clearAfterSamples", 2))
+                        .put("transport_loss", new JsonObject().put("raiseAfterSamples", 2)
+                                .put("clearAfterSamples", 30)))));
+        lab = Lab.start(WORK, 3, port);
+        for (LabVm vm : lab.vms) {
+            vm.require("setsid " + Guest.RDMAMON + " agent --collector " + LabVm.COLLECTOR_URL + " --node " + vm.name
+                    + " --interval 1s --allow-probes > /run/lab/agent.log 2>&1 < /dev/null &", Duration.ofSeconds(30));
+        }
+        Waits.poll("every lab VM's agent to send a sample with rxe0 ACTIVE", SoftRoceFleetIT::activeNodes,
+                nodes -> nodes.size() == lab.vms.size(), AGENTS_UP, Duration.ofSeconds(2));
+    }
+
+    @AfterAll
+    static void stop() throws InterruptedException {
+        if (lab != null) {
+            lab.close();
+        }
+        if (collector != null) {
+            collector.close();
+        }
+    }
+
+    /** The nodes whose latest sample has rxe0/1 ACTIVE. */
+    private static List<String> activeNodes() throws IOException, InterruptedException {
+        List<String> active = new ArrayList<>();
+        for (LabVm vm : lab.vms) {
+            if ("ACTIVE".equals(portState(vm).orElse(null))) {
+                active.add(vm.name);
+            }
+        }
+        return active;
+    }
+
+    private static Optional<String> portState(LabVm vm) throws InterruptedException {
+        try {
+            JsonObject node = collector.get("/api/nodes/" + vm.name);
+            for (Object d : node.getJsonArray("devices", new JsonArray())) {
+                JsonObject device = (JsonObject) d;
+                if (device.getString("name").equals(LabVm.DEVICE)) {
+                    return Optional.ofNullable(device.getJsonArray("ports").getJsonObject(0).getString("state"));
+                }
+            }
+            return Optional.empty();
+        } catch (IOException notYet) {
+            return Optional.empty();
+        }
+    }
+
+    private static List<JsonObject> diagnoses(String rule) throws IOException, InterruptedException {
+        List<JsonObject> found = new ArrayList<>();
+        for (Object d : collector.get("/api/diagnoses").getJsonArray("diagnoses")) {
+            JsonObject diagnosis = (JsonObject) d;
+            if (diagnosis.getString("rule").equals(rule)) {
+                found.add(diagnosis);
+            }
+        }
+        return found;
+    }
+
+    private static List<String> nodesWith(String rule) throws IOException, InterruptedException {
+        return diagnoses(rule).stream().map(d -> d.getString("node")).distinct().sorted().toList();
+    }
+
+    @Test
+    @Order(1)
+    void aLinkTakenDownIsDownInTheNextSampleAndLinkDownUntilItIsUp() throws Exception {
+        LabVm vm = lab.vm(3);
+        vm.require("ip link set " + LabVm.FABRIC_NETDEV + " down", Duration.ofSeconds(30));
+        Waits.poll(vm.name + "'s rxe0 to be DOWN on the collector", () -> portState(vm).orElse(""),
+                "DOWN"::equals, Duration.ofSeconds(60), Duration.ofMillis(500));
+        Waits.poll("link_down on " + vm.name, () -> nodesWith("link_down"), List.of(vm.name)::equals,
+                Duration.ofSeconds(30), Duration.ofMillis(500));
+        JsonObject diagnosis = diagnoses("link_down").get(0);
+        assertEquals(LabVm.DEVICE, diagnosis.getString("device"));
+        assertEquals(1, diagnosis.getInteger("port"));
+
+        vm.require("ip link set " + LabVm.FABRIC_NETDEV + " up", Duration.ofSeconds(30));
+        Waits.poll(vm.name + "'s rxe0 to be ACTIVE again", () -> portState(vm).orElse(""), "ACTIVE"::equals,
+                Duration.ofSeconds(60), Duration.ofMillis(500));
+        Waits.poll("link_down to clear", () -> nodesWith("link_down"), List::isEmpty, Duration.ofSeconds(60),
+                Duration.ofMillis(500));
+    }
+}

@@ -1,0 +1,26 @@
+#!/bin/bash
+# Runs in every lab VM (scripts/lab/init chroots into the host's userland and starts it from the VM's work folder,
+# /run/lab): brings up the control link (eth0, qemu's user network: the host's collector is 10.0.2.100:9470) and
+# the fabric link (eth1, a tap on the lab's bridge, 10.77.0.<index>/24), creates Soft-RoCE rxe0 on the fabric link,
+# writes `ready`, then runs each command the host drops into cmd/ (N.sh -> N.out, N.rc) until `stop` appears.
+set -u
+cd /run/lab
+index="$(cat index)"
+ip link set eth0 up && ip addr add 10.0.2.15/24 dev eth0 && ip route add default via 10.0.2.2 dev eth0
+ip link set eth1 up && ip addr add "10.77.0.$index/24" dev eth1
+if ! rdma link add rxe0 type rxe netdev eth1; then
+  echo "rdma link add rxe0 failed" > failed
+  exit 1
+fi
+mkdir -p cmd
+touch ready
+while [ ! -e stop ]; do
+  for script in cmd/*.sh; do
+    [ -e "$script" ] || continue
+    n="${script%.sh}"
+    [ -e "$n.rc" ] && continue
+    bash "$script" > "$n.out" 2>&1 < /dev/null
+    echo $? > "$n.rc.tmp" && mv "$n.rc.tmp" "$n.rc"
+  done
+  sleep 0.2
+done
