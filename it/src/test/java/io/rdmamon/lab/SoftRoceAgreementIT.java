@@ -54,6 +54,7 @@ class SoftRoceAgreementIT {
                 "for f in state phys_state rate lid sm_lid link_layer cap_mask; do echo \"$f=$(cat " + port + "/$f)\";"
                         + " done > sysfs-port.txt",
                 "cat /sys/class/net/eth1/ifindex > eth1-ifindex",
+                "cat /sys/class/infiniband/rxe0/fw_ver > sysfs-fw_ver",
                 Guest.RDMAMON + " devinfo --json > devinfo.json",
                 Guest.RDMAMON + " gids > gids.txt",
                 Guest.JAVA + " -cp " + Guest.JAR + ":" + Guest.TEST_CLASSES + " io.rdmamon.lab.GuestVerbs > verbs.txt"),
@@ -89,6 +90,11 @@ class SoftRoceAgreementIT {
         assertEquals(ibv.get("node_guid"), device.getString("nodeGuid"));
         assertEquals(ibv.get("sys_image_guid"), device.getString("sysImageGuid"));
         assertEquals(Integer.parseInt(ibv.get("phys_port_cnt")), device.getInteger("physPortCount"));
+        // rxe has no firmware: sysfs fw_ver is an empty line, which rdmamon reports as absent, where ibv_devinfo
+        // prints the verbs attribute's 0 as "0.0.0"
+        assertEquals("", read("sysfs-fw_ver").strip());
+        assertEquals(null, device.getString("fwVersion"));
+        assertEquals("0.0.0", ibv.get("fw_ver"));
         assertEquals(IbvDevinfo.enumValue(ibv.get("port1.state")), port.getInteger("stateId"));
         assertEquals(IbvDevinfo.enumValue(ibv.get("port1.phys_state")), port.getInteger("physStateId"));
         assertEquals(Integer.parseInt(ibv.get("port1.port_lid")), port.getInteger("lid"));

@@ -125,4 +125,34 @@ class SoftRoceFleetIT {
         Waits.poll("link_down to clear", () -> nodesWith("link_down"), List::isEmpty, Duration.ofSeconds(60),
                 Duration.ofMillis(500));
     }
+
+    @Test
+    @Order(3)
+    void aProbeFromTheCollectorRunsPerftestBetweenTwoVmsAndAgreesWithPerftestRunByHand() throws Exception {
+        LabVm source = lab.vm(1);
+        LabVm destination = lab.vm(2);
+        JsonObject request = new JsonObject()
+                .put("source", new JsonObject().put("node", source.name).put("device", LabVm.DEVICE).put("port", 1))
+                .put("destination", new JsonObject().put("node", destination.name).put("device", LabVm.DEVICE)
+                        .put("port", 1))
+                .put("sizeBytes", 65536).put("durationSeconds", 5).put("qps", 1);
+        String id = collector.post("/api/probes", request).getString("id");
+        JsonObject probe = Waits.poll("probe " + id + " to end", () -> collector.get("/api/probes/" + id),
+                p -> List.of("done", "failed", "cancelled").contains(p.getString("state")), Duration.ofMinutes(2),
+                Duration.ofSeconds(1));
+        assertEquals("done", probe.getString("state"), probe.encodePrettily());
+        double probed = probe.getJsonObject("result").getDouble("bandwidthBitsPerSecond");
+
+        // the same test by hand: ib_write_bw's server on the destination, its client on the source
+        destination.require("ib_write_bw -d rxe0 -x 1 -s 65536 -D 5 -q 1 -F --report_gbits > byhand-server.txt 2>&1 &",
+                Duration.ofSeconds(30));
+        Thread.sleep(2000);
+        String client = source.require("timeout 90 ib_write_bw -d rxe0 -x 1 -s 65536 -D 5 -q 1 -F --report_gbits "
+                + destination.fabricAddress(), Duration.ofMinutes(2));
+        double byHand = PerftestTable.averageGbps(client) * 1e9;
+
+        // TCG moves tens of MB/s and the two runs share two cores with everything else: a ratio, not a number
+        double ratio = probed / byHand;
+        assertTrue(ratio > 1 / 3.0 && ratio < 3, "probe " + probed + " b/s vs by hand " + byHand + " b/s");
+    }
 }
