@@ -4,7 +4,7 @@
 # RDMAMON_LAB_CACHE (default ~/.cache/rdmamon-lab); nothing is committed.
 #
 # Prints KEY=VALUE lines on stdout: kernel, initrd, version. Exits 3 with one line on stderr naming what is
-# missing when the lab cannot be prepared on this machine (a tool, the kernel package, a module).
+# missing when the lab cannot run on this machine (qemu, /dev/net/tun, a tool, the kernel package, a module).
 set -euo pipefail
 
 cache="${RDMAMON_LAB_CACHE:-${HOME:-/root}/.cache/rdmamon-lab}"
@@ -19,6 +19,8 @@ for tool in apt-get dpkg-deb depmod cpio gzip; do
   command -v "$tool" >/dev/null || fail "cannot prepare: '$tool' is not installed (packages apt, dpkg, kmod, cpio, gzip)"
 done
 [ -x /bin/busybox ] || fail "cannot prepare: /bin/busybox is missing (package busybox-static)"
+command -v qemu-system-x86_64 >/dev/null || fail "qemu-system-x86_64 is not installed (package qemu-system-x86)"
+[ -e /dev/net/tun ] || fail "/dev/net/tun is missing: the lab joins its VMs through taps"
 
 mkdir -p "$cache"
 cd "$cache"

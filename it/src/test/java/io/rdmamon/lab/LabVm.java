@@ -7,7 +7,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -15,10 +14,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 import io.rdmamon.protocol.testing.Waits;
 
 /**
- * One lab VM: Debian's kernel under qemu (TCG: KVM guests hang on these machines, docs/lab.md), the host's root
- * read-only over 9p as its userland, its own work folder writable at {@code /run/lab}, a control NIC on qemu's user
- * network (restricted: the only way out is the collector forward, {@code 10.0.2.100:9470}) and a fabric NIC on the
- * lab's bridge with Soft-RoCE {@code rxe0} on it ({@code scripts/lab/guest.sh}). Commands run in it through files in
+ * One lab VM ({@code scripts/lab/vm.sh}): Debian's kernel under qemu, the host's root read-only over 9p as its
+ * userland, its own work folder writable at {@code /run/lab}, a control NIC on qemu's user network (restricted: the
+ * only way out is the collector forward, {@code 10.0.2.100:9470}) and a fabric NIC on the lab's bridge with
+ * Soft-RoCE {@code rxe0} on it ({@code scripts/lab/guest.sh}). Commands run in it through files in
  * the work folder; {@link #close()} kills qemu.
  */
 public final class LabVm implements AutoCloseable {
@@ -48,24 +47,17 @@ public final class LabVm implements AutoCloseable {
 
     static LabVm boot(LabBootFiles boot, LabNetwork network, Path dir, String name, int index, int cpus,
                       int collectorPort, String tap) throws IOException, InterruptedException {
+        // a folder left by an earlier run holds finished commands of the same numbers
+        deleteRecursively(dir);
         Files.createDirectories(dir.resolve("cmd"));
         Files.writeString(dir.resolve("hostname"), name);
         Files.writeString(dir.resolve("index"), Integer.toString(index));
         Files.copy(LabBootFiles.REPOSITORY.resolve("scripts/lab/guest.sh"), dir.resolve("guest.sh"),
                 StandardCopyOption.REPLACE_EXISTING);
-        List<String> argv = new ArrayList<>(List.of(LabBootFiles.QEMU, "-name", name,
-                "-accel", "tcg", "-cpu", "max", "-m", "1536", "-smp", Integer.toString(cpus),
-                "-display", "none", "-monitor", "none", "-serial", "file:" + dir.resolve("console.log"), "-no-reboot",
-                "-kernel", boot.kernel().toString(), "-initrd", boot.initrd().toString(),
-                "-append", "console=ttyS0 quiet panic=-1 rdinit=/init",
-                "-virtfs", "local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap",
-                "-virtfs", "local,path=" + dir + ",mount_tag=lab,security_model=none",
-                // restrict=on: the guest reaches nothing through qemu's user network but the collector forward
-                "-netdev", "user,id=control,restrict=on,guestfwd=tcp:10.0.2.100:9470-cmd:/bin/busybox nc 127.0.0.1 "
-                        + collectorPort,
-                "-device", "virtio-net-pci,netdev=control,romfile=",
-                "-netdev", "tap,id=fabric,ifname=" + tap + ",script=no,downscript=no",
-                "-device", "virtio-net-pci,netdev=fabric,romfile=,mac=" + String.format("52:54:00:77:00:%02x", index)));
+        // scripts/lab/vm.sh holds qemu's command line for the tests and scripts/lab.sh alike; it execs qemu
+        List<String> argv = List.of(LabBootFiles.REPOSITORY.resolve("scripts/lab/vm.sh").toString(), name,
+                Integer.toString(index), dir.toString(), tap, Integer.toString(collectorPort), Integer.toString(cpus),
+                boot.kernel().toString(), boot.initrd().toString());
         Process qemu = new ProcessBuilder(argv).redirectErrorStream(true)
                 .redirectOutput(dir.resolve("qemu.log").toFile()).start();
         LabVm vm = new LabVm(name, index, dir, qemu);
@@ -125,6 +117,16 @@ public final class LabVm implements AutoCloseable {
     public String diagnostics() {
         return "console: " + tail(dir.resolve("console.log")) + "; guest.log: " + tail(dir.resolve("guest.log"))
                 + "; qemu: " + tail(dir.resolve("qemu.log"));
+    }
+
+    private static void deleteRecursively(Path dir) throws IOException {
+        if (Files.exists(dir)) {
+            try (var paths = Files.walk(dir)) {
+                for (Path path : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                    Files.delete(path);
+                }
+            }
+        }
     }
 
     private static String tail(Path file) {

@@ -162,12 +162,7 @@ class SoftRoceAgreementIT {
         assertEquals(before, after, "the counters were still while rdmamon read them");
         assertTrue(read("bw-client.txt").contains("BW average"), read("bw-client.txt"));
 
-        Map<String, Long> statistic = new TreeMap<>();
-        after.forEach(e -> {
-            if (!e.getKey().equals("ifname") && !e.getKey().equals("port")) {
-                statistic.put(e.getKey(), ((Number) e.getValue()).longValue());
-            }
-        });
+        Map<String, Long> statistic = RdmaStatistic.counters(after);
         JsonObject hw = port(new JsonObject(read("sample.json"))).getJsonObject("hwCounters");
         Map<String, Long> sampled = new TreeMap<>();
         hw.forEach(e -> sampled.put(e.getKey(), ((Number) e.getValue()).longValue()));

@@ -1,6 +1,7 @@
 package io.rdmamon.lab;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -8,8 +9,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
 
 import io.rdmamon.protocol.testing.Waits;
 import io.vertx.core.json.JsonArray;
@@ -45,7 +51,9 @@ class SoftRoceFleetIT {
                 .put("rules", new JsonObject()
                         .put("link_down", new JsonObject().put("raiseAfterSamples", 1).put("clearAfterSamples", 2))
                         .put("transport_loss", new JsonObject().put("raiseAfterSamples", 2)
-                                .put("clearAfterSamples", 30)))));
+                                .put("clearAfterSamples", 30)))
+                // rxe has no PFC: the lab's fabric is declared lossless, as an operator declares theirs
+                .put("losslessPriorities", new JsonArray().add(3))));
         lab = Lab.start(WORK, 3, port);
         for (LabVm vm : lab.vms) {
             vm.require("setsid " + Guest.RDMAMON + " agent --collector " + LabVm.COLLECTOR_URL + " --node " + vm.name
@@ -124,6 +132,59 @@ class SoftRoceFleetIT {
                 Duration.ofSeconds(60), Duration.ofMillis(500));
         Waits.poll("link_down to clear", () -> nodesWith("link_down"), List::isEmpty, Duration.ofSeconds(60),
                 Duration.ofMillis(500));
+    }
+
+    @Test
+    @Order(2)
+    void lossOnOneVmsLinkMovesTheRetransmissionCountersAndRaisesTransportLossOnItsFlowOnly() throws Exception {
+        LabVm lossy = lab.vm(1);
+        LabVm peer = lab.vm(2);
+        LabVm clean = lab.vm(3);
+        // the QP timeout at 2^18 x 4 us (about 1 s, perftest's default is 67 ms): under TCG a clean flow's ACKs can
+        // take longer than 67 ms, and the retransmissions that causes are not the loss this test makes
+        String perftest = "ib_write_bw -d rxe0 -x 1 -D 20 -F -u 18 ";
+        Map<LabVm, JsonObject> before = statistics(lab.vms);
+        lossy.require("tc qdisc add dev " + LabVm.FABRIC_NETDEV + " root netem loss 1%", Duration.ofSeconds(30));
+        Set<String> raised = new TreeSet<>();
+        try {
+            peer.require(perftest + "-p 18515 > lossy-server.txt 2>&1 &\n" + perftest + "-p 18516 > clean-server.txt 2>&1 &",
+                    Duration.ofSeconds(30));
+            Thread.sleep(2000);
+            lossy.require("(timeout 90 " + perftest + "-p 18515 " + peer.fabricAddress() + " > client.txt 2>&1;"
+                    + " echo $? > client.rc) &", Duration.ofSeconds(30));
+            clean.require("(timeout 90 " + perftest + "-p 18516 " + peer.fabricAddress() + " > client.txt 2>&1;"
+                    + " echo $? > client.rc) &", Duration.ofSeconds(30));
+            Waits.poll("both clients to end", () -> {
+                raised.addAll(nodesWith("transport_loss"));
+                return Files.exists(lossy.file("client.rc")) && Files.exists(clean.file("client.rc"));
+            }, Boolean::booleanValue, Duration.ofMinutes(2), Duration.ofMillis(500));
+            raised.addAll(nodesWith("transport_loss"));
+        } finally {
+            lossy.run("tc qdisc del dev " + LabVm.FABRIC_NETDEV + " root", Duration.ofSeconds(30));
+        }
+        Map<LabVm, JsonObject> after = statistics(lab.vms);
+        Map<String, Map<String, Long>> moved = new TreeMap<>();
+        for (LabVm vm : lab.vms) {
+            moved.put(vm.name, RdmaStatistic.delta(before.get(vm), after.get(vm)));
+        }
+        String report = "transport_loss raised on " + raised + "; counters moved: " + moved;
+        System.out.println("lab: " + report);
+
+        assertTrue(Files.readString(clean.file("client.txt")).contains("BW average"), report);
+        assertTrue(moved.get(lossy.name).getOrDefault("rcvd_seq_err", 0L)
+                + moved.get(lossy.name).getOrDefault("completer_retry_err", 0L) > 0, report);
+        assertTrue(moved.get(peer.name).getOrDefault("out_of_seq_request", 0L) > 0, report);
+        assertTrue(raised.contains(lossy.name), report);
+        assertFalse(raised.contains(clean.name), report);
+    }
+
+    private static Map<LabVm, JsonObject> statistics(List<LabVm> vms) throws IOException, InterruptedException {
+        Map<LabVm, JsonObject> statistics = new LinkedHashMap<>();
+        for (LabVm vm : vms) {
+            statistics.put(vm, new JsonArray(vm.require("rdma -j statistic show link rxe0/1", Duration.ofSeconds(30)))
+                    .getJsonObject(0));
+        }
+        return statistics;
     }
 
     @Test

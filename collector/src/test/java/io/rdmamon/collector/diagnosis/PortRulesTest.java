@@ -95,6 +95,11 @@ class PortRulesTest {
                         Set.of(TRANSPORT_LOSS)),
                 row("transport errors on InfiniBand", () -> MovingPort.ib().rate("hw:local_ack_timeout_err", 5),
                         Set.of(TRANSPORT_LOSS)),
+                row("Soft-RoCE (rxe) retransmissions on lossless RoCE", () -> MovingPort.roce().healthyTraffic(3)
+                        .rate("hw:out_of_seq_request", 3).rate("hw:rcvd_seq_err", 1).rate("hw:completer_retry_err", 1),
+                        Set.of(TRANSPORT_LOSS)),
+                row("rxe duplicates alone are not loss (the responder's view of a retransmission)",
+                        () -> MovingPort.roce().healthyTraffic(3).rate("hw:duplicate_request", 40), Set.of()),
                 row("transport errors below 1/s", () -> MovingPort.roce().healthyTraffic(3).rate("hw:out_of_sequence", 0.5),
                         Set.of()),
                 row("transport errors on lossy RoCE (no PFC, no traffic)", () -> MovingPort.roce().pfc()
