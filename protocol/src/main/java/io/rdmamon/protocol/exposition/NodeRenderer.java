@@ -108,7 +108,8 @@ public final class NodeRenderer {
                     "fw_version", text(device.fwVersion()), "hca_type", text(device.hcaType()), "node", nodeLabel,
                     "node_guid", text(device.nodeGuid()), "node_type", text(device.nodeType())));
             if (device.resources() != null) {
-                device.resources().summary().forEach((type, count) -> line(MetricFamilies.DEVICE_RESOURCES,
+                // series sorted, as everywhere in the exposition (the summary is in kernel order)
+                new TreeMap<>(device.resources().summary()).forEach((type, count) -> line(MetricFamilies.DEVICE_RESOURCES,
                         labels("device", device.name(), "node", nodeLabel, "type", type), unsignedToDouble(count)));
             }
             List<IbPort> ports = new ArrayList<>(device.ports());
