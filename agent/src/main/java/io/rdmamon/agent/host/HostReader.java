@@ -359,7 +359,8 @@ public final class HostReader {
             return new HostSample(node, timestamp, devices, sources);
         }
         String verbsUnavailable = verbs == null ? null : verbs.unavailableReason();
-        RdmaNetlinkReader.Sample rdmaSample = rdma == null ? null : rdma.sample();
+        // no device, no request: a host without RDMA costs no netlink socket per sample
+        RdmaNetlinkReader.Sample rdmaSample = rdma == null || names.isEmpty() ? null : rdma.sample();
         if (rdmaSample != null && rdmaSample.absent()) {
             rdmaSample = null; // a kernel without RDMA netlink: an absent capability, read as a captured root is
         }
