@@ -119,8 +119,8 @@ public final class HostReader {
 
     /**
      * A reader for {@code hostRoot}. With root {@code /} ethtool statistics come from the
-     * SIOCETHTOOL ioctl, verbs from libibverbs, device resources, QPs and port hw counters from RDMA netlink; otherwise from {@code <root>/ethtool/<if>/statistics}
-     * and verbs are not used.
+     * SIOCETHTOOL ioctl, verbs from libibverbs, device resources, QPs and port hw counters from RDMA netlink;
+     * otherwise from {@code <root>/ethtool/<if>/statistics}, and neither verbs nor RDMA netlink are used.
      *
      * @throws HostRootException when the root does not exist or is not a directory (message names it)
      */

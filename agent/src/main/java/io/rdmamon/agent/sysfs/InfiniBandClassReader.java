@@ -225,14 +225,7 @@ public final class InfiniBandClassReader {
 
         Map<String, Long> counters = mergeCountersExt(readCounterDir(dir.resolve("counters"), Set.of(), stateKey, problems),
                 readCounterDir(dir.resolve("counters_ext"), Set.of(), stateKey, problems));
-        CounterListing hwListing = slowly(dir.resolve("hw_counters"), stateKey, problems,
-                () -> counterFiles(dir.resolve("hw_counters"), Set.of(HW_COUNTER_LIFESPAN), problems));
-        Map<String, Long> hwCounters = hwCounterSource == null || hwListing.files().isEmpty() ? null
-                : fromSource(hwListing, hwCounterSource.read(number));
-        String hwCountersSource = hwCounters != null ? IbPort.HW_COUNTERS_NETLINK : IbPort.HW_COUNTERS_SYSFS;
-        if (hwCounters == null) {
-            hwCounters = readCounters(hwListing, problems);
-        }
+        HwCounters hwCounters = readHwCounters(dir.resolve("hw_counters"), number, stateKey, hwCounterSource, problems);
         List<GidEntry> gids = slowly(dir.resolve("gids"), stateKey + "/" + link.linkLayer(), problems,
                 () -> readGids(dir, problems));
 
@@ -240,7 +233,25 @@ public final class InfiniBandClassReader {
                 state == null ? -1 : state.id(), state == null ? null : state.name(),
                 physState == null ? -1 : physState.id(), physState == null ? null : physState.name(),
                 link.rate(), link.rateBytesPerSecond(), link.linkLayer(), lid, null,
-                counters, hwCounters, gids, null, null).withHwCounters(hwCounters, hwCountersSource);
+                counters, hwCounters.values(), gids, null, null, null, null, null, null, hwCounters.source());
+    }
+
+    /** A port's hw counters and where they came from ({@link IbPort#hwCountersSource()}). */
+    private record HwCounters(Map<String, Long> values, String source) {
+    }
+
+    /**
+     * The hw counters the files of {@code dir} name: from {@code source} when it gives every one of them, else read
+     * file by file.
+     */
+    private HwCounters readHwCounters(Path dir, int port, String stateKey, PortHwCounterSource source,
+                                      ReadProblems problems) {
+        CounterListing listing = slowly(dir, stateKey, problems,
+                () -> counterFiles(dir, Set.of(HW_COUNTER_LIFESPAN), problems));
+        Map<String, Long> fromSource = source == null || listing.files().isEmpty() ? null
+                : fromSource(listing, source.read(port));
+        return fromSource != null ? new HwCounters(fromSource, IbPort.HW_COUNTERS_NETLINK)
+                : new HwCounters(readCounters(listing, problems), IbPort.HW_COUNTERS_SYSFS);
     }
 
     /**
