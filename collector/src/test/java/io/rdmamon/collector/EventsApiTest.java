@@ -9,6 +9,8 @@ import io.rdmamon.protocol.model.FecMode;
 import io.rdmamon.protocol.model.IbPort;
 import io.rdmamon.protocol.model.TransceiverModule;
 import io.rdmamon.protocol.model.PciFunction;
+import io.rdmamon.protocol.model.QueuePair;
+import io.rdmamon.protocol.model.RdmaResources;
 import io.rdmamon.protocol.model.SourceStatus;
 import io.rdmamon.protocol.wire.Frame;
 import io.rdmamon.protocol.wire.FrameCodec;
@@ -117,9 +119,8 @@ class EventsApiTest {
 
     @Test
     void theNodeDetailCarriesTheNetdevCountersAndThePciFunction() throws Exception {
-        JsonNode detail = JSON.readTree(get("/api/nodes/gpu-07").body());
-        JsonNode ib = detail.get("devices").get(0);
-        JsonNode roce = detail.get("devices").get(1);
+        JsonNode ib = detailDevice(0);
+        JsonNode roce = detailDevice(1);
 
         assertTrue(ib.get("pci").isNull());
         assertEquals("{}", ib.get("ports").get(0).get("netdevCounters").toString());
@@ -129,6 +130,25 @@ class EventsApiTest {
         assertTrue(pci.get("degraded").asBoolean(), pci.toString());
         assertEquals(8_000_000_000L, pci.get("currentLinkSpeedTransfersPerSecond").asLong());
         assertEquals("{\"correctable\":2}", pci.get("aerErrors").toString());
+    }
+
+    @Test
+    void theNodeDetailCarriesEachDevicesResourcesAndQpsAndWhereThePortsHwCountersCameFrom() throws Exception {
+        JsonNode ib = detailDevice(0);
+        JsonNode roce = detailDevice(1);
+
+        assertTrue(ib.get("resources").isNull());
+        assertTrue(ib.get("ports").get(0).get("hwCountersSource").isNull());
+        assertEquals("netlink", roce.get("ports").get(0).get("hwCountersSource").asText());
+        assertEquals("{\"summary\":{\"qp\":2},\"qps\":[{\"lqpn\":1,\"rqpn\":null,\"port\":1,\"type\":\"GSI\","
+                + "\"state\":\"RTS\",\"pid\":null,\"kernName\":\"ib_core\"},{\"lqpn\":17,\"rqpn\":18,\"port\":1,"
+                + "\"type\":\"RC\",\"state\":\"RTS\",\"pid\":4321,\"kernName\":null}],\"qpsDropped\":0}",
+                roce.get("resources").toString());
+    }
+
+    /** Device {@code index} of the node detail: mlx5_4 (InfiniBand) then rocep1s0f0. */
+    private JsonNode detailDevice(int index) throws Exception {
+        return JSON.readTree(get("/api/nodes/gpu-07").body()).get("devices").get(index);
     }
 
     @Test
@@ -181,14 +201,16 @@ class EventsApiTest {
                 EthtoolStats.of("enp1s0f0np0", Map.of("rx_corrected_bits_phy", sampleIndex * 1_000_000L,
                         "rx_pcs_symbol_err_phy", 0L)), null, null,
                 Map.of("carrier_down_count", carrierDowns, "carrier_up_count", carrierDowns), OPTIC,
-                new FecMode("RS", List.of("Auto", "RS")));
+                new FecMode("RS", List.of("Auto", "RS"))).withHwCounters(Map.of(), IbPort.HW_COUNTERS_NETLINK);
         IbPort ib = new IbPort(1, 4, "ACTIVE", 5, "LinkUp", null, null, "InfiniBand", "0x12", null,
                 Map.of("link_downed", linkDowned), Map.of(), List.of(), null, null);
         return new HostSample("gpu-07", timestamp, List.of(
                 new IbDevice("mlx5_4", 1, "CA", null, null, "28.39", "MT4129", null, List.of(ib)),
                 new IbDevice("rocep1s0f0", 1, "CA", null, null, "22.31", "MT4125", null, List.of(roce),
                         new PciFunction("0000:01:00.0", null, "0000:01:00.0", "8.0 GT/s PCIe", "16.0 GT/s PCIe",
-                                8_000_000_000L, 16_000_000_000L, 16, 16, Map.of("correctable", 2L), List.of()))),
+                                8_000_000_000L, 16_000_000_000L, 16, 16, Map.of("correctable", 2L), List.of()),
+                        new RdmaResources(Map.of("qp", 2L), List.of(new QueuePair(1, null, 1, "GSI", "RTS", null,
+                                "ib_core"), new QueuePair(17, 18L, 1, "RC", "RTS", 4321L, null)), 0))),
                 List.of(SourceStatus.ok("sysfs", "mlx5_4"), SourceStatus.ok("sysfs", "rocep1s0f0")));
     }
 

@@ -13,6 +13,7 @@ import io.rdmamon.agent.qos.CapturedDcbSource;
 import io.rdmamon.agent.qos.DcbSource;
 import io.rdmamon.agent.qos.NetlinkDcbSource;
 import io.rdmamon.agent.qos.QosReader;
+import io.rdmamon.agent.rdma.RdmaNetlinkReader;
 import io.rdmamon.agent.sysfs.DeviceReading;
 import io.rdmamon.agent.sysfs.IbPorts;
 import io.rdmamon.agent.sysfs.InfiniBandClassReader;
@@ -21,6 +22,8 @@ import io.rdmamon.agent.sysfs.SlowCadenceCache;
 import io.rdmamon.agent.sysfs.SmallFileReader;
 import io.rdmamon.agent.sysfs.SysfsFiles;
 import io.rdmamon.agent.verbs.VerbsPortReader;
+import io.rdmamon.nativeio.rdma.NetlinkRdma;
+import io.rdmamon.nativeio.rdma.RdmaNetlink;
 import io.rdmamon.nativeio.verbs.VerbsException;
 import io.rdmamon.protocol.model.EthtoolStats;
 import io.rdmamon.protocol.model.FecMode;
@@ -91,11 +94,13 @@ public final class HostReader {
 
     /** Each netdev's FEC encoding on the slow cadence (with the GID tables); null: read every sample. */
     private final SlowCadenceCache fecCadence;
+    /** Resources, QPs and port hw counters over RDMA netlink; null when not used (any root but {@code /}). */
+    private final RdmaNetlinkReader rdma;
 
     private HostReader(Path hostRoot, ReadWatchdog watchdog, SmallFileReader files, InfiniBandClassReader sysfs,
                        EthtoolStatsSource ethtool, VerbsPortReader verbs, Pattern deviceInclude, Pattern deviceExclude,
                        Clock clock, ModuleReader modules, DcbSource dcb, QosReader qos,
-                       SlowCadenceCache fecCadence) {
+                       SlowCadenceCache fecCadence, RdmaNetlinkReader rdma) {
         this.hostRoot = hostRoot;
         this.watchdog = watchdog;
         this.files = files;
@@ -109,12 +114,13 @@ public final class HostReader {
         this.dcb = dcb;
         this.qos = qos;
         this.fecCadence = fecCadence;
+        this.rdma = rdma;
     }
 
     /**
      * A reader for {@code hostRoot}. With root {@code /} ethtool statistics come from the
-     * SIOCETHTOOL ioctl and verbs from libibverbs; otherwise from {@code <root>/ethtool/<if>/statistics}
-     * and verbs are not used.
+     * SIOCETHTOOL ioctl, verbs from libibverbs, device resources, QPs and port hw counters from RDMA netlink;
+     * otherwise from {@code <root>/ethtool/<if>/statistics}, and neither verbs nor RDMA netlink are used.
      *
      * @throws HostRootException when the root does not exist or is not a directory (message names it)
      */
@@ -122,7 +128,7 @@ public final class HostReader {
         Path root = validRoot(hostRoot);
         if (root.getParent() == null) {
             return forRoot(root, IoctlEthtoolStatsSource.loadNative(), VerbsPortReader.loadNative())
-                    .withModuleSource(IoctlModuleEepromSource.loadNative());
+                    .withModuleSource(IoctlModuleEepromSource.loadNative()).withRdmaNetlink(new NetlinkRdma());
         }
         return forRoot(root, new CapturedEthtoolStatsSource(root), null);
     }
@@ -171,7 +177,7 @@ public final class HostReader {
         DcbSource dcb = root.getParent() == null ? NetlinkDcbSource.loadNative() : new CapturedDcbSource(root);
         return new HostReader(root, watchdog, watched, new InfiniBandClassReader(root, watched), ethtool, verbs,
                 null, null, clock, new ModuleReader(new CapturedModuleEepromSource(root), null, clock::millis), dcb,
-                qosReader(root, watchdog, watched, dcb, Duration.ZERO, clock), null);
+                qosReader(root, watchdog, watched, dcb, Duration.ZERO, clock), null, null);
     }
 
     /**
@@ -181,7 +187,7 @@ public final class HostReader {
      */
     public HostReader withDeviceFilter(Pattern include, Pattern exclude) {
         return new HostReader(hostRoot, watchdog, files, sysfs, ethtool, verbs, include, exclude, clock, modules, dcb,
-                qos, fecCadence);
+                qos, fecCadence, rdma);
     }
 
     /**
@@ -197,7 +203,7 @@ public final class HostReader {
     public HostReader withGidRefresh(Duration refresh) {
         SlowCadenceCache cache = new SlowCadenceCache(refresh, () -> clock.millis());
         return new HostReader(hostRoot, watchdog, files, new InfiniBandClassReader(hostRoot, files, cache), ethtool,
-                verbs, deviceInclude, deviceExclude, clock, modules, dcb, qos, cache);
+                verbs, deviceInclude, deviceExclude, clock, modules, dcb, qos, cache, rdma);
     }
 
     /**
@@ -206,13 +212,13 @@ public final class HostReader {
      */
     public HostReader withModuleRefresh(Duration refresh) {
         return new HostReader(hostRoot, watchdog, files, sysfs, ethtool, verbs, deviceInclude, deviceExclude, clock,
-                modules.withRefresh(refresh), dcb, qos, fecCadence);
+                modules.withRefresh(refresh), dcb, qos, fecCadence, rdma);
     }
 
     /** A reader whose transceivers come from {@code source} (the ioctl on a live host). */
     public HostReader withModuleSource(ModuleEepromSource source) {
         return new HostReader(hostRoot, watchdog, files, sysfs, ethtool, verbs, deviceInclude, deviceExclude, clock,
-                new ModuleReader(source, null, clock::millis), dcb, qos, fecCadence);
+                new ModuleReader(source, null, clock::millis), dcb, qos, fecCadence, rdma);
     }
 
     /**
@@ -236,10 +242,19 @@ public final class HostReader {
         }
     }
 
+    /**
+     * A reader that takes each device's resources and QPs, and each port's hw counters, from {@code netlink} (root
+     * {@code /}); every request under the read deadline.
+     */
+    public HostReader withRdmaNetlink(RdmaNetlink netlink) {
+        return new HostReader(hostRoot, watchdog, files, sysfs, ethtool, verbs, deviceInclude, deviceExclude, clock,
+                modules, dcb, qos, fecCadence, new RdmaNetlinkReader(new WatchedRdmaNetlink(netlink, watchdog)));
+    }
+
     /** The clock that stamps samples. */
     public HostReader withClock(Clock clock) {
         return new HostReader(hostRoot, watchdog, files, sysfs, ethtool, verbs, deviceInclude, deviceExclude, clock,
-                modules.withClock(clock::millis), dcb, qos, fecCadence);
+                modules.withClock(clock::millis), dcb, qos, fecCadence, rdma);
     }
 
     /**
@@ -249,7 +264,7 @@ public final class HostReader {
      */
     public HostReader withQosRefresh(Duration refresh) {
         return new HostReader(hostRoot, watchdog, files, sysfs, ethtool, verbs, deviceInclude, deviceExclude, clock,
-                modules, dcb, qosReader(hostRoot, watchdog, files, dcb, refresh, clock), fecCadence);
+                modules, dcb, qosReader(hostRoot, watchdog, files, dcb, refresh, clock), fecCadence, rdma);
     }
 
     /**
@@ -258,7 +273,7 @@ public final class HostReader {
      */
     public HostReader withDcbSource(DcbSource source) {
         return new HostReader(hostRoot, watchdog, files, sysfs, ethtool, verbs, deviceInclude, deviceExclude, clock,
-                modules, source, qosReader(hostRoot, watchdog, files, source, Duration.ZERO, clock), fecCadence);
+                modules, source, qosReader(hostRoot, watchdog, files, source, Duration.ZERO, clock), fecCadence, rdma);
     }
 
     public Path hostRoot() {
@@ -310,7 +325,8 @@ public final class HostReader {
      * One full snapshot. Never throws for a device or file problem: each becomes a failed
      * {@link io.rdmamon.protocol.model.SourceStatus} naming the file, and the rest is still read.
      * Statuses: one {@code sysfs} per device, one {@code ethtool} per netdev read, one {@code verbs}
-     * per device when verbs are used.
+     * per device when verbs are used, one {@code rdma-netlink} per device when RDMA netlink is used and the kernel
+     * has it.
      *
      * <p>Returns even when reads never do: each read has {@link #READ_DEADLINE}, and one that passes it is
      * named in its source's status ({@code read stuck for ...}) and skipped by later samples until it
@@ -343,12 +359,18 @@ public final class HostReader {
             return new HostSample(node, timestamp, devices, sources);
         }
         String verbsUnavailable = verbs == null ? null : verbs.unavailableReason();
+        // no device, no request: a host without RDMA costs no netlink socket per sample
+        RdmaNetlinkReader.Sample rdmaSample = rdma == null || names.isEmpty() ? null : rdma.sample();
+        if (rdmaSample != null && rdmaSample.absent()) {
+            rdmaSample = null; // a kernel without RDMA netlink: an absent capability, read as a captured root is
+        }
         Map<String, EthtoolStats> ethtoolByNetdev = new HashMap<>();
         Map<String, ModuleReader.Result> modulesByNetdev = new HashMap<>();
         for (String name : names) {
+            RdmaNetlinkReader.Device rdmaDevice = rdmaSample == null ? null : rdmaSample.device(name);
             DeviceReading reading;
             try {
-                reading = sysfs.readDevice(name);
+                reading = sysfs.readDevice(name, rdmaDevice);
             } catch (RuntimeException e) {
                 // readDevice turns every file's failure into a problem; this is the net under a bug in it
                 sources.add(SourceStatus.failed(SOURCE_SYSFS, name, relative(sysfs.classDir().resolve(name)) + ": " + e));
@@ -360,8 +382,13 @@ public final class HostReader {
             if (reading.device() == null) {
                 continue;
             }
-            devices.add(withQos(withOtherSources(reading.device(), verbsUnavailable, ethtoolByNetdev, modulesByNetdev,
-                    sources), sources));
+            IbDevice device = withQos(withOtherSources(reading.device(), verbsUnavailable, ethtoolByNetdev,
+                    modulesByNetdev, sources), sources);
+            if (rdmaDevice != null) {
+                device = device.withResources(rdmaDevice.resources());
+                sources.add(rdmaDevice.status());
+            }
+            devices.add(device);
         }
         return new HostSample(node, timestamp, devices, sources, ncclConf(sources));
     }
@@ -404,8 +431,7 @@ public final class HostReader {
                     : verbsProblems.isEmpty() ? SourceStatus.ok(SOURCE_VERBS, device.name())
                     : SourceStatus.failed(SOURCE_VERBS, device.name(), String.join("; ", verbsProblems)));
         }
-        return new IbDevice(device.name(), device.nodeTypeId(), device.nodeType(), device.nodeGuid(),
-                device.sysImageGuid(), device.fwVersion(), device.hcaType(), device.boardId(), ports, device.pci());
+        return device.withPorts(ports);
     }
 
     /**
@@ -485,9 +511,7 @@ public final class HostReader {
             ports.add(read.config() == null ? port : IbPorts.withQos(port, read.config()));
             changed |= read.config() != null;
         }
-        return !changed ? device : new IbDevice(device.name(), device.nodeTypeId(), device.nodeType(),
-                device.nodeGuid(), device.sysImageGuid(), device.fwVersion(), device.hcaType(), device.boardId(), ports,
-                device.pci());
+        return !changed ? device : device.withPorts(ports);
     }
 
     /** {@code etc/nccl.conf}'s settings, null when there is none; a status only when the file exists. */

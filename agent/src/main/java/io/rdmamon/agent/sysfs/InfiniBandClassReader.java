@@ -101,14 +101,22 @@ public final class InfiniBandClassReader {
         return DirectoryListing.names(classDir);
     }
 
-    /** One device with its ports; never throws (see the class comment). */
+    /** One device with its ports, every hw counter from its file; never throws (see the class comment). */
     public DeviceReading readDevice(String name) {
+        return readDevice(name, null);
+    }
+
+    /**
+     * One device with its ports, the hw counters of each port from {@code hwCounters} where it answers (null: from
+     * the files); never throws (see the class comment).
+     */
+    public DeviceReading readDevice(String name, PortHwCounterSource hwCounters) {
         Path dir = classDir.resolve(name);
         ReadProblems problems = new ReadProblems(hostRoot);
         if (!Files.isDirectory(dir)) {
             return vanished(name, dir);
         }
-        List<IbPort> ports = readPorts(dir, problems);
+        List<IbPort> ports = readPorts(dir, hwCounters, problems);
         // what the slow-cadence values depend on: a port changing state or link layer re-reads them at once
         String portsKey = ports.stream().map(p -> p.port() + ":" + p.stateId() + "/" + p.linkLayer())
                 .collect(Collectors.joining(","));
@@ -189,7 +197,7 @@ public final class InfiniBandClassReader {
         return new DeviceReading(name, null, problems.messages());
     }
 
-    private List<IbPort> readPorts(Path deviceDir, ReadProblems problems) {
+    private List<IbPort> readPorts(Path deviceDir, PortHwCounterSource hwCounters, ReadProblems problems) {
         Path portsDir = deviceDir.resolve("ports");
         List<IbPort> ports = new ArrayList<>();
         for (String entry : list(portsDir, problems, true)) {
@@ -200,13 +208,13 @@ public final class InfiniBandClassReader {
                 problems.add(portsDir.resolve(entry), "not a port number");
                 continue;
             }
-            ports.add(readPort(portsDir.resolve(entry), number, problems));
+            ports.add(readPort(portsDir.resolve(entry), number, hwCounters, problems));
         }
         ports.sort(Comparator.comparingInt(IbPort::port));
         return ports;
     }
 
-    private IbPort readPort(Path dir, int number, ReadProblems problems) {
+    private IbPort readPort(Path dir, int number, PortHwCounterSource hwCounterSource, ReadProblems problems) {
         IdName state = parse(dir.resolve("state"), read(dir.resolve("state"), problems, TOLERATE_NONE),
                 SysfsParsers::parseIdName, problems);
         IdName physState = parse(dir.resolve("phys_state"), read(dir.resolve("phys_state"), problems, TOLERATE_NONE),
@@ -217,8 +225,7 @@ public final class InfiniBandClassReader {
 
         Map<String, Long> counters = mergeCountersExt(readCounterDir(dir.resolve("counters"), Set.of(), stateKey, problems),
                 readCounterDir(dir.resolve("counters_ext"), Set.of(), stateKey, problems));
-        Map<String, Long> hwCounters = readCounterDir(dir.resolve("hw_counters"), Set.of(HW_COUNTER_LIFESPAN), stateKey,
-                problems);
+        HwCounters hwCounters = readHwCounters(dir.resolve("hw_counters"), number, stateKey, hwCounterSource, problems);
         List<GidEntry> gids = slowly(dir.resolve("gids"), stateKey + "/" + link.linkLayer(), problems,
                 () -> readGids(dir, problems));
 
@@ -226,7 +233,46 @@ public final class InfiniBandClassReader {
                 state == null ? -1 : state.id(), state == null ? null : state.name(),
                 physState == null ? -1 : physState.id(), physState == null ? null : physState.name(),
                 link.rate(), link.rateBytesPerSecond(), link.linkLayer(), lid, null,
-                counters, hwCounters, gids, null, null);
+                counters, hwCounters.values(), gids, null, null, null, null, null, null, hwCounters.source());
+    }
+
+    /** A port's hw counters and where they came from ({@link IbPort#hwCountersSource()}). */
+    private record HwCounters(Map<String, Long> values, String source) {
+    }
+
+    /**
+     * The hw counters the files of {@code dir} name: from {@code source} when it gives every one of them, else read
+     * file by file.
+     */
+    private HwCounters readHwCounters(Path dir, int port, String stateKey, PortHwCounterSource source,
+                                      ReadProblems problems) {
+        CounterListing listing = slowly(dir, stateKey, problems,
+                () -> counterFiles(dir, Set.of(HW_COUNTER_LIFESPAN), problems));
+        Map<String, Long> fromSource = source == null || listing.files().isEmpty() ? null
+                : fromSource(listing, source.read(port));
+        return fromSource != null ? new HwCounters(fromSource, IbPort.HW_COUNTERS_NETLINK)
+                : new HwCounters(readCounters(listing, problems), IbPort.HW_COUNTERS_SYSFS);
+    }
+
+    /**
+     * The values {@code read} gives for the files of {@code listing}, in its order and with its units, or null when
+     * it gave none or lacks one of them: so that both ways give the same counters (the kernel's STAT_GET also lists
+     * the optional counters that were enabled, which have no file, and never {@code lifespan}, which is no counter).
+     */
+    private static Map<String, Long> fromSource(CounterListing listing, Map<String, Long> read) {
+        if (read == null) {
+            return null;
+        }
+        long[] values = new long[listing.files().size()];
+        for (int i = 0; i < values.length; i++) {
+            CounterFile file = listing.files().get(i);
+            Long value = read.get(file.name());
+            if (value == null) {
+                return null;
+            }
+            values[i] = file.dataCounter() ? value * DATA_COUNTER_UNIT_BYTES : value;
+        }
+        return CounterMap.of(listing.keys(), values, NONE_ABSENT, 0);
     }
 
     /**
@@ -278,7 +324,11 @@ public final class InfiniBandClassReader {
      * the kernel refuses with EINVAL/EOPNOTSUPP or prints as {@code N/A (no PMA)}: absent, not zero.
      */
     private Map<String, Long> readCounterDir(Path dir, Set<String> skipped, String changeKey, ReadProblems problems) {
-        CounterListing listing = slowly(dir, changeKey, problems, () -> counterFiles(dir, skipped, problems));
+        return readCounters(slowly(dir, changeKey, problems, () -> counterFiles(dir, skipped, problems)), problems);
+    }
+
+    /** The counter files of {@code listing}, each read; see {@link #readCounterDir}. */
+    private Map<String, Long> readCounters(CounterListing listing, ReadProblems problems) {
         List<CounterFile> files = listing.files();
         long[] values = new long[files.size()];
         BitSet absent = null;

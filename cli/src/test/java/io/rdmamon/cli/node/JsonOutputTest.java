@@ -3,12 +3,17 @@ package io.rdmamon.cli.node;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.rdmamon.protocol.model.HostSample;
+import io.rdmamon.protocol.model.IbDevice;
+import io.rdmamon.protocol.model.IbPort;
+import io.rdmamon.protocol.model.QueuePair;
+import io.rdmamon.protocol.model.RdmaResources;
 import io.rdmamon.protocol.model.SourceStatus;
 import io.rdmamon.protocol.testing.FixtureHosts;
 import org.junit.jupiter.api.Test;
 
 import java.math.BigInteger;
 import java.util.List;
+import java.util.Map;
 
 import static io.rdmamon.protocol.testing.Samples.ordered;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -47,6 +52,23 @@ class JsonOutputTest {
         assertEquals(3, ethtool.get("priorities").get(0).get("priority").asInt());
         assertEquals(2_000L, ethtool.get("priorities").get(0).get("txBytes").asLong());
         assertEquals("[3]", ethtool.get("pfcEnabledPriorities").toString());
+    }
+
+    /** The paths the lab compares with {@code rdma -j statistic show link}, {@code rdma -j resource show [qp]}. */
+    @Test
+    void sampleJsonHasEachDevicesResourcesAndQpsAndEachPortsHwCounterSource() throws Exception {
+        IbDevice rxe = FixtureHosts.commandsMlx5();
+        IbPort port = rxe.ports().get(0).withHwCounters(Map.of("sent_pkts", 94_699L), IbPort.HW_COUNTERS_NETLINK);
+        HostSample sample = new HostSample("lab", 1L, List.of(rxe.withPorts(List.of(port)).withResources(
+                new RdmaResources(Map.of("qp", 2L), List.of(new QueuePair(1, null, 1, "GSI", "RTS", null, "ib_core"),
+                        new QueuePair(17, 18L, 1, "RC", "RTS", 4321L, null)), 0))), List.of());
+        JsonNode device = new ObjectMapper().readTree(JsonOutput.write(sample)).get("devices").get(0);
+
+        assertEquals("netlink", device.get("ports").get(0).get("hwCountersSource").asText());
+        assertEquals(94_699L, device.get("ports").get(0).get("hwCounters").get("sent_pkts").asLong());
+        assertEquals("{\"summary\":{\"qp\":2},\"qps\":[{\"lqpn\":1,\"port\":1,\"type\":\"GSI\",\"state\":\"RTS\","
+                + "\"kernName\":\"ib_core\"},{\"lqpn\":17,\"rqpn\":18,\"port\":1,\"type\":\"RC\",\"state\":\"RTS\","
+                + "\"pid\":4321}],\"qpsDropped\":0}", device.get("resources").toString());
     }
 
     private static List<String> iterableToList(java.util.Iterator<String> names) {

@@ -224,6 +224,8 @@ public final class NodesApi implements Routes {
                     .put("sysImageGuid", device.sysImageGuid()).put("fwVersion", device.fwVersion())
                     .put("hcaType", device.hcaType()).put("boardId", device.boardId());
             pci(d, device.pci());
+            // RDMA netlink's resource counts and QP list (docs/collector.md); null when the agent did not read them
+            d.set("resources", MAPPER.valueToTree(device.resources()));
             ArrayNode ports = d.putArray("ports");
             for (IbPort port : device.ports()) {
                 port(ports.addObject(), view, device, port);
@@ -254,7 +256,8 @@ public final class NodesApi implements Routes {
         p.put("port", port.port()).put("stateId", port.stateId()).put("state", port.state())
                 .put("physStateId", port.physStateId()).put("physState", port.physState()).put("rate", port.rate())
                 .put("rateBytesPerSecond", port.rateBytesPerSecond()).put("linkLayer", port.linkLayer())
-                .put("lid", port.lid()).put("netdev", port.netdev()).put("active", port.isActive());
+                .put("lid", port.lid()).put("netdev", port.netdev()).put("active", port.isActive())
+                .put("hwCountersSource", port.hwCountersSource());
         ObjectNode netdevCounters = p.putObject("netdevCounters");
         port.netdevCounters().forEach((name, value) -> netdevCounters.put(name, value));
         PortTransport transport = PortTransport.of(device, port);

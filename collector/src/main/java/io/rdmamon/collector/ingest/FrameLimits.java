@@ -2,6 +2,8 @@ package io.rdmamon.collector.ingest;
 
 import io.rdmamon.protocol.model.GidEntry;
 import io.rdmamon.protocol.model.QosConfig;
+import io.rdmamon.protocol.model.QueuePair;
+import io.rdmamon.protocol.model.RdmaResources;
 import io.rdmamon.protocol.model.SourceStatus;
 import io.rdmamon.protocol.wire.Frame;
 import io.rdmamon.protocol.wire.FrameException;
@@ -107,6 +109,9 @@ final class FrameLimits {
             labels.optName(at + ".fwVersion", device.fwVersion());
             labels.optName(at + ".hcaType", device.hcaType());
             labels.optName(at + ".boardId", device.boardId());
+            if (device.resources() != null) {
+                resources(at + ".resources", device.resources(), labels);
+            }
             count(at + ".ports", device.ports().size(), limits.maxPortsPerDevice(), "ingest.maxPortsPerDevice");
             Set<Integer> portNumbers = new HashSet<>();
             for (int p = 0; p < device.ports().size(); p++) {
@@ -129,6 +134,25 @@ final class FrameLimits {
         if (qos.trustOrder() != null) {
             for (int i = 0; i < qos.trustOrder().size(); i++) {
                 labels.name(at + ".trustOrder[" + i + "]", qos.trustOrder().get(i));
+            }
+        }
+    }
+
+    /**
+     * A device's RDMA netlink resources (their numbers and the QP bound are checked by the codec): the resource types
+     * become {@code type} labels, the QPs' texts are shown by the API.
+     */
+    private void resources(String at, RdmaResources resources, LabelBytes labels) throws StreamRefusal {
+        for (String type : resources.summary().keySet()) {
+            labels.name(at + ".summary key", type);
+        }
+        for (int i = 0; i < resources.qps().size(); i++) {
+            QueuePair qp = resources.qps().get(i);
+            String qpAt = at + ".qps[" + i + "]";
+            name(qpAt + ".type", qp.type());
+            name(qpAt + ".state", qp.state());
+            if (qp.kernName() != null) {
+                name(qpAt + ".kernName", qp.kernName());
             }
         }
     }
@@ -172,6 +196,9 @@ final class FrameLimits {
         }
         if (port.qos() != null) {
             qos(at + ".qos", port.qos(), labels);
+        }
+        if (port.hwCountersSource() != null) {
+            name(at + ".hwCountersSource", port.hwCountersSource());
         }
     }
 

@@ -10,6 +10,8 @@ import io.rdmamon.collector.auth.TokenEntry;
 import io.rdmamon.collector.store.NodeView;
 import io.rdmamon.protocol.model.HostSample;
 import io.rdmamon.protocol.model.QosConfig;
+import io.rdmamon.protocol.model.QueuePair;
+import io.rdmamon.protocol.model.RdmaResources;
 import io.rdmamon.protocol.testing.FixtureHosts;
 import io.rdmamon.protocol.wire.Frame;
 import io.rdmamon.protocol.wire.FrameCodec;
@@ -350,10 +352,18 @@ class HostileAgentTest {
         QosConfig forgedTrust = new QosConfig(QosConfig.SOURCE_NETLINK, null, null, null, List.of(),
                 List.of("dscp", "pcp\nrdma_agent_up 0"), null, null, null, null, null);
         trust.send(hello("trust", oneDevice(List.of(new PortLayout(1, 4, "ACTIVE", 5, "LinkUp", null, null, "Ethernet",
-                null, "ens3f0np0", List.of(), List.of(), List.of(), null, null, forgedTrust, null, null, null)))));
+                null, "ens3f0np0", List.of(), List.of(), List.of(), null, null, forgedTrust, null, null, null, null)))));
         assertEquals((short) 1002, trust.closed());
         assertTrue(trust.closeReason.startsWith("hello.layout.devices[0].ports[0].qos.trustOrder[1] 'pcp\\u000ardma"),
                 trust.closeReason);
+        // RDMA netlink resources: the resource types become labels, the QP texts are shown by the API
+        RawAgent resources = rawAgent();
+        resources.send(hello("resources", new HostLayout(List.of(new DeviceLayout("rxe0", 1, "CA", null, null, null,
+                null, null, List.of(bare(1)), null, new RdmaResources(Map.of("qp", 1L), List.of(new QueuePair(1, null,
+                1, "GSI", "RTS", null, "ib_core\nrdma_agent_up 0")), 0))))));
+        assertEquals((short) 1002, resources.closed());
+        assertTrue(resources.closeReason.startsWith("hello.layout.devices[0].resources.qps[0].kernName 'ib_core\\u000a"),
+                resources.closeReason);
         RawAgent nccl = rawAgent();
         nccl.send(hello("nccl", new HostLayout(layout.devices(), Map.of("NCCL_IB_TC", "106\u001b[2J"))));
         assertEquals((short) 1002, nccl.closed());
@@ -365,7 +375,7 @@ class HostileAgentTest {
         assertEquals((short) 1002, colon.closed());
         assertTrue(colon.closeReason.startsWith("invalid node name 'gpu-01:9100'"), colon.closeReason);
 
-        for (String node : List.of("forger", "huge", "escape", "trust", "nccl", "gpu-01:9100")) {
+        for (String node : List.of("forger", "huge", "escape", "trust", "resources", "nccl", "gpu-01:9100")) {
             assertNull(nodeJson(node), node);
         }
         assertStillServing();

@@ -3,9 +3,9 @@ package io.rdmamon.nativeio.netlink;
 import java.util.List;
 
 /**
- * Request/reply over netlink. Implementations: {@link JnrNetlink} (a real socket). The families built on it (DCB
- * today; rtnetlink link events, RDMA netlink and ethtool genetlink later) take this interface, so their tests can
- * answer with built messages.
+ * Request/reply over netlink. Implementations: {@link JnrNetlink} (a real socket). The families built on it (DCB,
+ * RDMA netlink, ethtool genetlink; rtnetlink link events later) take this interface, so their tests can answer with
+ * built messages.
  */
 public interface Netlink {
 

@@ -17,6 +17,9 @@ public final class MetricFamilies {
             "1 when the agent read every subject of the source without error in its last sample");
     public static final Family DEVICE_INFO = Family.info("rdma_device",
             "Device attributes (sysfs fw_ver, hca_type, board_id, node_guid, node_type)");
+    public static final Family DEVICE_RESOURCES = Family.gauge("rdma_device_resources",
+            "Current count of each RDMA resource type of the device (RDMA netlink RES_GET summary, as rdma resource "
+                    + "show prints it: pd, cq, qp, cm_id, mr, ctx, srq)");
     public static final Family PORT_STATE = Family.gauge("rdma_port_state_id",
             "Port state (sysfs state: 1 DOWN, 2 INIT, 3 ARMED, 4 ACTIVE)");
     public static final Family PHYS_STATE = Family.gauge("rdma_port_physical_state_id",
@@ -109,8 +112,8 @@ public final class MetricFamilies {
      * The families of one node not named after a counter file, as the agent and the collector both export
      * them; a counter file that maps onto one of these names is dropped ({@link NodeRenderer}).
      */
-    public static final List<Family> NODE = List.of(AGENT_UP, LAST_SAMPLE, SOURCE_SUCCESS, DEVICE_INFO, PORT_STATE,
-            PHYS_STATE, PORT_RATE, PORT_INFO, PORT_FEC_INFO, GID_INFO, PRIO_BYTES, PRIO_PACKETS, PAUSE_FRAMES, PAUSE_DURATION,
+    public static final List<Family> NODE = List.of(AGENT_UP, LAST_SAMPLE, SOURCE_SUCCESS, DEVICE_INFO, DEVICE_RESOURCES,
+            PORT_STATE, PHYS_STATE, PORT_RATE, PORT_INFO, PORT_FEC_INFO, GID_INFO, PRIO_BYTES, PRIO_PACKETS, PAUSE_FRAMES, PAUSE_DURATION,
             PAUSE_TRANSITIONS, CARRIER_CHANGES, CARRIER_UP_CHANGES, CARRIER_DOWN_CHANGES, PCIE_LINK_WIDTH,
             PCIE_LINK_WIDTH_MAX, PCIE_LINK_SPEED, PCIE_LINK_SPEED_MAX, PCIE_AER_ERRORS, MODULE_INFO, MODULE_TEMPERATURE,
             MODULE_VOLTAGE, MODULE_RX_POWER, MODULE_TX_POWER, MODULE_TX_BIAS, MODULE_TEMPERATURE_THRESHOLD,

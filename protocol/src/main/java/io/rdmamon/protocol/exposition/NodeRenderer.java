@@ -107,6 +107,11 @@ public final class NodeRenderer {
             info(DEVICE_INFO, labels("board_id", text(device.boardId()), "device", device.name(),
                     "fw_version", text(device.fwVersion()), "hca_type", text(device.hcaType()), "node", nodeLabel,
                     "node_guid", text(device.nodeGuid()), "node_type", text(device.nodeType())));
+            if (device.resources() != null) {
+                // series sorted, as everywhere in the exposition (the summary is in kernel order)
+                new TreeMap<>(device.resources().summary()).forEach((type, count) -> line(MetricFamilies.DEVICE_RESOURCES,
+                        labels("device", device.name(), "node", nodeLabel, "type", type), unsignedToDouble(count)));
+            }
             List<IbPort> ports = new ArrayList<>(device.ports());
             ports.sort(PORT_ORDER);
             Set<Integer> portsSeen = new HashSet<>();

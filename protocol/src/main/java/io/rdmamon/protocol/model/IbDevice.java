@@ -16,6 +16,8 @@ import java.util.List;
  * @param ports        ports sorted by number
  * @param pci          the device's PCI function; null when none was found (a capture without {@code device} link,
  *                     a software device)
+ * @param resources    the resource summary and QP list from RDMA netlink; null when not read (a captured host root,
+ *                     a kernel without RDMA netlink, a failed read, or an agent before they were carried)
  */
 public record IbDevice(
         String name,
@@ -27,7 +29,8 @@ public record IbDevice(
         String hcaType,
         String boardId,
         List<IbPort> ports,
-        PciFunction pci) {
+        PciFunction pci,
+        RdmaResources resources) {
     /** {@code node_type} 1: a channel adapter (mlx5 for InfiniBand and RoCE alike). */
     public static final int NODE_TYPE_CA = 1;
     /** {@code node_type} 4: an RDMA NIC (iWARP devices, eRDMA in both its iWARP and RoCE v2 modes). */
@@ -35,6 +38,24 @@ public record IbDevice(
 
     public IbDevice {
         ports = List.copyOf(ports);
+    }
+
+    /** A device whose RDMA netlink resources were not read. */
+    public IbDevice(String name, int nodeTypeId, String nodeType, String nodeGuid, String sysImageGuid, String fwVersion,
+                    String hcaType, String boardId, List<IbPort> ports, PciFunction pci) {
+        this(name, nodeTypeId, nodeType, nodeGuid, sysImageGuid, fwVersion, hcaType, boardId, ports, pci, null);
+    }
+
+    /** This device with other ports (the agent adds what each source read to the sysfs reading). */
+    public IbDevice withPorts(List<IbPort> otherPorts) {
+        return new IbDevice(name, nodeTypeId, nodeType, nodeGuid, sysImageGuid, fwVersion, hcaType, boardId, otherPorts,
+                pci, resources);
+    }
+
+    /** This device with {@code rdmaResources}. */
+    public IbDevice withResources(RdmaResources rdmaResources) {
+        return new IbDevice(name, nodeTypeId, nodeType, nodeGuid, sysImageGuid, fwVersion, hcaType, boardId, ports, pci,
+                rdmaResources);
     }
 
     /** A device whose PCI function is not known. */

@@ -35,6 +35,9 @@ import java.util.Map;
  *                           none, it could not be read, or it was not read
  * @param fec                {@link #netdev}'s FEC encoding, read on the slow cadence; null when the driver has none
  *                           or it was not read
+ * @param hwCountersSource   where {@link #hwCounters} came from: {@link #HW_COUNTERS_NETLINK} (one RDMA netlink
+ *                           {@code STAT_GET}) or {@link #HW_COUNTERS_SYSFS} (the {@code hw_counters/} files); null when
+ *                           not recorded (agents before it was carried)
  */
 public record IbPort(
         int port,
@@ -55,7 +58,10 @@ public record IbPort(
         QosConfig qos,
         Map<String, Long> netdevCounters,
         TransceiverModule module,
-        FecMode fec) {
+        FecMode fec,
+        String hwCountersSource) {
+    public static final String HW_COUNTERS_NETLINK = "netlink";
+    public static final String HW_COUNTERS_SYSFS = "sysfs";
     /** {@code state} 4: ACTIVE. */
     public static final int STATE_ACTIVE = 4;
     /** {@code state} 5: ACTIVE_DEFER, an active port whose transition the SM deferred; it carries traffic. */
@@ -66,6 +72,21 @@ public record IbPort(
         hwCounters = Maps.copyOrdered(hwCounters);
         gids = List.copyOf(gids);
         netdevCounters = Maps.copyOrdered(netdevCounters);
+    }
+
+    /** A port whose hw counters' source is not recorded. */
+    public IbPort(int port, int stateId, String state, int physStateId, String physState, String rate,
+                  Long rateBytesPerSecond, String linkLayer, String lid, String netdev, Map<String, Long> counters,
+                  Map<String, Long> hwCounters, List<GidEntry> gids, EthtoolStats ethtool, VerbsPortAttributes verbs,
+                  QosConfig qos, Map<String, Long> netdevCounters, TransceiverModule module, FecMode fec) {
+        this(port, stateId, state, physStateId, physState, rate, rateBytesPerSecond, linkLayer, lid, netdev, counters,
+                hwCounters, gids, ethtool, verbs, qos, netdevCounters, module, fec, null);
+    }
+
+    /** This port with {@code values} as its hw counters, read from {@code source}. */
+    public IbPort withHwCounters(Map<String, Long> values, String source) {
+        return new IbPort(port, stateId, state, physStateId, physState, rate, rateBytesPerSecond, linkLayer, lid,
+                netdev, counters, values, gids, ethtool, verbs, qos, netdevCounters, module, fec, source);
     }
 
     /** A port whose FEC encoding was not read. */

@@ -240,6 +240,9 @@ public final class FrameCodec {
             if (d.pci() != null) {
                 pciJson(device.putObject("pci"), d.pci());
             }
+            if (d.resources() != null) {
+                device.set("resources", ResourcesWire.encode(d.resources()));
+            }
             ArrayNode ports = device.putArray("ports");
             for (PortLayout p : d.ports()) {
                 ObjectNode port = ports.addObject().put("port", p.port()).put("stateId", p.stateId())
@@ -283,6 +286,9 @@ public final class FrameCodec {
                 }
                 if (p.qos() != null) {
                     port.set("qos", QosWire.encode(p.qos()));
+                }
+                if (p.hwCountersSource() != null) {
+                    port.put("hwCountersSource", p.hwCountersSource());
                 }
             }
         }
@@ -407,12 +413,13 @@ public final class FrameCodec {
                         p.has("qos") ? QosWire.decode(p.object("qos")) : null,
                         p.has("netdevCounters") ? sharedNames(p, "netdevCounters") : List.of(),
                         p.has("module") ? module(p.object("module")) : null,
-                        p.has("fec") ? fec(p.object("fec")) : null));
+                        p.has("fec") ? fec(p.object("fec")) : null, p.optString("hwCountersSource")));
             }
             StrictJson pci = d.optObject("pci");
             devices.add(new DeviceLayout(d.string("name"), d.integer("nodeTypeId"), d.optString("nodeType"),
                     d.optString("nodeGuid"), d.optString("sysImageGuid"), d.optString("fwVersion"),
-                    d.optString("hcaType"), d.optString("boardId"), ports, pci == null ? null : pci(pci)));
+                    d.optString("hcaType"), d.optString("boardId"), ports, pci == null ? null : pci(pci),
+                    d.has("resources") ? ResourcesWire.decode(d.object("resources")) : null));
         }
         return new HostLayout(devices, layout.has("ncclConf") ? QosWire.decodeNcclConf(layout.object("ncclConf")) : null);
     }

@@ -6,6 +6,7 @@ import io.rdmamon.protocol.model.HostSample;
 import io.rdmamon.protocol.model.IbDevice;
 import io.rdmamon.protocol.model.IbPort;
 import io.rdmamon.protocol.model.PciFunction;
+import io.rdmamon.protocol.model.RdmaResources;
 import io.rdmamon.protocol.model.FecMode;
 import io.rdmamon.protocol.model.QosConfig;
 import io.rdmamon.protocol.model.TransceiverModule;
@@ -52,13 +53,21 @@ public record HostLayout(List<DeviceLayout> devices, Map<String, String> ncclCon
 
     /**
      * {@link IbDevice} without its ports' values. {@code pci} (protocol 3, optional) is its PCI function without
-     * the AER counters, whose slots follow those of the device's ports.
+     * the AER counters, whose slots follow those of the device's ports. {@code resources} (protocol 3, optional) are
+     * its RDMA netlink resource counts and QP list: whole in the layout, no slots, because a QP created or destroyed
+     * changes both the list and the counts, and the list is no number.
      */
     public record DeviceLayout(String name, int nodeTypeId, String nodeType, String nodeGuid, String sysImageGuid,
                                String fwVersion, String hcaType, String boardId, List<PortLayout> ports,
-                               PciLayout pci) {
+                               PciLayout pci, RdmaResources resources) {
         public DeviceLayout {
             ports = List.copyOf(ports);
+        }
+
+        /** A device without RDMA netlink resources. */
+        public DeviceLayout(String name, int nodeTypeId, String nodeType, String nodeGuid, String sysImageGuid,
+                            String fwVersion, String hcaType, String boardId, List<PortLayout> ports, PciLayout pci) {
+            this(name, nodeTypeId, nodeType, nodeGuid, sysImageGuid, fwVersion, hcaType, boardId, ports, pci, null);
         }
 
         /** A device without a PCI function (every protocol 1 and 2 layout). */
@@ -71,7 +80,7 @@ public record HostLayout(List<DeviceLayout> devices, Map<String, String> ncclCon
             return new DeviceLayout(device.name(), device.nodeTypeId(), device.nodeType(), device.nodeGuid(),
                     device.sysImageGuid(), device.fwVersion(), device.hcaType(), device.boardId(),
                     device.ports().stream().map(PortLayout::of).toList(),
-                    device.pci() == null ? null : PciLayout.of(device.pci()));
+                    device.pci() == null ? null : PciLayout.of(device.pci()), device.resources());
         }
 
         public int slotCount() {
@@ -155,13 +164,15 @@ public record HostLayout(List<DeviceLayout> devices, Map<String, String> ncclCon
      * change rarely, and a change is worth a new layout. So does the QoS configuration ({@code qos}, protocol 3;
      * null when not read): a change of it is a layout change, never part of a values frame. {@code netdevCounterNames}
      * (protocol 3) are the {@link io.rdmamon.protocol.model.NetdevCounters} the port's netdev has, and {@code module}
-     * its transceiver; their slots follow the ethtool ones.
+     * its transceiver; their slots follow the ethtool ones. {@code hwCountersSource} (protocol 3, optional) says
+     * where the hw counters were read ({@link IbPort#hwCountersSource()}).
      */
     public record PortLayout(int port, int stateId, String state, int physStateId, String physState, String rate,
                              Long rateBytesPerSecond, String linkLayer, String lid, String netdev,
                              List<String> counterNames, List<String> hwCounterNames, List<GidEntry> gids,
                              EthtoolLayout ethtool, VerbsPortAttributes verbs, QosConfig qos,
-                             List<String> netdevCounterNames, ModuleLayout module, FecMode fec) {
+                             List<String> netdevCounterNames, ModuleLayout module, FecMode fec,
+                             String hwCountersSource) {
         public PortLayout {
             counterNames = List.copyOf(counterNames);
             hwCounterNames = List.copyOf(hwCounterNames);
@@ -175,7 +186,7 @@ public record HostLayout(List<DeviceLayout> devices, Map<String, String> ncclCon
                           List<String> counterNames, List<String> hwCounterNames, List<GidEntry> gids,
                           EthtoolLayout ethtool, VerbsPortAttributes verbs) {
             this(port, stateId, state, physStateId, physState, rate, rateBytesPerSecond, linkLayer, lid, netdev,
-                    counterNames, hwCounterNames, gids, ethtool, verbs, null, null, null, null);
+                    counterNames, hwCounterNames, gids, ethtool, verbs, null, null, null, null, null);
         }
 
         static PortLayout of(IbPort port) {
@@ -184,7 +195,8 @@ public record HostLayout(List<DeviceLayout> devices, Map<String, String> ncclCon
                     List.copyOf(port.counters().keySet()), List.copyOf(port.hwCounters().keySet()), port.gids(),
                     port.ethtool() == null ? null : EthtoolLayout.of(port.ethtool()), port.verbs(), port.qos(),
                     List.copyOf(port.netdevCounters().keySet()),
-                    port.module() == null ? null : ModuleLayout.of(port.module()), port.fec());
+                    port.module() == null ? null : ModuleLayout.of(port.module()), port.fec(),
+                    port.hwCountersSource());
         }
 
         public int slotCount() {

@@ -140,7 +140,7 @@ public final class ValueSlots {
                     }
                     ports[i] = new IbPort(p.port(), p.stateId(), p.state(), p.physStateId(), p.physState(), p.rate(),
                             p.rateBytesPerSecond(), p.linkLayer(), p.lid(), p.netdev(), counters, hwCounters, p.gids(),
-                            ethtool, p.verbs(), p.qos(), netdevCounters, module, p.fec());
+                            ethtool, p.verbs(), p.qos(), netdevCounters, module, p.fec(), p.hwCountersSource());
                 }
                 PciFunction pci = null;
                 if (device.pci() != null) {
@@ -150,7 +150,7 @@ public final class ValueSlots {
                 }
                 rebuilt[d] = new IbDevice(device.name(), device.nodeTypeId(), device.nodeType(), device.nodeGuid(),
                         device.sysImageGuid(), device.fwVersion(), device.hcaType(), device.boardId(), List.of(ports),
-                        pci);
+                        pci, device.resources());
             }
             return new HostSample(node, frame.timestampMillis(), List.of(rebuilt), frame.sources(), layout.ncclConf());
         }

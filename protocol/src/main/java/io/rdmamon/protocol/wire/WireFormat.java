@@ -6,8 +6,10 @@ public final class WireFormat {
      * Version carried in every frame as {@code "v"}, and the one this build writes. 2: each ethtool statistic
      * has one slot (raw); the typed per-priority view is derived from it on decoding. 3: the layout may carry
      * optional fields (absent = not read): a port's {@code qos} and {@code netdevCounters} (whose slots follow its
-     * ethtool ones), its transceiver {@code module}, a device's {@code pci}, the host's {@code ncclConf}; a version 1
-     * or 2 frame has none of them and decodes unchanged.
+     * ethtool ones), its transceiver {@code module}, a device's {@code pci}, the host's {@code ncclConf}, a device's
+     * RDMA netlink {@code resources} and a port's {@code hwCountersSource}; a version 1 or 2 frame has none of them
+     * and decodes unchanged. The last two take no value slot and a layout is read without a key check, so a
+     * collector that predates them skips them: they needed no new version.
      */
     public static final int PROTOCOL_VERSION = 3;
     /**

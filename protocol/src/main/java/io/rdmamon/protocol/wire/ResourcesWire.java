@@ -1,0 +1,96 @@
+package io.rdmamon.protocol.wire;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import io.rdmamon.protocol.json.StrictJson;
+import io.rdmamon.protocol.model.QueuePair;
+import io.rdmamon.protocol.model.RdmaResources;
+
+/**
+ * A device layout's optional {@code resources} (protocol 3): {@code {"summary": {"pd": 1, "qp": 2, ...},
+ * "qps": [{"lqpn": 17, "rqpn": 18, "port": 1, "type": "RC", "state": "RTS", "pid": 4321}, ...], "qpsDropped": 0}}.
+ * A QP's absent fields ({@code rqpn}, {@code port}, {@code pid}, {@code kernName}) are left out. Bounded: at most
+ * {@link RdmaResources#MAX_QPS} QPs and {@link #MAX_RESOURCE_TYPES} summary entries; counts are non-negative longs
+ * (the kernel's u64 counts objects in memory, far below 2^63), QP numbers and pids unsigned 32-bit as the kernel's.
+ */
+final class ResourcesWire {
+    /** The kernel has nine resource types today (pd, cq, qp, cm_id, mr, ctx, srq, ...); room for growth. */
+    static final int MAX_RESOURCE_TYPES = 32;
+    private static final long U32_MAX = 0xffff_ffffL;
+
+    private ResourcesWire() {
+    }
+
+    static ObjectNode encode(RdmaResources resources) {
+        ObjectNode json = FrameCodec.MAPPER.createObjectNode();
+        ObjectNode summary = json.putObject("summary");
+        resources.summary().forEach(summary::put);
+        ArrayNode qps = json.putArray("qps");
+        for (QueuePair qp : resources.qps()) {
+            ObjectNode entry = qps.addObject().put("lqpn", qp.lqpn());
+            if (qp.rqpn() != null) {
+                entry.put("rqpn", qp.rqpn());
+            }
+            if (qp.port() != null) {
+                entry.put("port", qp.port());
+            }
+            entry.put("type", qp.type()).put("state", qp.state());
+            if (qp.pid() != null) {
+                entry.put("pid", qp.pid());
+            }
+            if (qp.kernName() != null) {
+                entry.put("kernName", qp.kernName());
+            }
+        }
+        json.put("qpsDropped", resources.qpsDropped());
+        return json;
+    }
+
+    /** The device's {@code resources}; the caller passes it only when present. */
+    static RdmaResources decode(StrictJson json) throws FrameException {
+        StrictJson summaryJson = json.object("summary");
+        List<String> types = summaryJson.keys();
+        if (types.size() > MAX_RESOURCE_TYPES) {
+            throw new FrameException(summaryJson.path() + " lists " + types.size() + " resource types; at most "
+                    + MAX_RESOURCE_TYPES);
+        }
+        Map<String, Long> summary = new LinkedHashMap<>();
+        for (String type : types) {
+            long count = summaryJson.longValue(type);
+            if (count < 0) {
+                throw new FrameException(summaryJson.path(type) + ": " + count + " is negative");
+            }
+            summary.put(type, count);
+        }
+        List<StrictJson> entries = json.objects("qps");
+        if (entries.size() > RdmaResources.MAX_QPS) {
+            throw new FrameException(json.path("qps") + " lists " + entries.size() + " QPs; at most "
+                    + RdmaResources.MAX_QPS + " (the rest go in qpsDropped)");
+        }
+        List<QueuePair> qps = new ArrayList<>(entries.size());
+        for (StrictJson q : entries) {
+            qps.add(new QueuePair(u32(q, "lqpn"), q.has("rqpn") ? u32(q, "rqpn") : null,
+                    q.has("port") ? (int) u32(q, "port") : null, q.string("type"), q.string("state"),
+                    q.has("pid") ? u32(q, "pid") : null, q.optString("kernName")));
+        }
+        int dropped = json.integer("qpsDropped");
+        if (dropped < 0) {
+            throw new FrameException(json.path("qpsDropped") + ": " + dropped + " is negative");
+        }
+        return new RdmaResources(summary, qps, dropped);
+    }
+
+    private static long u32(StrictJson json, String key) throws FrameException {
+        long value = json.longValue(key);
+        if (value < 0 || value > U32_MAX) {
+            throw new FrameException(json.path(key) + ": " + value + " is outside 0.." + U32_MAX);
+        }
+        return value;
+    }
+}
