@@ -4,6 +4,8 @@
 # the fabric link (eth1, a tap on the lab's bridge, 10.77.0.<index>/24), creates Soft-RoCE rxe0 on the fabric link,
 # writes `ready`, then runs each command the host drops into cmd/ (N.sh -> N.out, N.rc) until `stop` appears.
 set -u
+# init starts this with busybox's environment; the host's userland keeps tc, rdma and friends in sbin
+export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8
 cd /run/lab
 index="$(cat index)"
 ip link set eth0 up && ip addr add 10.0.2.15/24 dev eth0 && ip route add default via 10.0.2.2 dev eth0

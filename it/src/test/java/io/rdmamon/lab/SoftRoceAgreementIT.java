@@ -71,6 +71,20 @@ class SoftRoceAgreementIT {
                 Guest.RDMAMON + " sample --json > sample.json",
                 "rdma -j statistic show link rxe0/1 > stat-after.json"),
                 Duration.ofMinutes(2));
+        // RDMA netlink's resources while a perftest holds QPs open: rdma-core's view around rdmamon's sample
+        vm.require(String.join("\n",
+                "set -e",
+                "ib_write_bw -d rxe0 -x 1 -D 100 -F > hold-server.txt 2>&1 &",
+                "sleep 2",
+                "ib_write_bw -d rxe0 -x 1 -D 100 -F " + vm.fabricAddress() + " > hold-client.txt 2>&1 &",
+                "for i in $(seq 60); do grep -q 'remote address' hold-client.txt && break; sleep 1; done",
+                "rdma -j resource show > resources-before.json",
+                "rdma -j resource show qp > qps-before.json",
+                Guest.RDMAMON + " sample --json > sample-resources.json",
+                "rdma -j resource show > resources-after.json",
+                "rdma -j resource show qp > qps-after.json",
+                "pkill ib_write_bw || true"),
+                Duration.ofMinutes(2));
     }
 
     @AfterAll
@@ -213,6 +227,42 @@ class SoftRoceAgreementIT {
                 "activeWidth", "activeSpeed", "linkLayer")) {
             assertEquals(Long.parseLong(verbs.get(key)), sampled.getLong(key), key);
         }
+    }
+
+    @Test
+    void theRdmaNetlinkSourceGaveTheCountersAndAgreesWithRdmaResource() throws IOException {
+        assertEquals(new JsonArray(read("resources-before.json")), new JsonArray(read("resources-after.json")),
+                "the resources were still while rdmamon read them");
+        assertEquals(new JsonArray(read("qps-before.json")), new JsonArray(read("qps-after.json")));
+        JsonObject device = new JsonObject(read("sample-resources.json")).getJsonArray("devices").getJsonObject(0);
+        assertEquals("netlink", device.getJsonArray("ports").getJsonObject(0).getString("hwCountersSource"));
+        assertEquals("netlink", port(new JsonObject(read("sample.json"))).getString("hwCountersSource"));
+
+        // the summary: rdma prints {"ifindex", "ifname", then one count per type}
+        JsonObject summary = new JsonArray(read("resources-after.json")).getJsonObject(0).copy();
+        summary.remove("ifindex");
+        summary.remove("ifname");
+        JsonObject resources = device.getJsonObject("resources");
+        assertEquals(summary, resources.getJsonObject("summary"));
+        assertTrue(summary.getInteger("qp") >= 3, "the perftest pair's two QPs and GSI's QP1: " + summary);
+
+        // the QPs: number, type, state, port, and the owner (pid for a process, the kernel module's name otherwise)
+        Map<Integer, String> rdma = new TreeMap<>();
+        for (Object o : new JsonArray(read("qps-after.json"))) {
+            JsonObject qp = (JsonObject) o;
+            rdma.put(qp.getInteger("lqpn"), qp.getString("type") + " " + qp.getString("state") + " port "
+                    + qp.getInteger("port") + " " + (qp.containsKey("pid") ? "pid " + qp.getInteger("pid")
+                    : "kernel " + qp.getString("comm")));
+        }
+        Map<Integer, String> sampled = new TreeMap<>();
+        for (Object o : resources.getJsonArray("qps")) {
+            JsonObject qp = (JsonObject) o;
+            sampled.put(qp.getInteger("lqpn"), qp.getString("type") + " " + qp.getString("state") + " port "
+                    + qp.getInteger("port") + " " + (qp.containsKey("pid") ? "pid " + qp.getInteger("pid")
+                    : "kernel " + qp.getString("kernName")));
+        }
+        assertEquals(rdma, sampled);
+        assertEquals(0, resources.getInteger("qpsDropped", 0));
     }
 
     private static JsonObject port(JsonObject sample) {
