@@ -2,7 +2,7 @@
 # Runs in every lab VM (scripts/lab/init chroots into the host's userland and starts it from the VM's work folder,
 # /run/lab): brings up the control link (eth0, qemu's user network: the host's collector is 10.0.2.100:9470) and
 # the fabric link (eth1, a tap on the lab's bridge, 10.77.0.<index>/24), creates Soft-RoCE rxe0 on the fabric link,
-# writes `ready`, then runs each command the host drops into cmd/ (N.sh -> N.out, N.rc) until `stop` appears.
+# writes `ready`, then starts each command the host drops into cmd/ (N.sh -> N.out, N.rc) until `stop` appears.
 set -u
 # init starts this with busybox's environment; the host's userland keeps tc, rdma and friends in sbin
 export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8
@@ -20,9 +20,10 @@ while [ ! -e stop ]; do
   for script in cmd/*.sh; do
     [ -e "$script" ] || continue
     n="${script%.sh}"
-    [ -e "$n.rc" ] && continue
-    bash "$script" > "$n.out" 2>&1 < /dev/null
-    echo $? > "$n.rc.tmp" && mv "$n.rc.tmp" "$n.rc"
+    [ -e "$n.started" ] && continue
+    touch "$n.started"
+    # each in the background: a command that hangs does not stop the next one (a thread dump, a kill) from running
+    ( bash "$script" > "$n.out" 2>&1 < /dev/null; echo $? > "$n.rc.tmp" && mv "$n.rc.tmp" "$n.rc" ) &
   done
   sleep 0.2
 done

@@ -74,10 +74,15 @@ class SoftRoceAgreementIT {
         // RDMA netlink's resources while a perftest holds QPs open: rdma-core's view around rdmamon's sample
         vm.require(String.join("\n",
                 "set -e",
-                "ib_write_bw -d rxe0 -x 1 -D 100 -F > hold-server.txt 2>&1 &",
+                // long enough to outlast a JVM start under TCG, stopped below once everything is read; sleeping on
+                // CQ events (-e) with one message in flight (-t 1), not busy-polling two vCPUs away from the JVM
+                "hold='ib_write_bw -d rxe0 -x 1 -D 400 -F -e -t 1 -s 1024'",
+                "$hold > hold-server.txt 2>&1 &",
                 "sleep 2",
-                "ib_write_bw -d rxe0 -x 1 -D 100 -F " + vm.fabricAddress() + " > hold-client.txt 2>&1 &",
-                "for i in $(seq 60); do grep -q 'remote address' hold-client.txt && break; sleep 1; done",
+                "$hold " + vm.fabricAddress() + " > hold-client.txt 2>&1 &",
+                // connected: the server's QP in RTR, the client's in RTS (perftest's output is buffered until it ends)
+                "for i in $(seq 60); do [ \"$(rdma resource show qp | grep -cE 'state RT[RS] .*comm ib_write_bw')\" -ge 2 ]"
+                        + " && break; sleep 1; done",
                 "rdma -j resource show > resources-before.json",
                 "rdma -j resource show qp > qps-before.json",
                 Guest.RDMAMON + " sample --json > sample-resources.json",
@@ -157,6 +162,8 @@ class SoftRoceAgreementIT {
         }
         assertFalse(sysfs.isEmpty(), "rxe0 has GIDs in sysfs");
         assertEquals(sysfs, rdmamon);
+        String linkNetdev = new JsonArray(read("rdma-link.json")).getJsonObject(0).getString("netdev");
+        rdmamon.values().forEach(entry -> assertTrue(entry.get(1).endsWith(" " + linkNetdev), entry + " on " + linkNetdev));
         assertTrue(lines[lines.length - 1].contains("n_gids_found=" + sysfs.size()), lines[lines.length - 1]);
 
         Map<Integer, String> ibv = IbvDevinfo.gids(IbvDevinfo.parse(read("ibv_devinfo.txt")));
@@ -233,7 +240,9 @@ class SoftRoceAgreementIT {
     void theRdmaNetlinkSourceGaveTheCountersAndAgreesWithRdmaResource() throws IOException {
         assertEquals(new JsonArray(read("resources-before.json")), new JsonArray(read("resources-after.json")),
                 "the resources were still while rdmamon read them");
-        assertEquals(new JsonArray(read("qps-before.json")), new JsonArray(read("qps-after.json")));
+        // the PSNs move with the traffic; the QPs themselves must not
+        assertEquals(queuePairs(new JsonArray(read("qps-before.json")), "comm"),
+                queuePairs(new JsonArray(read("qps-after.json")), "comm"));
         JsonObject device = new JsonObject(read("sample-resources.json")).getJsonArray("devices").getJsonObject(0);
         assertEquals("netlink", device.getJsonArray("ports").getJsonObject(0).getString("hwCountersSource"));
         assertEquals("netlink", port(new JsonObject(read("sample.json"))).getString("hwCountersSource"));
@@ -247,22 +256,22 @@ class SoftRoceAgreementIT {
         assertTrue(summary.getInteger("qp") >= 3, "the perftest pair's two QPs and GSI's QP1: " + summary);
 
         // the QPs: number, type, state, port, and the owner (pid for a process, the kernel module's name otherwise)
-        Map<Integer, String> rdma = new TreeMap<>();
-        for (Object o : new JsonArray(read("qps-after.json"))) {
-            JsonObject qp = (JsonObject) o;
-            rdma.put(qp.getInteger("lqpn"), qp.getString("type") + " " + qp.getString("state") + " port "
-                    + qp.getInteger("port") + " " + (qp.containsKey("pid") ? "pid " + qp.getInteger("pid")
-                    : "kernel " + qp.getString("comm")));
-        }
-        Map<Integer, String> sampled = new TreeMap<>();
-        for (Object o : resources.getJsonArray("qps")) {
-            JsonObject qp = (JsonObject) o;
-            sampled.put(qp.getInteger("lqpn"), qp.getString("type") + " " + qp.getString("state") + " port "
-                    + qp.getInteger("port") + " " + (qp.containsKey("pid") ? "pid " + qp.getInteger("pid")
-                    : "kernel " + qp.getString("kernName")));
-        }
+        Map<Integer, String> rdma = queuePairs(new JsonArray(read("qps-after.json")), "comm");
+        Map<Integer, String> sampled = queuePairs(resources.getJsonArray("qps"), "kernName");
         assertEquals(rdma, sampled);
         assertEquals(0, resources.getInteger("qpsDropped", 0));
+    }
+
+    /** QPs by number: type, state, port and owner (a pid, or the kernel module named by {@code kernelOwner}). */
+    private static Map<Integer, String> queuePairs(JsonArray qps, String kernelOwner) {
+        Map<Integer, String> byNumber = new TreeMap<>();
+        for (Object o : qps) {
+            JsonObject qp = (JsonObject) o;
+            byNumber.put(qp.getInteger("lqpn"), qp.getString("type") + " " + qp.getString("state") + " port "
+                    + qp.getInteger("port") + " " + (qp.containsKey("pid") ? "pid " + qp.getInteger("pid")
+                    : "kernel " + qp.getString(kernelOwner)));
+        }
+        return byNumber;
     }
 
     private static JsonObject port(JsonObject sample) {
