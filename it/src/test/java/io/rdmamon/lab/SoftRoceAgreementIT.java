@@ -27,7 +27,7 @@ import org.junit.jupiter.api.Timeout;
  * libibverbs and its readers must equal what {@code ibv_devinfo -v}, {@code rdma link}, {@code rdma statistic} and
  * the sysfs files themselves say, before and after real {@code ib_write_bw} traffic.
  */
-@Timeout(value = 6, unit = java.util.concurrent.TimeUnit.MINUTES)
+@Timeout(value = 10, unit = java.util.concurrent.TimeUnit.MINUTES)
 class SoftRoceAgreementIT {
     private static final Path WORK = Path.of("target", "lab-agreement").toAbsolutePath();
     private static Lab lab;
@@ -74,21 +74,21 @@ class SoftRoceAgreementIT {
         // RDMA netlink's resources while a perftest holds QPs open: rdma-core's view around rdmamon's sample
         vm.require(String.join("\n",
                 "set -e",
-                // long enough to outlast a JVM start under TCG, stopped below once everything is read; sleeping on
-                // CQ events (-e) with one message in flight (-t 1), not busy-polling two vCPUs away from the JVM
-                "hold='ib_write_bw -d rxe0 -x 1 -D 400 -F -e -t 1 -s 1024'",
+                // more iterations than it can run while the JVM starts under TCG, stopped below once everything is
+                // read; sleeping on CQ events (-e: SEND only, and not with -D), not busy-polling the vCPUs away
+                "hold='ib_send_bw -d rxe0 -x 1 -n 100000000 -F -e -t 4 -s 1024'",
                 "$hold > hold-server.txt 2>&1 &",
                 "sleep 2",
                 "$hold " + vm.fabricAddress() + " > hold-client.txt 2>&1 &",
                 // connected: the server's QP in RTR, the client's in RTS (perftest's output is buffered until it ends)
-                "for i in $(seq 60); do [ \"$(rdma resource show qp | grep -cE 'state RT[RS] .*comm ib_write_bw')\" -ge 2 ]"
+                "for i in $(seq 60); do [ \"$(rdma resource show qp | grep -cE 'state RT[RS] .*comm ib_send_bw')\" -ge 2 ]"
                         + " && break; sleep 1; done",
                 "rdma -j resource show > resources-before.json",
                 "rdma -j resource show qp > qps-before.json",
                 Guest.RDMAMON + " sample --json > sample-resources.json",
                 "rdma -j resource show > resources-after.json",
                 "rdma -j resource show qp > qps-after.json",
-                "pkill ib_write_bw || true"),
+                "pkill ib_send_bw || true"),
                 Duration.ofMinutes(2));
     }
 

@@ -36,7 +36,7 @@ import org.junit.jupiter.api.Timeout;
  * VMs and agrees with perftest run by hand.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
-@Timeout(value = 5, unit = java.util.concurrent.TimeUnit.MINUTES)
+@Timeout(value = 8, unit = java.util.concurrent.TimeUnit.MINUTES)
 class SoftRoceFleetIT {
     private static final Path WORK = Path.of("target", "lab-fleet").toAbsolutePath();
     private static final Duration AGENTS_UP = Duration.ofMinutes(4);
