@@ -92,5 +92,5 @@ for _ in $(seq 1 300); do
 done
 echo "lab: $nodes of $vms agent(s) streaming"
 echo "lab: dashboard http://127.0.0.1:$port/   metrics http://127.0.0.1:$port/metrics   (Ctrl-C stops the lab)"
-echo "lab: run a command in a VM:  echo 'ip link set eth1 down' > $work/vm3/cmd/0100.sh   (output in 0100.out)"
+echo "lab: run a command in a VM:  echo 'ip link set eth1 down' > $work/vm$vms/cmd/0100.sh   (output in 0100.out)"
 wait
