@@ -110,7 +110,7 @@ public final class RdmaNetlinkReader {
             try {
                 return rdma.portHwCounters(index, port);
             } catch (RdmaNetlinkException e) {
-                if (e.errno() != Errno.EINVAL && e.errno() != Errno.EOPNOTSUPP) {
+                if (e.errno() != Errno.EINVAL && !Errno.notSupported(e.errno())) {
                     problems.add(name + "/" + port + ": " + e.getMessage());
                 }
                 return null;

@@ -51,4 +51,9 @@ public record SourceStatus(String source, String subject, boolean success, Strin
     public Outcome outcome() {
         return !success ? Outcome.FAILED : unsupported != null ? Outcome.UNSUPPORTED : Outcome.OK;
     }
+
+    /** Why it was not read: the error when failed, the missing capability when unsupported; null when read. */
+    public String reason() {
+        return success ? unsupported : error;
+    }
 }
