@@ -229,8 +229,8 @@ public final class HostReader {
      */
     public TransceiverModule readModule(String ifname) throws IOException {
         ModuleReader.Result result = modules.read(ifname, this::runModuleRead);
-        if (result.failure() != null) {
-            throw new IOException(result.failure());
+        if (result.reason() != null) {
+            throw new IOException(result.reason());
         }
         return result.module();
     }
@@ -438,13 +438,16 @@ public final class HostReader {
     }
 
     /**
-     * The transceiver of {@code netdev}: a {@code module} status when one was decoded (ok) or the read failed
-     * (failed, naming it); none when the netdev has no module (no cage, an empty one, no capture).
+     * The transceiver of {@code netdev}: a {@code module} status when one was decoded (ok), the read failed (failed,
+     * naming it) or this host cannot read the module (unsupported); none when the netdev has no module (no cage, an
+     * empty one, no capture).
      */
     private ModuleReader.Result readModule(String netdev, List<SourceStatus> sources) {
         ModuleReader.Result result = modules.read(netdev, this::runModuleRead);
         if (result.failure() != null) {
             sources.add(SourceStatus.failed(SOURCE_MODULE, netdev, result.failure()));
+        } else if (result.unsupported() != null) {
+            sources.add(SourceStatus.unsupported(SOURCE_MODULE, netdev, result.unsupported()));
         } else if (result.module() != null) {
             sources.add(SourceStatus.ok(SOURCE_MODULE, netdev));
         }
