@@ -18,7 +18,11 @@ export function sourcesFact(sources) {
 /** The QoS tab's line for a port without a QoS configuration: [text, class], from the netdev's qos status. */
 export function missingQosHint(sources, netdev) {
   const status = (sources || []).find((s) => s.source === 'qos' && s.subject === netdev);
-  if (status?.status === 'unsupported') return ['QoS not supported on ' + netdev + ': ' + status.unsupported + '.', 'muted'];
-  if (status?.status === 'failed') return ['QoS configuration of ' + netdev + ' could not be read: ' + status.error, 'bad'];
+  if (status?.status === 'unsupported') {
+    return ['QoS not supported on ' + netdev + ': ' + status.unsupported + '.', 'muted'];
+  }
+  if (status?.status === 'failed') {
+    return ['QoS configuration of ' + netdev + ' could not be read: ' + status.error, 'bad'];
+  }
   return ['No QoS configuration read for this port (not RoCE, or not read yet).', 'muted'];
 }

@@ -430,7 +430,8 @@ public final class HostReader {
         }
         if (verbs != null) {
             // verbs unavailable = no libibverbs or a kernel without uverbs: the host lacks them, nothing failed
-            sources.add(verbsUnavailable != null ? SourceStatus.unsupported(SOURCE_VERBS, device.name(), verbsUnavailable)
+            sources.add(verbsUnavailable != null
+                    ? SourceStatus.unsupported(SOURCE_VERBS, device.name(), verbsUnavailable)
                     : verbsProblems.isEmpty() ? SourceStatus.ok(SOURCE_VERBS, device.name())
                     : SourceStatus.failed(SOURCE_VERBS, device.name(), String.join("; ", verbsProblems)));
         }

@@ -70,8 +70,8 @@ public final class IoctlModuleEepromSource implements ModuleEepromSource {
                 if (ioctl.errno() == Errno.EOPNOTSUPP) {
                     throw named(ifname, ioctl);
                 }
-                throw new UnsupportedCapabilityException(ifname + ": the module refuses the ioctl (" + ioctl.getMessage()
-                        + ") and " + netlink.getMessage());
+                throw new UnsupportedCapabilityException(ifname + ": the module refuses the ioctl ("
+                        + ioctl.getMessage() + ") and " + netlink.getMessage());
             }
         }
     }

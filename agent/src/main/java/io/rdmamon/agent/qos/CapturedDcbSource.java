@@ -25,8 +25,8 @@ import java.util.List;
  * read: Operation not supported" goes to stderr, a bare newline to stdout), so the part is null and the reading lists
  * it as unsupported where the part matters (PFC, ETS, the APP table); otherwise one JSON object, keys in any order,
  * unknown keys ignored (later iproute2 releases add some), both iproute2 shapes of the APP pairs. A directory whose
- * PFC, ETS and APP parts all said not supported is a netdev without DCB ({@link UnsupportedCapabilityException}); one with none
- * of them captured is a broken capture, and an error.
+ * PFC, ETS and APP parts all said not supported is a netdev without DCB ({@link UnsupportedCapabilityException}); one
+ * with none of them captured is a broken capture, and an error.
  */
 public final class CapturedDcbSource implements DcbSource {
     /** {@code dcb -j -p app} of 64 DSCP entries is about 4 KiB; a file far beyond that is not a capture. */

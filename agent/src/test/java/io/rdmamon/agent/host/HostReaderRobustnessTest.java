@@ -341,19 +341,20 @@ class HostReaderRobustnessTest {
                 sample.sources().stream().filter(s -> s.source().equals("ethtool")).toList());
     }
 
+    private static final String NO_UVERBS = "verbs unavailable: ibv_get_device_list: Function not implemented (ENOSYS)";
+
     /** No libibverbs, or a kernel without uverbs (ENOSYS): the host lacks verbs, which is not a failure. */
     @Test
     void verbsUnavailableIsOneUnsupportedStatusPerDeviceAndNoAttributes() throws IOException {
         copyMlx5RoceWithoutQos();
-        Verbs unavailable = new StubVerbs(new VerbsAvailability(false,
-                "verbs unavailable: ibv_get_device_list: Function not implemented (ENOSYS)"));
+        Verbs unavailable = new StubVerbs(new VerbsAvailability(false, NO_UVERBS));
         HostSample sample = HostReader.forRoot(root, new CapturedEthtoolStatsSource(root), new VerbsPortReader(unavailable))
                 .read("n");
 
         assertNull(sample.devices().get(0).ports().get(0).verbs());
         assertEquals(List.of(
-                        SourceStatus.unsupported("verbs", "mlx5_0", "verbs unavailable: ibv_get_device_list: Function not implemented (ENOSYS)"),
-                        SourceStatus.unsupported("verbs", "mlx5_1", "verbs unavailable: ibv_get_device_list: Function not implemented (ENOSYS)")),
+                        SourceStatus.unsupported("verbs", "mlx5_0", NO_UVERBS),
+                        SourceStatus.unsupported("verbs", "mlx5_1", NO_UVERBS)),
                 sample.sources().stream().filter(s -> s.source().equals("verbs")).toList());
     }
 

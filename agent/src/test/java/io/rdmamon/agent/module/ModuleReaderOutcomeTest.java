@@ -27,9 +27,9 @@ class ModuleReaderOutcomeTest {
 
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', value = {
-            "none        | ''                                          | ''",
-            "unsupported | ''                                          | ethtool -m eth1: eth1: the module refuses the ioctl",
-            "failed      | ethtool -m eth1: eth1: EPERM                | ''"})
+            "none        | ''                           | ''",
+            "unsupported | ''                           | ethtool -m eth1: eth1: the module refuses the ioctl",
+            "failed      | ethtool -m eth1: eth1: EPERM | ''"})
     void aRefusalIsNoModuleUnsupportedOrFailed(String kind, String failure, String unsupported) {
         ModuleReader.Result result = new ModuleReader(refusing(kind), null, () -> 0L)
                 .read("eth1", (call, source, ifname) -> source.read(ifname));

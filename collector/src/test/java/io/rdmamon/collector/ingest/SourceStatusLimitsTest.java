@@ -22,7 +22,8 @@ class SourceStatusLimitsTest {
     }
 
     private static SourceStatus status(boolean unsupported, String reason) {
-        return unsupported ? SourceStatus.unsupported("qos", "eth1", reason) : SourceStatus.failed("qos", "eth1", reason);
+        return unsupported ? SourceStatus.unsupported("qos", "eth1", reason)
+                : SourceStatus.failed("qos", "eth1", reason);
     }
 
     @ParameterizedTest(name = "unsupported {0}")
