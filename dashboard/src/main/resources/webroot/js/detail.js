@@ -8,6 +8,7 @@ import {renderDiagnoses} from './diagnoses.js';
 import {byId, el, setText, text} from './dom.js';
 import {portHref} from './links.js';
 import {PhysPanel} from './phys.js';
+import {missingQosHint, sourcesFact} from './sources.js';
 
 const TABS = ['charts', 'counters', 'rates', 'gids', 'phys'];
 const NODE_REFRESH_MILLIS = 10000;
@@ -217,6 +218,7 @@ export class Detail {
       ['Device', device ? [device.hcaType, device.fwVersion && 'fw ' + device.fwVersion].filter(Boolean).join(', ') : null],
       ['Agent', nodeRow ? (nodeRow.up ? 'up' : 'stale') + (nodeRow.connected ? '' : ', disconnected') : 'unknown node',
         nodeRow?.up ? 'ok' : 'bad'],
+      ['Sources', ...sourcesFact(this.nodeInfo?.sources)],
     ];
     const h1 = text('h1', this.node + ' ' + this.device + '/' + this.port);
     const back = el('a', {href: '#/', className: 'back'}, '← Overview');
@@ -293,8 +295,8 @@ export class Detail {
     const tbody = document.querySelector('#qos-table tbody');
     const qos = port?.qos;
     if (!qos) {
-      setText(hint, port ? 'No QoS configuration read for this port (not RoCE, no DCB support, or not read yet).' : '',
-        'hint muted');
+      const [message, cls] = port ? missingQosHint(this.nodeInfo.sources, port.netdev) : ['', 'muted'];
+      setText(hint, message, 'hint ' + cls);
       tbody.replaceChildren();
       return;
     }

@@ -258,7 +258,7 @@ class FixtureCommandsTest {
         assertEquals(0, result.exitCode(), result::toString);
         assertTrue(result.out().contains("Priority trust state: pcp\n"), result::toString);
         assertTrue(result.out().contains("PFC configuration: not read\n"), result::toString);
-        assertArrayEquals(new String[] {"rdmamon qos: warning: dcb/ens2f0np0/pfc.json: dcb pfc show printed nothing "
+        assertArrayEquals(new String[] {"rdmamon qos: note: dcb/ens2f0np0/pfc.json: dcb pfc show printed nothing "
                 + "(not supported on ens2f0np0)"}, result.errLines());
     }
 

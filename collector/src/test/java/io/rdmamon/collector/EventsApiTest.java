@@ -146,6 +146,18 @@ class EventsApiTest {
                 roce.get("resources").toString());
     }
 
+    /** A NIC without DCB is neither an error nor hidden: its own status, success kept, the reason beside it. */
+    @Test
+    void theNodeDetailShowsAnUnsupportedSourceAsUnsupportedNotFailed() throws Exception {
+        JsonNode sources = JSON.readTree(get("/api/nodes/gpu-07").body()).get("sources");
+
+        assertEquals("{\"source\":\"sysfs\",\"subject\":\"mlx5_4\",\"success\":true,\"status\":\"ok\","
+                + "\"error\":null,\"unsupported\":null}", sources.get(0).toString());
+        assertEquals("{\"source\":\"qos\",\"subject\":\"enp1s0f0np0\",\"success\":true,\"status\":\"unsupported\","
+                + "\"error\":null,\"unsupported\":\"no DCB support on enp1s0f0np0 (EOPNOTSUPP)\"}",
+                sources.get(2).toString());
+    }
+
     /** Device {@code index} of the node detail: mlx5_4 (InfiniBand) then rocep1s0f0. */
     private JsonNode detailDevice(int index) throws Exception {
         return JSON.readTree(get("/api/nodes/gpu-07").body()).get("devices").get(index);
@@ -211,7 +223,8 @@ class EventsApiTest {
                                 8_000_000_000L, 16_000_000_000L, 16, 16, Map.of("correctable", 2L), List.of()),
                         new RdmaResources(Map.of("qp", 2L), List.of(new QueuePair(1, null, 1, "GSI", "RTS", null,
                                 "ib_core"), new QueuePair(17, 18L, 1, "RC", "RTS", 4321L, null)), 0))),
-                List.of(SourceStatus.ok("sysfs", "mlx5_4"), SourceStatus.ok("sysfs", "rocep1s0f0")));
+                List.of(SourceStatus.ok("sysfs", "mlx5_4"), SourceStatus.ok("sysfs", "rocep1s0f0"),
+                        SourceStatus.unsupported("qos", "enp1s0f0np0", "no DCB support on enp1s0f0np0 (EOPNOTSUPP)")));
     }
 
     private HttpResponse<String> get(String path) throws Exception {

@@ -37,6 +37,11 @@ public final class Errno {
     public static final int EOPNOTSUPP = 95;
     public static final int EAFNOSUPPORT = 97;
     public static final int ENOBUFS = 105;
+    /**
+     * The kernel's internal "operation is not supported" (include/linux/errno.h), not meant for user space but
+     * returned to it by some drivers' ethtool and DCB operations where EOPNOTSUPP was meant.
+     */
+    public static final int ENOTSUPP = 524;
 
     private static final Map<Integer, String> NAMES = Map.ofEntries(
             Map.entry(EPERM, "EPERM"), Map.entry(ENOENT, "ENOENT"), Map.entry(ESRCH, "ESRCH"), Map.entry(EINTR, "EINTR"),
@@ -48,9 +53,17 @@ public final class Errno {
             Map.entry(ENOSYS, "ENOSYS"), Map.entry(ENODATA, "ENODATA"),
             Map.entry(EPROTONOSUPPORT, "EPROTONOSUPPORT"), Map.entry(EOPNOTSUPP, "EOPNOTSUPP"),
             Map.entry(EAFNOSUPPORT, "EAFNOSUPPORT"), Map.entry(EMSGSIZE, "EMSGSIZE"),
-            Map.entry(ENOPROTOOPT, "ENOPROTOOPT"), Map.entry(ENOBUFS, "ENOBUFS"));
+            Map.entry(ENOPROTOOPT, "ENOPROTOOPT"), Map.entry(ENOBUFS, "ENOBUFS"), Map.entry(ENOTSUPP, "ENOTSUPP"));
 
     private Errno() {
+    }
+
+    /**
+     * Whether {@code errno} is the kernel saying the device or driver lacks the operation (EOPNOTSUPP, or ENOTSUPP
+     * leaked by a driver): an absent optional capability, not a failure of the read.
+     */
+    public static boolean notSupported(int errno) {
+        return errno == EOPNOTSUPP || errno == ENOTSUPP;
     }
 
     /** The errno of the last failed native call made by this thread through jnr-ffi. */

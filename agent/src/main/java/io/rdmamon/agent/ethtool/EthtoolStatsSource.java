@@ -1,5 +1,6 @@
 package io.rdmamon.agent.ethtool;
 
+import io.rdmamon.agent.capability.UnsupportedCapabilityException;
 import io.rdmamon.protocol.model.FecMode;
 
 import java.io.IOException;
@@ -16,7 +17,9 @@ public interface EthtoolStatsSource {
      * Every statistic of {@code ifname}, name → value in the driver's order; values are u64 in a long
      * with unsigned semantics.
      *
-     * @throws IOException naming the interface (and the file or errno) when the statistics cannot be had
+     * @throws UnsupportedCapabilityException when the driver has no statistics
+     * @throws IOException                     naming the interface (and the file or errno) when the statistics
+     *                                         cannot be had
      */
     LinkedHashMap<String, Long> statistics(String ifname) throws IOException;
 

@@ -1,5 +1,6 @@
 package io.rdmamon.agent.ethtool;
 
+import io.rdmamon.agent.capability.UnsupportedCapabilityException;
 import io.rdmamon.nativeio.Errno;
 import io.rdmamon.nativeio.ethtool.Ethtool;
 import io.rdmamon.nativeio.ethtool.EthtoolException;
@@ -31,10 +32,18 @@ public final class IoctlEthtoolStatsSource implements EthtoolStatsSource {
         }
     }
 
+    /** A driver without statistics ({@code ETHTOOL_GSSET_INFO} EOPNOTSUPP: no get_sset_count) is unsupported. */
     @Override
     public LinkedHashMap<String, Long> statistics(String ifname) throws IOException {
         InterfaceNames.requireValid(ifname);
-        return ethtool.stats(ifname);
+        try {
+            return ethtool.stats(ifname);
+        } catch (EthtoolException e) {
+            if (Errno.notSupported(e.errno())) {
+                throw new UnsupportedCapabilityException(e.getMessage() + ": the driver has no ethtool statistics");
+            }
+            throw e;
+        }
     }
 
     /** {@code ETHTOOL_GFECPARAM}; EOPNOTSUPP (veth, virtio, mlx5 with no active FEC) is none, not a failure. */
@@ -45,7 +54,7 @@ public final class IoctlEthtoolStatsSource implements EthtoolStatsSource {
         try {
             param = ethtool.fecParam(ifname);
         } catch (EthtoolException e) {
-            if (e.errno() == Errno.EOPNOTSUPP) {
+            if (Errno.notSupported(e.errno())) {
                 return null;
             }
             throw e;

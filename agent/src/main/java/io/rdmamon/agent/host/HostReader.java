@@ -1,5 +1,6 @@
 package io.rdmamon.agent.host;
 
+import io.rdmamon.agent.capability.UnsupportedCapabilityException;
 import io.rdmamon.agent.ethtool.CapturedEthtoolStatsSource;
 import io.rdmamon.agent.ethtool.EthtoolStatsSource;
 import io.rdmamon.agent.ethtool.EthtoolViews;
@@ -228,8 +229,8 @@ public final class HostReader {
      */
     public TransceiverModule readModule(String ifname) throws IOException {
         ModuleReader.Result result = modules.read(ifname, this::runModuleRead);
-        if (result.failure() != null) {
-            throw new IOException(result.failure());
+        if (result.reason() != null) {
+            throw new IOException(result.reason());
         }
         return result.module();
     }
@@ -323,7 +324,8 @@ public final class HostReader {
 
     /**
      * One full snapshot. Never throws for a device or file problem: each becomes a failed
-     * {@link io.rdmamon.protocol.model.SourceStatus} naming the file, and the rest is still read.
+     * {@link io.rdmamon.protocol.model.SourceStatus} naming the file, and the rest is still read; a capability the host
+     * lacks (no DCB, no libibverbs, no ethtool statistics) is an unsupported status, not a failed one.
      * Statuses: one {@code sysfs} per device, one {@code ethtool} per netdev read, one {@code verbs}
      * per device when verbs are used, one {@code rdma-netlink} per device when RDMA netlink is used and the kernel
      * has it.
@@ -427,7 +429,9 @@ public final class HostReader {
                             netdev -> readModule(netdev, sources)).module()), readFec(port, sources)));
         }
         if (verbs != null) {
-            sources.add(verbsUnavailable != null ? SourceStatus.failed(SOURCE_VERBS, device.name(), verbsUnavailable)
+            // verbs unavailable = no libibverbs or a kernel without uverbs: the host lacks them, nothing failed
+            sources.add(verbsUnavailable != null
+                    ? SourceStatus.unsupported(SOURCE_VERBS, device.name(), verbsUnavailable)
                     : verbsProblems.isEmpty() ? SourceStatus.ok(SOURCE_VERBS, device.name())
                     : SourceStatus.failed(SOURCE_VERBS, device.name(), String.join("; ", verbsProblems)));
         }
@@ -435,13 +439,16 @@ public final class HostReader {
     }
 
     /**
-     * The transceiver of {@code netdev}: a {@code module} status when one was decoded (ok) or the read failed
-     * (failed, naming it); none when the netdev has no module (no cage, an empty one, no capture).
+     * The transceiver of {@code netdev}: a {@code module} status when one was decoded (ok), the read failed (failed,
+     * naming it) or this host cannot read the module (unsupported); none when the netdev has no module (no cage, an
+     * empty one, no capture).
      */
     private ModuleReader.Result readModule(String netdev, List<SourceStatus> sources) {
         ModuleReader.Result result = modules.read(netdev, this::runModuleRead);
         if (result.failure() != null) {
             sources.add(SourceStatus.failed(SOURCE_MODULE, netdev, result.failure()));
+        } else if (result.unsupported() != null) {
+            sources.add(SourceStatus.unsupported(SOURCE_MODULE, netdev, result.unsupported()));
         } else if (result.module() != null) {
             sources.add(SourceStatus.ok(SOURCE_MODULE, netdev));
         }
@@ -473,13 +480,18 @@ public final class HostReader {
                         Integer.toString(port.stateId()), read);
     }
 
-    /** Null (and a failed status) when the statistics cannot be read; the port is still reported. */
+    /**
+     * Null (and a failed status, or an unsupported one for a driver without statistics) when the statistics cannot be
+     * read; the port is still reported.
+     */
     private EthtoolStats readEthtool(String netdev, List<SourceStatus> sources) {
         String call = "ethtool -S " + netdev;
         try {
             EthtoolStats stats = ethtoolViews.of(netdev, watchdog.watch(call, () -> ethtool.sample(netdev)));
             sources.add(SourceStatus.ok(SOURCE_ETHTOOL, netdev));
             return stats;
+        } catch (UnsupportedCapabilityException e) {
+            sources.add(SourceStatus.unsupported(SOURCE_ETHTOOL, netdev, e.getMessage()));
         } catch (StuckReadException e) {
             sources.add(SourceStatus.failed(SOURCE_ETHTOOL, netdev, call + ": " + e.getMessage()));
         } catch (IOException e) {

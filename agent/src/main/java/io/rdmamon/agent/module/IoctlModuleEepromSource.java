@@ -1,5 +1,6 @@
 package io.rdmamon.agent.module;
 
+import io.rdmamon.agent.capability.UnsupportedCapabilityException;
 import io.rdmamon.agent.ethtool.InterfaceNames;
 import io.rdmamon.nativeio.Errno;
 import io.rdmamon.nativeio.ethtool.Ethtool;
@@ -15,7 +16,9 @@ import java.io.IOException;
  * the module: EINVAL is mlx5 refusing a CMIS module (QSFP-DD, OSFP) on the ioctl, EOPNOTSUPP a driver that only has
  * the page operation (or none). What the errno of the last call means: EOPNOTSUPP a driver without module cages (veth,
  * virtio-net); EIO, ENODEV, ENXIO an empty cage (ethtool prints "SFP module not in cage?") — both are "no module", not
- * failures; EPERM is a missing CAP_NET_ADMIN, which fails with a message that says so.
+ * failures; EPERM is a missing CAP_NET_ADMIN, which fails with a message that says so. On a kernel without ethtool
+ * netlink (the family lookup answers ENOENT) the ioctl's answer stands: EOPNOTSUPP no cage, EINVAL a module this host
+ * cannot read ({@link UnsupportedCapabilityException}).
  */
 public final class IoctlModuleEepromSource implements ModuleEepromSource {
     /** One half page through netlink, for {@link PagedModuleImage}. */
@@ -60,7 +63,15 @@ public final class IoctlModuleEepromSource implements ModuleEepromSource {
                 return PagedModuleImage.read((i2cAddress, page, bank, offset) ->
                         pages.read(ifname, i2cAddress, page, bank, offset));
             } catch (EthtoolException netlink) {
-                throw named(ifname, netlink);
+                if (netlink.errno() != Errno.ENOENT) {
+                    throw named(ifname, netlink);
+                }
+                // a kernel without ethtool netlink (before 5.6, or built without it): the ioctl's answer stands
+                if (ioctl.errno() == Errno.EOPNOTSUPP) {
+                    throw named(ifname, ioctl);
+                }
+                throw new UnsupportedCapabilityException(ifname + ": the module refuses the ioctl ("
+                        + ioctl.getMessage() + ") and " + netlink.getMessage());
             }
         }
     }

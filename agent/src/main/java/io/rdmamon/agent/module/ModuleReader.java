@@ -1,5 +1,6 @@
 package io.rdmamon.agent.module;
 
+import io.rdmamon.agent.capability.UnsupportedCapabilityException;
 import io.rdmamon.protocol.model.TransceiverModule;
 
 import java.io.IOException;
@@ -18,11 +19,18 @@ public final class ModuleReader {
     /**
      * What one read gave.
      *
-     * @param module  the decoded module; null when there is none or the read failed
-     * @param failure one line naming the interface and what failed; null unless the read failed
+     * @param module      the decoded module; null when there is none, the read failed or this host cannot read it
+     * @param failure     one line naming the interface and what failed; null unless the read failed
+     * @param unsupported one line naming why this host cannot read the module (a CMIS module behind mlx5's ioctl on a
+     *                    kernel without ethtool netlink); null otherwise
      */
-    public record Result(TransceiverModule module, String failure) {
-        static final Result NONE = new Result(null, null);
+    public record Result(TransceiverModule module, String failure, String unsupported) {
+        static final Result NONE = new Result(null, null, null);
+
+        /** The reason the module was not read: the failure, or why the host cannot read it; null when read or none. */
+        public String reason() {
+            return failure != null ? failure : unsupported;
+        }
     }
 
     /** How a read is run (the host reader passes its watchdog). */
@@ -81,15 +89,17 @@ public final class ModuleReader {
             image = runner.run(call, source, ifname);
         } catch (ModuleEepromSource.NoModuleException e) {
             return Result.NONE;
+        } catch (UnsupportedCapabilityException e) {
+            return new Result(null, null, call + ": " + e.getMessage());
         } catch (IOException e) {
-            return new Result(null, call + ": " + e.getMessage());
+            return new Result(null, call + ": " + e.getMessage(), null);
         } catch (RuntimeException e) {
-            return new Result(null, call + ": " + e);
+            return new Result(null, call + ": " + e, null);
         }
         try {
-            return new Result(ModuleDecoder.decode(image), null);
+            return new Result(ModuleDecoder.decode(image), null, null);
         } catch (IllegalArgumentException e) {
-            return new Result(null, call + ": " + e.getMessage());
+            return new Result(null, call + ": " + e.getMessage(), null);
         }
     }
 }

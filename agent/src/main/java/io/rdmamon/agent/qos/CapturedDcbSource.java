@@ -1,5 +1,6 @@
 package io.rdmamon.agent.qos;
 
+import io.rdmamon.agent.capability.UnsupportedCapabilityException;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.rdmamon.agent.ethtool.InterfaceNames;
@@ -20,11 +21,12 @@ import java.util.List;
  * {@code <root>/dcb/<if>/{pfc,ets,app,apptrust,buffer,maxrate,dcbx}.json}: the exact stdout of
  * {@code dcb -j <obj> show dev <if>} (DESIGN.md §2, qos-facts.md §5), for fixtures, captures and the simulator.
  *
- * <p>Per file: absent = not captured (that part null); only whitespace = {@code dcb} failed ("Attribute read:
- * Operation not supported" goes to stderr, a bare newline to stdout), so the part is null and the reading's problems
- * say so where the part matters (PFC, ETS, the APP table); otherwise one JSON object, keys in any order, unknown keys
- * ignored (later iproute2 releases add some), both iproute2 shapes of the APP pairs. A directory with no PFC, ETS or
- * APP part at all is no DCB configuration, and an error.
+ * <p>Per file: absent = not captured (that part null); only whitespace = {@code dcb} said not supported ("Attribute
+ * read: Operation not supported" goes to stderr, a bare newline to stdout), so the part is null and the reading lists
+ * it as unsupported where the part matters (PFC, ETS, the APP table); otherwise one JSON object, keys in any order,
+ * unknown keys ignored (later iproute2 releases add some), both iproute2 shapes of the APP pairs. A directory whose
+ * PFC, ETS and APP parts all said not supported is a netdev without DCB ({@link UnsupportedCapabilityException}); one
+ * with none of them captured is a broken capture, and an error.
  */
 public final class CapturedDcbSource implements DcbSource {
     /** {@code dcb -j -p app} of 64 DSCP entries is about 4 KiB; a file far beyond that is not a capture. */
@@ -53,20 +55,23 @@ public final class CapturedDcbSource implements DcbSource {
         if (!Files.isDirectory(dir)) {
             throw new NotCapturedException(relative(dir) + ": no dcb -j captures for " + ifname);
         }
-        List<String> problems = new ArrayList<>();
-        JsonNode pfcJson = part(dir, "pfc", true, problems);
-        JsonNode etsJson = part(dir, "ets", true, problems);
-        JsonNode appJson = part(dir, "app", true, problems);
+        List<String> unsupported = new ArrayList<>();
+        JsonNode pfcJson = part(dir, "pfc", true, unsupported);
+        JsonNode etsJson = part(dir, "ets", true, unsupported);
+        JsonNode appJson = part(dir, "app", true, unsupported);
         if (pfcJson == null && etsJson == null && appJson == null) {
-            throw new IOException("no DCB support on " + ifname + " (" + relative(dir)
-                    + ": no pfc, ets or app capture holds a configuration)");
+            if (unsupported.size() == 3) {
+                throw new UnsupportedCapabilityException("no DCB support on " + ifname + " (" + relative(dir)
+                        + ": dcb pfc, ets and app show printed nothing)");
+            }
+            throw new IOException(relative(dir) + ": no pfc, ets or app capture holds a configuration");
         }
         // apptrust, buffer, maxrate and dcbx are optional: mlx5 has no apptrust, iproute2 6.1 no apptrust command,
-        // and a NIC without port buffers no buffer object; their absence is the normal case, not a problem
-        JsonNode trustJson = part(dir, "apptrust", false, problems);
-        JsonNode bufferJson = part(dir, "buffer", false, problems);
-        JsonNode maxrateJson = part(dir, "maxrate", false, problems);
-        JsonNode dcbxJson = part(dir, "dcbx", false, problems);
+        // and a NIC without port buffers no buffer object; their absence is the normal case, not even unsupported
+        JsonNode trustJson = part(dir, "apptrust", false, unsupported);
+        JsonNode bufferJson = part(dir, "buffer", false, unsupported);
+        JsonNode maxrateJson = part(dir, "maxrate", false, unsupported);
+        JsonNode dcbxJson = part(dir, "dcbx", false, unsupported);
         QosConfig config = new QosConfig(QosConfig.SOURCE_CAPTURE,
                 parse(dir, "dcbx", dcbxJson, DcbJson::dcbx),
                 parse(dir, "pfc", pfcJson, DcbJson::pfc),
@@ -76,14 +81,14 @@ public final class CapturedDcbSource implements DcbSource {
                 parse(dir, "buffer", bufferJson, DcbJson::buffer),
                 parse(dir, "maxrate", maxrateJson, DcbJson::maxrate),
                 null, null, null);
-        return new Reading(config, problems);
+        return new Reading(config, unsupported);
     }
 
     /**
      * The JSON of {@code <obj>.json}, or null when it is absent or whitespace (a required part's whitespace is noted
-     * in {@code problems}).
+     * in {@code unsupported}).
      */
-    private JsonNode part(Path dir, String object, boolean required, List<String> problems) throws IOException {
+    private JsonNode part(Path dir, String object, boolean required, List<String> unsupported) throws IOException {
         Path file = dir.resolve(object + ".json");
         if (!Files.exists(file)) {
             // not captured; checked first because most captures lack some object, and an exception per absent file
@@ -104,7 +109,7 @@ public final class CapturedDcbSource implements DcbSource {
         }
         if (text.isBlank()) {
             if (required) {
-                problems.add(relative(file) + ": dcb " + object + " show printed nothing (not supported on "
+                unsupported.add(relative(file) + ": dcb " + object + " show printed nothing (not supported on "
                         + dir.getFileName() + ")");
             }
             return null;

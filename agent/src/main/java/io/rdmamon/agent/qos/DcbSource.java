@@ -1,5 +1,6 @@
 package io.rdmamon.agent.qos;
 
+import io.rdmamon.agent.capability.UnsupportedCapabilityException;
 import io.rdmamon.protocol.model.QosConfig;
 
 import java.io.IOException;
@@ -17,22 +18,25 @@ public interface DcbSource {
      * {@code pfc}, {@code ets}, {@code app}, {@code trustOrder}, {@code buffer} and {@code tcMaxrateKbits} filled as
      * far as the driver answers; {@code ecn}, {@code trafficClass} and {@code defaultRoceTos} are null (other files).
      *
-     * @throws IOException naming the interface and why, e.g. {@code no DCB support on vethA (EOPNOTSUPP)},
-     *                     {@code no such interface nosuch0 (ENODEV)}, or the capture file at fault
+     * @throws UnsupportedCapabilityException when the netdev has no DCB (no dcbnl_ops: veth, virtio-net, an mlx5 VF),
+     *                                         e.g. {@code no DCB support on vethA (EOPNOTSUPP)}
+     * @throws IOException                     naming the interface and why, e.g. {@code no such interface nosuch0
+     *                                         (ENODEV)}, or the capture file at fault
      */
     QosConfig read(String ifname) throws IOException;
 
     /**
-     * What one read gave: the configuration and the problems of parts that could not be read although the netdev has
-     * DCB (e.g. a capture whose {@code pfc} object printed nothing), each naming the part; empty when all were read.
+     * What one read gave: the configuration and the parts the netdev does not support although it has DCB (e.g. a
+     * capture whose {@code pfc} object printed nothing: {@code dcb} said "not supported"), each naming the part; empty
+     * when all were read. A part that exists and cannot be read fails the whole read instead.
      */
-    record Reading(QosConfig config, List<String> problems) {
+    record Reading(QosConfig config, List<String> unsupported) {
         public Reading {
-            problems = List.copyOf(problems);
+            unsupported = List.copyOf(unsupported);
         }
     }
 
-    /** {@link #read} with the problems of single parts; a source that has none keeps this default. */
+    /** {@link #read} with the unsupported single parts; a source that reads all parts at once keeps this default. */
     default Reading readParts(String ifname) throws IOException {
         return new Reading(read(ifname), List.of());
     }

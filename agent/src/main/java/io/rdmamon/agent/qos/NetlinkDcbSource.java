@@ -1,6 +1,9 @@
 package io.rdmamon.agent.qos;
 
+import io.rdmamon.agent.capability.UnsupportedCapabilityException;
+import io.rdmamon.nativeio.Errno;
 import io.rdmamon.nativeio.dcb.Dcb;
+import io.rdmamon.nativeio.dcb.DcbException;
 import io.rdmamon.nativeio.dcb.IeeeDcbConfig;
 import io.rdmamon.nativeio.dcb.NetlinkDcb;
 import io.rdmamon.protocol.model.QosConfig;
@@ -8,9 +11,10 @@ import io.rdmamon.protocol.model.QosConfig;
 import java.io.IOException;
 /**
  * The live host's DCB configuration over netlink ({@code DCB_CMD_IEEE_GET}, reference/qos-facts.md §1), mapped to
- * {@link QosConfig} with source {@code netlink}. A netdev without DCB (veth, a VF) or a vanished one fails with the
- * kernel's reason ({@code no DCB support on X (EOPNOTSUPP)}, {@code no such interface X (ENODEV)}); that costs only
- * that interface. Blocking: call it on a worker.
+ * {@link QosConfig} with source {@code netlink}. A netdev without DCB (veth, virtio-net, a VF) is unsupported
+ * ({@link UnsupportedCapabilityException}, {@code no DCB support on X (EOPNOTSUPP)}); a vanished one fails with the
+ * kernel's reason ({@code no such interface X (ENODEV)}); either costs only that interface. Blocking: call it on a
+ * worker.
  */
 public final class NetlinkDcbSource implements DcbSource {
     private final Dcb dcb;
@@ -36,6 +40,11 @@ public final class NetlinkDcbSource implements DcbSource {
         IeeeDcbConfig config;
         try {
             config = dcb.ieeeConfig(ifname);
+        } catch (DcbException e) {
+            if (Errno.notSupported(e.errno())) {
+                throw new UnsupportedCapabilityException(e.getMessage());
+            }
+            throw e;
         } catch (LinkageError e) {
             // libc binding failed on first use: a reason for this interface, never a dead reader thread
             throw new IOException(ifname + ": DCB netlink unavailable: " + e, e);

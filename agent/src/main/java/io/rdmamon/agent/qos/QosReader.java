@@ -1,5 +1,6 @@
 package io.rdmamon.agent.qos;
 
+import io.rdmamon.agent.capability.UnsupportedCapabilityException;
 import io.rdmamon.agent.sysfs.SmallFileReader;
 import io.rdmamon.agent.sysfs.SysfsFiles;
 import io.rdmamon.protocol.model.QosConfig;
@@ -28,8 +29,8 @@ import java.util.function.LongSupplier;
  * <p>Configuration changes rarely, so a port's reading is reused for the refresh interval (the agent's
  * {@code --qos-refresh}) unless the port's state changed since (a link that came back may have come back from a driver
  * reload, which resets the DCB configuration). Each read gives one {@code qos} {@link SourceStatus} per netdev, reused
- * with the reading. Every failure costs only its part: a netdev without DCB has no configuration (the status says why),
- * a malformed OFED file only its field.
+ * with the reading. Every failure costs only its part: a malformed OFED file only its field. A netdev without DCB has
+ * no configuration and an unsupported status saying why: a capability it lacks, not a failure.
  *
  * <p>Blocking file and netlink I/O: call from a worker thread.
  */
@@ -119,13 +120,14 @@ public final class QosReader {
             reading = dcb.readParts(netdev);
         } catch (DcbSource.NotCapturedException e) {
             return new PortQos(null, null);
+        } catch (UnsupportedCapabilityException e) {
+            return new PortQos(null, SourceStatus.unsupported(SOURCE_QOS, netdev, e.getMessage()));
         } catch (IOException e) {
             return new PortQos(null, SourceStatus.failed(SOURCE_QOS, netdev, e.getMessage()));
         } catch (RuntimeException e) {
             // a parser or binding bug: costs this netdev's configuration only
             return new PortQos(null, SourceStatus.failed(SOURCE_QOS, netdev, "DCB of " + netdev + ": " + e));
         }
-        problems.addAll(reading.problems());
         QosConfig dcbPart = reading.config();
         QosConfig.Ecn ecn = readEcn(netdev, problems);
         // OFED-only and configfs-only: look for the directory first, absent on most hosts (an exception per absent
@@ -138,8 +140,16 @@ public final class QosReader {
                 : readOptional(configfs.resolve("default_roce_tos"), QosFileParsers::defaultRoceTos, problems);
         QosConfig config = new QosConfig(dcbPart.source(), dcbPart.dcbx(), dcbPart.pfc(), dcbPart.ets(), dcbPart.app(),
                 dcbPart.trustOrder(), dcbPart.buffer(), dcbPart.tcMaxrateKbits(), ecn, trafficClass, defaultRoceTos);
-        return new PortQos(config, problems.isEmpty() ? SourceStatus.ok(SOURCE_QOS, netdev)
-                : SourceStatus.failed(SOURCE_QOS, netdev, String.join("; ", problems)));
+        return new PortQos(config, status(netdev, problems, reading.unsupported()));
+    }
+
+    /** Failed when a part that exists could not be read; else unsupported when the netdev lacks a part; else ok. */
+    static SourceStatus status(String netdev, List<String> problems, List<String> unsupported) {
+        if (!problems.isEmpty()) {
+            return SourceStatus.failed(SOURCE_QOS, netdev, String.join("; ", problems));
+        }
+        return unsupported.isEmpty() ? SourceStatus.ok(SOURCE_QOS, netdev)
+                : SourceStatus.unsupported(SOURCE_QOS, netdev, String.join("; ", unsupported));
     }
 
     /** MLNX_OFED's {@code ecn/}: null where the directory does not exist (upstream mlx5, other drivers). */

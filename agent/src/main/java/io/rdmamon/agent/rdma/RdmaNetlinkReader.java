@@ -20,7 +20,8 @@ import io.rdmamon.protocol.model.SourceStatus;
  * What RDMA netlink gives a live host's sample (root {@code /}): each device's resource summary and QP list, and each
  * port's hw counters in one {@code STAT_GET} instead of a file per counter. Never throws: a failure is a failed
  * {@code rdma-netlink} status of the device naming it, and the hw counters then come from the files. A kernel without
- * RDMA netlink is an absent capability, like verbs on such a host: no status, no resources, files for the counters.
+ * RDMA netlink is an absent capability: no status, no resources, files for the counters. A kernel that has it but
+ * lacks a command (EINVAL from the netlink core, EOPNOTSUPP) gives an unsupported status naming the command.
  * Blocking: call it on the sample's reader thread.
  */
 public final class RdmaNetlinkReader {
@@ -43,10 +44,22 @@ public final class RdmaNetlinkReader {
             for (ResourceSummary summary : rdma.resourceSummaries()) {
                 summaries.put(summary.device(), summary.counts());
             }
-            return new Sample(indexes, summaries, null, false);
+            return new Sample(indexes, summaries, null, null, false);
         } catch (RdmaNetlinkException e) {
-            return new Sample(Map.of(), Map.of(), e.getMessage(), e.kernelWithoutRdmaNetlink());
+            if (commandAbsent(e)) {
+                return new Sample(Map.of(), Map.of(), null, e.getMessage() + ": this kernel lacks the command", false);
+            }
+            return new Sample(Map.of(), Map.of(), e.getMessage(), null, e.kernelWithoutRdmaNetlink());
         }
+    }
+
+    /**
+     * Whether a command's refusal means the kernel or device lacks it: the RDMA netlink core answers EINVAL for a
+     * command it does not know (a kernel before it, e.g. before 4.16's nldev), drivers EOPNOTSUPP. An absent
+     * capability, not a failure.
+     */
+    private static boolean commandAbsent(RdmaNetlinkException e) {
+        return e.errno() == Errno.EINVAL || Errno.notSupported(e.errno());
     }
 
     /** One sample's reading of the host. */
@@ -55,13 +68,16 @@ public final class RdmaNetlinkReader {
         private final Map<String, Map<String, Long>> summaries;
         /** Why the dumps failed; null when they did not. */
         private final String failure;
+        /** Why the kernel cannot answer the dumps (it lacks a command); null when it can. */
+        private final String unsupported;
         private final boolean absent;
 
         private Sample(Map<String, Long> indexes, Map<String, Map<String, Long>> summaries, String failure,
-                       boolean absent) {
+                       String unsupported, boolean absent) {
             this.indexes = indexes;
             this.summaries = summaries;
             this.failure = failure;
+            this.unsupported = unsupported;
             this.absent = absent;
         }
 
@@ -72,26 +88,30 @@ public final class RdmaNetlinkReader {
 
         /** The device {@code name} in this sample. */
         public Device device(String name) {
-            return new Device(name, indexes.get(name), summaries.get(name), failure);
+            return new Device(name, indexes.get(name), summaries.get(name), failure, unsupported);
         }
     }
 
     /**
      * One device of a sample: the source of its ports' hw counters, its resources, and its status, which collects
-     * every failure of them.
+     * every failure of them, and else what the kernel lacks.
      */
     public final class Device implements PortHwCounterSource {
         private final String name;
         private final Long index;
         private final Map<String, Long> summary;
         private final List<String> problems = new ArrayList<>();
+        private final List<String> unsupported = new ArrayList<>();
 
-        private Device(String name, Long index, Map<String, Long> summary, String sampleFailure) {
+        private Device(String name, Long index, Map<String, Long> summary, String sampleFailure,
+                       String sampleUnsupported) {
             this.name = name;
             this.index = index;
             this.summary = summary;
             if (sampleFailure != null) {
                 problems.add(sampleFailure);
+            } else if (sampleUnsupported != null) {
+                unsupported.add(sampleUnsupported);
             } else if (index == null) {
                 problems.add(name + ": not in the RDMA_NLDEV_CMD_GET dump (another network namespace, or removed)");
             }
@@ -110,7 +130,7 @@ public final class RdmaNetlinkReader {
             try {
                 return rdma.portHwCounters(index, port);
             } catch (RdmaNetlinkException e) {
-                if (e.errno() != Errno.EINVAL && e.errno() != Errno.EOPNOTSUPP) {
+                if (!commandAbsent(e)) {
                     problems.add(name + "/" + port + ": " + e.getMessage());
                 }
                 return null;
@@ -120,7 +140,7 @@ public final class RdmaNetlinkReader {
         /** The summary and QP list (one QP dump); null when they cannot be read (a problem says why). */
         public RdmaResources resources() {
             if (index == null || summary == null) {
-                if (problems.isEmpty()) {
+                if (problems.isEmpty() && unsupported.isEmpty()) {
                     problems.add(name + ": not in the RDMA_NLDEV_CMD_RES_GET dump");
                 }
                 return null;
@@ -129,15 +149,18 @@ public final class RdmaNetlinkReader {
                 return RdmaResources.bounded(summary, rdma.queuePairs(index).stream()
                         .map(RdmaNetlinkReader::toModel).toList());
             } catch (RdmaNetlinkException e) {
-                problems.add(name + ": " + e.getMessage());
+                (commandAbsent(e) ? unsupported : problems).add(name + ": " + e.getMessage());
                 return null;
             }
         }
 
-        /** Ok, or failed with every problem of this device's reads. */
+        /** Failed with every problem of this device's reads; else unsupported with what the kernel lacks; else ok. */
         public SourceStatus status() {
-            return problems.isEmpty() ? SourceStatus.ok(SOURCE, name)
-                    : SourceStatus.failed(SOURCE, name, String.join("; ", problems));
+            if (!problems.isEmpty()) {
+                return SourceStatus.failed(SOURCE, name, String.join("; ", problems));
+            }
+            return unsupported.isEmpty() ? SourceStatus.ok(SOURCE, name)
+                    : SourceStatus.unsupported(SOURCE, name, String.join("; ", unsupported));
         }
     }
 

@@ -12,6 +12,8 @@ import java.util.Map;
 import java.util.stream.IntStream;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 import io.rdmamon.agent.rdma.RdmaNetlinkReader;
 import io.rdmamon.nativeio.Errno;
@@ -37,6 +39,7 @@ class HostReaderRdmaNetlinkTest {
     private static final class ScriptedRdma implements RdmaNetlink {
         RdmaNetlinkException devicesFailure;
         RdmaNetlinkException statFailure;
+        RdmaNetlinkException qpsFailure;
         Map<String, Long> hwCounters = new LinkedHashMap<>();
         List<QueuePairEntry> qps = List.of();
         final List<String> requests = new ArrayList<>();
@@ -67,8 +70,11 @@ class HostReaderRdmaNetlinkTest {
         }
 
         @Override
-        public List<QueuePairEntry> queuePairs(long deviceIndex) {
+        public List<QueuePairEntry> queuePairs(long deviceIndex) throws RdmaNetlinkException {
             requests.add("RES_QP_GET " + deviceIndex);
+            if (qpsFailure != null) {
+                throw qpsFailure;
+            }
             return deviceIndex == 0 ? qps : List.of();
         }
     }
@@ -153,6 +159,32 @@ class HostReaderRdmaNetlinkTest {
         assertEquals(IbPort.HW_COUNTERS_SYSFS, device.ports().get(0).hwCountersSource());
         assertEquals(sysfsHwCounters(), device.ports().get(0).hwCounters());
         assertEquals(List.of("GET"), rdma.requests);
+    }
+
+    /** A kernel with RDMA netlink but without a command (the core's EINVAL, a driver's EOPNOTSUPP) lacks it. */
+    @ParameterizedTest(name = "errno {0}")
+    @CsvSource({"22", "95"})
+    void aKernelLackingTheDumpsIsUnsupportedOnEachDeviceAndTheFilesAreRead(int errno) throws Exception {
+        ScriptedRdma rdma = new ScriptedRdma();
+        rdma.devicesFailure = new RdmaNetlinkException(errno, "RDMA_NLDEV_CMD_GET dump failed: " + Errno.name(errno));
+        HostSample sample = read(rdma);
+        assertEquals(SourceStatus.unsupported(RdmaNetlinkReader.SOURCE, "mlx5_1", "RDMA_NLDEV_CMD_GET dump failed: "
+                + Errno.name(errno) + ": this kernel lacks the command"), rdmaStatus(sample, "mlx5_1"));
+        assertNull(sample.devices().get(0).resources());
+        assertEquals(sysfsHwCounters(), port(sample, 0).hwCounters());
+    }
+
+    @ParameterizedTest(name = "errno {0}: unsupported {1}")
+    @CsvSource({"22, true", "95, true", "11, false", "19, false"})
+    void aQpDumpTheKernelLacksIsUnsupportedAnyOtherErrorFails(int errno, boolean unsupported) throws Exception {
+        ScriptedRdma rdma = new ScriptedRdma();
+        rdma.qpsFailure = new RdmaNetlinkException(errno, "RDMA_NLDEV_CMD_RES_QP_GET dump failed: "
+                + Errno.name(errno));
+        HostSample sample = read(rdma);
+        String reason = "mlx5_0: " + rdma.qpsFailure.getMessage();
+        assertEquals(unsupported ? SourceStatus.unsupported(RdmaNetlinkReader.SOURCE, "mlx5_0", reason)
+                : SourceStatus.failed(RdmaNetlinkReader.SOURCE, "mlx5_0", reason), rdmaStatus(sample, "mlx5_0"));
+        assertNull(sample.devices().get(0).resources());
     }
 
     @Test

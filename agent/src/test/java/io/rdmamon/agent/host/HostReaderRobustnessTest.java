@@ -1,6 +1,8 @@
 package io.rdmamon.agent.host;
 
+import io.rdmamon.agent.capability.UnsupportedCapabilityException;
 import io.rdmamon.agent.ethtool.CapturedEthtoolStatsSource;
+import io.rdmamon.agent.ethtool.EthtoolStatsSource;
 import io.rdmamon.agent.sysfs.SmallFileReader;
 import io.rdmamon.agent.sysfs.SysfsFiles;
 import io.rdmamon.agent.verbs.VerbsPortReader;
@@ -319,17 +321,40 @@ class HostReaderRobustnessTest {
     }
 
     @Test
-    void verbsUnavailableIsOneStatusPerDeviceAndNoAttributes() throws IOException {
+    void aDriverWithoutStatisticsIsUnsupportedNotFailed() throws IOException {
         copyMlx5RoceWithoutQos();
-        Verbs unavailable = new StubVerbs(new VerbsAvailability(false,
-                "verbs unavailable: ibv_get_device_list: Function not implemented (ENOSYS)"));
+        CapturedEthtoolStatsSource captured = new CapturedEthtoolStatsSource(root);
+        EthtoolStatsSource source = ifname -> {
+            if (ifname.equals("ens1f0np0")) {
+                throw new UnsupportedCapabilityException("ETHTOOL_GSSET_INFO on ens1f0np0: EOPNOTSUPP: the driver has "
+                        + "no ethtool statistics");
+            }
+            return captured.statistics(ifname);
+        };
+
+        HostSample sample = HostReader.forRoot(root, source, null).read("n");
+
+        assertNull(sample.devices().get(0).ports().get(0).ethtool());
+        assertNotNull(sample.devices().get(1).ports().get(0).ethtool());
+        assertEquals(List.of(SourceStatus.unsupported("ethtool", "ens1f0np0", "ETHTOOL_GSSET_INFO on ens1f0np0: "
+                        + "EOPNOTSUPP: the driver has no ethtool statistics"), SourceStatus.ok("ethtool", "ens1f1np1")),
+                sample.sources().stream().filter(s -> s.source().equals("ethtool")).toList());
+    }
+
+    private static final String NO_UVERBS = "verbs unavailable: ibv_get_device_list: Function not implemented (ENOSYS)";
+
+    /** No libibverbs, or a kernel without uverbs (ENOSYS): the host lacks verbs, which is not a failure. */
+    @Test
+    void verbsUnavailableIsOneUnsupportedStatusPerDeviceAndNoAttributes() throws IOException {
+        copyMlx5RoceWithoutQos();
+        Verbs unavailable = new StubVerbs(new VerbsAvailability(false, NO_UVERBS));
         HostSample sample = HostReader.forRoot(root, new CapturedEthtoolStatsSource(root), new VerbsPortReader(unavailable))
                 .read("n");
 
         assertNull(sample.devices().get(0).ports().get(0).verbs());
         assertEquals(List.of(
-                        SourceStatus.failed("verbs", "mlx5_0", "verbs unavailable: ibv_get_device_list: Function not implemented (ENOSYS)"),
-                        SourceStatus.failed("verbs", "mlx5_1", "verbs unavailable: ibv_get_device_list: Function not implemented (ENOSYS)")),
+                        SourceStatus.unsupported("verbs", "mlx5_0", NO_UVERBS),
+                        SourceStatus.unsupported("verbs", "mlx5_1", NO_UVERBS)),
                 sample.sources().stream().filter(s -> s.source().equals("verbs")).toList());
     }
 

@@ -1,5 +1,6 @@
 package io.rdmamon.agent.module;
 
+import io.rdmamon.agent.capability.UnsupportedCapabilityException;
 import io.rdmamon.nativeio.Errno;
 import io.rdmamon.nativeio.ethtool.DriverInfo;
 import io.rdmamon.nativeio.ethtool.Ethtool;
@@ -8,6 +9,7 @@ import io.rdmamon.nativeio.ethtool.FecParam;
 import io.rdmamon.nativeio.ethtool.ModuleEeprom;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.api.Test;
 
@@ -187,5 +189,32 @@ class PagedModuleImageTest {
         assertEquals("ETHTOOL_GMODULEINFO on enp65s0f1np1: EPERM: reading a module EEPROM needs CAP_NET_ADMIN",
                 e.getMessage());
         assertSame(EthtoolException.class, e.getCause().getClass());
+    }
+
+    /**
+     * What the ioctl's refusal and then the netlink path's mean together; ENOENT from netlink is a kernel without
+     * ethtool netlink (its family absent), where the ioctl's answer stands.
+     */
+    @ParameterizedTest(name = "ioctl {0}, netlink {1}: {2}")
+    @CsvSource(delimiter = '|', value = {
+            "95 | 2  | none        | veth7: no module cage (ETHTOOL_GMODULEINFO on veth7: EOPNOTSUPP)",
+            "22 | 2  | unsupported | veth7: the module refuses the ioctl (ETHTOOL_GMODULEINFO on veth7: EINVAL) and no "
+                    + "ethtool netlink in this kernel",
+            "22 | 5  | none        | veth7: no module in the cage? (netlink: EIO)",
+            "95 | 95 | none        | veth7: no module cage (netlink: EOPNOTSUPP)",
+            "22 | 34 | failed      | netlink: ERANGE"})
+    void theIoctlAndNetlinkRefusalsTogether(int ioctlErrno, int netlinkErrno, String outcome, String message) {
+        ModuleEepromSource source = new IoctlModuleEepromSource(ioctlFailing(ioctlErrno),
+                (ifname, i2c, page, bank, offset) -> {
+                    throw new EthtoolException(netlinkErrno == Errno.ENOENT ? null : ifname, netlinkErrno,
+                            netlinkErrno == Errno.ENOENT ? "no ethtool netlink in this kernel"
+                                    : "netlink: " + Errno.name(netlinkErrno));
+                });
+
+        IOException e = assertThrows(IOException.class, () -> source.read("veth7"));
+
+        assertEquals(outcome, e instanceof ModuleEepromSource.NoModuleException ? "none"
+                : e instanceof UnsupportedCapabilityException ? "unsupported" : "failed", e.toString());
+        assertEquals(message, e.getMessage());
     }
 }

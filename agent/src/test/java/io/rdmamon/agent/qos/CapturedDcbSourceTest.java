@@ -1,5 +1,6 @@
 package io.rdmamon.agent.qos;
 
+import io.rdmamon.agent.capability.UnsupportedCapabilityException;
 import io.rdmamon.protocol.model.QosConfig;
 import io.rdmamon.protocol.model.QosConfig.AppEntry;
 import org.junit.jupiter.api.Test;
@@ -73,7 +74,7 @@ class CapturedDcbSourceTest {
         assertEquals(QosConfig.SOURCE_CAPTURE, config.source());
         assertNull(config.trustOrder(), "no apptrust capture");
         assertNull(config.buffer());
-        assertEquals(List.of(), reading.problems());
+        assertEquals(List.of(), reading.unsupported());
     }
 
     @Test
@@ -150,20 +151,35 @@ class CapturedDcbSourceTest {
 
         assertNull(reading.config().pfc());
         assertNull(reading.config().trustOrder());
-        assertEquals(1, reading.problems().size(), reading.problems().toString());
-        assertTrue(reading.problems().get(0).contains("dcb/" + IF + "/pfc.json"), reading.problems().get(0));
-        assertTrue(reading.problems().get(0).contains("not supported"), reading.problems().get(0));
+        assertEquals(List.of("dcb/" + IF + "/pfc.json: dcb pfc show printed nothing (not supported on " + IF + ")"),
+                reading.unsupported(), "apptrust is optional: its absence is not even unsupported");
     }
 
     @Test
-    void allRequiredPartsEmptyIsNoDcbSupport() throws IOException {
+    void allRequiredPartsEmptyIsANetdevWithoutDcb() throws IOException {
         capture("pfc", "\n");
         capture("ets", "\n");
         capture("app", " \n");
+        capture("dcbx", "\n");
+
+        IOException e = assertThrows(UnsupportedCapabilityException.class, this::read);
+
+        assertEquals("no DCB support on " + IF + " (dcb/" + IF + ": dcb pfc, ets and app show printed nothing)",
+                e.getMessage());
+    }
+
+    /** A directory that holds none of the parts that matter is a broken capture: a failure, not an absent DCB. */
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+            "only dcbx captured       | dcbx | {\"host\":true}",
+            "pfc empty, ets, app none | pfc  | ' '"})
+    void aCaptureWithoutTheRequiredPartsFails(String name, String object, String text) throws IOException {
+        capture(object, text);
 
         IOException e = assertThrows(IOException.class, this::read);
 
-        assertTrue(e.getMessage().startsWith("no DCB support on " + IF), e.getMessage());
+        assertEquals(IOException.class, e.getClass(), e.toString());
+        assertEquals("dcb/" + IF + ": no pfc, ets or app capture holds a configuration", e.getMessage());
     }
 
     @Test

@@ -1,9 +1,11 @@
 package io.rdmamon.agent.qos;
 
+import io.rdmamon.agent.capability.UnsupportedCapabilityException;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import io.rdmamon.nativeio.dcb.DcbException;
 import io.rdmamon.nativeio.dcb.IeeeDcbConfig;
 import io.rdmamon.nativeio.dcb.IeeeDcbConfig.DcbApp;
 import io.rdmamon.nativeio.dcb.IeeeDcbConfig.DcbBuffer;
@@ -86,11 +88,26 @@ class NetlinkDcbSourceTest {
         assertEquals(name, NetlinkDcbSource.tsaName(code));
     }
 
-    /** Loopback has no dcbnl_ops in any kernel: the live kernel answers EOPNOTSUPP. */
+    /** Loopback has no dcbnl_ops in any kernel: the live kernel answers EOPNOTSUPP, a netdev without DCB. */
     @Test
     void liveKernelWithoutDcbSaysSoNamingTheInterface() {
-        IOException e = assertThrows(IOException.class, () -> NetlinkDcbSource.loadNative().read("lo"));
+        IOException e = assertThrows(UnsupportedCapabilityException.class,
+                () -> NetlinkDcbSource.loadNative().read("lo"));
         assertEquals("no DCB support on lo (EOPNOTSUPP)", e.getMessage());
+    }
+
+    /** Only "the operation is not there" is an absent DCB; every other refusal of the kernel fails the read. */
+    @ParameterizedTest(name = "errno {0}: unsupported {1}")
+    @CsvSource({"95, true", "524, true", "19, false", "1, false", "22, false", "0, false"})
+    void theKernelsRefusalIsUnsupportedOnlyForNotSupported(int errno, boolean unsupported) {
+        NetlinkDcbSource source = new NetlinkDcbSource(ifname -> {
+            throw new DcbException(ifname, errno, "refused with errno " + errno);
+        });
+
+        IOException e = assertThrows(IOException.class, () -> source.read("eth1"));
+
+        assertEquals(unsupported, e instanceof UnsupportedCapabilityException, e.toString());
+        assertEquals("refused with errno " + errno, e.getMessage());
     }
 
     @Test

@@ -1,11 +1,14 @@
 package io.rdmamon.agent.qos;
 
+import io.rdmamon.agent.capability.UnsupportedCapabilityException;
 import io.rdmamon.agent.sysfs.SmallFileReader;
 import io.rdmamon.protocol.model.QosConfig;
 import io.rdmamon.protocol.model.SourceStatus;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -113,15 +116,35 @@ class QosReaderTest {
         assertTrue(qos.status().error().contains("traffic_class: unknown traffic_class format"), qos.status().error());
     }
 
-    @Test
-    void noDcbSupportIsTheNetdevsStatusAndNoConfiguration() {
+    /** The DCB source's refusal is the netdev's status: no DCB on the netdev is unsupported, anything else failed. */
+    @ParameterizedTest(name = "{1}")
+    @CsvSource(delimiter = '|', value = {
+            "true  | no DCB support on ens7f0np0 (EOPNOTSUPP)",
+            "false | no such interface ens7f0np0 (ENODEV)"})
+    void aDcbRefusalIsTheNetdevsStatusAndNoConfiguration(boolean unsupported, String reason) {
         QosReader.PortQos qos = reader(ifname -> {
-            throw new IOException("no DCB support on " + ifname + " (EOPNOTSUPP)");
+            throw unsupported ? new UnsupportedCapabilityException(reason) : new IOException(reason);
         }, Duration.ZERO).port(DEV, 1, IF, "ACTIVE");
 
         assertNull(qos.config());
-        assertEquals(SourceStatus.failed(QosReader.SOURCE_QOS, IF, "no DCB support on " + IF + " (EOPNOTSUPP)"),
-                qos.status());
+        assertEquals(unsupported ? SourceStatus.unsupported(QosReader.SOURCE_QOS, IF, reason)
+                : SourceStatus.failed(QosReader.SOURCE_QOS, IF, reason), qos.status());
+    }
+
+    /** Which of a port's reading outcomes wins its one status: a failure over an absent part over ok. */
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+            "all read                | ''       | ''        | OK          | ",
+            "pfc not supported       | ''       | pfc: none | UNSUPPORTED | pfc: none",
+            "an OFED file unreadable | ecn: bad | ''        | FAILED      | ecn: bad",
+            "both                    | ecn: bad | pfc: none | FAILED      | ecn: bad"})
+    void theStatusOfAPortsReading(String name, String problem, String unsupported, SourceStatus.Outcome outcome,
+                                  String reason) {
+        SourceStatus status = QosReader.status(IF, problem.isEmpty() ? List.of() : List.of(problem),
+                unsupported.isEmpty() ? List.of() : List.of(unsupported));
+
+        assertEquals(outcome, status.outcome());
+        assertEquals(reason, status.reason());
     }
 
     @Test

@@ -86,11 +86,11 @@ public final class QosCommand implements Callable<Integer> {
             throw CliFailure.badInput(subject + " (RoCE netdevs: "
                     + (roceNetdevs.isEmpty() ? "none" : String.join(", ", roceNetdevs)) + ")");
         }
-        // parts that could not be read (e.g. `dcb pfc show` unsupported) are printed as such; say why on stderr
+        // parts that were not read (e.g. `dcb pfc show` unsupported) are printed as such; say why on stderr
         PrintWriter err = spec.commandLine().getErr();
         byDevice.values().stream().flatMap(List::stream).forEach(p -> sample.sources().stream()
-                .filter(s -> s.source().equals("qos") && s.subject().equals(p.netdev()) && !s.success())
-                .forEach(s -> err.println("rdmamon qos: warning: " + s.error())));
+                .filter(s -> s.source().equals("qos") && s.subject().equals(p.netdev()) && s.reason() != null)
+                .forEach(s -> err.println("rdmamon qos: " + (s.success() ? "note: " : "warning: ") + s.reason())));
         err.flush();
         PrintWriter out = spec.commandLine().getOut();
         if (json) {
@@ -114,8 +114,8 @@ public final class QosCommand implements Callable<Integer> {
             return port.qos();
         }
         String reason = sample.sources().stream()
-                .filter(s -> s.source().equals("qos") && s.subject().equals(netdev) && !s.success())
-                .map(SourceStatus::error).findFirst()
+                .filter(s -> s.source().equals("qos") && s.subject().equals(netdev) && s.reason() != null)
+                .map(SourceStatus::reason).findFirst()
                 .orElse(netdev + ": no QoS configuration captured (no dcb/" + netdev + "/ under the host root)");
         throw CliFailure.runtime(reason, null);
     }

@@ -27,15 +27,21 @@ public final class SampleSummaryFormat {
                         .append(String.join(", ", portFacts(port))).append('\n');
             }
         }
-        List<SourceStatus> failed = sample.sources().stream().filter(s -> !s.success()).toList();
-        if (!failed.isEmpty()) {
-            out.append("source failures:\n");
-            for (SourceStatus s : failed) {
+        statuses(out, sample, SourceStatus.Outcome.FAILED, "source failures:");
+        // ok in the count above (nothing failed), listed so that a missing capability is not mistaken for none read
+        statuses(out, sample, SourceStatus.Outcome.UNSUPPORTED, "not supported by the device or kernel:");
+        return out.toString();
+    }
+
+    private static void statuses(StringBuilder out, HostSample sample, SourceStatus.Outcome outcome, String title) {
+        List<SourceStatus> matching = sample.sources().stream().filter(s -> s.outcome() == outcome).toList();
+        if (!matching.isEmpty()) {
+            out.append(title).append('\n');
+            for (SourceStatus s : matching) {
                 out.append("  ").append(s.source()).append(' ').append(s.subject()).append(": ")
-                        .append(s.error()).append('\n');
+                        .append(s.reason()).append('\n');
             }
         }
-        return out.toString();
     }
 
     private static List<String> portFacts(IbPort port) {

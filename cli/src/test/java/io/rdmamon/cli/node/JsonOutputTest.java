@@ -71,6 +71,21 @@ class JsonOutputTest {
                 + "\"pid\":4321}],\"qpsDropped\":0}", device.get("resources").toString());
     }
 
+    /** What the lab reads from {@code rdmamon sample --json}: an absent capability beside success, as on the wire. */
+    @Test
+    void sampleJsonShowsAnUnsupportedSourceBesideSuccessAndAFailedOneAsBefore() throws Exception {
+        HostSample sample = new HostSample("rxe-node", 1L, List.of(), List.of(SourceStatus.ok("sysfs", "rxe0"),
+                SourceStatus.unsupported("qos", "eth1", "no DCB support on eth1 (EOPNOTSUPP)"),
+                SourceStatus.failed("ethtool", "eth1", "ioctl SIOCETHTOOL on eth1: No such device")));
+        JsonNode sources = new ObjectMapper().readTree(JsonOutput.write(sample)).get("sources");
+
+        assertEquals("[{\"source\":\"sysfs\",\"subject\":\"rxe0\",\"success\":true},"
+                + "{\"source\":\"qos\",\"subject\":\"eth1\",\"success\":true,"
+                + "\"unsupported\":\"no DCB support on eth1 (EOPNOTSUPP)\"},"
+                + "{\"source\":\"ethtool\",\"subject\":\"eth1\",\"success\":false,"
+                + "\"error\":\"ioctl SIOCETHTOOL on eth1: No such device\"}]", sources.toString());
+    }
+
     private static List<String> iterableToList(java.util.Iterator<String> names) {
         List<String> list = new java.util.ArrayList<>();
         names.forEachRemaining(list::add);

@@ -215,8 +215,9 @@ public final class NodesApi implements Routes {
             return body;
         }
         for (SourceStatus s : last.sources()) {
+            // status: ok, unsupported (the device or kernel lacks it: success stays true) or failed
             sources.addObject().put("source", s.source()).put("subject", s.subject()).put("success", s.success())
-                    .put("error", s.error());
+                    .put("status", s.outcome().wireName()).put("error", s.error()).put("unsupported", s.unsupported());
         }
         for (IbDevice device : last.devices()) {
             ObjectNode d = devices.addObject().put("name", device.name()).put("nodeTypeId", device.nodeTypeId())

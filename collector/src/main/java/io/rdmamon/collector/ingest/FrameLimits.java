@@ -85,8 +85,9 @@ final class FrameLimits {
             SourceStatus s = sources.get(i);
             name("values.sources[" + i + "].source", s.source());
             name("values.sources[" + i + "].subject", s.subject());
-            if (s.error() != null) {
-                text("values.sources[" + i + "].error", s.error(), IngestLimits.MAX_TEXT_CHARS);
+            if (s.reason() != null) {
+                text("values.sources[" + i + "]." + (s.success() ? "unsupported" : "error"), s.reason(),
+                        IngestLimits.MAX_TEXT_CHARS);
             }
         }
     }

@@ -260,6 +260,34 @@ class DiagnosisEngineTest {
                 engine.snapshot().diagnoses().get(0).evidence());
     }
 
+    /** The first real-kernel node (rxe on virtio-net, issue 23): its NIC has no DCB, and it streams fine. */
+    @Test
+    void aSourceTheDeviceDoesNotSupportRaisesNothing() {
+        MovingPort port = MovingPort.roce().healthyTraffic(3);
+        port.sources(List.of(SourceStatus.ok("sysfs", "mlx5_0"), SourceStatus.ok("ethtool", "eth2"),
+                SourceStatus.ok("verbs", "mlx5_0"),
+                SourceStatus.unsupported("qos", "eth2", "no DCB support on eth2 (EOPNOTSUPP)")));
+        for (int i = 0; i < 12; i++) {
+            feed("n1", port);
+        }
+        assertEquals(Set.of(), active());
+    }
+
+    @Test
+    void onlyTheFailedSourcesCountBesideAnUnsupportedOne() {
+        MovingPort port = MovingPort.roce().healthyTraffic(3);
+        port.sources(List.of(SourceStatus.unsupported("qos", "eth2", "no DCB support on eth2 (EOPNOTSUPP)"),
+                SourceStatus.failed("ethtool", "eth2", "ioctl SIOCETHTOOL on eth2: No such device")));
+        for (int i = 0; i < 3; i++) {
+            feed("n1", port);
+        }
+        assertEquals(Set.of("n1 agent_stale"), active());
+        Diagnosis d = engine.snapshot().diagnoses().get(0);
+        assertEquals("1 source(s) failing: ethtool eth2 failed: ioctl SIOCETHTOOL on eth2: No such device",
+                d.evidence());
+        assertEquals(Map.of("failingSources", 1.0), d.values());
+    }
+
     @Test
     void anExpiredNodeTakesItsDiagnosesWithItAndAVanishedPortItsOwn() {
         MovingPort wrong = MovingPort.roce().healthyTraffic(0);

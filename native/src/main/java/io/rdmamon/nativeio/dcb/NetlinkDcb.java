@@ -39,7 +39,7 @@ public final class NetlinkDcb implements Dcb {
             return config.withDcbx(decode("DCB_CMD_GDCBX", ifname,
                     () -> DcbMessages.parseGdcbx(exchange(DCB_CMD_GDCBX, ifname))));
         } catch (DcbException e) {
-            if (e.errno() == Errno.EOPNOTSUPP) {
+            if (Errno.notSupported(e.errno())) {
                 return config; // the driver has no getdcbx: DCBX stays unknown, the rest is valid
             }
             throw e;
@@ -66,7 +66,7 @@ public final class NetlinkDcb implements Dcb {
 
     static String reason(String command, String ifname, NetlinkException e) {
         return switch (e.errno()) {
-            case Errno.EOPNOTSUPP -> "no DCB support on " + ifname + " (EOPNOTSUPP)";
+            case Errno.EOPNOTSUPP, Errno.ENOTSUPP -> "no DCB support on " + ifname + " (" + Errno.name(e.errno()) + ")";
             case Errno.ENODEV -> "no such interface " + ifname + " (ENODEV)";
             case Errno.EPERM, Errno.EACCES -> "not permitted to read the DCB configuration of " + ifname + " ("
                     + Errno.name(e.errno()) + ")";

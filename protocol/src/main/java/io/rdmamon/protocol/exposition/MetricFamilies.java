@@ -14,7 +14,11 @@ public final class MetricFamilies {
     public static final Family LAST_SAMPLE = Family.gauge("rdma_agent_last_sample_timestamp_seconds",
             "Time the agent took its last sample (agent clock)");
     public static final Family SOURCE_SUCCESS = Family.gauge("rdma_source_success",
-            "1 when the agent read every subject of the source without error in its last sample");
+            "1 when the agent read every subject of the source without error in its last sample (a subject that "
+                    + "lacks the capability is not an error)");
+    public static final Family SOURCE_SUPPORTED = Family.gauge("rdma_source_supported",
+            "0 when a subject of the source lacks the capability it reads (e.g. a NIC without DCB), 1 otherwise, in "
+                    + "the agent's last sample");
     public static final Family DEVICE_INFO = Family.info("rdma_device",
             "Device attributes (sysfs fw_ver, hca_type, board_id, node_guid, node_type)");
     public static final Family DEVICE_RESOURCES = Family.gauge("rdma_device_resources",
@@ -112,10 +116,10 @@ public final class MetricFamilies {
      * The families of one node not named after a counter file, as the agent and the collector both export
      * them; a counter file that maps onto one of these names is dropped ({@link NodeRenderer}).
      */
-    public static final List<Family> NODE = List.of(AGENT_UP, LAST_SAMPLE, SOURCE_SUCCESS, DEVICE_INFO, DEVICE_RESOURCES,
-            PORT_STATE, PHYS_STATE, PORT_RATE, PORT_INFO, PORT_FEC_INFO, GID_INFO, PRIO_BYTES, PRIO_PACKETS, PAUSE_FRAMES, PAUSE_DURATION,
-            PAUSE_TRANSITIONS, CARRIER_CHANGES, CARRIER_UP_CHANGES, CARRIER_DOWN_CHANGES, PCIE_LINK_WIDTH,
-            PCIE_LINK_WIDTH_MAX, PCIE_LINK_SPEED, PCIE_LINK_SPEED_MAX, PCIE_AER_ERRORS, MODULE_INFO, MODULE_TEMPERATURE,
+    public static final List<Family> NODE = List.of(AGENT_UP, LAST_SAMPLE, SOURCE_SUCCESS, SOURCE_SUPPORTED, DEVICE_INFO,
+            DEVICE_RESOURCES, PORT_STATE, PHYS_STATE, PORT_RATE, PORT_INFO, PORT_FEC_INFO, GID_INFO, PRIO_BYTES,
+            PRIO_PACKETS, PAUSE_FRAMES, PAUSE_DURATION, PAUSE_TRANSITIONS, CARRIER_CHANGES, CARRIER_UP_CHANGES,
+            CARRIER_DOWN_CHANGES, PCIE_LINK_WIDTH, PCIE_LINK_WIDTH_MAX, PCIE_LINK_SPEED, PCIE_LINK_SPEED_MAX, PCIE_AER_ERRORS, MODULE_INFO, MODULE_TEMPERATURE,
             MODULE_VOLTAGE, MODULE_RX_POWER, MODULE_TX_POWER, MODULE_TX_BIAS, MODULE_TEMPERATURE_THRESHOLD,
             MODULE_VOLTAGE_THRESHOLD, MODULE_RX_POWER_THRESHOLD, MODULE_TX_POWER_THRESHOLD, MODULE_TX_BIAS_THRESHOLD,
             PHY_CORRECTED_BITS, PHY_SYMBOL_ERRORS, PHY_RECEIVED_BITS, QOS_PFC_ENABLED, QOS_INFO, QOS_PRIORITY_TC,

@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.Predicate;
 import java.util.stream.Collectors;
 
 import static io.rdmamon.protocol.exposition.MetricFamilies.CARRIER_CHANGES;
@@ -49,6 +50,7 @@ import static io.rdmamon.protocol.exposition.MetricFamilies.QOS_PFC_ENABLED;
 import static io.rdmamon.protocol.exposition.MetricFamilies.QOS_PRIORITY_TC;
 import static io.rdmamon.protocol.exposition.MetricFamilies.QOS_TC_BANDWIDTH;
 import static io.rdmamon.protocol.exposition.MetricFamilies.SOURCE_SUCCESS;
+import static io.rdmamon.protocol.exposition.MetricFamilies.SOURCE_SUPPORTED;
 import static io.rdmamon.protocol.rates.CounterRate.unsignedToDouble;
 
 /**
@@ -92,11 +94,10 @@ public final class NodeRenderer {
         used.clear();
         byte[] nodeOnly = labels("node", nodeLabel);
         line(LAST_SAMPLE, nodeOnly, sample.timestampMillis() / 1000.0);
-        // one series per source: 1 only when every subject of that source was read
-        Map<String, Boolean> bySource = sample.sources().stream().collect(Collectors.toMap(
-                SourceStatus::source, SourceStatus::success, Boolean::logicalAnd, TreeMap::new));
-        bySource.forEach((source, success) -> line(SOURCE_SUCCESS, labels("node", nodeLabel, "source", source),
-                success ? 1 : 0));
+        // one series of each per source: success 1 only when no subject of that source failed, supported 1 only
+        // when every subject has the capability (unsupported is not a failure: it is how the device is)
+        sourceSeries(SOURCE_SUCCESS, nodeLabel, sample, SourceStatus::success);
+        sourceSeries(SOURCE_SUPPORTED, nodeLabel, sample, s -> s.outcome() != SourceStatus.Outcome.UNSUPPORTED);
         Set<String> devicesSeen = new HashSet<>();
         List<IbDevice> devices = new ArrayList<>(sample.devices());
         devices.sort(Comparator.comparing(IbDevice::name));
@@ -124,6 +125,13 @@ public final class NodeRenderer {
             }
         }
         return pack(sample);
+    }
+
+    /** One series of {@code family} per source: 1 when {@code holds} for every subject of that source. */
+    private void sourceSeries(Family family, String nodeLabel, HostSample sample, Predicate<SourceStatus> holds) {
+        Map<String, Boolean> bySource = sample.sources().stream().collect(Collectors.toMap(
+                SourceStatus::source, holds::test, Boolean::logicalAnd, TreeMap::new));
+        bySource.forEach((source, all) -> line(family, labels("node", nodeLabel, "source", source), all ? 1 : 0));
     }
 
     private void port(String nodeLabel, String device, IbPort p) {

@@ -116,6 +116,9 @@ public final class FrameCodec {
                 if (s.error() != null) {
                     source.put("error", s.error());
                 }
+                if (s.unsupported() != null) {
+                    source.put("unsupported", s.unsupported());
+                }
             }
         } else if (frame instanceof Frame.Heartbeat hb) {
             json.put("type", "heartbeat").put("ts", hb.timestampMillis());
@@ -457,8 +460,12 @@ public final class FrameCodec {
         }
         List<SourceStatus> sources = new ArrayList<>();
         for (StrictJson s : f.objects("sources")) {
-            sources.add(new SourceStatus(s.string("source"), s.string("subject"), s.bool("success"),
-                    s.optString("error")));
+            try {
+                sources.add(new SourceStatus(s.string("source"), s.string("subject"), s.bool("success"),
+                        s.optString("error"), s.optString("unsupported")));
+            } catch (IllegalArgumentException e) {
+                throw new FrameException(s.path() + ": " + e.getMessage());
+            }
         }
         return new Frame.Values(f.integer("layoutId"), f.longValue("seq"), f.longValue("ts"), values, absent, sources);
     }

@@ -231,6 +231,8 @@ final class ValuesFrameParser {
             Boolean success = null;
             String error = null;
             boolean errorSeen = false;
+            String unsupported = null;
+            boolean unsupportedSeen = false;
             for (String name = p.nextFieldName(); name != null; name = p.nextFieldName()) {
                 JsonToken value = p.nextToken();
                 switch (name) {
@@ -259,15 +261,23 @@ final class ValuesFrameParser {
                         errorSeen = true;
                         error = value == JsonToken.VALUE_NULL ? null : p.getText();
                     }
+                    case "unsupported" -> {
+                        if (unsupportedSeen || value != JsonToken.VALUE_STRING && value != JsonToken.VALUE_NULL) {
+                            return null;
+                        }
+                        unsupportedSeen = true;
+                        unsupported = value == JsonToken.VALUE_NULL ? null : p.getText();
+                    }
                     default -> {
                         return null;
                     }
                 }
             }
-            if (source == null || subject == null || success == null) {
-                return null;
+            if (source == null || subject == null || success == null
+                    || unsupported != null && (!success || error != null)) {
+                return null; // the record would refuse it: the tree path words why
             }
-            sources.add(new SourceStatus(source, subject, success, error));
+            sources.add(new SourceStatus(source, subject, success, error, unsupported));
         }
         return sources;
     }

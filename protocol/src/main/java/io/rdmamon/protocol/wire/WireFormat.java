@@ -9,7 +9,9 @@ public final class WireFormat {
      * ethtool ones), its transceiver {@code module}, a device's {@code pci}, the host's {@code ncclConf}, a device's
      * RDMA netlink {@code resources} and a port's {@code hwCountersSource}; a version 1 or 2 frame has none of them
      * and decodes unchanged. The last two take no value slot and a layout is read without a key check, so a
-     * collector that predates them skips them: they needed no new version.
+     * collector that predates them skips them: they needed no new version. Likewise a values frame's source status
+     * may carry {@code unsupported} (the reason the subject lacks the capability; {@code success} is then true): a
+     * collector that predates it reads the status without a key check and counts it as read, not failed.
      */
     public static final int PROTOCOL_VERSION = 3;
     /**

@@ -15,8 +15,9 @@ import java.util.StringJoiner;
 
 /**
  * agent_stale, two conditions: the store marks the node stale (no sample for {@code staleAfterIntervals} × its
- * interval; judged on the sweep, {@link #evaluate}), or a sample reports failing sources ({@link #failingSources},
- * judged per sample with the rule's hysteresis). A node that never delivered a sample is not stale.
+ * interval; judged on the sweep, {@link #evaluate}), or a sample reports failed sources ({@link #failingSources},
+ * judged per sample with the rule's hysteresis; unsupported ones are not failures). A node that never delivered a
+ * sample is not stale.
  */
 public final class AgentStale implements NodeRule {
     private static final int MAX_FAILURES_IN_EVIDENCE = 3;
@@ -38,12 +39,16 @@ public final class AgentStale implements NodeRule {
         return Optional.of(new Finding(Rule.AGENT_STALE, evidence, Map.of("secondsWithoutSample", seconds)));
     }
 
-    /** The sources that failed in {@code sample} (the first few named); empty when every source succeeded. */
+    /**
+     * The sources that failed in {@code sample} (the first few named); empty when none failed. A source the device
+     * or kernel does not support (no DCB on a virtio NIC, no libibverbs) is how the node is, not a failing agent, and
+     * does not count.
+     */
     public Optional<Finding> failingSources(HostSample sample) {
         int failed = 0;
         StringJoiner text = new StringJoiner("; ");
         for (SourceStatus status : sample.sources()) {
-            if (!status.success()) {
+            if (status.outcome() == SourceStatus.Outcome.FAILED) {
                 if (failed++ < MAX_FAILURES_IN_EVIDENCE) {
                     text.add(status.source() + " " + status.subject() + " failed: " + status.error());
                 }
