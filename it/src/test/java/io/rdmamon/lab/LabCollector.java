@@ -49,21 +49,25 @@ final class LabCollector implements AutoCloseable {
     }
 
     JsonObject get(String path) throws IOException, InterruptedException {
+        return new JsonObject(text(path));
+    }
+
+    String text(String path) throws IOException, InterruptedException {
         return send(HttpRequest.newBuilder(uri(path)).GET(), path);
     }
 
     JsonObject post(String path, JsonObject body) throws IOException, InterruptedException {
-        return send(HttpRequest.newBuilder(uri(path)).header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(body.encode())), path);
+        return new JsonObject(send(HttpRequest.newBuilder(uri(path)).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body.encode())), path));
     }
 
-    private JsonObject send(HttpRequest.Builder request, String path) throws IOException, InterruptedException {
+    private String send(HttpRequest.Builder request, String path) throws IOException, InterruptedException {
         HttpResponse<String> response = HTTP.send(request.timeout(Duration.ofSeconds(10)).build(),
                 HttpResponse.BodyHandlers.ofString());
         if (response.statusCode() / 100 != 2) {
             throw new IOException(path + ": " + response.statusCode() + " " + response.body());
         }
-        return new JsonObject(response.body());
+        return response.body();
     }
 
     private URI uri(String path) {

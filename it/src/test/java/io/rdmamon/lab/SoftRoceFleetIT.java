@@ -115,6 +115,37 @@ class SoftRoceFleetIT {
     }
 
     @Test
+    @Order(0)
+    void healthySoftRoceNodesRaiseNoDiagnosisAndTheirMissingDcbIsUnsupportedNotFailed() throws Exception {
+        // agent_stale needs three samples in a row: wait for five more of each node before judging
+        Map<String, Long> first = lastSamples();
+        Waits.poll("five more samples of every node", SoftRoceFleetIT::lastSamples,
+                now -> lab.vms.stream().allMatch(vm -> now.get(vm.name) >= first.get(vm.name) + 5000),
+                Duration.ofSeconds(90), Duration.ofSeconds(1));
+        assertEquals(List.of(), collector.get("/api/diagnoses").getJsonArray("diagnoses").getList(),
+                "a healthy rxe node raises no diagnosis");
+        String metrics = collector.text("/metrics");
+        for (LabVm vm : lab.vms) {
+            // virtio-net has no DCB: the QoS source is unsupported there, which is no failure
+            assertTrue(metrics.contains("rdma_source_success{node=\"" + vm.name + "\",source=\"qos\"} 1"), metrics);
+            assertTrue(metrics.contains("rdma_source_supported{node=\"" + vm.name + "\",source=\"qos\"} 0"), metrics);
+            assertTrue(metrics.contains("rdma_source_success{node=\"" + vm.name + "\",source=\"rdma-netlink\"} 1"),
+                    metrics);
+            assertTrue(metrics.contains("rdma_device_resources{node=\"" + vm.name + "\",device=\"rxe0\",type=\"qp\"}"),
+                    metrics);
+        }
+    }
+
+    /** Each lab node's last sample time, epoch milliseconds (0 before its first). */
+    private static Map<String, Long> lastSamples() throws IOException, InterruptedException {
+        Map<String, Long> last = new TreeMap<>();
+        for (LabVm vm : lab.vms) {
+            last.put(vm.name, collector.get("/api/nodes/" + vm.name).getLong("lastSampleTimestampMillis", 0L));
+        }
+        return last;
+    }
+
+    @Test
     @Order(1)
     void aLinkTakenDownIsDownInTheNextSampleAndLinkDownUntilItIsUp() throws Exception {
         LabVm vm = lab.vm(3);
