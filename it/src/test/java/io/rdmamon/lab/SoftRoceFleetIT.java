@@ -131,7 +131,7 @@ class SoftRoceFleetIT {
             assertTrue(metrics.contains("rdma_source_supported{node=\"" + vm.name + "\",source=\"qos\"} 0"), metrics);
             assertTrue(metrics.contains("rdma_source_success{node=\"" + vm.name + "\",source=\"rdma-netlink\"} 1"),
                     metrics);
-            assertTrue(metrics.contains("rdma_device_resources{node=\"" + vm.name + "\",device=\"rxe0\",type=\"qp\"}"),
+            assertTrue(metrics.contains("rdma_device_resources{device=\"rxe0\",node=\"" + vm.name + "\",type=\"qp\"}"),
                     metrics);
         }
     }
