@@ -222,7 +222,8 @@ public final class AgentStreamer extends VerticleBase {
         socket.exceptionHandler(e -> LOG.log(System.Logger.Level.DEBUG, "stream to {0}: {1}", endpoint(), e.toString()));
         socket.closeHandler(v -> {
             Short code = socket.closeStatusCode();
-            String why = code == null ? "connection lost" : "closed by collector (" + code + " " + socket.closeReason() + ")";
+            String reason = socket.closeReason() == null || socket.closeReason().isEmpty() ? "" : " " + socket.closeReason();
+            String why = code == null ? "connection lost" : "closed by collector (" + code + reason + ")";
             lost(socket, why, code != null && code == SERVICE_RESTART);
         });
         sendPending();
@@ -373,7 +374,8 @@ public final class AgentStreamer extends VerticleBase {
             delay = 1 + random.nextLong(NEXT_URL_JITTER_MILLIS);
         }
         LOG.log(System.Logger.Level.WARNING, "{0}; {1} in {2} ms ({3} samples buffered, {4} dropped)", reason,
-                endpoints.size() > 1 ? "trying " + endpoint() : "retrying", delay, buffer.size(), buffer.dropped());
+                endpoints.size() > 1 ? "trying " + endpoint() : "retrying", String.valueOf(delay), buffer.size(),
+                buffer.dropped());
         reconnectTimer = vertx.setTimer(delay, id -> connect());
     }
 }
