@@ -93,10 +93,11 @@ public final class AgentStreamer extends VerticleBase {
     private long sentUpTo;
     private long lastWriteMillis;
     /**
-     * Since when the collector owes an acknowledgement on this connection and has acknowledged nothing new: set when
-     * a sample is sent while none was outstanding, moved on by every ack that makes progress, -1 when none is owed.
+     * Fires when samples sent on this connection wait for an acknowledgement and the collector has acknowledged
+     * nothing new for the deadline: armed by a send while none waited, armed again by every ack that leaves some
+     * waiting; -1 when none wait.
      */
-    private long ackOwedSinceMillis = -1;
+    private long ackTimer = -1;
     private volatile Context streamerContext;
     private volatile boolean stopped;
     private long reconnectTimer = -1;
@@ -142,9 +143,6 @@ public final class AgentStreamer extends VerticleBase {
         probes = new ProbeRunner(options.probes(), report -> streamerContext.runOnContext(v -> sendProbeReport(report)));
         long heartbeat = options.heartbeatInterval().toMillis();
         vertx.setPeriodic(heartbeat, heartbeat, id -> heartbeat());
-        // a tenth of the deadline: a hung collector is left at most 10 % after its deadline
-        long ackCheck = Math.max(1, options.ackDeadline().toMillis() / 10);
-        vertx.setPeriodic(ackCheck, ackCheck, id -> checkAcknowledgements());
         connect();
         return Future.succeededFuture();
     }
@@ -203,7 +201,6 @@ public final class AgentStreamer extends VerticleBase {
         }
         ws = socket;
         connected = true;
-        ackOwedSinceMillis = -1;
         lastFailure = null;
         connects++;
         failuresInRound = 0;
@@ -236,22 +233,27 @@ public final class AgentStreamer extends VerticleBase {
         }
         ws = null;
         connected = false;
+        vertx.cancelTimer(ackTimer);
+        ackTimer = -1;
         probes.abandonAll("connection to the collector lost");
         scheduleReconnect(why, serviceRestart);
+    }
+
+    /** (Re)starts the acknowledgement deadline of {@code socket} if samples sent on it wait for an ack, else stops it. */
+    private void awaitAcknowledgement(WebSocket socket) {
+        vertx.cancelTimer(ackTimer);
+        ackTimer = sentUpTo > acknowledgedSeq
+                ? vertx.setTimer(options.ackDeadline().toMillis(), id -> noAcknowledgement(socket)) : -1;
     }
 
     /**
      * A collector that is stopped (SIGSTOP) or wedged keeps its sockets open and answers nothing, so the connection
      * is given up here rather than by TCP: at once, not after the close handshake it would never answer.
      */
-    private void checkAcknowledgements() {
-        WebSocket socket = ws;
+    private void noAcknowledgement(WebSocket socket) {
+        ackTimer = -1;
         long deadline = options.ackDeadline().toMillis();
-        if (socket == null || ackOwedSinceMillis < 0 || System.currentTimeMillis() - ackOwedSinceMillis < deadline) {
-            return;
-        }
-        String why = "no acknowledgement from " + endpoint() + " for " + deadline + " ms";
-        lost(socket, why, false);
+        lost(socket, "no acknowledgement from " + endpoint() + " for " + deadline + " ms", false);
         socket.close(GOING_AWAY, "no acknowledgement for " + deadline + " ms");
     }
 
@@ -261,7 +263,7 @@ public final class AgentStreamer extends VerticleBase {
             if (frame instanceof Frame.Ack ack) {
                 if (ack.seq() > acknowledgedSeq) {
                     acknowledgedSeq = ack.seq();
-                    ackOwedSinceMillis = sentUpTo > acknowledgedSeq ? System.currentTimeMillis() : -1;
+                    awaitAcknowledgement(socket);
                 }
                 buffer.acknowledge(ack.seq());
                 backoff.reset(); // the collector accepts our data: a later loss starts from the base window
@@ -292,8 +294,8 @@ public final class AgentStreamer extends VerticleBase {
                 write(socket, frame);
             }
             sentUpTo = entry.seq();
-            if (ackOwedSinceMillis < 0 && sentUpTo > acknowledgedSeq) {
-                ackOwedSinceMillis = lastWriteMillis;
+            if (ackTimer < 0) {
+                awaitAcknowledgement(socket);
             }
         }
     }
