@@ -145,15 +145,16 @@ class AgentStreamerRefusalTest {
         while (at + 2 <= frames.length()) {
             int opcode = frames.getByte(at) & 0x0f;
             long length = frames.getByte(at + 1) & 0x7f;
-            int header = 2;
-            if (length == 126) {
-                length = at + 4 <= frames.length() ? frames.getUnsignedShort(at + 2) : Long.MAX_VALUE;
-                header = 4;
-            } else if (length == 127) {
-                length = at + 10 <= frames.length() ? frames.getLong(at + 2) : Long.MAX_VALUE;
-                header = 10;
+            int header = length == 126 ? 4 : length == 127 ? 10 : 2;
+            if (at + header > frames.length()) {
+                break;
             }
-            long end = at + header + 4 + length;
+            if (length == 126) {
+                length = frames.getUnsignedShort(at + 2);
+            } else if (length == 127) {
+                length = frames.getLong(at + 2);
+            }
+            long end = at + header + 4 + length; // 4: the mask
             if (end > frames.length()) {
                 break;
             }
