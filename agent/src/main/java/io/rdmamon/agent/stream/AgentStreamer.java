@@ -33,7 +33,9 @@ import java.util.random.RandomGenerator;
  * and stays there until the collector acknowledges it, so a short outage loses nothing (a long one
  * loses the oldest samples, counted in {@link Stats#dropped()}). On connect the agent sends a hello
  * (with the layout) and every unacknowledged sample, oldest first. Lost connections are retried with
- * full-jitter exponential backoff ({@link Backoff}). All state lives on this verticle's event loop.
+ * full-jitter exponential backoff ({@link Backoff}). A collector that keeps the connection open but acknowledges
+ * nothing for {@link AgentStreamerOptions#ackDeadline()} (a stopped or wedged replica) counts as lost too: TCP alone
+ * would keep the agent, and its node, on it for good. All state lives on this verticle's event loop.
  *
  * <p>Probe frames from the collector go to a {@link ProbeRunner}; its reports are sent on the
  * connection the probe was started on and dropped if that connection is gone (they are not
@@ -58,6 +60,8 @@ public final class AgentStreamer extends VerticleBase {
 
     /** Close code of a collector replica that shuts down (RFC 6455 registry "Service Restart"): move on at once. */
     static final short SERVICE_RESTART = 1012;
+    /** Close code the agent sends to a collector it gives up on for not acknowledging (RFC 6455 "Going Away"). */
+    static final short GOING_AWAY = 1001;
     /**
      * Acknowledged samples kept and sent again on every (re)connect: what a replica acknowledged just before it died
      * or drained reaches the next one, whose history then has no gap (ReplayBuffer). Ten seconds at 1 Hz covers a
@@ -88,6 +92,12 @@ public final class AgentStreamer extends VerticleBase {
     private SampleEncoder encoder;
     private long sentUpTo;
     private long lastWriteMillis;
+    /**
+     * Fires when samples sent on this connection wait for an acknowledgement and the collector has acknowledged
+     * nothing new for the deadline: armed by a send while none waited, armed again by every ack that leaves some
+     * waiting; -1 when none wait.
+     */
+    private long ackTimer = -1;
     private volatile Context streamerContext;
     private volatile boolean stopped;
     private long reconnectTimer = -1;
@@ -208,17 +218,43 @@ public final class AgentStreamer extends VerticleBase {
         socket.binaryMessageHandler(message -> onMessage(socket, message));
         socket.exceptionHandler(e -> LOG.log(System.Logger.Level.DEBUG, "stream to {0}: {1}", endpoint(), e.toString()));
         socket.closeHandler(v -> {
-            if (ws == socket) {
-                ws = null;
-                connected = false;
-                probes.abandonAll("connection to the collector lost");
-                String why = socket.closeStatusCode() == null ? "connection lost"
-                        : "closed by collector (" + socket.closeStatusCode() + " " + socket.closeReason() + ")";
-                Short code = socket.closeStatusCode();
-                scheduleReconnect(why, code != null && code == SERVICE_RESTART);
-            }
+            Short code = socket.closeStatusCode();
+            String reason = socket.closeReason() == null || socket.closeReason().isEmpty() ? "" : " " + socket.closeReason();
+            String why = code == null ? "connection lost" : "closed by collector (" + code + reason + ")";
+            lost(socket, why, code != null && code == SERVICE_RESTART);
         });
         sendPending();
+    }
+
+    /** {@code socket} is no longer the connection, if it still was: its probes go and the next attempt is scheduled. */
+    private void lost(WebSocket socket, String why, boolean serviceRestart) {
+        if (ws != socket) {
+            return;
+        }
+        ws = null;
+        connected = false;
+        vertx.cancelTimer(ackTimer);
+        ackTimer = -1;
+        probes.abandonAll("connection to the collector lost");
+        scheduleReconnect(why, serviceRestart);
+    }
+
+    /** (Re)starts the acknowledgement deadline of {@code socket} if samples sent on it wait for an ack, else stops it. */
+    private void awaitAcknowledgement(WebSocket socket) {
+        vertx.cancelTimer(ackTimer);
+        ackTimer = sentUpTo > acknowledgedSeq
+                ? vertx.setTimer(options.ackDeadline().toMillis(), id -> noAcknowledgement(socket)) : -1;
+    }
+
+    /**
+     * A collector that is stopped (SIGSTOP) or wedged keeps its sockets open and answers nothing, so the connection
+     * is given up here rather than by TCP: at once, not after the close handshake it would never answer.
+     */
+    private void noAcknowledgement(WebSocket socket) {
+        ackTimer = -1;
+        long deadline = options.ackDeadline().toMillis();
+        lost(socket, "no acknowledgement from " + endpoint() + " for " + deadline + " ms", false);
+        socket.close(GOING_AWAY, "no acknowledgement for " + deadline + " ms");
     }
 
     private void onMessage(WebSocket socket, Buffer message) {
@@ -227,6 +263,7 @@ public final class AgentStreamer extends VerticleBase {
             if (frame instanceof Frame.Ack ack) {
                 if (ack.seq() > acknowledgedSeq) {
                     acknowledgedSeq = ack.seq();
+                    awaitAcknowledgement(socket);
                 }
                 buffer.acknowledge(ack.seq());
                 backoff.reset(); // the collector accepts our data: a later loss starts from the base window
@@ -243,7 +280,7 @@ public final class AgentStreamer extends VerticleBase {
     }
 
     private void sendPending() {
-        WebSocket socket = ws;
+        WebSocket socket = openSocket();
         if (socket == null) {
             return;
         }
@@ -257,12 +294,25 @@ public final class AgentStreamer extends VerticleBase {
                 write(socket, frame);
             }
             sentUpTo = entry.seq();
+            if (ackTimer < 0) {
+                awaitAcknowledgement(socket);
+            }
         }
+    }
+
+    /**
+     * The connection to write on, or null. A collector that refused or dropped the agent sent its close frame
+     * before it closes the TCP connection; in between {@code ws} is still set but closed, and a write on it fails
+     * ({@code writeQueueFull} even throws): nothing is sent until the close handler has scheduled the next attempt.
+     */
+    private WebSocket openSocket() {
+        WebSocket socket = ws;
+        return socket == null || socket.isClosed() ? null : socket;
     }
 
     /** On the event loop. Probes of a lost connection were abandoned, so a report here belongs to {@code ws}. */
     private void sendProbeReport(Frame.ProbeReport report) {
-        WebSocket socket = ws;
+        WebSocket socket = openSocket();
         if (socket == null) {
             LOG.log(System.Logger.Level.DEBUG, "probe {0}: report {1} dropped, not connected", report.probeId(),
                     report.phase().wireName());
@@ -272,7 +322,7 @@ public final class AgentStreamer extends VerticleBase {
     }
 
     private void heartbeat() {
-        WebSocket socket = ws;
+        WebSocket socket = openSocket();
         long now = System.currentTimeMillis();
         if (socket != null && encoder.helloSent() && now - lastWriteMillis >= options.heartbeatInterval().toMillis()) {
             write(socket, new Frame.Heartbeat(now));
@@ -326,7 +376,8 @@ public final class AgentStreamer extends VerticleBase {
             delay = 1 + random.nextLong(NEXT_URL_JITTER_MILLIS);
         }
         LOG.log(System.Logger.Level.WARNING, "{0}; {1} in {2} ms ({3} samples buffered, {4} dropped)", reason,
-                endpoints.size() > 1 ? "trying " + endpoint() : "retrying", delay, buffer.size(), buffer.dropped());
+                endpoints.size() > 1 ? "trying " + endpoint() : "retrying", String.valueOf(delay), buffer.size(),
+                buffer.dropped());
         reconnectTimer = vertx.setTimer(delay, id -> connect());
     }
 }

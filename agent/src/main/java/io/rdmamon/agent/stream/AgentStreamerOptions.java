@@ -27,11 +27,23 @@ import java.util.Objects;
  * @param backoffCap        largest reconnect window
  * @param trustCaFile       PEM CA certificate(s) to trust for wss; null = the JVM's default trust store
  * @param probes            whether and how this agent runs the collector's probes
+ * @param ackTimeout        samples sent and not acknowledged for this long make the connection count as lost;
+ *                          null = {@link #ackDeadline()}'s default, derived from the interval
  */
 public record AgentStreamerOptions(String collectorUrl, String node, String agentVersion, String token,
                                    Duration interval, Duration heartbeatInterval,
                                    int bufferCapacity, Duration backoffBase, Duration backoffCap, Path trustCaFile,
-                                   ProbeSettings probes) {
+                                   ProbeSettings probes, Duration ackTimeout) {
+    /**
+     * The least default acknowledgement deadline. A collector acknowledges each sample as it stores it, within
+     * milliseconds; ten seconds leave room for a hello waiting for its decoding slot in a reconnect storm
+     * (docs/collector.md, Limits) and a long GC pause, and still move the agents of a hung replica well within a
+     * minute.
+     */
+    static final Duration MIN_DEFAULT_ACK_TIMEOUT = Duration.ofSeconds(10);
+    /** Sampling intervals the default acknowledgement deadline spans at least, for long intervals. */
+    static final int ACK_TIMEOUT_INTERVALS = 5;
+
     public AgentStreamerOptions {
         Objects.requireNonNull(collectorUrl, "collectorUrl");
         Objects.requireNonNull(node, "node");
@@ -44,52 +56,74 @@ public record AgentStreamerOptions(String collectorUrl, String node, String agen
         if (bufferCapacity <= 0) {
             throw new IllegalArgumentException("buffer capacity must be positive: " + bufferCapacity);
         }
+        if (ackTimeout != null && (ackTimeout.isNegative() || ackTimeout.isZero())) {
+            throw new IllegalArgumentException("acknowledgement timeout must be positive: " + ackTimeout);
+        }
     }
 
-    /** 1 s interval, 5 s heartbeat, 600 samples, backoff 1 s .. 15 s ({@link Backoff#DEFAULT_CAP}), no token, default trust, probes refused. */
+    /** {@code ackTimeout}, or by default the longer of 10 s and 5 sampling intervals. */
+    public Duration ackDeadline() {
+        if (ackTimeout != null) {
+            return ackTimeout;
+        }
+        Duration intervals = interval.multipliedBy(ACK_TIMEOUT_INTERVALS);
+        return intervals.compareTo(MIN_DEFAULT_ACK_TIMEOUT) > 0 ? intervals : MIN_DEFAULT_ACK_TIMEOUT;
+    }
+
+    /**
+     * 1 s interval, 5 s heartbeat, 600 samples, backoff 1 s .. 15 s ({@link Backoff#DEFAULT_CAP}), no token, default
+     * trust, probes refused, the default acknowledgement deadline.
+     */
     public static AgentStreamerOptions of(String collectorUrl, String node) {
         return new AgentStreamerOptions(collectorUrl, node, defaultVersion(), null, Duration.ofSeconds(1),
-                Duration.ofSeconds(5), 600, Backoff.DEFAULT_BASE, Backoff.DEFAULT_CAP, null, ProbeSettings.disabled());
+                Duration.ofSeconds(5), 600, Backoff.DEFAULT_BASE, Backoff.DEFAULT_CAP, null, ProbeSettings.disabled(),
+                null);
     }
 
     public AgentStreamerOptions withToken(String value) {
         return new AgentStreamerOptions(collectorUrl, node, agentVersion, value, interval, heartbeatInterval,
-                bufferCapacity, backoffBase, backoffCap, trustCaFile, probes);
+                bufferCapacity, backoffBase, backoffCap, trustCaFile, probes, ackTimeout);
     }
 
     public AgentStreamerOptions withInterval(Duration value) {
         return new AgentStreamerOptions(collectorUrl, node, agentVersion, token, value, heartbeatInterval,
-                bufferCapacity, backoffBase, backoffCap, trustCaFile, probes);
+                bufferCapacity, backoffBase, backoffCap, trustCaFile, probes, ackTimeout);
     }
 
     public AgentStreamerOptions withHeartbeatInterval(Duration value) {
         return new AgentStreamerOptions(collectorUrl, node, agentVersion, token, interval, value,
-                bufferCapacity, backoffBase, backoffCap, trustCaFile, probes);
+                bufferCapacity, backoffBase, backoffCap, trustCaFile, probes, ackTimeout);
     }
 
     public AgentStreamerOptions withBufferCapacity(int value) {
         return new AgentStreamerOptions(collectorUrl, node, agentVersion, token, interval, heartbeatInterval,
-                value, backoffBase, backoffCap, trustCaFile, probes);
+                value, backoffBase, backoffCap, trustCaFile, probes, ackTimeout);
     }
 
     public AgentStreamerOptions withBackoff(Duration base, Duration cap) {
         return new AgentStreamerOptions(collectorUrl, node, agentVersion, token, interval, heartbeatInterval,
-                bufferCapacity, base, cap, trustCaFile, probes);
+                bufferCapacity, base, cap, trustCaFile, probes, ackTimeout);
     }
 
     public AgentStreamerOptions withTrustCaFile(Path value) {
         return new AgentStreamerOptions(collectorUrl, node, agentVersion, token, interval, heartbeatInterval,
-                bufferCapacity, backoffBase, backoffCap, value, probes);
+                bufferCapacity, backoffBase, backoffCap, value, probes, ackTimeout);
     }
 
     public AgentStreamerOptions withAgentVersion(String value) {
         return new AgentStreamerOptions(collectorUrl, node, value, token, interval, heartbeatInterval,
-                bufferCapacity, backoffBase, backoffCap, trustCaFile, probes);
+                bufferCapacity, backoffBase, backoffCap, trustCaFile, probes, ackTimeout);
     }
 
     public AgentStreamerOptions withProbes(ProbeSettings value) {
         return new AgentStreamerOptions(collectorUrl, node, agentVersion, token, interval, heartbeatInterval,
-                bufferCapacity, backoffBase, backoffCap, trustCaFile, value);
+                bufferCapacity, backoffBase, backoffCap, trustCaFile, value, ackTimeout);
+    }
+
+    /** null: the default deadline, derived from the interval ({@link #ackDeadline()}). */
+    public AgentStreamerOptions withAckTimeout(Duration value) {
+        return new AgentStreamerOptions(collectorUrl, node, agentVersion, token, interval, heartbeatInterval,
+                bufferCapacity, backoffBase, backoffCap, trustCaFile, probes, value);
     }
 
     /**

@@ -53,6 +53,18 @@ class StreamPartsTest {
         assertEquals(1000L, backoff.windowMillis());
     }
 
+    /** A hung replica is left after 10 s by default, later only when 5 sampling intervals are longer. */
+    @Test
+    void theAcknowledgementDeadlineDefaultsToTenSecondsOrFiveIntervals() {
+        AgentStreamerOptions defaults = AgentStreamerOptions.of("ws://collector:9470", "n");
+        assertEquals(Duration.ofSeconds(10), defaults.ackDeadline());
+        assertEquals(Duration.ofSeconds(10), defaults.withInterval(Duration.ofSeconds(2)).ackDeadline());
+        assertEquals(Duration.ofSeconds(30), defaults.withInterval(Duration.ofSeconds(6)).ackDeadline());
+        assertEquals(Duration.ofSeconds(3), defaults.withInterval(Duration.ofSeconds(6))
+                .withAckTimeout(Duration.ofSeconds(3)).ackDeadline());
+        assertThrows(IllegalArgumentException.class, () -> defaults.withAckTimeout(Duration.ZERO));
+    }
+
     /** Before: the default cap was 60 s, so agents took up to a minute to come back after a collector restart. */
     @Test
     void agentsComeBackWithinFifteenSecondsOfACollectorRestart() {

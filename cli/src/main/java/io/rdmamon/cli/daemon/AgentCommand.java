@@ -41,6 +41,12 @@ public final class AgentCommand implements Callable<Integer> {
                             + " the next and replays what was not acknowledged."})
     String collector;
 
+    @Option(names = "--ack-timeout", paramLabel = "DURATION", converter = DurationConverter.class,
+            description = {"Samples sent and not acknowledged for this long: the collector counts as lost (a hung replica",
+                    "keeps its sockets open) and the agent moves to the next --collector URL, replaying them.",
+                    "Default: the longer of 10s and 5 intervals."})
+    Duration ackTimeout;
+
     @Option(names = "--node", required = true, paramLabel = "NAME",
             description = "Node name reported to the collector (the node label), e.g. the Kubernetes node name.")
     String node;
@@ -107,6 +113,9 @@ public final class AgentCommand implements Callable<Integer> {
         requirePositive("--gid-refresh", gidRefresh);
         requirePositive("--module-refresh", moduleRefresh);
         requirePositive("--qos-refresh", qosRefresh);
+        if (ackTimeout != null) {
+            requirePositive("--ack-timeout", ackTimeout);
+        }
         HostReader reader = hostRoot.open().withGidRefresh(gidRefresh).withQosRefresh(qosRefresh)
                 .withModuleRefresh(moduleRefresh);
         ProbeSettings probes = probeSettings(reader.hostRoot());
@@ -160,7 +169,8 @@ public final class AgentCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw CliFailure.badInput("--collector: " + e.getMessage());
         }
-        AgentStreamerOptions options = AgentStreamerOptions.of(collector, node).withInterval(interval);
+        AgentStreamerOptions options = AgentStreamerOptions.of(collector, node).withInterval(interval)
+                .withAckTimeout(ackTimeout);
         if (tokenFile != null) {
             try {
                 options = options.withToken(AgentStreamerOptions.readTokenFile(tokenFile));

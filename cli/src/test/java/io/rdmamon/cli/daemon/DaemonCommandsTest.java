@@ -31,6 +31,7 @@ class DaemonCommandsTest {
             "agent --node n1 --collector http://127.0.0.1:1 --allow-probes --perftest /nonexistent/ib_write_bw | --perftest: perftest binary /nonexistent/ib_write_bw is not an executable file",
             "agent --node n1 --collector http://127.0.0.1:1 --allow-probes --perftest no-such-perftest | --perftest: perftest binary no-such-perftest not found on PATH",
             "agent --node n1 --collector http://127.0.0.1:1 --probe-max-duration 500ms | --probe-max-duration 500ms: must be at least 1s",
+            "agent --node n1 --collector http://127.0.0.1:1 --ack-timeout 0s | --ack-timeout 0ms: must be positive",
             "collector --listen 127.0.0.1:70000                            | --listen: port 70000 out of range",
             "collector --config /nonexistent/c.json                        | --config /nonexistent/c.json: no such file",
             "collector --listen 192.0.2.10:9470                            | refusing to listen on 192.0.2.10 without tokens",
