@@ -29,7 +29,7 @@ public final class Fifos {
 
     /**
      * {@code call}'s result, run on a daemon thread of its own and waited for at most {@code bound}: a read that
-     * regressed into blocking on a FIFO then fails the test ({@link TimeoutException}) instead of hanging it, and its
+     * regressed into blocking on a FIFO then fails the test (an {@link AssertionError}) instead of hanging it, and its
      * thread never keeps the JVM alive.
      */
     public static <T> T callWithin(Duration bound, Callable<T> call) throws Exception {
@@ -39,6 +39,8 @@ public final class Fifos {
         thread.start();
         try {
             return task.get(bound.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            throw new AssertionError("still running after " + bound + ": blocked opening or reading a FIFO?", e);
         } catch (ExecutionException e) {
             throw e.getCause() instanceof Exception cause ? cause : e;
         }
