@@ -7,8 +7,8 @@ import java.nio.file.Path;
 
 /**
  * Refuses a file that is not a regular one before it is opened. The files rdmamon reads whole from a host root
- * ({@code etc/nccl.conf}, {@code ethtool/<if>/module}) are plain files; a FIFO there blocks {@code open(2)} until a
- * writer comes, which may be never, and no Java interrupt wakes it. Links are followed (captures and sysfs use them):
+ * ({@code etc/nccl.conf}, the {@code ethtool} and {@code dcb} captures) are plain files; a FIFO there blocks
+ * {@code open(2)} until a writer comes, which may be never, and no Java interrupt wakes it. Links are followed (captures and sysfs use them):
  * it is the target that must be a regular file.
  */
 public final class RegularFiles {

@@ -19,6 +19,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * A FIFO where a host root has a file read whole ({@code etc/nccl.conf}, an {@code ethtool -m} capture) blocked the
  * sample for ever: the agent never sent its hello. Now each is a failed source naming the file, and the rest is read.
+ * The other whole-file captures ({@code ethtool -S}, {@code dcb -j}) are refused alike rather than left to the read
+ * deadline.
  */
 @EnabledOnOs(OS.LINUX)
 class HostReaderIrregularFileTest {
@@ -30,6 +32,9 @@ class HostReaderIrregularFileTest {
         Path root = Fixtures.copy("mlx5-roce", dir);
         Fifos.make(root.resolve("etc/nccl.conf"));
         Fifos.make(root.resolve("ethtool/ens1f0np0/module"));
+        // the other captures read whole: under the read deadline in the agent, but each FIFO held a thread for ever
+        Fifos.make(root.resolve("ethtool/ens1f1np1/statistics"));
+        Fifos.make(root.resolve("dcb/ens1f1np1/pfc.json"));
         // as the agent configures it: QoS and modules on their slow cadence
         HostReader reader = HostReader.forRoot(root).withGidRefresh(Duration.ofSeconds(60))
                 .withQosRefresh(Duration.ofSeconds(60)).withModuleRefresh(Duration.ofSeconds(60));
@@ -41,6 +46,11 @@ class HostReaderIrregularFileTest {
                     "etc/nccl.conf: not a regular file (FIFO)")), read.sources().toString());
             assertTrue(read.sources().contains(SourceStatus.failed("module", "ens1f0np0",
                     "ethtool -m ens1f0np0: ethtool/ens1f0np0/module: not a regular file (FIFO)")), read.sources().toString());
+            assertTrue(read.sources().contains(SourceStatus.failed("ethtool", "ens1f1np1",
+                    "ethtool/ens1f1np1/statistics: not a regular file (FIFO)")), read.sources().toString());
+            assertTrue(read.sources().contains(SourceStatus.failed("qos", "ens1f1np1",
+                    "dcb/ens1f1np1/pfc.json: not a regular file (FIFO)")), read.sources().toString());
+            assertEquals(1, reader.readerThreadsStarted(), "no read was left blocked");
             assertNull(read.ncclConf());
             assertEquals(2, read.devices().size(), "the devices are still read");
             assertTrue(read.sources().contains(SourceStatus.ok("sysfs", "mlx5_0")), read.sources().toString());
