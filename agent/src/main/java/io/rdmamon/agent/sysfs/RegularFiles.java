@@ -8,8 +8,8 @@ import java.nio.file.Path;
 /**
  * Refuses a file that is not a regular one before it is opened. The files rdmamon reads whole from a host root
  * ({@code etc/nccl.conf}, the {@code ethtool} and {@code dcb} captures) are plain files; a FIFO there blocks
- * {@code open(2)} until a writer comes, which may be never, and no Java interrupt wakes it. Links are followed (captures and sysfs use them):
- * it is the target that must be a regular file.
+ * {@code open(2)} until a writer comes, which may be never, and no Java interrupt wakes it. Links are followed
+ * (captures and sysfs use them): it is the target that must be a regular file.
  */
 public final class RegularFiles {
     /** {@code S_IFMT} and its file types, from {@code <sys/stat.h>}. */
@@ -49,7 +49,6 @@ public final class RegularFiles {
             case 0020000 -> "character device";
             case 0060000 -> "block device";
             case 0040000 -> "directory";
-            case 0120000 -> "symbolic link";
             default -> String.format("file type 0%o", mode & S_IFMT);
         };
     }
