@@ -1,5 +1,6 @@
 package io.rdmamon.agent.ethtool;
 
+import io.rdmamon.agent.sysfs.RegularFiles;
 import io.rdmamon.protocol.model.FecMode;
 
 import java.io.IOException;
@@ -49,6 +50,7 @@ public final class CapturedEthtoolStatsSource implements EthtoolStatsSource {
         String relative = hostRoot.relativize(file).toString();
         String text;
         try {
+            RegularFiles.require(file, relative); // a FIFO here would block the read for ever
             if (Files.size(file) > MAX_CAPTURE_BYTES) {
                 throw new IOException(relative + ": larger than " + MAX_CAPTURE_BYTES + " bytes, not an ethtool -S capture");
             }
@@ -83,6 +85,7 @@ public final class CapturedEthtoolStatsSource implements EthtoolStatsSource {
         String relative = hostRoot.relativize(file).toString();
         String text;
         try {
+            RegularFiles.require(file, relative);
             if (Files.size(file) > MAX_FEC_CAPTURE_BYTES) {
                 throw new IOException(relative + ": larger than " + MAX_FEC_CAPTURE_BYTES
                         + " bytes, not an ethtool --show-fec capture");

@@ -1,6 +1,7 @@
 package io.rdmamon.agent.module;
 
 import io.rdmamon.agent.ethtool.InterfaceNames;
+import io.rdmamon.agent.sysfs.RegularFiles;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -28,6 +29,7 @@ public final class CapturedModuleEepromSource implements ModuleEepromSource {
         Path file = moduleFile(ifname);
         String relative = hostRoot.relativize(file).toString();
         try {
+            RegularFiles.require(file, relative); // a FIFO here would block the read for ever
             if (Files.size(file) > MAX_CAPTURE_BYTES) {
                 throw new IOException(relative + ": larger than " + MAX_CAPTURE_BYTES + " bytes, not an ethtool -m capture");
             }

@@ -4,6 +4,7 @@ import io.rdmamon.agent.capability.UnsupportedCapabilityException;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.rdmamon.agent.ethtool.InterfaceNames;
+import io.rdmamon.agent.sysfs.RegularFiles;
 import io.rdmamon.protocol.json.StrictJson;
 import io.rdmamon.protocol.json.StrictJsonException;
 import io.rdmamon.protocol.model.QosConfig;
@@ -97,6 +98,7 @@ public final class CapturedDcbSource implements DcbSource {
         }
         String text;
         try {
+            RegularFiles.require(file, relative(file)); // a FIFO here would block the read for ever
             if (Files.size(file) > MAX_CAPTURE_BYTES) {
                 throw new IOException(relative(file) + ": larger than " + MAX_CAPTURE_BYTES
                         + " bytes, not a dcb -j capture");

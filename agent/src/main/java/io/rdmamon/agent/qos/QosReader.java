@@ -1,6 +1,7 @@
 package io.rdmamon.agent.qos;
 
 import io.rdmamon.agent.capability.UnsupportedCapabilityException;
+import io.rdmamon.agent.sysfs.RegularFiles;
 import io.rdmamon.agent.sysfs.SmallFileReader;
 import io.rdmamon.agent.sysfs.SysfsFiles;
 import io.rdmamon.protocol.model.QosConfig;
@@ -38,7 +39,8 @@ public final class QosReader {
     public static final String SOURCE_QOS = "qos";
     /** {@code /etc/nccl.conf} holds a few dozen lines; a file beyond this is not NCCL's configuration. */
     static final long MAX_NCCL_CONF_BYTES = 64 * 1024;
-    private static final String NCCL_CONF = "etc/nccl.conf";
+    /** NCCL's host-wide settings file, relative to the host root. */
+    public static final String NCCL_CONF = "etc/nccl.conf";
 
     /** One port's reading, when it was taken and in which port state. */
     private record Cached(String portKey, long readAtMillis, PortQos qos) {
@@ -206,6 +208,7 @@ public final class QosReader {
     private NcclConf readNcclConf() {
         Path file = hostRoot.resolve(NCCL_CONF);
         try {
+            RegularFiles.require(file, NCCL_CONF); // a FIFO here would block the read, and the sample, for ever
             if (Files.size(file) > MAX_NCCL_CONF_BYTES) {
                 return new NcclConf(null, SourceStatus.failed(SOURCE_QOS, NCCL_CONF, NCCL_CONF + ": larger than "
                         + MAX_NCCL_CONF_BYTES + " bytes, not an NCCL configuration"));

@@ -17,7 +17,9 @@ import java.util.function.Function;
 /**
  * The PCI function of an RDMA device (phys-facts.md §5.2): {@code realpath(<dev>/device)}, walked up to the first
  * directory named like a PCI address (a virtio-net's {@code device} is {@code virtioN}, below its PCI function),
- * never above the host root. A VF ({@code physfn} link) has its link and AER files read from its PF.
+ * never above the host root. A capture made by following links ({@code tar -h}, {@code cp -rL}) has {@code device} as
+ * a copy of the function's directory, named {@code device}: then its {@code uevent}'s {@code PCI_SLOT_NAME} gives the
+ * address. A VF ({@code physfn} link, or copy) has its link and AER files read from its PF.
  */
 final class PciFunctionReader {
     private static final Set<Failure> TOLERATE_ABSENT = EnumSet.of(Failure.ABSENT, Failure.NO_VALUE);
@@ -36,21 +38,13 @@ final class PciFunctionReader {
      * (no {@code device} link, a capture).
      */
     PciLink readLink(Path deviceDir, ReadProblems problems) {
-        Path function = functionDir(deviceDir.resolve("device"), problems);
+        PciDir function = pciDir(deviceDir.resolve("device"), problems);
         if (function == null) {
             return null;
         }
-        String physfn = null;
-        Path linkDir = function;
-        Path physfnLink = function.resolve("physfn");
-        if (Files.exists(physfnLink)) {
-            try {
-                linkDir = physfnLink.toRealPath();
-                physfn = linkDir.getFileName().toString();
-            } catch (IOException e) {
-                problems.add(physfnLink, SysfsFiles.describe(e));
-            }
-        }
+        PciDir pf = pciDir(function.dir().resolve("physfn"), problems);
+        PciDir linkFrom = pf == null ? function : pf;
+        Path linkDir = linkFrom.dir();
         String currentSpeed = text(linkDir.resolve("current_link_speed"), problems);
         String maxSpeed = text(linkDir.resolve("max_link_speed"), problems);
         String currentWidth = text(linkDir.resolve("current_link_width"), problems);
@@ -58,8 +52,8 @@ final class PciFunctionReader {
         List<String> notes = currentSpeed == null && maxSpeed == null && currentWidth == null && maxWidth == null
                 ? List.of("no PCIe link attributes (current_link_speed absent: not a PCI Express function)")
                 : List.of();
-        return new PciLink(linkDir, new PciFunction(function.getFileName().toString(), physfn,
-                linkDir.getFileName().toString(), currentSpeed, maxSpeed,
+        return new PciLink(linkDir, new PciFunction(function.address(), pf == null ? null : pf.address(),
+                linkFrom.address(), currentSpeed, maxSpeed,
                 parse(linkDir.resolve("current_link_speed"), currentSpeed, PciParsers::parseLinkSpeed, problems),
                 parse(linkDir.resolve("max_link_speed"), maxSpeed, PciParsers::parseLinkSpeed, problems),
                 parse(linkDir.resolve("current_link_width"), currentWidth, PciParsers::parseLinkWidth, problems),
@@ -99,8 +93,16 @@ final class PciFunctionReader {
     record PciLink(Path dir, PciFunction function) {
     }
 
-    /** The nearest directory at or above {@code realpath(link)} named like a PCI address, within the host root. */
-    private Path functionDir(Path link, ReadProblems problems) {
+    /** A PCI function's directory and its address. */
+    private record PciDir(Path dir, String address) {
+    }
+
+    /**
+     * The function {@code link} leads to: the nearest directory at or above its real path named like a PCI address,
+     * within the host root; else that real path itself when its {@code uevent} names an address (a copy made by
+     * following links); null when neither (no such file, a capture without either).
+     */
+    private PciDir pciDir(Path link, ReadProblems problems) {
         if (!Files.exists(link)) {
             return null;
         }
@@ -115,10 +117,12 @@ final class PciFunctionReader {
         }
         for (Path dir = real; dir != null && dir.startsWith(root) && !dir.equals(root); dir = dir.getParent()) {
             if (PciParsers.ADDRESS.matcher(dir.getFileName().toString()).matches()) {
-                return dir;
+                return new PciDir(dir, dir.getFileName().toString());
             }
         }
-        return null;
+        Path uevent = real.resolve("uevent");
+        String address = parse(uevent, text(uevent, problems), PciParsers::parseUeventSlotName, problems);
+        return address == null ? null : new PciDir(real, address);
     }
 
     private String text(Path file, ReadProblems problems) {

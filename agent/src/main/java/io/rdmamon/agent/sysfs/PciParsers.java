@@ -14,6 +14,7 @@ public final class PciParsers {
     /** {@code "16.0 GT/s PCIe"} (kernels since about 5.3) or {@code "8 GT/s"}, {@code "2.5 GT/s"} (older ones). */
     private static final Pattern SPEED = Pattern.compile("(\\d+(?:\\.\\d+)?) GT/s(?: PCIe)?");
     private static final long TRANSFERS_PER_GT = 1_000_000_000L;
+    private static final String UEVENT_SLOT_NAME = "PCI_SLOT_NAME=";
 
     private PciParsers() {
     }
@@ -38,6 +39,25 @@ public final class PciParsers {
             throw new IllegalArgumentException("link speed is not a whole number of transfers per second within 64 bits: "
                     + ProblemText.quote(text));
         }
+    }
+
+    /**
+     * The address in a PCI function's {@code uevent}, its {@code PCI_SLOT_NAME=0000:3b:00.0} line among
+     * {@code DRIVER=}, {@code PCI_CLASS=}, {@code PCI_ID=}, {@code PCI_SUBSYS_ID=}, {@code MODALIAS=}; null when there is
+     * no such line (the uevent of a device that is not a PCI function, such as {@code virtioN}).
+     */
+    public static String parseUeventSlotName(String text) {
+        for (String line : text.split("\n")) {
+            if (line.startsWith(UEVENT_SLOT_NAME)) {
+                String address = line.substring(UEVENT_SLOT_NAME.length()).strip();
+                if (!ADDRESS.matcher(address).matches()) {
+                    throw new IllegalArgumentException("expected PCI_SLOT_NAME=<dddd:bb:dd.f>, got "
+                            + ProblemText.quote(line));
+                }
+                return address;
+            }
+        }
+        return null;
     }
 
     /** {@code current_link_width} / {@code max_link_width}: lanes ({@code "%u"}); null for 0 (no link trained). */

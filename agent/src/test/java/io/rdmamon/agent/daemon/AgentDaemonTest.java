@@ -1,19 +1,26 @@
 package io.rdmamon.agent.daemon;
 
+import io.rdmamon.agent.host.Fixtures;
+import io.rdmamon.agent.host.HostReader;
 import io.rdmamon.agent.stream.AgentStreamerOptions;
 import io.rdmamon.protocol.model.HostSample;
 import io.rdmamon.protocol.model.SourceStatus;
 import io.rdmamon.protocol.net.HostPort;
+import io.rdmamon.protocol.testing.Fifos;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledOnOs;
+import org.junit.jupiter.api.condition.OS;
+import org.junit.jupiter.api.io.TempDir;
 
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -121,5 +128,31 @@ class AgentDaemonTest {
         assertTrue(otherNode.getMessage().contains("node-b"), otherNode.getMessage());
         assertThrows(IllegalArgumentException.class,
                 () -> daemon.withStreamer(AgentStreamerOptions.of("ws://collector:9470", "node-a")));
+    }
+
+    /**
+     * A FIFO at {@code etc/nccl.conf} or a module capture held the agent's first sample for ever: no sample, no hello,
+     * no log line. Now the agent samples, the sources that read them failed and the rest read.
+     */
+    @Test
+    @EnabledOnOs(OS.LINUX)
+    void anAgentOnARootWithFifosSamplesAndReportsTheFilesFailed(@TempDir Path dir) throws Exception {
+        Path root = Fixtures.copy("mlx5-roce", dir);
+        Fifos.make(root.resolve("etc/nccl.conf"));
+        Fifos.make(root.resolve("ethtool/ens1f0np0/module"));
+        HostReader reader = HostReader.forRoot(root).withQosRefresh(Duration.ofSeconds(30))
+                .withModuleRefresh(Duration.ofSeconds(30));
+        AgentDaemon daemon = new AgentDaemon(AgentDaemonOptions.of("node-a", INTERVAL, () -> reader.read("node-a"))
+                .withMetricsListen(new HostPort("127.0.0.1", 0)));
+        await(vertx.deployVerticle(daemon));
+
+        waitFor(() -> daemon.stats().reads() >= 2, "samples read");
+        String metrics = metrics(daemon);
+        assertTrue(metrics.contains("rdma_agent_up{node=\"node-a\"} 1.0"), metrics);
+        // per source here; HostReaderIrregularFileTest checks that each status names its file
+        assertTrue(metrics.contains("rdma_source_success{node=\"node-a\",source=\"qos\"} 0.0"), metrics);
+        assertTrue(metrics.contains("rdma_source_success{node=\"node-a\",source=\"module\"} 0.0"), metrics);
+        assertTrue(metrics.contains("rdma_source_success{node=\"node-a\",source=\"sysfs\"} 1.0"), metrics);
+        assertEquals(0, daemon.stats().failed());
     }
 }

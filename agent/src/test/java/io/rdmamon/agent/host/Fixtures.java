@@ -1,12 +1,15 @@
 package io.rdmamon.agent.host;
 
 import java.io.IOException;
+import java.nio.file.FileVisitOption;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.util.EnumSet;
+import java.util.Set;
 
 /** The host-root fixtures under {@code agent/src/test/fixtures} and copies of them to break. */
 public final class Fixtures {
@@ -26,8 +29,21 @@ public final class Fixtures {
 
     /** A copy of fixture {@code name} in {@code target}, symlinks kept as symlinks. */
     public static Path copy(String name, Path target) throws IOException {
-        Path source = root(name);
-        Files.walkFileTree(source, new SimpleFileVisitor<>() {
+        return copyTree(root(name), target, false);
+    }
+
+    /**
+     * A copy of the tree {@code source} in {@code target} made as {@code cp -rL} or {@code tar -h} make one: each link
+     * replaced by a copy of what it leads to (a link whose target is missing is kept as a link, as tar keeps it).
+     */
+    public static Path copyFollowingLinks(Path source, Path target) throws IOException {
+        return copyTree(source, target, true);
+    }
+
+    private static Path copyTree(Path source, Path target, boolean followLinks) throws IOException {
+        Set<FileVisitOption> options = followLinks ? EnumSet.of(FileVisitOption.FOLLOW_LINKS)
+                : EnumSet.noneOf(FileVisitOption.class);
+        Files.walkFileTree(source, options, Integer.MAX_VALUE, new SimpleFileVisitor<>() {
             @Override
             public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) throws IOException {
                 Files.createDirectories(target.resolve(source.relativize(dir).toString()));
@@ -36,7 +52,10 @@ public final class Fixtures {
 
             @Override
             public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
-                Files.copy(file, target.resolve(source.relativize(file).toString()), LinkOption.NOFOLLOW_LINKS);
+                // a dangling link reaches here with its own attributes even when links are followed
+                LinkOption[] copyLinks = followLinks && !attrs.isSymbolicLink() ? new LinkOption[0]
+                        : new LinkOption[] {LinkOption.NOFOLLOW_LINKS};
+                Files.copy(file, target.resolve(source.relativize(file).toString()), copyLinks);
                 return FileVisitResult.CONTINUE;
             }
         });

@@ -9,6 +9,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -119,6 +120,56 @@ class PciFunctionReadTest {
     }
 
     /**
+     * A capture made by following links ({@code cp -rL}, {@code tar -h}) has {@code <dev>/device} as a copy of the
+     * function's directory: the address comes from its {@code uevent}, the link and AER files from the copy, and the
+     * function reads as it does through the link.
+     */
+    @Test
+    void aCaptureMadeByFollowingLinksFindsTheFunctionByItsUevent(@TempDir Path dir) throws IOException {
+        Path linked = Fixtures.copy("mlx5-roce", dir.resolve("linked"));
+        Path function = placeDevice(linked, "mlx5_1", "pci0000:a0/0000:a0:01.0/0000:a1:00.1");
+        write(function, "uevent", uevent("0000:a1:00.1"));
+        write(function, "current_link_speed", "16.0 GT/s PCIe");
+        write(function, "max_link_speed", "32.0 GT/s PCIe");
+        write(function, "current_link_width", "8");
+        write(function, "max_link_width", "16");
+        write(function, "aer_dev_correctable", "RxErr 5\nTOTAL_ERR_COR 5\n");
+        Path followed = Fixtures.copyFollowingLinks(linked, dir.resolve("followed"));
+
+        PciFunction throughLink = device(HostReader.forRoot(linked).read("n1"), "mlx5_1").pci();
+        HostSample sample = HostReader.forRoot(followed).read("n1");
+
+        assertFalse(Files.isSymbolicLink(followed.resolve("sys/class/infiniband/mlx5_1/device")));
+        assertEquals(new PciFunction("0000:a1:00.1", null, "0000:a1:00.1", "16.0 GT/s PCIe", "32.0 GT/s PCIe",
+                16_000_000_000L, 32_000_000_000L, 8, 16, Map.of("correctable", 5L), List.of()), throughLink);
+        assertEquals(throughLink, device(sample, "mlx5_1").pci());
+        assertTrue(sample.sources().contains(SourceStatus.ok("sysfs", "mlx5_1")), sample.sources().toString());
+    }
+
+    @Test
+    void aVirtualFunctionCopiedByFollowingLinksReadsItsCopiedPhysicalFunction(@TempDir Path dir) throws IOException {
+        Path linked = Fixtures.copy("mlx5-roce", dir.resolve("linked"));
+        Path vf = placeDevice(linked, "mlx5_1", "pci0000:00/0000:00:03.0/0000:05:00.3");
+        Path pf = Files.createDirectories(linked.resolve("sys/devices/pci0000:00/0000:00:03.0/0000:05:00.0"));
+        Files.createSymbolicLink(vf.resolve("physfn"), Path.of("../0000:05:00.0"));
+        write(vf, "uevent", uevent("0000:05:00.3"));
+        write(pf, "uevent", uevent("0000:05:00.0"));
+        write(pf, "current_link_speed", "8.0 GT/s PCIe");
+        write(pf, "current_link_width", "16");
+        Path followed = Fixtures.copyFollowingLinks(linked, dir.resolve("followed"));
+
+        PciFunction throughLinks = device(HostReader.forRoot(linked).read("n1"), "mlx5_1").pci();
+        PciFunction pci = device(HostReader.forRoot(followed).read("n1"), "mlx5_1").pci();
+
+        assertTrue(Files.isDirectory(followed.resolve("sys/class/infiniband/mlx5_1/device/physfn"), LinkOption.NOFOLLOW_LINKS));
+        assertEquals("0000:05:00.3", pci.address());
+        assertEquals("0000:05:00.0", pci.physfn());
+        assertEquals("0000:05:00.0", pci.linkFrom());
+        assertEquals(16, pci.currentLinkWidth());
+        assertEquals(throughLinks, pci);
+    }
+
+    /**
      * The agent's configuration: the link (speed, width) on the slow cadence, re-read at once when a port changes
      * state; the AER counters on every sample.
      */
@@ -180,6 +231,12 @@ class PciFunctionReadTest {
         }
         Files.createSymbolicLink(link, link.getParent().relativize(target));
         return target.getFileName().toString().startsWith("virtio") ? target.getParent() : target;
+    }
+
+    /** A ConnectX-5 function's {@code uevent}, as the kernel writes it. */
+    private static String uevent(String address) {
+        return "DRIVER=mlx5_core\nPCI_CLASS=20000\nPCI_ID=15B3:1017\nPCI_SUBSYS_ID=15B3:0020\nPCI_SLOT_NAME=" + address
+                + "\nMODALIAS=pci:v000015B3d00001017sv000015B3sd00000020bc02sc00i00\n";
     }
 
     private static void write(Path dir, String file, String text) throws IOException {

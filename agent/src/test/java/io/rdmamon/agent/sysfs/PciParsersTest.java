@@ -66,4 +66,24 @@ class PciParsersTest {
     void badAerFilesNameTheLine(String text, String message) {
         assertEquals(message, assertThrows(IllegalArgumentException.class, () -> PciParsers.parseAerTotal(text)).getMessage());
     }
+
+    /** A {@code \n} in the table stands for a line break of the file. */
+    @ParameterizedTest(name = "[{index}] {0}")
+    @CsvSource(delimiter = '|', nullValues = "null", value = {
+            "'DRIVER=mlx5_core\\nPCI_CLASS=20000\\nPCI_ID=15B3:1017\\nPCI_SUBSYS_ID=15B3:0020\\nPCI_SLOT_NAME=0000:3b:00.0\\nMODALIAS=pci:v000015B3d00001017sv000015B3sd00000020bc02sc00i00'|0000:3b:00.0",
+            "'PCI_SLOT_NAME=0000:a1:00.1'|0000:a1:00.1",
+            "'DRIVER=virtio_net\\nMODALIAS=virtio:d00000001v00001AF4'|null",
+            "''|null"})
+    void ueventSlotNames(String text, String expected) {
+        assertEquals(expected, PciParsers.parseUeventSlotName(text.replace("\\n", "\n")));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+            "PCI_SLOT_NAME=3b:00.0|expected PCI_SLOT_NAME=<dddd:bb:dd.f>, got \"PCI_SLOT_NAME=3b:00.0\"",
+            "PCI_SLOT_NAME=|expected PCI_SLOT_NAME=<dddd:bb:dd.f>, got \"PCI_SLOT_NAME=\""})
+    void ueventSlotNamesThatAreNoAddress(String text, String message) {
+        assertEquals(message, assertThrows(IllegalArgumentException.class, () -> PciParsers.parseUeventSlotName(text))
+                .getMessage());
+    }
 }

@@ -10,6 +10,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 import java.io.IOException;
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 
@@ -35,6 +36,7 @@ public final class ModuleCommand implements Callable<Integer> {
     public Integer call() {
         HostReader reader = hostRoot.open();
         Subjects.requireNetdev(reader, ifname);
+        RegularCaptures.requireModules(reader, List.of(ifname));
         TransceiverModule module;
         try {
             module = reader.readModule(ifname);

@@ -39,6 +39,7 @@ public final class NcclEnvCommand implements Callable<Integer> {
         if (device != null) {
             Subjects.requireDevice(reader, device);
         }
+        RegularCaptures.requireForSample(reader);
         HostSample sample = reader.read(NodeName.ofThisHost());
         NcclAdvice advice = NcclAdvice.of(sample, device, null);
         PrintWriter out = spec.commandLine().getOut();

@@ -55,8 +55,8 @@ public final class PcieCommand implements Callable<Integer> {
     static String text(IbDevice device) {
         PciFunction pci = device.pci();
         if (pci == null) {
-            return device.name() + "\tno PCI function (no device link to a PCI address under sys/class/infiniband/"
-                    + device.name() + ")\n";
+            return device.name() + "\tno PCI function (sys/class/infiniband/" + device.name()
+                    + "/device is no link to a PCI address and has no PCI_SLOT_NAME in its uevent)\n";
         }
         StringBuilder text = new StringBuilder(device.name()).append('\t').append(pci.address()).append('\n');
         if (pci.physfn() != null) {

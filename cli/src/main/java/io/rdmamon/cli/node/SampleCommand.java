@@ -1,5 +1,6 @@
 package io.rdmamon.cli.node;
 
+import io.rdmamon.agent.host.HostReader;
 import io.rdmamon.cli.CliFailure;
 import io.rdmamon.protocol.model.HostSample;
 import picocli.CommandLine.Command;
@@ -30,7 +31,9 @@ public final class SampleCommand implements Callable<Integer> {
         if (node != null && node.isBlank()) {
             throw CliFailure.badInput("--node must not be blank");
         }
-        HostSample sample = hostRoot.open().read(node != null ? node : NodeName.ofThisHost());
+        HostReader reader = hostRoot.open();
+        RegularCaptures.requireForSample(reader);
+        HostSample sample = reader.read(node != null ? node : NodeName.ofThisHost());
         var out = spec.commandLine().getOut();
         if (json) {
             out.println(JsonOutput.write(sample));

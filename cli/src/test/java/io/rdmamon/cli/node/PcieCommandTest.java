@@ -27,7 +27,7 @@ class PcieCommandTest {
                 mlx5_3\t0000:81:00.1
                 \tlink:\t16.0 GT/s PCIe x8 (max 16.0 GT/s PCIe x16)  DEGRADED
                 \taer:\tcorrectable 12, nonfatal 0, fatal 0
-                mlx5_7\tno PCI function (no device link to a PCI address under sys/class/infiniband/mlx5_7)
+                mlx5_7\tno PCI function (sys/class/infiniband/mlx5_7/device is no link to a PCI address and has no PCI_SLOT_NAME in its uevent)
                 """, run.out());
     }
 
