@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.rdmamon.agent.host.HostReader;
 import io.rdmamon.protocol.model.HostSample;
+import io.rdmamon.protocol.testing.Waits;
 import io.rdmamon.protocol.wire.Frame;
 import io.rdmamon.protocol.wire.FrameCodec;
 import io.rdmamon.protocol.wire.SampleEncoder;
@@ -162,6 +163,9 @@ class CollectorSoakIT {
             }
             assertEquals(nodes, up, "fleet nodes up at the end");
             assertTrue(attacker.sent.get() >= seconds * 4L, "hostile connections made: " + attacker.outcomes());
+            // the churning agents still connected at the stop get their last acks within their own 10 s bound
+            Waits.pollUntil(attacker::churnAcksMissing, missing -> missing == 0, Duration.ofSeconds(15),
+                    Duration.ofMillis(200));
             assertEquals(0, attacker.churnAcksMissing(), "reconnecting agents: samples not acknowledged " + attacker.outcomes());
         } finally {
             vertx.close().toCompletionStage().toCompletableFuture().get();
@@ -275,6 +279,7 @@ class CollectorSoakIT {
         private final AtomicLong churnSent = new AtomicLong();
         private final AtomicLong churnAcked = new AtomicLong();
         private final long[] churnSeq = new long[10];
+        private static final int CHURN_SAMPLES = 3;
         volatile boolean stopping;
         private WebSocketClient client;
         private NetClient raw;
@@ -343,16 +348,26 @@ class CollectorSoakIT {
         private void churn(int agent) {
             String node = "churn-node-" + agent;
             connect().onSuccess(ws -> {
-                ws.binaryMessageHandler(b -> churnAcked.incrementAndGet());
+                // Like a real agent it leaves once its samples are acknowledged (an agent replays what was not):
+                // leaving at a fixed 1.5 s raced the third ack on a loaded machine and counted it as lost. A sample
+                // never acknowledged within 10 s stays missing.
+                AtomicLong acked = new AtomicLong();
+                long deadline = vertx.setTimer(10_000, t -> ws.close());
+                ws.binaryMessageHandler(b -> {
+                    churnAcked.incrementAndGet();
+                    if (acked.incrementAndGet() == CHURN_SAMPLES) {
+                        vertx.cancelTimer(deadline);
+                        ws.close();
+                    }
+                });
                 ws.writeBinaryMessage(Hostile.json(hostile.hello(node)));
-                for (int i = 0; i < 3; i++) {
+                for (int i = 0; i < CHURN_SAMPLES; i++) {
                     long seq = ++churnSeq[agent];
                     vertx.setTimer(300L * (i + 1), t -> {
                         ws.writeBinaryMessage(Hostile.json(hostile.values(seq, System.currentTimeMillis())));
                         churnSent.incrementAndGet();
                     });
                 }
-                vertx.setTimer(1500, t -> ws.close());
             });
         }
 
