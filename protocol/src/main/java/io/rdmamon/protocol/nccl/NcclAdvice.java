@@ -50,7 +50,7 @@ public record NcclAdvice(List<Setting> settings, List<String> leftOut, List<Stri
         mismatches = List.copyOf(mismatches);
     }
 
-    /** The settings' lines, then a {@code # NAME left out: why} line per port left out. */
+    /** The settings' lines, then a {@code # PORT left out of …} line per port left out. */
     public List<String> exportLines() {
         List<String> lines = new ArrayList<>(settings.stream().map(Setting::exportLine).toList());
         leftOut.forEach(port -> lines.add("# " + port));
@@ -115,7 +115,7 @@ public record NcclAdvice(List<Setting> settings, List<String> leftOut, List<Stri
                 String name = entry.trim().split(":")[0];
                 if (!name.isEmpty() && activeDevices.stream().noneMatch(d -> d.startsWith(name))) {
                     mismatches.add(HCA + "=" + configured + " in /etc/nccl.conf names " + name
-                            + ", which has no active RDMA port on this host");
+                            + ", which has no active RDMA port that NCCL can use on this host");
                 }
             }
         }

@@ -83,7 +83,7 @@ class NcclAdviceTest {
 
     @Test
     void aHostWhoseOnlyActivePortLacksIpv4AdvisesNoSettingButSaysWhy() {
-        NcclAdvice advice = NcclAdvice.of(host(null,
+        NcclAdvice advice = NcclAdvice.of(host(Map.of("NCCL_IB_HCA", "mlx5_3"),
                 device("mlx5_3", roce(4, "enp2s0f1np1", 3, null, null))), null, null);
         assertNull(advice.setting(NcclAdvice.HCA).value());
         assertNull(advice.setting(NcclAdvice.GID_INDEX).value());
@@ -91,6 +91,8 @@ class NcclAdviceTest {
         assertEquals(List.of("mlx5_3:1 left out of NCCL_IB_HCA and NCCL_SOCKET_IFNAME: no RoCE v2 IPv4 GID, as "
                 + "enp2s0f1np1 has no IPv4 address; assign an IPv4 address to enp2s0f1np1, or leave the port out"),
                 advice.leftOut());
+        assertEquals(List.of("NCCL_IB_HCA=mlx5_3 in /etc/nccl.conf names mlx5_3, which has no active RDMA port that "
+                + "NCCL can use on this host"), advice.mismatches());
         IbPort roceV1Only = port(4, "enp2s0f1np1", List.of(new GidEntry(0, "fe80:0000:0000:0000:0e42:a1ff:fe00:0001",
                 "IB/RoCE v1", "enp2s0f1np1", "10.10.3.7")), null);
         assertEquals(List.of("mlx5_3:1 left out of NCCL_IB_HCA and NCCL_SOCKET_IFNAME: no RoCE v2 GID (RoCE v1 only); "
@@ -115,7 +117,8 @@ class NcclAdviceTest {
         NcclAdvice advice = NcclAdvice.of(host(Map.of("NCCL_IB_HCA", "mlx5_9", "NCCL_IB_GID_INDEX", "1",
                         "NCCL_IB_TC", "106"), device("mlx5_2", roce(4, "ens2np0", 3, "10.0.0.2", qos))), null, null);
         assertEquals(List.of(
-                "NCCL_IB_HCA=mlx5_9 in /etc/nccl.conf names mlx5_9, which has no active RDMA port on this host",
+                "NCCL_IB_HCA=mlx5_9 in /etc/nccl.conf names mlx5_9, which has no active RDMA port that NCCL can use on this "
+                        + "host",
                 "NCCL_IB_GID_INDEX=1 in /etc/nccl.conf is not a RoCE v2 IPv4 GID on mlx5_2:1",
                 "NCCL_IB_TC=106 in /etc/nccl.conf is DSCP 26, which mlx5_2:1 maps to priority 3 without PFC"),
                 advice.mismatches());
