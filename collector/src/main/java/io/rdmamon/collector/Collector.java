@@ -39,12 +39,13 @@ public final class Collector {
     }
 
     /**
-     * Starts one replica of a cluster ({@code config.cluster()}, DESIGN.md §8): a clustered Vert.x with Hazelcast,
+     * Starts one replica of a cluster ({@code config.cluster()}, DESIGN.md §8): a clustered Vert.x with Infinispan,
      * then the collector on it. The answer's {@code vertx} is the clustered one; closing it drains the agents (close
      * 1012) and leaves the cluster.
      */
     public static Future<Running> startReplica(CollectorConfig config, VertxOptions options) {
-        return ClusterBoot.start(config.cluster(), options).compose(booted -> FleetCluster.joined(booted.vertx(), booted.manager())
+        return ClusterBoot.start(config.cluster(), options).compose(booted -> FleetCluster.joined(booted.vertx(), booted.manager(),
+                        config.cluster().listen().host() + ":" + config.cluster().listen().port())
                 .compose(cluster -> start(booted.vertx(), config, List.of(), cluster))
                 .onFailure(e -> booted.vertx().close()));
     }

@@ -46,9 +46,15 @@ public final class CollectorCommand implements Callable<Integer> {
     Path tlsKey;
 
     @Option(names = "--cluster-listen", paramLabel = "HOST:PORT",
-            description = {"Run as one replica of a cluster (Vert.x + Hazelcast, docs/deploy.md): the member binds exactly"
-                    + " this address; the clustered event bus takes PORT+1 on the same host. Never reachable from agent networks."})
+            description = {"Run as one replica of a cluster (Vert.x + Infinispan/JGroups, docs/deploy.md): the member binds"
+                    + " exactly this address; the clustered event bus takes PORT+1 on the same host. Never reachable from agent"
+                    + " networks. A non-loopback address needs cluster.tls (mutual TLS on both ports) or --insecure-cluster."})
     String clusterListen;
+
+    @Option(names = "--insecure-cluster",
+            description = {"Allow a cluster on a non-loopback address without cluster.tls: anyone who reaches the member"
+                    + " port can then join, read the fleet and start probes. Only where nothing but the replicas can reach it."})
+    boolean insecureCluster;
 
     @Option(names = "--cluster-members", paramLabel = "HOST:PORT,...", split = ",",
             description = "The replicas' --cluster-listen addresses to join (TCP-IP; multicast is off). This one may be listed.")
@@ -103,6 +109,9 @@ public final class CollectorCommand implements Callable<Integer> {
             }
             if (clusterMembers != null) {
                 cluster = cluster.withMembers(String.join(",", clusterMembers), "--cluster-members");
+            }
+            if (insecureCluster) {
+                cluster = cluster.withInsecure(true);
             }
             settings = settings.withCluster(cluster.validated());
             return insecure ? settings.withInsecure(true) : settings;

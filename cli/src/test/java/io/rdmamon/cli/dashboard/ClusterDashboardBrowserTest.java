@@ -21,7 +21,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The dashboard of one replica of a two-replica cluster (real clustered Vert.x with Hazelcast on loopback) in real
+ * The dashboard of one replica of a two-replica cluster (real clustered Vert.x with Infinispan on loopback) in real
  * headless Chromium: its fleet overview lists the nodes held by the other replica too, as they arrive over the
  * clustered event bus, and keeps them current.
  */

@@ -23,7 +23,7 @@ public final class ClusterApi implements Routes {
                 .help("Replicas in this collector's cluster, itself included (1 for a lone collector)")
                 .callback(cb -> cb.call(cluster.memberIds().size())).register(registry);
         Info.builder().name("rdmamon_collector_replica")
-                .help("This replica's id in the cluster (the Hazelcast member UUID; local for a lone collector)")
+                .help("This replica's id in the cluster (its JGroups member address; local for a lone collector)")
                 .labelNames("replica").register(registry).addLabelValues(cluster.selfId());
     }
 

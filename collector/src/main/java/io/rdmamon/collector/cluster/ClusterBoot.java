@@ -1,111 +1,187 @@
 package io.rdmamon.collector.cluster;
 
-import com.hazelcast.config.Config;
-import com.hazelcast.config.JoinConfig;
-import com.hazelcast.config.NetworkConfig;
 import io.rdmamon.collector.ConfigException;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import io.vertx.core.eventbus.EventBusOptions;
-import io.vertx.spi.cluster.hazelcast.ConfigUtil;
-import io.vertx.spi.cluster.hazelcast.HazelcastClusterManager;
+import org.infinispan.configuration.cache.CacheMode;
+import org.infinispan.configuration.global.GlobalConfigurationBuilder;
+import org.infinispan.configuration.global.ShutdownHookBehavior;
+import org.infinispan.configuration.parsing.ConfigurationBuilderHolder;
+import org.infinispan.manager.DefaultCacheManager;
+import org.infinispan.remoting.transport.jgroups.JGroupsTransport;
+import org.jgroups.JChannel;
+import org.jgroups.PhysicalAddress;
+import org.jgroups.protocols.FD_ALL3;
+import org.jgroups.protocols.FRAG4;
+import org.jgroups.protocols.MERGE3;
+import org.jgroups.protocols.MFC;
+import org.jgroups.protocols.TCP;
+import org.jgroups.protocols.TCPPING;
+import org.jgroups.protocols.UNICAST3;
+import org.jgroups.protocols.VERIFY_SUSPECT2;
+import org.jgroups.protocols.dns.DNS_PING;
+import org.jgroups.protocols.pbcast.GMS;
+import org.jgroups.protocols.pbcast.NAKACK2;
+import org.jgroups.protocols.pbcast.STABLE;
+import org.jgroups.stack.IpAddress;
+import org.jgroups.stack.Protocol;
+import org.jgroups.util.DefaultSocketFactory;
 
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLServerSocket;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * Starts a clustered Vert.x for one replica: Hazelcast as the cluster manager, bound to the configured interface
- * only, joined over TCP-IP (the member list) or Kubernetes DNS discovery (a headless Service), multicast and
- * auto-detection off; the clustered event bus on the same interface.
+ * Starts a clustered Vert.x for one replica: Infinispan as the cluster manager on a JGroups TCP stack of our own,
+ * bound to the configured interface only, joined through the member list (TCPPING) or Kubernetes DNS (DNS_PING),
+ * no multicast anywhere; the clustered event bus on the same interface. With {@code cluster.tls} both the member
+ * port and the event bus speak mutual TLS pinned to the cluster's CA, so a host without a certificate the CA signed
+ * cannot join, read the node directory or send a message (docs/collector.md, threat model). Without it the member
+ * port is plain TCP, which {@link ClusterConfig#validated()} allows on loopback only unless the operator says
+ * {@code --insecure-cluster}.
  */
 public final class ClusterBoot {
     /** A clustered Vert.x and its cluster manager (the replica's id and membership come from it). */
-    public record Booted(Vertx vertx, HazelcastClusterManager manager) {
+    public record Booted(Vertx vertx, ReplicaClusterManager manager) {
     }
 
     /**
-     * Hazelcast logs every step of a join at INFO; rdmamon logs the membership changes it acts on itself. Held here:
-     * java.util.logging keeps only weak references to loggers, and a collected logger forgets its level.
+     * Infinispan and JGroups log every view and rebalance at INFO; rdmamon logs the membership changes it acts on
+     * itself. Held here: java.util.logging keeps only weak references to loggers, and a collected logger forgets its
+     * level.
      */
-    private static final Logger HAZELCAST_LOG = Logger.getLogger("com.hazelcast");
-    /** It warns at every start that CP data structures run unsafe: rdmamon uses none (maps and the event bus only). */
-    private static final Logger CP_LOG = Logger.getLogger("com.hazelcast.cp.CPSubsystem");
+    private static final Logger INFINISPAN_LOG = Logger.getLogger("org.infinispan");
+    private static final Logger JGROUPS_LOG = Logger.getLogger("org.jgroups");
 
     private ClusterBoot() {
     }
 
-    /** Joins (or founds) the cluster {@code config} describes; fails with a ConfigException for a bad address. */
+    /** Joins (or founds) the cluster {@code config} describes; fails with a ConfigException for a bad setting. */
     public static Future<Booted> start(ClusterConfig config, VertxOptions options) {
         ClusterConfig checked;
-        String ip;
+        InetAddress ip;
+        EventBusOptions bus;
+        SSLContext tls;
         try {
             checked = config.validated();
             if (!checked.enabled()) {
                 throw new ConfigException("not a cluster member: no cluster.listen");
             }
-            ip = literal(checked.listen().host());
+            ip = resolve(checked.listen().host(), "cluster.listen");
+            String literal = ip.getHostAddress();
+            bus = checked.tls().apply(new EventBusOptions().setHost(literal).setPort(checked.effectiveEventBusPort())
+                    .setClusterPublicHost(literal).setClusterPublicPort(checked.effectiveEventBusPort()));
+            tls = checked.tls().enabled() ? checked.tls().sslContext() : null;
         } catch (ConfigException e) {
             return Future.failedFuture(e);
         }
-        EventBusOptions bus;
-        try {
-            bus = checked.tls().apply(new EventBusOptions().setHost(ip).setPort(checked.effectiveEventBusPort())
-                    .setClusterPublicHost(ip).setClusterPublicPort(checked.effectiveEventBusPort()));
-        } catch (ConfigException e) {
-            return Future.failedFuture(e);
-        }
-        HazelcastClusterManager manager = new HazelcastClusterManager(hazelcastConfig(checked, ip));
-        return Vertx.builder().with(new VertxOptions(options).setEventBusOptions(bus)).withClusterManager(manager)
-                .buildClustered().map(vertx -> new Booted(vertx, manager))
-                .recover(e -> Future.failedFuture(new IllegalStateException("cannot join the cluster as "
-                        + ip + ":" + checked.listen().port() + " (member port) with the event bus on " + ip + ":"
-                        + checked.effectiveEventBusPort() + ": " + e.getMessage(), e)));
+        String where = ip.getHostAddress() + ":" + checked.listen().port() + " (member port) with the event bus on "
+                + ip.getHostAddress() + ":" + checked.effectiveEventBusPort();
+        // JGroups and Infinispan block while they bind and look for the members: never on a caller's event loop
+        return Future.fromCompletionStage(CompletableFuture.supplyAsync(() -> {
+            try {
+                return new ReplicaClusterManager(cacheManager(checked, ip, tls));
+            } catch (Exception e) {
+                throw new IllegalStateException(e.getMessage(), e);
+            }
+        })).compose(manager -> Vertx.builder().with(new VertxOptions(options).setEventBusOptions(bus))
+                .withClusterManager(manager).buildClustered().map(vertx -> new Booted(vertx, manager))
+                .onFailure(e -> manager.stopCacheManager()))
+                .recover(e -> Future.failedFuture(new IllegalStateException("cannot join the cluster as " + where + ": "
+                        + rootMessage(e), e)));
     }
 
-    /** The Hazelcast member configuration: Vert.x's own maps ({@link ConfigUtil#loadConfig()}) plus our network. */
-    static Config hazelcastConfig(ClusterConfig config, String ip) {
-        HAZELCAST_LOG.setLevel(Level.WARNING);
-        CP_LOG.setLevel(Level.SEVERE);
-        Config hz = ConfigUtil.loadConfig();
-        hz.setClusterName(config.name());
-        hz.setProperty("hazelcast.logging.type", "jdk");
-        hz.setProperty("hazelcast.phone.home.enabled", "false");
+    /**
+     * The replica's cache manager, not yet started: Vert.x's caches (as its {@code default-infinispan.xml} declares
+     * them) over our JGroups channel.
+     */
+    static DefaultCacheManager cacheManager(ClusterConfig config, InetAddress ip, SSLContext tls) throws Exception {
+        INFINISPAN_LOG.setLevel(Level.WARNING);
+        JGROUPS_LOG.setLevel(Level.WARNING);
+        ClassLoader loader = ClusterBoot.class.getClassLoader();
+        GlobalConfigurationBuilder global = new GlobalConfigurationBuilder().classLoader(loader);
+        global.transport().clusterName(config.name()).transport(new JGroupsTransport(channel(config, ip, tls)));
         // the collector leaves the cluster itself after draining its agents on SIGTERM (Vert.x close)
-        hz.setProperty("hazelcast.shutdownhook.enabled", "false");
-        hz.setProperty("hazelcast.socket.bind.any", "false");
-        // a replica killed outright must be noticed within seconds: its agents' entries in the node directory are
-        // purged then, and the alerting must not wait the default 60 s for it
-        hz.setProperty("hazelcast.heartbeat.interval.seconds", "1");
-        hz.setProperty("hazelcast.max.no.heartbeat.seconds", "5");
-        // members started at the same moment may found two clusters: merge them after seconds, not the default 5 min
-        hz.setProperty("hazelcast.merge.first.run.delay.seconds", "5");
-        hz.setProperty("hazelcast.merge.next.run.delay.seconds", "5");
-        NetworkConfig network = hz.getNetworkConfig();
-        network.setPort(config.listen().port()).setPortAutoIncrement(false);
-        network.getInterfaces().setEnabled(true).addInterface(ip);
-        network.setPublicAddress(ip + ":" + config.listen().port());
-        JoinConfig join = network.getJoin();
-        join.getMulticastConfig().setEnabled(false);
-        join.getAutoDetectionConfig().setEnabled(false);
-        if (config.kubernetesServiceDns() != null) {
-            join.getKubernetesConfig().setEnabled(true)
-                    .setProperty("service-dns", config.kubernetesServiceDns())
-                    .setProperty("service-port", Integer.toString(config.listen().port()));
-        } else {
-            join.getTcpIpConfig().setEnabled(true).setMembers(config.members());
+        global.shutdown().hookBehavior(ShutdownHookBehavior.DONT_REGISTER);
+        global.defaultCacheName("distributed-cache");
+        global.jmx().disable();
+        ConfigurationBuilderHolder holder = new ConfigurationBuilderHolder(loader, global);
+        holder.newConfigurationBuilder("distributed-cache").clustering().cacheMode(CacheMode.DIST_SYNC);
+        for (String replicated : List.of("__vertx.subs", "__vertx.haInfo", "__vertx.nodeInfo")) {
+            holder.newConfigurationBuilder(replicated).clustering().cacheMode(CacheMode.REPL_SYNC);
         }
-        return hz;
+        // the node directory and the replica list (AsyncMaps) are made from this template: every replica keeps a
+        // copy, so a replica killed outright loses no entry the others need to purge it
+        holder.newConfigurationBuilder("__vertx.distributed.cache.configuration").template(true)
+                .clustering().cacheMode(CacheMode.REPL_SYNC);
+        return new DefaultCacheManager(holder, false);
     }
 
-    /** Hazelcast's interface list takes addresses, not names: the listen host resolved once, at start. */
-    private static String literal(String host) {
-        try {
-            return InetAddress.getByName(host).getHostAddress();
-        } catch (UnknownHostException e) {
-            throw new ConfigException("cluster.listen: '" + host + "' does not resolve");
+    /**
+     * The JGroups stack: TCP on exactly the listen address and port (TLS when configured), discovery by the member
+     * list or DNS, failure detection by heartbeats (a replica killed outright is noticed within 5 s; its agents'
+     * entries are purged then), and merging of partitions within seconds (members started at one moment, or a
+     * replica that was stopped and resumed).
+     */
+    static JChannel channel(ClusterConfig config, InetAddress ip, SSLContext tls) throws Exception {
+        TCP tcp = new TCP();
+        tcp.setBindAddress(ip);
+        tcp.setBindPort(config.listen().port());
+        tcp.setPortRange(0);
+        Protocol discovery;
+        if (config.kubernetesServiceDns() != null) {
+            discovery = new DNS_PING().setDNSQuery(config.kubernetesServiceDns());
+        } else {
+            List<PhysicalAddress> members = new ArrayList<>();
+            for (String member : config.members()) {
+                int colon = member.lastIndexOf(':');
+                String host = member.substring(0, colon).replace("[", "").replace("]", "");
+                members.add(new IpAddress(resolve(host, "cluster.members"), Integer.parseInt(member.substring(colon + 1))));
+            }
+            discovery = new TCPPING().setPortRange(0).setInitialHosts2(members);
         }
+        FD_ALL3 heartbeats = new FD_ALL3();
+        heartbeats.setInterval(1000);
+        heartbeats.setTimeout(5000);
+        MERGE3 merge = new MERGE3().setMinInterval(2000).setMaxInterval(5000);
+        NAKACK2 nakack = new NAKACK2();
+        nakack.useMcastXmit(false);
+        GMS gms = new GMS();
+        gms.setJoinTimeout(3000);
+        gms.printLocalAddress(false);
+        JChannel channel = new JChannel(tcp, discovery, merge, heartbeats, new VERIFY_SUSPECT2().setTimeout(1500),
+                nakack, new UNICAST3(), new STABLE(), gms, new MFC(), new FRAG4());
+        if (tls != null) {
+            DefaultSocketFactory sockets = new DefaultSocketFactory(tls);
+            // a member must prove itself with a certificate the cluster's CA signed, as the event bus demands
+            sockets.setServerSocketConfigurator(socket -> ((SSLServerSocket) socket).setNeedClientAuth(true));
+            tcp.setSocketFactory(sockets);
+        }
+        return channel;
+    }
+
+    private static InetAddress resolve(String host, String origin) {
+        try {
+            return InetAddress.getByName(host);
+        } catch (UnknownHostException e) {
+            throw new ConfigException(origin + ": '" + host + "' does not resolve");
+        }
+    }
+
+    private static String rootMessage(Throwable e) {
+        Throwable root = e;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        return root == e || e.getMessage() == null ? String.valueOf(root.getMessage()) : e.getMessage()
+                + (root.getMessage() == null || e.getMessage().contains(root.getMessage()) ? "" : ": " + root.getMessage());
     }
 }

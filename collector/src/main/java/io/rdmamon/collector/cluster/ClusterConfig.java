@@ -15,26 +15,34 @@ import java.util.Set;
  * How this collector joins a cluster of replicas (the {@code "cluster"} section of the config file, docs/collector.md
  * "Cluster"; DESIGN.md §8). {@link #NONE} = a lone collector, as without any cluster setting.
  *
- * @param listen               the Hazelcast member's address: it binds exactly this host (never every interface) on
- *                             exactly this port; null = not clustered
+ * @param listen               the member port's address (JGroups): it binds exactly this host (never every interface)
+ *                             on exactly this port; null = not clustered
  * @param members              the TCP-IP join list ({@code HOST:PORT} of the members, this one may be among them)
- * @param kubernetesServiceDns the DNS name of a headless Service whose addresses are the members (Hazelcast's
- *                             Kubernetes DNS discovery), instead of {@code members}
+ * @param kubernetesServiceDns the DNS name of a headless Service whose addresses are the members (JGroups' DNS_PING),
+ *                             instead of {@code members}
  * @param name                 the cluster's name: members of another name never join (two fleets on one network)
  * @param eventBusPort         the clustered event bus's port on the listen host; 0 = the member port + 1
- * @param tls                  mutual TLS on the event bus ({@link EventBusTls#NONE}: plain TCP)
+ * @param tls                  mutual TLS on the member port and the event bus ({@link ClusterTls#NONE}: plain TCP)
+ * @param insecure             allow plain TCP between replicas on a non-loopback address ({@code --insecure-cluster}):
+ *                             then anyone who reaches the cluster ports can join
  */
 public record ClusterConfig(ListenAddress listen, List<String> members, String kubernetesServiceDns, String name,
-                            int eventBusPort, EventBusTls tls) {
+                            int eventBusPort, ClusterTls tls, boolean insecure) {
     public static final String DEFAULT_NAME = "rdmamon";
     public static final ClusterConfig NONE = new ClusterConfig(null, List.of(), null, DEFAULT_NAME, 0);
     private static final Set<String> KEYS = Set.of("listen", "members", "kubernetesServiceDns", "name", "eventBusPort",
-            "tls");
+            "tls", "insecure");
 
     /** Without event-bus TLS. */
     public ClusterConfig(ListenAddress listen, List<String> members, String kubernetesServiceDns, String name,
                          int eventBusPort) {
-        this(listen, members, kubernetesServiceDns, name, eventBusPort, EventBusTls.NONE);
+        this(listen, members, kubernetesServiceDns, name, eventBusPort, ClusterTls.NONE, false);
+    }
+
+    /** Not insecure: a non-loopback listen address needs {@code tls}. */
+    public ClusterConfig(ListenAddress listen, List<String> members, String kubernetesServiceDns, String name,
+                         int eventBusPort, ClusterTls tls) {
+        this(listen, members, kubernetesServiceDns, name, eventBusPort, tls, false);
     }
 
     public ClusterConfig {
@@ -73,6 +81,12 @@ public record ClusterConfig(ListenAddress listen, List<String> members, String k
             throw new ConfigException("cluster.members and cluster.kubernetesServiceDns are both set: choose one"
                     + " way to find the members");
         }
+        if (listen != null && !tls.enabled() && !insecure && !loopback(listen.host())) {
+            throw new ConfigException("refusing to cluster on " + listen.host() + ":" + listen.port() + " without"
+                    + " cluster.tls: anyone who reaches the member port could join the cluster, read the fleet and"
+                    + " start probes; set cluster.tls.{certFile,keyFile,caFile} (RDMAMON_CLUSTER_TLS_*) or pass"
+                    + " --insecure-cluster (RDMAMON_CLUSTER_INSECURE=true) if only the replicas can reach it");
+        }
         return this;
     }
 
@@ -85,15 +99,30 @@ public record ClusterConfig(ListenAddress listen, List<String> members, String k
         return eventBusPort > 0 ? eventBusPort : listen.port() + 1;
     }
 
+    /** Whether {@code host} is a loopback address; a name that does not resolve is not (it is named at start). */
+    private static boolean loopback(String host) {
+        try {
+            return java.net.InetAddress.getByName(host).isLoopbackAddress();
+        } catch (java.net.UnknownHostException e) {
+            return false;
+        }
+    }
+
+    /** {@code --insecure-cluster}. */
+    public ClusterConfig withInsecure(boolean value) {
+        return new ClusterConfig(listen, members, kubernetesServiceDns, name, eventBusPort, tls, value);
+    }
+
     /** {@code --cluster-listen HOST:PORT}. */
     public ClusterConfig withListen(String hostPort, String origin) {
         return new ClusterConfig(ListenAddress.parse(hostPort, origin), members, kubernetesServiceDns, name, eventBusPort,
-                tls);
+                tls, insecure);
     }
 
     /** {@code --cluster-members HOST:PORT,HOST:PORT,...}. */
     public ClusterConfig withMembers(String commaList, String origin) {
-        return new ClusterConfig(listen, splitMembers(commaList, origin), kubernetesServiceDns, name, eventBusPort, tls);
+        return new ClusterConfig(listen, splitMembers(commaList, origin), kubernetesServiceDns, name, eventBusPort, tls,
+                insecure);
     }
 
     /** The {@code "cluster"} section over these values; relative TLS file names resolve against {@code baseDir}. */
@@ -105,12 +134,13 @@ public record ClusterConfig(ListenAddress listen, List<String> members, String k
         return new ClusterConfig(address, list,
                 section.has("kubernetesServiceDns") ? section.string("kubernetesServiceDns") : kubernetesServiceDns,
                 section.has("name") ? section.string("name") : name, section.integer("eventBusPort", eventBusPort),
-                section.has("tls") ? EventBusTls.fromJson(section.object("tls"), baseDir) : tls);
+                section.has("tls") ? ClusterTls.fromJson(section.object("tls"), baseDir) : tls,
+                section.bool("insecure", insecure));
     }
 
     /**
      * {@code RDMAMON_CLUSTER_LISTEN}, {@code _MEMBERS} (comma list), {@code _KUBERNETES_SERVICE_DNS}, {@code _NAME},
-     * {@code _TLS_CERT_FILE}, {@code _TLS_KEY_FILE}, {@code _TLS_CA_FILE}.
+     * {@code _TLS_CERT_FILE}, {@code _TLS_KEY_FILE}, {@code _TLS_CA_FILE}, {@code _INSECURE} ({@code true}).
      */
     public ClusterConfig overlayEnv(Map<String, String> env) {
         ClusterConfig c = this;
@@ -122,8 +152,16 @@ public record ClusterConfig(ListenAddress listen, List<String> members, String k
         }
         String dns = env.getOrDefault("RDMAMON_CLUSTER_KUBERNETES_SERVICE_DNS", c.kubernetesServiceDns);
         String clusterName = env.getOrDefault("RDMAMON_CLUSTER_NAME", c.name);
+        boolean insecureEnv = c.insecure;
+        String insecureValue = env.get("RDMAMON_CLUSTER_INSECURE");
+        if (insecureValue != null) {
+            if (!insecureValue.equalsIgnoreCase("true") && !insecureValue.equalsIgnoreCase("false")) {
+                throw new ConfigException("RDMAMON_CLUSTER_INSECURE must be true or false, got '" + insecureValue + "'");
+            }
+            insecureEnv = Boolean.parseBoolean(insecureValue);
+        }
         return new ClusterConfig(c.listen, c.members, dns == null || dns.isBlank() ? null : dns, clusterName,
-                c.eventBusPort, c.tls.overlayEnv(env));
+                c.eventBusPort, c.tls.overlayEnv(env), insecureEnv);
     }
 
     private static List<String> splitMembers(String commaList, String origin) {

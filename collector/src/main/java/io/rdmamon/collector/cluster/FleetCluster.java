@@ -1,14 +1,10 @@
 package io.rdmamon.collector.cluster;
 
-import com.hazelcast.cluster.Member;
-import com.hazelcast.cluster.MembershipEvent;
-import com.hazelcast.cluster.MembershipListener;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import io.vertx.core.shareddata.AsyncMap;
-import io.vertx.spi.cluster.hazelcast.HazelcastClusterManager;
 
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -18,7 +14,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
-import java.util.stream.Collectors;
 
 /**
  * This collector's place among the replicas (DESIGN.md §8): its id, the members, the {@link NodeDirectory}, and
@@ -39,17 +34,18 @@ public final class FleetCluster {
     private static final String REPLICAS_MAP = "rdmamon.replicas";
 
     private final Vertx vertx;
-    private final HazelcastClusterManager manager;
+    private final ReplicaClusterManager manager;
     private final String selfId;
     private final String address;
     private final AsyncMap<String, String> replicas;
     private final NodeDirectory directory;
     private final List<Consumer<String>> leftListeners = new CopyOnWriteArrayList<>();
+    private final List<Runnable> reassertListeners = new CopyOnWriteArrayList<>();
     private volatile String api;
     private long joinedMillis;
     private int viewers;
 
-    private FleetCluster(Vertx vertx, HazelcastClusterManager manager, String selfId, String address,
+    private FleetCluster(Vertx vertx, ReplicaClusterManager manager, String selfId, String address,
                          AsyncMap<String, String> replicas, AsyncMap<String, String> nodes) {
         this.vertx = vertx;
         this.manager = manager;
@@ -65,14 +61,11 @@ public final class FleetCluster {
     }
 
     /** A replica of the cluster {@code manager} joined ({@link ClusterBoot}); membership events arrive on {@code vertx}. */
-    public static Future<FleetCluster> joined(Vertx vertx, HazelcastClusterManager manager) {
-        Member local = manager.getHazelcastInstance().getCluster().getLocalMember();
-        String address = local.getAddress().getHost() + ":" + local.getAddress().getPort();
-        // the member UUID, which Hazelcast's membership events carry (Vert.x's own node id is another UUID)
-        return open(vertx, manager, local.getUuid().toString(), address);
+    public static Future<FleetCluster> joined(Vertx vertx, ReplicaClusterManager manager, String memberAddress) {
+        return open(vertx, manager, manager.selfId(), memberAddress);
     }
 
-    private static Future<FleetCluster> open(Vertx vertx, HazelcastClusterManager manager, String id, String address) {
+    private static Future<FleetCluster> open(Vertx vertx, ReplicaClusterManager manager, String id, String address) {
         Future<AsyncMap<String, String>> replicas = vertx.sharedData().getAsyncMap(REPLICAS_MAP);
         Future<AsyncMap<String, String>> nodes = vertx.sharedData().getAsyncMap(DIRECTORY_MAP);
         return Future.all(replicas, nodes).map(both -> {
@@ -88,6 +81,11 @@ public final class FleetCluster {
         return selfId;
     }
 
+    /** The cluster manager (null for a lone collector): for tests that cut a replica off. */
+    ReplicaClusterManager manager() {
+        return manager;
+    }
+
     public boolean clustered() {
         return manager != null;
     }
@@ -101,8 +99,7 @@ public final class FleetCluster {
         if (manager == null) {
             return Set.of(selfId);
         }
-        return manager.getHazelcastInstance().getCluster().getMembers().stream().map(m -> m.getUuid().toString())
-                .collect(Collectors.toUnmodifiableSet());
+        return manager.memberIds();
     }
 
     public boolean isMember(String replica) {
@@ -112,6 +109,14 @@ public final class FleetCluster {
     /** Called on the collector's context with the id of a replica that left (crashed or shut down). */
     public void onMemberLeft(Consumer<String> listener) {
         leftListeners.add(listener);
+    }
+
+    /**
+     * Called on the collector's context after partitions merged: the listener writes the directory entries of the
+     * nodes this replica holds again ({@link #reassert()}).
+     */
+    public void onMerged(Runnable listener) {
+        reassertListeners.add(listener);
     }
 
     /** Records this replica's HTTP base URL for {@code /api/cluster}, once its server listens. */
@@ -157,7 +162,7 @@ public final class FleetCluster {
             List<ClusterMember> members = new ArrayList<>();
             for (String id : ids) {
                 JsonObject announced = info.containsKey(id) ? new JsonObject(info.get(id)) : new JsonObject();
-                String memberAddress = id.equals(selfId) ? address : announced.getString("address", addressOf(id));
+                String memberAddress = id.equals(selfId) ? address : announced.getString("address");
                 members.add(new ClusterMember(id, memberAddress, id.equals(selfId) ? api : announced.getString("api"),
                         id.equals(selfId), held.getOrDefault(id, 0), announced.getLong("joinedMillis", 0L)));
             }
@@ -182,35 +187,32 @@ public final class FleetCluster {
         return "rdmamon.replica." + replica + ".release";
     }
 
-    private String addressOf(String id) {
-        if (manager == null) {
-            return null;
-        }
-        for (Member member : manager.getHazelcastInstance().getCluster().getMembers()) {
-            if (member.getUuid().toString().equals(id)) {
-                return member.getAddress().getHost() + ":" + member.getAddress().getPort();
+    private void listenForMembers(Context context) {
+        // Infinispan's notification thread must not run our handlers: they touch state confined to the context
+        manager.addViewListener((joined, left, merged) -> context.runOnContext(v -> {
+            int size = memberIds().size();
+            joined.forEach(id -> LOG.log(System.Logger.Level.INFO, "cluster: replica {0} joined ({1} members{2})", id,
+                    size, merged ? ", partitions merged" : ""));
+            left.forEach(id -> {
+                LOG.log(System.Logger.Level.WARNING, "cluster: replica {0} left ({1} members)", id, size);
+                memberLeft(id);
+            });
+            if (merged) {
+                reassert();
             }
-        }
-        return null;
+        }));
     }
 
-    private void listenForMembers(Context context) {
-        manager.getHazelcastInstance().getCluster().addMembershipListener(new MembershipListener() {
-            @Override
-            public void memberAdded(MembershipEvent event) {
-                LOG.log(System.Logger.Level.INFO, "cluster: replica {0} at {1} joined ({2} members)",
-                        event.getMember().getUuid(), event.getMember().getAddress(), event.getMembers().size());
-            }
-
-            @Override
-            public void memberRemoved(MembershipEvent event) {
-                String id = event.getMember().getUuid().toString();
-                LOG.log(System.Logger.Level.WARNING, "cluster: replica {0} at {1} left ({2} members)", id,
-                        event.getMember().getAddress(), event.getMembers().size());
-                // Hazelcast's event thread must not run our handlers: they touch state confined to the context
-                context.runOnContext(v -> memberLeft(id));
-            }
-        });
+    /**
+     * After partitions merged, each side may have purged the other's entries while they were apart (a replica stopped
+     * for a minute looks dead to the others): every replica writes its own entry and the nodes it holds again, so
+     * the merged cluster's view is whole whichever side's copy of a map survived the merge.
+     */
+    private void reassert() {
+        if (api != null) {
+            replicas.put(selfId, info());
+        }
+        reassertListeners.forEach(Runnable::run);
     }
 
     private void memberLeft(String id) {

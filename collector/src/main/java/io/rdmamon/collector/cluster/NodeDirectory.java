@@ -11,7 +11,7 @@ import java.util.Optional;
 import java.util.function.Predicate;
 
 /**
- * The cluster-wide directory of which replica holds which node (a Hazelcast map through Vert.x's {@link AsyncMap};
+ * The cluster-wide directory of which replica holds which node (an Infinispan replicated cache through Vert.x's {@link AsyncMap};
  * for a lone collector Vert.x's local map, the same code). A replica claims a node when its agent's hello arrives,
  * marks it disconnected when the stream ends, and removes it when the node expires; the survivors purge the
  * entries of a replica that left. Claims are compare-and-set, so two replicas never both hold a node.

@@ -34,12 +34,13 @@ class ClusterConfigTest {
     void theFileSectionThenTheEnvironment() throws IOException {
         Path file = Files.writeString(dir.resolve("collector.json"), """
                 {"cluster": {"listen": "10.1.0.11:6701", "members": ["10.1.0.11:6701", "10.1.0.12:6701"],
-                             "name": "fleet-a", "eventBusPort": 6801}}""");
+                             "name": "fleet-a", "eventBusPort": 6801, "insecure": true}}""");
         ClusterConfig fromFile = CollectorConfig.load(file, Map.of()).cluster().validated();
         assertEquals(new ListenAddress("10.1.0.11", 6701), fromFile.listen());
         assertEquals(List.of("10.1.0.11:6701", "10.1.0.12:6701"), fromFile.members());
         assertEquals("fleet-a", fromFile.name());
         assertEquals(6801, fromFile.effectiveEventBusPort());
+        assertTrue(fromFile.insecure());
 
         ClusterConfig overridden = CollectorConfig.load(file, Map.of("RDMAMON_CLUSTER_LISTEN", "10.1.0.13:7701",
                 "RDMAMON_CLUSTER_MEMBERS", "10.1.0.13:7701, 10.1.0.14:7701")).cluster().validated();
@@ -59,7 +60,8 @@ class ClusterConfigTest {
     @Test
     void kubernetesDiscoveryReplacesTheMemberList() {
         ClusterConfig config = CollectorConfig.load(null, Map.of("RDMAMON_CLUSTER_LISTEN", "10.2.3.4:5701",
-                "RDMAMON_CLUSTER_KUBERNETES_SERVICE_DNS", "rdmamon-collector-cluster.mon.svc.cluster.local"))
+                "RDMAMON_CLUSTER_KUBERNETES_SERVICE_DNS", "rdmamon-collector-cluster.mon.svc.cluster.local",
+                "RDMAMON_CLUSTER_INSECURE", "true"))
                 .cluster().validated();
         assertEquals("rdmamon-collector-cluster.mon.svc.cluster.local", config.kubernetesServiceDns());
         assertTrue(config.members().isEmpty());
@@ -113,32 +115,56 @@ class ClusterConfigTest {
     }
 
     @Test
-    void theHazelcastMemberBindsTheListenAddressOnlyAndJoinsTheListWithoutMulticast() {
+    void theMemberBindsTheListenAddressOnlyAndFindsTheListWithoutMulticast() throws Exception {
         ClusterConfig config = ClusterConfig.NONE.withListen("127.0.0.1:6701", "t")
                 .withMembers("127.0.0.1:6701,127.0.0.2:6703", "t").validated();
-        com.hazelcast.config.Config hz = ClusterBoot.hazelcastConfig(config, "127.0.0.1");
-        assertEquals("rdmamon", hz.getClusterName());
-        assertEquals(6701, hz.getNetworkConfig().getPort());
-        assertFalse(hz.getNetworkConfig().isPortAutoIncrement());
-        assertTrue(hz.getNetworkConfig().getInterfaces().isEnabled());
-        assertEquals(List.of("127.0.0.1"), List.copyOf(hz.getNetworkConfig().getInterfaces().getInterfaces()));
-        assertEquals("false", hz.getProperty("hazelcast.socket.bind.any"));
-        assertFalse(hz.getNetworkConfig().getJoin().getMulticastConfig().isEnabled());
-        assertFalse(hz.getNetworkConfig().getJoin().getAutoDetectionConfig().isEnabled());
-        assertTrue(hz.getNetworkConfig().getJoin().getTcpIpConfig().isEnabled());
-        assertEquals(List.of("127.0.0.1:6701", "127.0.0.2:6703"), hz.getNetworkConfig().getJoin().getTcpIpConfig().getMembers());
-        assertFalse(hz.getNetworkConfig().getJoin().getKubernetesConfig().isEnabled());
-        assertTrue(hz.getMultiMapConfigs().containsKey("__vertx.subs"), "Vert.x's own structures are configured");
+        org.jgroups.JChannel channel = ClusterBoot.channel(config, java.net.InetAddress.getByName("127.0.0.1"), null);
+        try {
+            org.jgroups.protocols.TCP tcp = (org.jgroups.protocols.TCP) channel.getProtocolStack().getTransport();
+            assertEquals("127.0.0.1", tcp.getBindAddress().getHostAddress());
+            assertEquals(6701, tcp.getBindPort());
+            assertEquals(0, tcp.getPortRange(), "exactly the configured port, never the next free one");
+            org.jgroups.protocols.TCPPING ping = channel.getProtocolStack().findProtocol(org.jgroups.protocols.TCPPING.class);
+            assertEquals(List.of("127.0.0.1:6701", "127.0.0.2:6703"), ping.getInitialHosts().stream()
+                    .map(a -> ((org.jgroups.stack.IpAddress) a).getIpAddress().getHostAddress() + ":"
+                            + ((org.jgroups.stack.IpAddress) a).getPort()).toList());
+            assertEquals(null, channel.getProtocolStack().findProtocol(org.jgroups.protocols.MPING.class));
+            assertEquals(null, channel.getProtocolStack().findProtocol(org.jgroups.protocols.UDP.class));
+            assertTrue(channel.getProtocolStack().findProtocol(org.jgroups.protocols.MERGE3.class) != null,
+                    "partitions merge (a stopped replica that resumes)");
+            assertEquals(org.jgroups.util.DefaultSocketFactory.class, tcp.getSocketFactory().getClass());
+        } finally {
+            channel.close();
+        }
     }
 
     @Test
-    void kubernetesJoinUsesTheServiceDnsAndTheMemberPort() {
+    void kubernetesDiscoveryAsksTheServiceDns() throws Exception {
         ClusterConfig config = new ClusterConfig(new ListenAddress("10.2.3.4", 5701), List.of(), "svc.ns.svc.cluster.local",
-                "rdmamon", 0).validated();
-        com.hazelcast.config.Config hz = ClusterBoot.hazelcastConfig(config, "10.2.3.4");
-        assertTrue(hz.getNetworkConfig().getJoin().getKubernetesConfig().isEnabled());
-        assertEquals("svc.ns.svc.cluster.local", hz.getNetworkConfig().getJoin().getKubernetesConfig().getProperty("service-dns"));
-        assertEquals("5701", hz.getNetworkConfig().getJoin().getKubernetesConfig().getProperty("service-port"));
-        assertFalse(hz.getNetworkConfig().getJoin().getTcpIpConfig().isEnabled());
+                "rdmamon", 0, ClusterTls.NONE, true).validated();
+        org.jgroups.JChannel channel = ClusterBoot.channel(config, java.net.InetAddress.getByName("10.2.3.4"), null);
+        try {
+            org.jgroups.protocols.dns.DNS_PING dns = channel.getProtocolStack()
+                    .findProtocol(org.jgroups.protocols.dns.DNS_PING.class);
+            assertEquals("svc.ns.svc.cluster.local", dns.getValue("dns_query"));
+            assertEquals(null, channel.getProtocolStack().findProtocol(org.jgroups.protocols.TCPPING.class));
+        } finally {
+            channel.close();
+        }
+    }
+
+    @Test
+    void aNonLoopbackClusterWithoutTlsIsRefusedUnlessInsecure() {
+        ClusterConfig open = ClusterConfig.NONE.withListen("10.1.0.11:6701", "t").withMembers("10.1.0.11:6701", "t");
+        ConfigException e = assertThrows(ConfigException.class, open::validated);
+        assertTrue(e.getMessage().contains("--insecure-cluster") && e.getMessage().contains("cluster.tls"), e.getMessage());
+        assertEquals(open.withInsecure(true), open.withInsecure(true).validated());
+        ClusterConfig withTls = new ClusterConfig(open.listen(), open.members(), null, open.name(), 0,
+                new ClusterTls(Path.of("c.pem"), Path.of("k.pem"), Path.of("ca.pem")));
+        assertEquals(withTls, withTls.validated(), "TLS files are checked when the replica starts");
+        ClusterConfig loopback = ClusterConfig.NONE.withListen("127.0.0.1:6701", "t").withMembers("127.0.0.1:6701", "t");
+        assertEquals(loopback, loopback.validated(), "loopback needs neither: only this host can reach it");
+        assertTrue(open.overlayEnv(Map.of("RDMAMON_CLUSTER_INSECURE", "true")).insecure());
+        assertThrows(ConfigException.class, () -> open.overlayEnv(Map.of("RDMAMON_CLUSTER_INSECURE", "yes")));
     }
 }

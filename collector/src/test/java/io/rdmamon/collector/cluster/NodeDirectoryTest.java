@@ -17,7 +17,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** The claim rules of the node directory, on Vert.x's local map (the same code runs on Hazelcast's). */
+/** The claim rules of the node directory, on Vert.x's local map (the same code runs on Infinispan's). */
 class NodeDirectoryTest {
     private Vertx vertx;
     private AsyncMap<String, String> map;

@@ -1,7 +1,5 @@
 package io.rdmamon.collector.cluster;
 
-import com.hazelcast.core.Hazelcast;
-import com.hazelcast.core.HazelcastInstance;
 import io.rdmamon.collector.CollectorConfig;
 import io.rdmamon.collector.RawAgent;
 import io.rdmamon.protocol.testing.FixtureHosts;
@@ -67,9 +65,8 @@ class ReplicaDepartureTest {
         String crashed = replicas.replica(1).cluster().selfId();
         FleetCluster survivor = replicas.replica(0).cluster();
         assertEquals(crashed, await(survivor.directory().owner("orphan")).orElseThrow().replica());
-        HazelcastInstance member = Hazelcast.getAllHazelcastInstances().stream()
-                .filter(h -> h.getCluster().getLocalMember().getUuid().toString().equals(crashed)).findFirst().orElseThrow();
-        member.getLifecycleService().terminate(); // no goodbye: as kill -9 looks to the others
+        // no goodbye: the crashed replica's member port goes silent at once, as kill -9 looks to the others
+        replicas.crash(1);
 
         waitFor(() -> !survivor.isMember(crashed), "the survivor notices the crash", Duration.ofSeconds(30));
         poll("the crashed replica's entry is purged", () -> await(survivor.directory().owner("orphan")),

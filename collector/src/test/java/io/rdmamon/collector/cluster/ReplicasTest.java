@@ -24,7 +24,7 @@ import static io.rdmamon.protocol.testing.Waits.waitFor;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** Two real replicas (clustered Vert.x + Hazelcast on loopback): membership, the node directory, moves, shutdown. */
+/** Two real replicas (clustered Vert.x + Infinispan on loopback): membership, the node directory, moves, shutdown. */
 class ReplicasTest {
     private static TestReplicas replicas;
     private static Vertx client;

@@ -18,7 +18,7 @@ import static io.rdmamon.protocol.testing.Waits.await;
 import static io.rdmamon.protocol.testing.Waits.waitFor;
 
 /**
- * Real collector replicas in the test JVM on loopback: each its own clustered Vert.x with Hazelcast (as
+ * Real collector replicas in the test JVM on loopback: each its own clustered Vert.x with Infinispan (as
  * {@link Collector#startReplica} starts them), joined over TCP-IP into one cluster. For tests of the cluster seams;
  * the process-level test (one JVM per replica, {@code kill -9}) is it/'s ClusterIT.
  */
@@ -27,18 +27,18 @@ public final class TestReplicas implements AutoCloseable {
     private final List<Collector.Running> replicas = new ArrayList<>();
     private final List<String> members = new ArrayList<>();
     private final Set<Integer> stopped = new HashSet<>();
-    private EventBusTls tls = EventBusTls.NONE;
+    private ClusterTls tls = ClusterTls.NONE;
 
     /**
      * Starts {@code count} replicas of one cluster (HTTP on free ports, member ports with their event-bus port + 1
      * free) from {@code base}, and waits until every one sees all of them.
      */
     public static TestReplicas start(int count, CollectorConfig base) throws Exception {
-        return start(count, base, EventBusTls.NONE);
+        return start(count, base, ClusterTls.NONE);
     }
 
     /** As {@link #start(int, CollectorConfig)}, every replica with {@code tls} on its event bus. */
-    public static TestReplicas start(int count, CollectorConfig base, EventBusTls tls) throws Exception {
+    public static TestReplicas start(int count, CollectorConfig base, ClusterTls tls) throws Exception {
         TestReplicas cluster = new TestReplicas();
         cluster.tls = tls;
         for (int i = 0; i < count; i++) {
@@ -89,6 +89,19 @@ public final class TestReplicas implements AutoCloseable {
     public void stop(int index) throws Exception {
         stopped.add(index);
         await(replicas.get(index).vertx().close(), FORMED);
+    }
+
+    /**
+     * Replica {@code index} goes silent on its member port at once (JGroups drops every message it would send or
+     * receive), as a {@code kill -9} looks to the others, who must notice it by its missing heartbeats; its Vert.x
+     * is then closed in the background (its goodbye can no longer reach anyone).
+     */
+    public void crash(int index) throws Exception {
+        stopped.add(index);
+        org.jgroups.JChannel channel = replicas.get(index).cluster().manager().channel();
+        channel.getProtocolStack().insertProtocol(new org.jgroups.protocols.DISCARD().discardAll(true),
+                org.jgroups.stack.ProtocolStack.Position.ABOVE, org.jgroups.protocols.TP.class);
+        replicas.get(index).vertx().close();
     }
 
     /** Waits until every replica not stopped sees exactly {@code count} members. */

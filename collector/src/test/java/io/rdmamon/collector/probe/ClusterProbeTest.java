@@ -24,7 +24,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
  * A probe between agents held by two replicas, requested on a third (DESIGN.md §8): three real replicas (clustered
- * Vert.x with Hazelcast on loopback). The third fetches both nodes' samples from their replicas for its checks and
+ * Vert.x with Infinispan on loopback). The third fetches both nodes' samples from their replicas for its checks and
  * the server address, its frames reach the agents through their replicas, and their reports come back to it.
  */
 class ClusterProbeTest {

@@ -20,14 +20,14 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Mutual TLS on the clustered event bus: replicas with the cluster's certificate talk; bad settings are named. */
-class EventBusTlsTest {
+class ClusterTlsTest {
     @TempDir
     Path dir;
 
     @Test
     void replicasWithTheClustersCertificateExchangeMessagesOverTls() throws Exception {
         TestCertificate cert = TestCertificate.generate(dir);
-        EventBusTls tls = new EventBusTls(cert.certFile(), cert.keyFile(), cert.certFile());
+        ClusterTls tls = new ClusterTls(cert.certFile(), cert.keyFile(), cert.certFile());
         try (TestReplicas replicas = TestReplicas.start(2, CollectorConfig.defaults(), tls)) {
             Collector.Running a = replicas.replica(0);
             Collector.Running b = replicas.replica(1);
@@ -91,7 +91,7 @@ class EventBusTlsTest {
     @Test
     void aMissingOrUnreadableFileIsNamedAtStart() throws Exception {
         Path cert = Files.writeString(dir.resolve("replica.crt"), "not read");
-        EventBusTls noCa = new EventBusTls(cert, cert, null);
+        ClusterTls noCa = new ClusterTls(cert, cert, null);
         ClusterConfig config = new ClusterConfig(new io.rdmamon.collector.ListenAddress("127.0.0.1",
                 TestReplicas.freePortPair()), java.util.List.of("127.0.0.1:1"), null, "rdmamon", 0, noCa);
         Exception e = assertThrows(Exception.class, () -> await(Collector.startReplica(
@@ -99,7 +99,7 @@ class EventBusTlsTest {
         assertTrue(e.getCause() instanceof ConfigException
                 && e.getCause().getMessage().contains("cluster.tls.caFile is not set"), e.toString());
 
-        EventBusTls missing = new EventBusTls(cert, dir.resolve("absent.key"), cert);
+        ClusterTls missing = new ClusterTls(cert, dir.resolve("absent.key"), cert);
         ConfigException unread = assertThrows(ConfigException.class, () -> missing.apply(new io.vertx.core.eventbus.EventBusOptions()));
         assertTrue(unread.getMessage().contains("cluster.tls.keyFile: cannot read"), unread.getMessage());
     }
@@ -109,9 +109,9 @@ class EventBusTlsTest {
         Path file = Files.writeString(dir.resolve("collector.json"), """
                 {"cluster": {"listen": "10.1.0.11:6701", "members": ["10.1.0.11:6701"],
                              "tls": {"certFile": "replica.crt", "keyFile": "replica.key", "caFile": "/etc/ca.pem"}}}""");
-        EventBusTls fromFile = CollectorConfig.load(file, Map.of()).cluster().tls();
-        assertEquals(new EventBusTls(dir.resolve("replica.crt"), dir.resolve("replica.key"), Path.of("/etc/ca.pem")), fromFile);
-        EventBusTls fromEnv = CollectorConfig.load(file, Map.of("RDMAMON_CLUSTER_TLS_CA_FILE", "/run/ca.pem"))
+        ClusterTls fromFile = CollectorConfig.load(file, Map.of()).cluster().tls();
+        assertEquals(new ClusterTls(dir.resolve("replica.crt"), dir.resolve("replica.key"), Path.of("/etc/ca.pem")), fromFile);
+        ClusterTls fromEnv = CollectorConfig.load(file, Map.of("RDMAMON_CLUSTER_TLS_CA_FILE", "/run/ca.pem"))
                 .cluster().tls();
         assertEquals(Path.of("/run/ca.pem"), fromEnv.caFile());
         assertEquals(dir.resolve("replica.key"), fromEnv.keyFile());
