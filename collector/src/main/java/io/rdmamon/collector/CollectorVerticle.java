@@ -5,6 +5,7 @@ import io.rdmamon.collector.auth.TokenAuthenticator;
 import io.rdmamon.collector.cluster.BaselineSharing;
 import io.rdmamon.collector.cluster.ClusterAgents;
 import io.rdmamon.collector.cluster.ClusterApi;
+import io.rdmamon.collector.cluster.ClusterSeal;
 import io.rdmamon.collector.cluster.FleetCluster;
 import io.rdmamon.collector.cluster.FleetRoutes;
 import io.rdmamon.collector.diagnosis.DiagnosisEngine;
@@ -89,7 +90,8 @@ public final class CollectorVerticle extends VerticleBase {
         DecodeLoops decodeLoops = new DecodeLoops();
         LiveFeed live = new LiveFeed(vertx, store, diagnoses, registry,
                 LiveFeedOptions.defaults(config.historyPoints()).withMaxWatchesPerAddress(config.http().maxPortWatchesPerAddress()), cluster);
-        ClusterAgents probeAgents = new ClusterAgents(vertx, cluster, agents, store);
+        ClusterAgents probeAgents = new ClusterAgents(vertx, cluster, agents, store,
+                ClusterSeal.of(config.tokens(), System::currentTimeMillis));
         probes = new ProbeOrchestrator(vertx, config.probes(), probeAgents, probeAgents, probeOutcomes, registry,
                 config.http().refusalLogWindow());
         probeAgents.serve(probes);

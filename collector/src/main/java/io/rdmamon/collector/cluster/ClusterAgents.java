@@ -44,6 +44,7 @@ public final class ClusterAgents implements AgentLinks, ProbeNodes {
     private final FleetCluster cluster;
     private final AgentRegistry local;
     private final NodeStore store;
+    private final ClusterSeal seal;
     private final FrameCodec codec = new FrameCodec();
     private final Map<String, Remote> remote = new LinkedHashMap<>(16, 0.75f, true) {
         @Override
@@ -52,11 +53,12 @@ public final class ClusterAgents implements AgentLinks, ProbeNodes {
         }
     };
 
-    public ClusterAgents(Vertx vertx, FleetCluster cluster, AgentRegistry local, NodeStore store) {
+    public ClusterAgents(Vertx vertx, FleetCluster cluster, AgentRegistry local, NodeStore store, ClusterSeal seal) {
         this.vertx = vertx;
         this.cluster = cluster;
         this.local = local;
         this.store = store;
+        this.seal = seal;
     }
 
     /** Serves the other replicas (samples, frames for this replica's agents) and hands reports to {@code probes}. */
@@ -66,6 +68,13 @@ public final class ClusterAgents implements AgentLinks, ProbeNodes {
             if (body.containsKey("sample")) {
                 message.reply(sampleMessage(body.getString("sample")));
             } else {
+                String refusal = seal.refusal(body);
+                if (refusal != null) {
+                    LOG.log(System.Logger.Level.WARNING, "a frame for the agent of {0} from another member was refused: {1}",
+                            body.getString("node"), refusal);
+                    message.reply(new JsonObject().put("sent", false).put("refused", refusal));
+                    return;
+                }
                 message.reply(new JsonObject().put("sent", sendLocal(body.getString("node"), body.getBinary("frame"))));
             }
         });
@@ -164,8 +173,7 @@ public final class ClusterAgents implements AgentLinks, ProbeNodes {
         if (far == null || !cluster.isMember(far.owner().replica())) {
             return false;
         }
-        vertx.eventBus().send(FleetCluster.agentAddress(far.owner().replica()),
-                new JsonObject().put("node", node).put("frame", codec.encode(frame)));
+        vertx.eventBus().send(FleetCluster.agentAddress(far.owner().replica()), seal.frame(node, codec.encode(frame)));
         return true;
     }
 
