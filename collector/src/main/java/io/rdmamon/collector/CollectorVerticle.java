@@ -30,6 +30,7 @@ import io.rdmamon.collector.probe.ProbeOrchestrator;
 import io.rdmamon.collector.probe.ProbeOutcomes;
 import io.rdmamon.collector.store.ExpirySweep;
 import io.rdmamon.collector.store.NodeStore;
+import io.rdmamon.collector.store.NodeView;
 import io.rdmamon.protocol.wire.FrameCodec;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
@@ -87,6 +88,7 @@ public final class CollectorVerticle extends VerticleBase {
     public Future<?> start() {
         agents = new AgentRegistry();
         vertx.eventBus().<JsonObject>consumer(FleetCluster.releaseAddress(cluster.selfId()), message -> moved(message.body()));
+        cluster.onMerged(this::dropMovedNodes);
         DecodeLoops decodeLoops = new DecodeLoops();
         LiveFeed live = new LiveFeed(vertx, store, diagnoses, registry,
                 LiveFeedOptions.defaults(config.historyPoints()).withMaxWatchesPerAddress(config.http().maxPortWatchesPerAddress()), cluster);
@@ -178,6 +180,20 @@ public final class CollectorVerticle extends VerticleBase {
         if (node != null && agents.moved(node, message.getString("instance")) && store.remove(node)) {
             diagnoses.forget(node);
             LOG.log(System.Logger.Level.INFO, "node {0} moved to another replica: dropped here", node);
+        }
+    }
+
+    /**
+     * After partitions merged: a node this replica still has whose agent another member claimed while they were
+     * apart (no release message could reach this side then) moved there; dropped here as if told, so that no node
+     * is exported twice.
+     */
+    private void dropMovedNodes() {
+        for (NodeView view : store.nodes()) {
+            String node = view.node();
+            cluster.directory().owner(node).onSuccess(owner -> owner.filter(o -> !o.replica().equals(cluster.selfId())
+                    && cluster.isMember(o.replica())).ifPresent(o -> moved(new JsonObject().put("node", node)
+                    .put("instance", o.instance()))));
         }
     }
 

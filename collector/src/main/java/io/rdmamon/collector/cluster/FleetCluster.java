@@ -31,6 +31,7 @@ public final class FleetCluster {
     public static final String LIVE_FLEET = "rdmamon.live.fleet";
     private static final System.Logger LOG = System.getLogger(FleetCluster.class.getName());
     private static final String DIRECTORY_MAP = "rdmamon.nodes";
+    private static final long SETTLE_MILLIS = 5000;
     private static final String REPLICAS_MAP = "rdmamon.replicas";
 
     private final Vertx vertx;
@@ -112,8 +113,9 @@ public final class FleetCluster {
     }
 
     /**
-     * Called on the collector's context after partitions merged: the listener writes the directory entries of the
-     * nodes this replica holds again ({@link #reassert()}).
+     * Called on the collector's context after partitions merged, and again once the caches settled: the listeners
+     * write the directory entries of the nodes this replica holds again and drop the nodes that moved meanwhile
+     * ({@link #reassert()}).
      */
     public void onMerged(Runnable listener) {
         reassertListeners.add(listener);
@@ -199,6 +201,9 @@ public final class FleetCluster {
             });
             if (merged) {
                 reassert();
+                // the merged caches settle (state transfer, conflict resolution) within seconds and may undo
+                // what was written during the merge: once more when they have
+                vertx.setTimer(SETTLE_MILLIS, t -> reassert());
             }
         }));
     }

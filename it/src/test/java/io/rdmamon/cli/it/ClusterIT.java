@@ -28,12 +28,13 @@ import static org.junit.jupiter.api.Assertions.fail;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
- * Three collector replicas as separate JVM processes on loopback (one Vert.x cluster with Hazelcast) and five real
+ * Three collector replicas as separate JVM processes on loopback (one Vert.x cluster with Infinispan) and five real
  * agents, each given all three URLs starting with a different replica (DESIGN.md §8, issue 16):
  * every replica answers for the whole fleet and each node is exported by exactly one; a replica that hangs and is
  * then killed ({@code kill -STOP}, 5 s, {@code kill -9}) loses its agents to the others within 10 s, and their
  * replay leaves no gap in the new replica's history (the samples taken while it hung reach it); the killed replica
- * restarted rejoins; a replica stopped with SIGTERM drains its agents (close 1012) with no gap either.
+ * restarted rejoins; a replica stopped with SIGTERM drains its agents (close 1012) with no gap either; a replica
+ * frozen for 20 s ({@code kill -STOP}, then {@code -CONT}) merges back and every replica's fleet view is whole.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ClusterIT {
@@ -178,6 +179,33 @@ class ClusterIT {
             assertTrue(agents.get(i).log().contains("1012"), "agent " + node(i) + " was told to move (1012): "
                     + agents.get(i).log());
         }
+    }
+
+    @Test
+    @Order(5)
+    void aReplicaFrozenLongerThanTheFailureTimeoutRejoinsAndTheFleetViewIsWholeOnEveryReplica() throws Exception {
+        ReplicaProcess frozen = replicas.get(2); // holds agents 1 and 4 since replica 1 was stopped
+        ReplicaProcess survivor = replicas.get(0);
+        String survivorId = cluster(survivor).path("self").asText();
+        frozen.freeze();
+        // 20 s: four times the failure detector's timeout and twice the agents' acknowledgement deadline, so the
+        // survivor drops the frozen replica and the agents move to the survivor while it is away
+        Thread.sleep(20_000);
+        frozen.thaw();
+        for (ReplicaProcess replica : List.of(survivor, frozen)) {
+            awaitMembers(replica, 2);
+            poll("the whole fleet, connected and held by the survivor, seen from " + replica.url() + " after the merge",
+                    () -> nodes(replica), nodes -> nodes.size() == AGENTS && nodes.values().stream().allMatch(n ->
+                            n.path("connected").asBoolean() && survivorId.equals(n.path("replica").asText())));
+        }
+        poll("each node exported by exactly one replica after the merge", () -> {
+            String both = survivor.get("/metrics") + frozen.get("/metrics");
+            int exported = 0;
+            for (int i = 0; i < AGENTS; i++) {
+                exported += both.split("rdma_agent_up\\{node=\"" + node(i) + "\"}", -1).length - 1;
+            }
+            return exported;
+        }, exported -> exported == AGENTS);
     }
 
     /**

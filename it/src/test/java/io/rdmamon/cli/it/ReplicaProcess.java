@@ -36,6 +36,11 @@ final class ReplicaProcess implements AutoCloseable {
 
     /** Picks the ports of {@code count} replicas on loopback: HTTP, member, and member + 1 (the event bus) free. */
     static List<ReplicaProcess> plan(Path workDir, int count) throws IOException {
+        return plan(workDir, count, List.of());
+    }
+
+    /** As {@link #plan(Path, int)}, each replica started with {@code extra} arguments too (a config, TLS, …). */
+    static List<ReplicaProcess> plan(Path workDir, int count, List<String> extra) throws IOException {
         List<int[]> ports = new ArrayList<>();
         for (int i = 0; i < count; i++) {
             ports.add(new int[]{PrometheusServer.freePort(), freePortPair()});
@@ -43,13 +48,33 @@ final class ReplicaProcess implements AutoCloseable {
         String members = String.join(",", ports.stream().map(p -> "127.0.0.1:" + p[1]).toList());
         List<ReplicaProcess> replicas = new ArrayList<>();
         for (int i = 0; i < count; i++) {
-            List<String> argv = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                    "-Xmx256m", "-jar", AgentProcess.JAR.toAbsolutePath().toString(), "collector",
-                    "--listen", "127.0.0.1:" + ports.get(i)[0], "--cluster-listen", "127.0.0.1:" + ports.get(i)[1],
-                    "--cluster-members", members);
-            replicas.add(new ReplicaProcess(ports.get(i)[0], ports.get(i)[1], argv, workDir.resolve("replica-" + i + ".log")));
+            replicas.add(member(workDir.resolve("replica-" + i + ".log"), ports.get(i)[0], ports.get(i)[1], members, extra));
         }
         return replicas;
+    }
+
+    /**
+     * One more collector that tries to join {@code members} (another cluster's): an outsider, with its own
+     * {@code extra} arguments.
+     */
+    static ReplicaProcess outsider(Path workDir, String name, String members, List<String> extra) throws IOException {
+        int port = freePortPair();
+        return member(workDir.resolve(name + ".log"), PrometheusServer.freePort(), port,
+                members + ",127.0.0.1:" + port, extra);
+    }
+
+    private static ReplicaProcess member(Path log, int httpPort, int memberPort, String members, List<String> extra) {
+        List<String> argv = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx256m", "-jar", AgentProcess.JAR.toAbsolutePath().toString(), "collector",
+                "--listen", "127.0.0.1:" + httpPort, "--cluster-listen", "127.0.0.1:" + memberPort,
+                "--cluster-members", members));
+        argv.addAll(extra);
+        return new ReplicaProcess(httpPort, memberPort, argv, log);
+    }
+
+    /** The member addresses of {@code replicas}, as {@code --cluster-members} takes them. */
+    static String members(List<ReplicaProcess> replicas) {
+        return String.join(",", replicas.stream().map(r -> "127.0.0.1:" + r.memberPort).toList());
     }
 
     void start() throws IOException {
@@ -71,9 +96,17 @@ final class ReplicaProcess implements AutoCloseable {
 
     /** GET {@code path}; the body, or null when the replica does not answer 200. */
     String get(String path) {
+        return get(path, null);
+    }
+
+    /** GET {@code path} with a bearer token (null: none); the body, or null when the replica does not answer 200. */
+    String get(String path, String token) {
         try {
-            HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create(url() + path))
-                    .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
+            HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(url() + path)).timeout(Duration.ofSeconds(10));
+            if (token != null) {
+                request.header("Authorization", "Bearer " + token);
+            }
+            HttpResponse<String> r = HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
             return r.statusCode() == 200 ? r.body() : null;
         } catch (IOException e) {
             return null;
@@ -81,6 +114,13 @@ final class ReplicaProcess implements AutoCloseable {
             Thread.currentThread().interrupt();
             return null;
         }
+    }
+
+    /** POST {@code body} (JSON) to {@code path} with a bearer token; the status code and body. */
+    HttpResponse<String> post(String path, String token, String body) throws IOException, InterruptedException {
+        return HTTP.send(HttpRequest.newBuilder(URI.create(url() + path)).timeout(Duration.ofSeconds(10))
+                .header("Authorization", "Bearer " + token).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
     }
 
     /** {@code kill -9}: no goodbye to the cluster or the agents. */
@@ -98,9 +138,18 @@ final class ReplicaProcess implements AutoCloseable {
 
     /** SIGSTOP: the process stops answering but its sockets stay open (a hung replica). */
     void freeze() throws IOException, InterruptedException {
-        Process stop = new ProcessBuilder("kill", "-STOP", Long.toString(process.pid())).start();
-        if (!stop.waitFor(10, TimeUnit.SECONDS) || stop.exitValue() != 0) {
-            throw new IllegalStateException("kill -STOP " + process.pid() + " failed");
+        signal("-STOP");
+    }
+
+    /** SIGCONT: a frozen replica resumes where it stopped. */
+    void thaw() throws IOException, InterruptedException {
+        signal("-CONT");
+    }
+
+    private void signal(String signal) throws IOException, InterruptedException {
+        Process kill = new ProcessBuilder("kill", signal, Long.toString(process.pid())).start();
+        if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
+            throw new IllegalStateException("kill " + signal + " " + process.pid() + " failed");
         }
     }
 

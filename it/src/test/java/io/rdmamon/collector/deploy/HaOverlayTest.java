@@ -74,10 +74,32 @@ class HaOverlayTest {
                 headless.at("/spec/selector/app.kubernetes.io~1component"));
         Map<String, Integer> containerPorts = new HashMap<>();
         collectorContainer().path("ports").forEach(p -> containerPorts.put(p.path("name").asText(), p.path("containerPort").asInt()));
-        assertEquals(5701, containerPorts.get("hazelcast"));
+        assertEquals(5701, containerPorts.get("cluster"));
         assertEquals(5702, containerPorts.get("eventbus"), "the event bus takes the member port + 1");
         headless.at("/spec/ports").forEach(p -> assertEquals(containerPorts.get(p.path("targetPort").asText()),
                 p.path("port").asInt(), "headless port " + p));
+    }
+
+    @Test
+    void theClusterPortsSpeakMutualTlsWithTheMountedSecret() {
+        String mount = null;
+        for (JsonNode m : collectorContainer().path("volumeMounts")) {
+            if (m.path("name").asText().equals("cluster-tls")) {
+                mount = m.path("mountPath").asText();
+                assertTrue(m.path("readOnly").asBoolean());
+            }
+        }
+        assertEquals("/etc/rdmamon/cluster-tls", mount);
+        assertEquals(mount + "/tls.crt", env("RDMAMON_CLUSTER_TLS_CERT_FILE"));
+        assertEquals(mount + "/tls.key", env("RDMAMON_CLUSTER_TLS_KEY_FILE"));
+        assertEquals(mount + "/ca.crt", env("RDMAMON_CLUSTER_TLS_CA_FILE"));
+        boolean secret = false;
+        for (JsonNode v : resource("Deployment", "rdmamon-collector").at("/spec/template/spec/volumes")) {
+            secret |= v.path("name").asText().equals("cluster-tls")
+                    && v.at("/secret/secretName").asText().equals("rdmamon-cluster-tls");
+        }
+        assertTrue(secret, "the cluster-tls volume is the Secret rdmamon-cluster-tls");
+        assertEquals(null, env("RDMAMON_CLUSTER_INSECURE"), "never --insecure-cluster in the shipped overlay");
     }
 
     @Test
