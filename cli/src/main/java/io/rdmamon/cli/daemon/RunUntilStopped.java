@@ -15,6 +15,9 @@ final class RunUntilStopped {
         Thread hook = new Thread(() -> {
             try {
                 vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+            } catch (java.util.concurrent.TimeoutException e) {
+                // a hung peer (a frozen replica, a stuck agent socket) must not keep the process from stopping
+                System.err.println("rdmamon: shutdown: not closed within 10 s; exiting anyway");
             } catch (Exception e) {
                 System.err.println("rdmamon: shutdown: " + e.getMessage());
             } finally {

@@ -6,6 +6,9 @@ import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import io.vertx.core.eventbus.EventBusOptions;
 import org.infinispan.configuration.cache.CacheMode;
+import org.infinispan.configuration.cache.ConfigurationBuilder;
+import org.infinispan.conflict.MergePolicy;
+import org.infinispan.partitionhandling.PartitionHandling;
 import org.infinispan.configuration.global.GlobalConfigurationBuilder;
 import org.infinispan.configuration.global.ShutdownHookBehavior;
 import org.infinispan.configuration.parsing.ConfigurationBuilderHolder;
@@ -114,15 +117,25 @@ public final class ClusterBoot {
         global.defaultCacheName("distributed-cache");
         global.jmx().disable();
         ConfigurationBuilderHolder holder = new ConfigurationBuilderHolder(loader, global);
-        holder.newConfigurationBuilder("distributed-cache").clustering().cacheMode(CacheMode.DIST_SYNC);
+        mergeable(holder.newConfigurationBuilder("distributed-cache"), CacheMode.DIST_SYNC);
         for (String replicated : List.of("__vertx.subs", "__vertx.haInfo", "__vertx.nodeInfo")) {
-            holder.newConfigurationBuilder(replicated).clustering().cacheMode(CacheMode.REPL_SYNC);
+            mergeable(holder.newConfigurationBuilder(replicated), CacheMode.REPL_SYNC);
         }
         // the node directory and the replica list (AsyncMaps) are made from this template: every replica keeps a
         // copy, so a replica killed outright loses no entry the others need to purge it
-        holder.newConfigurationBuilder("__vertx.distributed.cache.configuration").template(true)
-                .clustering().cacheMode(CacheMode.REPL_SYNC);
+        mergeable(holder.newConfigurationBuilder("__vertx.distributed.cache.configuration").template(true), CacheMode.REPL_SYNC);
         return new DefaultCacheManager(holder, false);
+    }
+
+    /**
+     * Every side of a partition keeps serving (a replica alone still ingests and exports its agents), and when the
+     * sides merge, conflict resolution keeps every entry either side has (an entry written on one side only — a
+     * replica's event-bus consumers, its node info, a node claimed while apart — would otherwise be lost with the
+     * side that did not become the merged cache's source).
+     */
+    private static void mergeable(ConfigurationBuilder cache, CacheMode mode) {
+        cache.clustering().cacheMode(mode).partitionHandling().whenSplit(PartitionHandling.ALLOW_READ_WRITES)
+                .mergePolicy(MergePolicy.PREFERRED_NON_NULL);
     }
 
     /**

@@ -214,6 +214,7 @@ public final class FleetCluster {
      * the merged cluster's view is whole whichever side's copy of a map survived the merge.
      */
     private void reassert() {
+        manager.republish();
         if (api != null) {
             replicas.put(selfId, info());
         }

@@ -19,7 +19,9 @@ import io.vertx.ext.web.RoutingContext;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Every replica answers for the whole fleet (DESIGN.md §8): {@code /api/nodes} and {@code /api/diagnoses} gather
@@ -62,15 +64,15 @@ public final class FleetRoutes implements Routes {
     @Override
     public void mount(Router router) {
         router.get("/api/nodes").handler(ctx -> gather(ctx, new JsonObject().put("query", "nodes"), "nodes",
-                Comparator.comparing(item -> item.getString("node", ""))));
+                Comparator.comparing(item -> item.getString("node", "")), ONE_PER_NODE));
         router.get("/api/diagnoses").handler(ctx -> gather(ctx, new JsonObject().put("query", "diagnoses")
                         .put("node", ctx.request().getParam("node")).put("rule", ctx.request().getParam("rule"))
                         .put("severity", ctx.request().getParam("severity")), "diagnoses",
                 Comparator.comparing((JsonObject item) -> severityRank(item.getString("severity")))
                         .thenComparingLong(item -> item.getLong("sinceMillis", 0L))
-                        .thenComparing(item -> item.getString("node", ""))));
+                        .thenComparing(item -> item.getString("node", "")), null));
         router.get("/api/probes").handler(ctx -> gather(ctx, new JsonObject().put("query", "probes"), "probes",
-                Comparator.comparingLong((JsonObject probe) -> probe.getLong("createdMillis", 0L)).reversed()));
+                Comparator.comparingLong((JsonObject probe) -> probe.getLong("createdMillis", 0L)).reversed(), null));
         router.get("/api/probes/:id").handler(this::probe);
         for (String part : List.of("", "/history", "/nccl", "/events")) {
             router.get("/api/nodes/:node" + part).handler(ctx -> forward(ctx, part.isEmpty() ? "detail" : part.substring(1)));
@@ -132,8 +134,12 @@ public final class FleetRoutes implements Routes {
         });
     }
 
-    /** Asks every member in parallel and merges the {@code key} arrays of their answers. */
-    private void gather(RoutingContext ctx, JsonObject query, String key, Comparator<JsonObject> order) {
+    /**
+     * Asks every member in parallel and merges the {@code key} arrays of their answers; with {@code oneOf}, items of
+     * one identity from several members are reduced to the one it prefers.
+     */
+    private void gather(RoutingContext ctx, JsonObject query, String key, Comparator<JsonObject> order,
+                        Deduplication oneOf) {
         List<String> members = new ArrayList<>(cluster.memberIds());
         if (members.equals(List.of(cluster.selfId()))) {
             answer(query).send(ctx); // a cluster of one: its own answer as it is, nothing to merge
@@ -161,15 +167,36 @@ public final class FleetRoutes implements Routes {
                 body.fieldNames().stream().filter(name -> !name.equals(key)).forEach(name -> others.put(name, body.getValue(name)));
                 body.getJsonArray(key, new JsonArray()).forEach(item -> items.add((JsonObject) item));
             }
-            items.sort(order);
+            List<JsonObject> distinct = oneOf == null ? items : oneOf.reduce(items);
+            distinct.sort(order);
             // the array first, as one collector answers (clients may read the stream in order)
-            JsonObject merged = new JsonObject().put(key, new JsonArray(new ArrayList<>(items))).mergeIn(others);
+            JsonObject merged = new JsonObject().put(key, new JsonArray(new ArrayList<>(distinct))).mergeIn(others);
             if (!missing.isEmpty()) {
                 merged.put("missingReplicas", missing);
             }
             JsonReplies.ok(ctx, merged);
         });
     }
+
+    /** Items that name the same thing, from several members: which one to keep. */
+    private record Deduplication(String identity, Comparator<JsonObject> preferred) {
+        List<JsonObject> reduce(List<JsonObject> items) {
+            Map<String, JsonObject> kept = new LinkedHashMap<>();
+            for (JsonObject item : items) {
+                kept.merge(String.valueOf(item.getValue(identity)), item,
+                        (a, b) -> preferred.compare(a, b) <= 0 ? a : b);
+            }
+            return new ArrayList<>(kept.values());
+        }
+    }
+
+    /**
+     * A node moving between replicas (or after a partition healed, before the old holder dropped it) is briefly on
+     * two: the connected one is the holder, else the one that heard from it last.
+     */
+    private static final Deduplication ONE_PER_NODE = new Deduplication("node",
+            Comparator.comparing((JsonObject n) -> !n.getBoolean("connected", false))
+                    .thenComparing(Comparator.comparingLong((JsonObject n) -> n.getLong("lastSeenMillis", 0L)).reversed()));
 
     private Future<ApiAnswer> ask(String replica, JsonObject query) {
         return vertx.eventBus().<JsonObject>request(FleetCluster.queryAddress(replica), query,

@@ -75,9 +75,10 @@ public final class ReplicaClusterManager extends InfinispanClusterManager {
     /**
      * While partitions were apart each side's coordinator removed the other side's event-bus consumers and node
      * info from the replicated caches (as for a member that died); Vert.x's Infinispan cluster manager does not
-     * write them back on a merge, so requests to this member's addresses would find no handler. Written again here.
+     * write them back on a merge, so requests to this member's addresses would find no handler. Written again after a
+     * merge ({@link FleetCluster}).
      */
-    private void republish() {
+    void republish() {
         NodeInfo info = getNodeInfo();
         if (info != null) {
             setNodeInfo(info, (v, e) -> {
@@ -138,9 +139,6 @@ public final class ReplicaClusterManager extends InfinispanClusterManager {
         }
 
         private void tell(ViewChangedEvent event, boolean merged) {
-            if (merged) {
-                republish();
-            }
             List<String> joined = ids(event.getNewMembers());
             joined.removeAll(ids(event.getOldMembers()));
             List<String> left = ids(event.getOldMembers());

@@ -26,11 +26,11 @@ import java.util.regex.Pattern;
 /**
  * The cost of clustering, as ratios from one run: the same load ({@link CollectorIngestBench}'s generator, 2,000
  * nodes of 8 ports at 1 Hz by default) first on one collector, then spread over {@code --replicas} replicas of a
- * cluster (separate JVMs, Hazelcast on loopback), each node connecting first to replica {@code i % replicas}.
+ * cluster (separate JVMs, Infinispan on loopback), each node connecting first to replica {@code i % replicas}.
  *
  * <p>Reported per setup: samples acknowledged per second; CPU per collector process and in total (cores, from
  * /proc, over the window of steady ingest); RSS; bytes the replicas sent each other per second on the event-bus
- * and Hazelcast member ports (summed {@code bytes_sent} of those TCP sockets from {@code ss -ti}, before and after
+ * and member ports (summed {@code bytes_sent} of those TCP sockets from {@code ss -ti}, before and after
  * the window); {@code GET /api/nodes} latency on the first replica and how many nodes it listed; the time to the
  * first {@code fleet} event of {@code /api/live} on the first replica and its size. For the cluster, last: the
  * failover time, from {@code kill -9} of the last replica until every node of the generator was acknowledged again
@@ -80,7 +80,7 @@ public final class ClusterIngestBench {
         System.out.printf("| CPU per replica, cores | %s | %s | |%n", format(one.cores), format(many.cores));
         System.out.printf("| RSS per replica, MiB | %s | %s | |%n", format(one.rssMiB), format(many.rssMiB));
         System.out.printf("| event-bus traffic between replicas, bytes/s | — | %.0f | |%n", many.busBytesPerSecond);
-        System.out.printf("| Hazelcast member traffic, bytes/s | — | %.0f | |%n", many.memberBytesPerSecond);
+        System.out.printf("| member-port (JGroups) traffic, bytes/s | — | %.0f | |%n", many.memberBytesPerSecond);
         row("GET /api/nodes p50, ms", one.apiP50, many.apiP50, "%.0f");
         row("GET /api/nodes max, ms", one.apiMax, many.apiMax, "%.0f");
         System.out.printf("| nodes listed by /api/nodes on the first replica | %d | %d | |%n", one.apiNodes, many.apiNodes);
