@@ -121,9 +121,14 @@ public final class ClusterBoot {
         for (String replicated : List.of("__vertx.subs", "__vertx.haInfo", "__vertx.nodeInfo")) {
             mergeable(holder.newConfigurationBuilder(replicated), CacheMode.REPL_SYNC);
         }
-        // the node directory and the replica list (AsyncMaps) are made from this template: every replica keeps a
-        // copy, so a replica killed outright loses no entry the others need to purge it
+        // Vert.x makes an AsyncMap's cache from this template the first time it is asked for one, cluster-wide; ours
+        // are declared on every member up front instead (a member asked for a cache it has not defined yet, during a
+        // join or a merge, refuses), replicated: every replica keeps a copy, so a replica killed outright loses no
+        // entry the others need to purge it
         mergeable(holder.newConfigurationBuilder("__vertx.distributed.cache.configuration").template(true), CacheMode.REPL_SYNC);
+        for (String map : FleetCluster.MAPS) {
+            mergeable(holder.newConfigurationBuilder(map), CacheMode.REPL_SYNC);
+        }
         return new DefaultCacheManager(holder, false);
     }
 

@@ -33,6 +33,8 @@ public final class FleetCluster {
     private static final String DIRECTORY_MAP = "rdmamon.nodes";
     private static final long SETTLE_MILLIS = 5000;
     private static final String REPLICAS_MAP = "rdmamon.replicas";
+    /** Every cluster-wide map rdmamon uses (each replica declares them at start, {@link ClusterBoot}). */
+    static final List<String> MAPS = List.of(DIRECTORY_MAP, REPLICAS_MAP);
 
     private final Vertx vertx;
     private final ReplicaClusterManager manager;
