@@ -225,8 +225,11 @@ class ClusterIT {
         for (int k = 1; k < points.size(); k++) {
             long step = points.get(k) - points.get(k - 1);
             if (step > MAX_STEP_MILLIS) {
+                String log = replica.log();
                 fail(node + ": " + step + " ms between samples at " + points.get(k - 1) + " and " + points.get(k)
-                        + " on " + replica.url());
+                        + " on " + replica.url() + "; the node there: " + nodes(replica).get(node) + "\n--- its log:\n"
+                        + log.substring(Math.max(0, log.length() - 4000)) + "\n--- the agent's log:\n"
+                        + agents.get(Integer.parseInt(node.substring(node.indexOf('-') + 1))).log());
             }
         }
     }
