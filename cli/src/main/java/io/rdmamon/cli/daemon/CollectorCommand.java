@@ -53,7 +53,8 @@ public final class CollectorCommand implements Callable<Integer> {
 
     @Option(names = "--insecure-cluster",
             description = {"Allow a cluster on a non-loopback address without cluster.tls: anyone who reaches the member"
-                    + " port can then join, read the fleet and start probes. Only where nothing but the replicas can reach it."})
+                    + " port can then join, read the fleet and disturb the node directory (probe frames still need the"
+                    + " operator tokens). Only where nothing but the replicas can reach it."})
     boolean insecureCluster;
 
     @Option(names = "--cluster-members", paramLabel = "HOST:PORT,...", split = ",",

@@ -84,7 +84,7 @@ public record ClusterConfig(ListenAddress listen, List<String> members, String k
         if (listen != null && !tls.enabled() && !insecure && !loopback(listen.host())) {
             throw new ConfigException("refusing to cluster on " + listen.host() + ":" + listen.port() + " without"
                     + " cluster.tls: anyone who reaches the member port could join the cluster, read the fleet and"
-                    + " start probes; set cluster.tls.{certFile,keyFile,caFile} (RDMAMON_CLUSTER_TLS_*) or pass"
+                    + " disturb the node directory; set cluster.tls.{certFile,keyFile,caFile} (RDMAMON_CLUSTER_TLS_*) or pass"
                     + " --insecure-cluster (RDMAMON_CLUSTER_INSECURE=true) if only the replicas can reach it");
         }
         return this;
