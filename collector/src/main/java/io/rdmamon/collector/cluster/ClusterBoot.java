@@ -63,6 +63,10 @@ public final class ClusterBoot {
      */
     private static final Logger INFINISPAN_LOG = Logger.getLogger("org.infinispan");
     private static final Logger JGROUPS_LOG = Logger.getLogger("org.jgroups");
+    /** Warns at every start that its internal caches are not persisted: rdmamon persists nothing on purpose. */
+    private static final Logger INTERNAL_CACHES_LOG = Logger.getLogger("org.infinispan.registry.impl.InternalCacheRegistryImpl");
+    /** Announces its version at INFO on the first thread pool. */
+    private static final Logger THREADS_LOG = Logger.getLogger("org.jboss.threads");
 
     private ClusterBoot() {
     }
@@ -109,6 +113,8 @@ public final class ClusterBoot {
     static DefaultCacheManager cacheManager(ClusterConfig config, InetAddress ip, SSLContext tls) throws Exception {
         INFINISPAN_LOG.setLevel(Level.WARNING);
         JGROUPS_LOG.setLevel(Level.WARNING);
+        INTERNAL_CACHES_LOG.setLevel(Level.SEVERE);
+        THREADS_LOG.setLevel(Level.WARNING);
         ClassLoader loader = ClusterBoot.class.getClassLoader();
         GlobalConfigurationBuilder global = new GlobalConfigurationBuilder().classLoader(loader);
         global.transport().clusterName(config.name()).transport(new JGroupsTransport(channel(config, ip, tls)));
