@@ -63,8 +63,8 @@ public final class ClusterBoot {
      */
     private static final Logger INFINISPAN_LOG = Logger.getLogger("org.infinispan");
     private static final Logger JGROUPS_LOG = Logger.getLogger("org.jgroups");
-    /** Warns at every start that its internal caches are not persisted: rdmamon persists nothing on purpose. */
-    private static final Logger INTERNAL_CACHES_LOG = Logger.getLogger("org.infinispan.registry.impl.InternalCacheRegistryImpl");
+    /** Warns at every start that its internal caches are not persisted (rdmamon persists nothing on purpose); the cache configuration is rdmamon's own, fixed. */
+    private static final Logger INTERNAL_CACHES_LOG = Logger.getLogger("org.infinispan.CONFIG");
     /** Announces its version at INFO on the first thread pool. */
     private static final Logger THREADS_LOG = Logger.getLogger("org.jboss.threads");
 
