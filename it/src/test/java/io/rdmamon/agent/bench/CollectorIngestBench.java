@@ -47,11 +47,14 @@ import java.util.concurrent.atomic.AtomicLong;
  * of steady ingest, samples acknowledged per second, heap after a full GC (with the growth of the per-port
  * rate history), RSS, and {@code /metrics} latency and size over a series of scrapes.
  *
- * <p>Heap: a full GC before and after the window of steady ingest, which has no scrape in it, gives the growth of
- * the rate histories alone; a third after the scrapes gives, beyond that growth, what the first scrape keeps: the
- * rendered series of every node ({@code RdmaMetrics}' cache, held until each node's next sample and rebuilt by the
- * next scrape). The full-history heap is extrapolated from the history growth alone, and printed without and with
- * that cache.
+ * <p>Heap: a full GC after the window of steady ingest, before any scrape, gives the heap without the {@code /metrics}
+ * cache; a second after the scrapes gives, beyond the rate histories' own growth meanwhile, what the first scrape
+ * keeps: the rendered series of every node ({@code RdmaMetrics}' cache, held until each node's next sample and rebuilt
+ * by the next scrape). The full-history heap is the heap before any scrape with the histories' bytes now
+ * ({@code NodeStore.historyBytes}, the rings' allocated capacity) replaced by their bytes when full (each ring
+ * doubles up to {@code historyPoints}), printed without and with the cache. The heap growth over the window (a
+ * first full GC at its start) is printed beside the histories' own growth as a cross-check; at small fleets
+ * transients of the same size hide it.
  *
  * <p>Options: {@code --nodes N} (2000), {@code --warmup S} (30), {@code --seconds S} (60),
  * {@code --scrapes N} (20; 0 for ingest only), {@code --prometheus-scrapes N} (0: further scrapes with the
@@ -186,6 +189,7 @@ public final class CollectorIngestBench {
             BlockedLoops runBlocked = BlockedLoops.in(log, beforeWindow.lines());
             long heapEnd = heapAfterGc(collector);
             long heapEndNanos = System.nanoTime();
+            long historyBytesEnd = historyBytes(collector);
             ProcessUsage collectorEnd = collector.usage();
             counters.stopping = true;
             System.out.printf("collector (%s): %s%n", flags.isBlank() ? "default JVM flags" : flags, collector.ask("stats"));
@@ -196,12 +200,14 @@ public final class CollectorIngestBench {
             double elapsedSinceConnect = (heapEndNanos - connectStart) / 1e9;
             // what the scrapes left beyond the histories' growth meanwhile: the rendered series every node keeps
             double metricsCache = scrapes + prometheusScrapes == 0 ? 0
-                    : Math.max(0, heapEnd - heapHistory - growthPerSecond * (heapEndNanos - heapHistoryNanos) / 1e9);
-            double heapFullHistory = heapHistory + Math.max(0, historyPoints - elapsedAtHistory) * growthPerSecond;
-            // cross-check: the histories' own bytes (rdmamon_collector_history_bytes), which no transient disturbs
+                    : Math.max(0, heapEnd - heapHistory - (historyBytesEnd - historyBytesNow));
+            // the full history from the histories alone: the heap before any scrape, less what the rings hold now, plus
+            // what they hold when full (each ring doubles up to historyPoints: 8 bytes per point and node, 16 per point
+            // and port, NodeHistory), so neither the /metrics cache nor a transient of the window enters it
+            int ports = template.devices().stream().mapToInt(d -> d.ports().size()).sum();
+            long fullHistoryBytes = (long) nodes * historyPoints * (Long.BYTES + 4L * Float.BYTES * ports);
+            double heapFullHistory = heapHistory - historyBytesNow + Math.max(historyBytesNow, fullHistoryBytes);
             double historyBytesPerSecond = (historyBytesNow - historyBytesStart) / historySeconds;
-            double heapFullHistoryByBytes = heapHistory
-                    + Math.max(0, historyPoints - elapsedAtHistory) * historyBytesPerSecond;
             Arrays.sort(latencies);
             System.out.printf("%n%d nodes x %d ports at 1 Hz, window %.0f s after %d s warm-up, --metrics %s%n", nodes,
                     template.devices().size(), windowSeconds, warmup, metrics);
@@ -216,16 +222,15 @@ public final class CollectorIngestBench {
                     elapsedAtHistory, heapHistory / 1048576.0);
             System.out.printf("| collector heap after full GC after the scrapes, MiB (after %.0f s) | %.0f |%n",
                     elapsedSinceConnect, heapEnd / 1048576.0);
-            System.out.printf("| heap growth (rate history alone, %.0f s without scrapes), MiB/s | %.3f |%n", historySeconds,
+            System.out.printf("| heap growth over %.0f s of ingest without scrapes, MiB/s | %.3f |%n", historySeconds,
                     growthPerSecond / 1048576.0);
-            System.out.printf("| rate histories' own bytes (rdmamon_collector_history_bytes): now, MiB / growth, MiB/s | %.1f / %.3f |%n",
-                    historyBytesNow / 1048576.0, historyBytesPerSecond / 1048576.0);
+            System.out.printf("| rate histories' own bytes (rdmamon_collector_history_bytes): now / when full, MiB; growth, MiB/s | %.1f / %.1f; %.3f |%n",
+                    historyBytesNow / 1048576.0, fullHistoryBytes / 1048576.0, historyBytesPerSecond / 1048576.0);
             System.out.printf("| /metrics cache (every node's rendered series, kept between scrapes), MiB | %s |%n",
                     scrapes + prometheusScrapes == 0 ? "- (no scrape)" : String.format("%.0f", metricsCache / 1048576.0));
-            String fill = elapsedAtHistory >= historyPoints ? "measured" : "extrapolated";
+            String fill = historyBytesNow >= fullHistoryBytes ? "measured" : "heap before any scrape - histories now + histories full";
             System.out.printf("| heap after GC with full %d-point history (%s), without the /metrics cache, MiB | %.0f |%n",
                     historyPoints, fill, heapFullHistory / 1048576.0);
-            System.out.printf("| the same from the histories' own byte growth, MiB | %.0f |%n", heapFullHistoryByBytes / 1048576.0);
             if (scrapes + prometheusScrapes > 0) {
                 System.out.printf("| heap after GC with full %d-point history (%s), scraped, MiB | %.0f |%n",
                         historyPoints, fill, (heapFullHistory + metricsCache) / 1048576.0);
