@@ -76,7 +76,8 @@ public final class Collector {
         PrometheusRegistry registry = new PrometheusRegistry();
         ProbeOutcomes probeOutcomes = new ProbeOutcomes();
         DiagnosisEngine diagnoses = new DiagnosisEngine(config.diagnosis(), store, System::currentTimeMillis);
-        RdmaMetrics rdmaMetrics = new RdmaMetrics(store, probeOutcomes::snapshot, () -> diagnoses.snapshot().diagnoses());
+        RdmaMetrics rdmaMetrics = new RdmaMetrics(store, probeOutcomes::snapshot, () -> diagnoses.snapshot().diagnoses(),
+                config.metrics());
         SelfMetrics selfMetrics = new SelfMetrics(registry, store);
         TokenAuthenticator auth = new TokenAuthenticator(config.tokens(),
                 AuthRefusals.create(vertx, registry, config.http().refusalLogWindow()));

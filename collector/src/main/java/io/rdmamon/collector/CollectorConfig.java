@@ -7,6 +7,7 @@ import io.rdmamon.collector.cluster.ClusterConfig;
 import io.rdmamon.collector.diagnosis.DiagnosisConfig;
 import io.rdmamon.collector.ingest.IngestLimits;
 import io.rdmamon.collector.probe.ProbeConfig;
+import io.rdmamon.protocol.exposition.MetricSelection;
 import io.rdmamon.protocol.json.StrictJson;
 import io.rdmamon.protocol.json.StrictJsonException;
 import io.rdmamon.protocol.wire.WireFormat;
@@ -46,6 +47,8 @@ import java.util.Set;
  *                            0 = {@value #AUTO_HISTORY_BUDGET_PERCENT} % of the JVM's maximum heap
  * @param cluster             how this collector joins a cluster of replicas (the {@code "cluster"} section);
  *                            {@link ClusterConfig#NONE} = a lone collector
+ * @param metrics             the families {@code /metrics} renders (the {@code "metrics"} key, {@code --metrics}:
+ *                            DESIGN.md §3, docs/metrics.md "Profiles"); {@link MetricSelection#FULL} = all
  */
 public record CollectorConfig(
         String listenHost,
@@ -63,12 +66,13 @@ public record CollectorConfig(
         IngestLimits ingest,
         HttpLimits http,
         int historyBudgetMiB,
-        ClusterConfig cluster) {
+        ClusterConfig cluster,
+        MetricSelection metrics) {
 
     public static final int DEFAULT_PORT = 9470;
     private static final Set<String> FILE_KEYS = Set.of("listen", "insecure", "tokens", "staleAfterIntervals",
             "expireAfter", "historyPoints", "maxNodes", "maxFrameBytes", "probes",
-            "diagnosis", "tls", "ingest", "http", "historyBudgetMiB", "cluster");
+            "diagnosis", "tls", "ingest", "http", "historyBudgetMiB", "cluster", "metrics");
     /**
      * Share of the maximum heap the histories may take when no budget is configured. The full history is about a
      * fifth of the live heap per node (122 KB of 0.4 to 0.6 MiB for 8 ports, docs/performance.md) and the
@@ -87,6 +91,7 @@ public record CollectorConfig(
         Objects.requireNonNull(ingest, "ingest");
         Objects.requireNonNull(http, "http");
         Objects.requireNonNull(cluster, "cluster");
+        Objects.requireNonNull(metrics, "metrics");
         if (listenPort < 0 || listenPort > 65535) {
             throw new ConfigException("listen port out of range: " + listenPort);
         }
@@ -115,7 +120,8 @@ public record CollectorConfig(
                            int maxFrameBytes, ProbeConfig probes, DiagnosisConfig diagnosis, TlsConfig tls,
                            IngestLimits ingest, HttpLimits http, int historyBudgetMiB) {
         this(listenHost, listenPort, insecure, tokens, staleAfterIntervals, expireAfter, historyPoints, maxNodes,
-                maxFrameBytes, probes, diagnosis, tls, ingest, http, historyBudgetMiB, ClusterConfig.NONE);
+                maxFrameBytes, probes, diagnosis, tls, ingest, http, historyBudgetMiB, ClusterConfig.NONE,
+                MetricSelection.FULL);
     }
 
     /** The history budget in bytes, {@code maxHeapBytes} being the JVM's maximum heap. */
@@ -152,32 +158,32 @@ public record CollectorConfig(
     /** {@code --insecure}. */
     public CollectorConfig withInsecure(boolean value) {
         return new CollectorConfig(listenHost, listenPort, value, tokens, staleAfterIntervals, expireAfter,
-                historyPoints, maxNodes, maxFrameBytes, probes, diagnosis, tls, ingest, http, historyBudgetMiB, cluster);
+                historyPoints, maxNodes, maxFrameBytes, probes, diagnosis, tls, ingest, http, historyBudgetMiB, cluster, metrics);
     }
 
     public CollectorConfig withTokens(List<TokenEntry> value) {
         return new CollectorConfig(listenHost, listenPort, insecure, value, staleAfterIntervals, expireAfter,
-                historyPoints, maxNodes, maxFrameBytes, probes, diagnosis, tls, ingest, http, historyBudgetMiB, cluster);
+                historyPoints, maxNodes, maxFrameBytes, probes, diagnosis, tls, ingest, http, historyBudgetMiB, cluster, metrics);
     }
 
     public CollectorConfig withStaleness(int intervals, Duration expiry) {
         return new CollectorConfig(listenHost, listenPort, insecure, tokens, intervals, expiry, historyPoints,
-                maxNodes, maxFrameBytes, probes, diagnosis, tls, ingest, http, historyBudgetMiB, cluster);
+                maxNodes, maxFrameBytes, probes, diagnosis, tls, ingest, http, historyBudgetMiB, cluster, metrics);
     }
 
     public CollectorConfig withLimits(int points, int nodes, int frameBytes) {
         return new CollectorConfig(listenHost, listenPort, insecure, tokens, staleAfterIntervals, expireAfter,
-                points, nodes, frameBytes, probes, diagnosis, tls, ingest, http, historyBudgetMiB, cluster);
+                points, nodes, frameBytes, probes, diagnosis, tls, ingest, http, historyBudgetMiB, cluster, metrics);
     }
 
     public CollectorConfig withProbes(ProbeConfig value) {
         return new CollectorConfig(listenHost, listenPort, insecure, tokens, staleAfterIntervals, expireAfter,
-                historyPoints, maxNodes, maxFrameBytes, value, diagnosis, tls, ingest, http, historyBudgetMiB, cluster);
+                historyPoints, maxNodes, maxFrameBytes, value, diagnosis, tls, ingest, http, historyBudgetMiB, cluster, metrics);
     }
 
     public CollectorConfig withDiagnosis(DiagnosisConfig value) {
         return new CollectorConfig(listenHost, listenPort, insecure, tokens, staleAfterIntervals, expireAfter,
-                historyPoints, maxNodes, maxFrameBytes, probes, value, tls, ingest, http, historyBudgetMiB, cluster);
+                historyPoints, maxNodes, maxFrameBytes, probes, value, tls, ingest, http, historyBudgetMiB, cluster, metrics);
     }
 
     /** {@code --tls-cert FILE --tls-key FILE}: either may be null to keep the earlier layers' file. */
@@ -194,34 +200,50 @@ public record CollectorConfig(
 
     public CollectorConfig withIngest(IngestLimits value) {
         return new CollectorConfig(listenHost, listenPort, insecure, tokens, staleAfterIntervals, expireAfter,
-                historyPoints, maxNodes, maxFrameBytes, probes, diagnosis, tls, value, http, historyBudgetMiB, cluster);
+                historyPoints, maxNodes, maxFrameBytes, probes, diagnosis, tls, value, http, historyBudgetMiB, cluster, metrics);
     }
 
     public CollectorConfig withTls(TlsConfig value) {
         return new CollectorConfig(listenHost, listenPort, insecure, tokens, staleAfterIntervals, expireAfter,
-                historyPoints, maxNodes, maxFrameBytes, probes, diagnosis, value, ingest, http, historyBudgetMiB, cluster);
+                historyPoints, maxNodes, maxFrameBytes, probes, diagnosis, value, ingest, http, historyBudgetMiB, cluster, metrics);
     }
 
     public CollectorConfig withHttp(HttpLimits value) {
         return new CollectorConfig(listenHost, listenPort, insecure, tokens, staleAfterIntervals, expireAfter,
-                historyPoints, maxNodes, maxFrameBytes, probes, diagnosis, tls, ingest, value, historyBudgetMiB, cluster);
+                historyPoints, maxNodes, maxFrameBytes, probes, diagnosis, tls, ingest, value, historyBudgetMiB, cluster, metrics);
     }
 
     public CollectorConfig withCluster(ClusterConfig value) {
         return new CollectorConfig(listenHost, listenPort, insecure, tokens, staleAfterIntervals, expireAfter,
-                historyPoints, maxNodes, maxFrameBytes, probes, diagnosis, tls, ingest, http, historyBudgetMiB, value);
+                historyPoints, maxNodes, maxFrameBytes, probes, diagnosis, tls, ingest, http, historyBudgetMiB, value, metrics);
     }
 
     /** {@code historyBudgetMiB}; 0 = automatic. */
     public CollectorConfig withHistoryBudgetMiB(int value) {
         return new CollectorConfig(listenHost, listenPort, insecure, tokens, staleAfterIntervals, expireAfter,
-                historyPoints, maxNodes, maxFrameBytes, probes, diagnosis, tls, ingest, http, value, cluster);
+                historyPoints, maxNodes, maxFrameBytes, probes, diagnosis, tls, ingest, http, value, cluster, metrics);
+    }
+
+    /** {@code --metrics SPEC} or the {@code "metrics"} key: which families {@code /metrics} renders. */
+    public CollectorConfig withMetrics(MetricSelection value) {
+        return new CollectorConfig(listenHost, listenPort, insecure, tokens, staleAfterIntervals, expireAfter,
+                historyPoints, maxNodes, maxFrameBytes, probes, diagnosis, tls, ingest, http, historyBudgetMiB, cluster,
+                value);
+    }
+
+    /** {@code --metrics SPEC}, {@code origin} naming it in the error when SPEC is refused. */
+    public CollectorConfig withMetrics(String spec, String origin) {
+        try {
+            return withMetrics(MetricSelection.parse(spec));
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException(origin + ": " + e.getMessage());
+        }
     }
 
     private CollectorConfig withListen(String hostPort, String origin) {
         ListenAddress address = ListenAddress.parse(hostPort, origin);
         return new CollectorConfig(address.host(), address.port(), insecure, tokens, staleAfterIntervals, expireAfter,
-                historyPoints, maxNodes, maxFrameBytes, probes, diagnosis, tls, ingest, http, historyBudgetMiB, cluster);
+                historyPoints, maxNodes, maxFrameBytes, probes, diagnosis, tls, ingest, http, historyBudgetMiB, cluster, metrics);
     }
 
     private CollectorConfig overlayFile(Path file) {
@@ -285,6 +307,9 @@ public record CollectorConfig(
         c = c.withHistoryBudgetMiB(json.integer("historyBudgetMiB", c.historyBudgetMiB));
         if (json.has("cluster")) {
             c = c.withCluster(c.cluster.overlay(json.object("cluster"), baseDir));
+        }
+        if (json.has("metrics")) {
+            c = c.withMetrics(json.string("metrics"), "metrics");
         }
         return c.withLimits(json.integer("historyPoints", c.historyPoints), json.integer("maxNodes", c.maxNodes),
                 json.integer("maxFrameBytes", c.maxFrameBytes));
@@ -388,6 +413,9 @@ public record CollectorConfig(
         c = c.withTlsFiles(envPath(env, "RDMAMON_TLS_CERT_FILE"), envPath(env, "RDMAMON_TLS_KEY_FILE"));
         c = c.withHistoryBudgetMiB(envInt(env, "RDMAMON_HISTORY_BUDGET_MIB", c.historyBudgetMiB));
         c = c.withCluster(c.cluster.overlayEnv(env));
+        if (env.containsKey("RDMAMON_METRICS")) {
+            c = c.withMetrics(env.get("RDMAMON_METRICS"), "RDMAMON_METRICS");
+        }
         return c.withLimits(envInt(env, "RDMAMON_HISTORY_POINTS", c.historyPoints),
                 envInt(env, "RDMAMON_MAX_NODES", c.maxNodes), envInt(env, "RDMAMON_MAX_FRAME_BYTES", c.maxFrameBytes));
     }

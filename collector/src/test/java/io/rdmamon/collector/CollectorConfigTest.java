@@ -3,6 +3,7 @@ package io.rdmamon.collector;
 import io.rdmamon.collector.auth.Role;
 import io.rdmamon.collector.auth.TokenEntry;
 import io.rdmamon.collector.ingest.IngestLimits;
+import io.rdmamon.protocol.exposition.MetricSelection;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -73,6 +74,9 @@ class CollectorConfigTest {
             "{\"http\": {\"maxConections\": 5}}          | collector.json: unknown key 'http.maxConections'",
             "{\"http\": {\"idleTimeout\": 60}}           | collector.json: http.idleTimeout: expected a duration string like \"500ms\", \"30s\", \"10m\" or \"1h\", got number",
             "{\"http\": {\"maxConnections\": 0}}         | collector.json: http.maxConnections must be positive: 0",
+            "{\"metrics\": \"everything\"}             | collector.json: metrics: unknown metrics profile 'everything' (known: full, standard, minimal",
+            "{\"metrics\": \"standard,-rdma_gids_info\"} | collector.json: metrics: unknown metric family 'rdma_gids_info'",
+            "{\"metrics\": 3}                          | collector.json: metrics: expected a string",
             "{\"maxNodes\": 0}                         | collector.json: maxNodes must be positive: 0",
             "{\"historyBudgetMiB\": -1}                | collector.json: historyBudgetMiB must be 0 (automatic) or positive, got -1",
             "{\"expireAfter\": \"99999999999999999999\"} | collector.json: expireAfter: duration '99999999999999999999' is beyond",
@@ -92,6 +96,19 @@ class CollectorConfigTest {
         ConfigException e = assertThrows(ConfigException.class, () -> CollectorConfig.load(file, Map.of()));
         assertTrue(e.getMessage().startsWith(file.getParent().resolve(message.substring(0, message.indexOf(':'))).toString())
                 && e.getMessage().contains(message.substring(message.indexOf(':') + 2)), e.getMessage());
+    }
+
+    @Test
+    void theMetricsSelectionIsFullUnlessTheFileTheEnvironmentOrTheFlagSetsIt() throws IOException {
+        assertEquals(MetricSelection.FULL, CollectorConfig.defaults().metrics());
+        Path file = Files.writeString(dir.resolve("collector.json"), "{\"metrics\": \"standard,-rdma_gid_info\"}");
+        CollectorConfig fromFile = CollectorConfig.load(file, Map.of());
+        assertEquals("standard,-rdma_gid_info", fromFile.metrics().toString());
+        assertEquals("minimal", CollectorConfig.load(file, Map.of("RDMAMON_METRICS", "minimal")).metrics().toString());
+        // the flag comes last and wins (CollectorCommand applies it over the loaded config)
+        assertEquals("full,-rdma_hw_*", fromFile.withMetrics("full,-rdma_hw_*", "--metrics").metrics().toString());
+        ConfigException e = assertThrows(ConfigException.class, () -> fromFile.withMetrics("nope", "--metrics"));
+        assertTrue(e.getMessage().startsWith("--metrics: unknown metrics profile 'nope'"), e.getMessage());
     }
 
     @Test

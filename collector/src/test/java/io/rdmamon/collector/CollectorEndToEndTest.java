@@ -1,5 +1,9 @@
 package io.rdmamon.collector;
 
+import io.rdmamon.protocol.exposition.MetricSelection;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.rdmamon.collector.auth.Role;
@@ -153,6 +157,46 @@ class CollectorEndToEndTest {
         assertTrue(openMetrics.bodyAsString().endsWith("# EOF\n"));
         assertEquals(200, get("/healthz", null).statusCode());
         assertEquals(200, get("/readyz", null).statusCode());
+    }
+
+    /**
+     * The self families /metrics serves are ones {@code --metrics} knows by name (MetricSelection.COLLECTOR_SELF; a
+     * labelled counter shows only once it has counted, so not all of them are served here).
+     */
+    @Test
+    void theSelfFamiliesAreOnesTheMetricsSelectionKnows() throws Exception {
+        Set<String> served = get("/metrics", null).bodyAsString().lines()
+                .filter(l -> l.startsWith("# TYPE rdmamon_")).map(l -> l.split(" ")[2]).collect(Collectors.toSet());
+        Set<String> unknown = new TreeSet<>(served);
+        unknown.removeAll(MetricSelection.COLLECTOR_SELF);
+        assertEquals(Set.of(), unknown, "self families MetricSelection.COLLECTOR_SELF does not know");
+        assertTrue(served.size() >= 20, served::toString);
+    }
+
+    /** {@code metrics}: the families left out are not served; the store and the API keep everything. */
+    @Test
+    void aMetricsSelectionLeavesFamiliesOutOfMetricsOnly() throws Exception {
+        await(vertx.close());
+        vertx = Vertx.vertx();
+        collector = await(Collector.start(vertx, CollectorConfig.defaults().withListen("127.0.0.1:0")
+                .withTokens(List.of(new TokenEntry(Role.AGENT, AGENT_TOKEN, null),
+                        new TokenEntry(Role.VIEWER, VIEWER_TOKEN, null)))
+                .withMetrics("minimal,-rdmamon_collector_nodes_expired_total,+rdma_gid_info", "metrics")));
+        http = WebClient.create(vertx);
+        wsClient = vertx.createWebSocketClient();
+        GoldenStream agent = new GoldenStream(rawAgent(AGENT_TOKEN), "gpu-01", 60_000);
+        agent.send(1_000_000L, 1, 1);
+        String text = get("/metrics", null).bodyAsString();
+        assertTrue(text.contains("rdma_port_data_received_bytes_total{device=\"mlx5_0\",node=\"gpu-01\",port=\"1\"}"), text);
+        assertTrue(text.contains("rdma_gid_info{"), text);
+        assertTrue(text.contains("rdmamon_collector_samples_ingested_total 1.0"), text);
+        for (String absent : List.of("rdma_hw_rp_cnp_handled_total", "rdma_device_info", "rdma_prio_packets_total",
+                "rdmamon_collector_nodes_expired_total")) {
+            assertFalse(text.contains(absent), absent + " served:\n" + text);
+        }
+        JsonNode detail = JSON.readTree(get("/api/nodes/gpu-01", null).bodyAsString());
+        assertEquals("18446744073709551614", detail.get("devices").get(1).get("ports").get(0).get("hwCounters")
+                .get("rp_cnp_handled").get("value").asText());
     }
 
     @Test

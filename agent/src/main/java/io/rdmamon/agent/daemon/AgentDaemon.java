@@ -53,7 +53,8 @@ public final class AgentDaemon extends VerticleBase {
         this.options = options;
         this.streamer = options.streamer() == null ? null : new AgentStreamer(options.streamer());
         this.metrics = options.metricsListen() == null ? null
-                : new NodeMetricsServer(options.metricsListen(), options.node(), options.interval());
+                : new NodeMetricsServer(options.metricsListen(), options.node(), options.interval(),
+                        options.metrics());
     }
 
     /** The streamer towards the collector; null without one. */

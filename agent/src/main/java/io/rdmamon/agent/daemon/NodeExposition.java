@@ -5,6 +5,7 @@ import io.rdmamon.protocol.exposition.ExpositionBytes;
 import io.rdmamon.protocol.exposition.ExpositionFormat;
 import io.rdmamon.protocol.exposition.ExpositionGzip;
 import io.rdmamon.protocol.exposition.MetricFamilies;
+import io.rdmamon.protocol.exposition.MetricSelection;
 import io.rdmamon.protocol.exposition.NodeChunk;
 import io.rdmamon.protocol.exposition.NodeRenderer;
 import io.rdmamon.protocol.model.HostSample;
@@ -68,7 +69,8 @@ public final class NodeExposition {
     private final String node;
     private final long staleAfterMillis;
     private final LongSupplier clock;
-    private final NodeRenderer renderer = new NodeRenderer();
+    private final MetricSelection selection;
+    private final NodeRenderer renderer;
     private HostSample last;
     private long lastRecordedMillis;
     /** {@link #last} rendered, once someone asked for it; null before. */
@@ -80,9 +82,16 @@ public final class NodeExposition {
     private long bodiesBuilt;
 
     public NodeExposition(String node, Duration interval, LongSupplier clock) {
+        this(node, interval, clock, MetricSelection.FULL);
+    }
+
+    /** Rendering only the families {@code selection} includes ({@code rdmamon agent --metrics}). */
+    public NodeExposition(String node, Duration interval, LongSupplier clock, MetricSelection selection) {
         this.node = node;
         this.staleAfterMillis = STALE_AFTER_INTERVALS * Math.max(1, interval.toMillis());
         this.clock = clock;
+        this.selection = selection;
+        this.renderer = new NodeRenderer(selection);
     }
 
     /**
@@ -139,7 +148,7 @@ public final class NodeExposition {
     }
 
     private byte[] build(Variant variant, boolean up) {
-        ExpositionAssembler families = new ExpositionAssembler();
+        ExpositionAssembler families = new ExpositionAssembler(selection);
         ExpositionBytes upBytes = new ExpositionBytes(64);
         renderer.agentUp(upBytes, node, up);
         families.add(MetricFamilies.AGENT_UP, upBytes);

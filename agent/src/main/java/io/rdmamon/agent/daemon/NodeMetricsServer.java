@@ -2,6 +2,7 @@ package io.rdmamon.agent.daemon;
 
 import io.rdmamon.protocol.exposition.ExpositionFormat;
 import io.rdmamon.protocol.exposition.ExpositionGzip;
+import io.rdmamon.protocol.exposition.MetricSelection;
 import io.rdmamon.protocol.model.HostSample;
 import io.rdmamon.protocol.net.HostPort;
 import io.vertx.core.Future;
@@ -30,9 +31,14 @@ public final class NodeMetricsServer extends VerticleBase {
     private volatile int port;
 
     public NodeMetricsServer(HostPort listen, String node, Duration interval) {
+        this(listen, node, interval, MetricSelection.FULL);
+    }
+
+    /** Serving only the families {@code metrics} includes ({@code --metrics}). */
+    public NodeMetricsServer(HostPort listen, String node, Duration interval, MetricSelection metrics) {
         this.listen = listen;
         this.node = node;
-        this.exposition = new NodeExposition(node, interval, System::currentTimeMillis);
+        this.exposition = new NodeExposition(node, interval, System::currentTimeMillis, metrics);
     }
 
     /** Publishes the agent's latest sample; renders it when the last one was scraped (CPU work: call it on a worker). */

@@ -152,6 +152,23 @@ class NodeMetricsServerTest {
         assertTrue(text(exposition).contains("rdma_agent_up{node=\"n1\"} 0.0\n"), "the older sample did not refresh it");
     }
 
+    /** {@code --metrics}: the agent's own /metrics leaves out what the selection does not include. */
+    @Test
+    void aMetricsSelectionLeavesFamiliesOut() throws Exception {
+        HostSample sample = Fixtures.reader("mlx5-roce").read("n1");
+        NodeExposition full = new NodeExposition("n1", INTERVAL, System::currentTimeMillis);
+        NodeExposition minimal = new NodeExposition("n1", INTERVAL, System::currentTimeMillis,
+                io.rdmamon.protocol.exposition.MetricSelection.parse("minimal,-rdma_agent_up"));
+        full.record(sample);
+        minimal.record(sample);
+        String all = text(full);
+        String some = text(minimal);
+        assertTrue(all.contains("\nrdma_gid_info{") && all.contains("\nrdma_agent_up{"), all);
+        assertTrue(some.contains("\nrdma_port_data_received_bytes_total{") && some.contains("\nrdma_port_state_id{"), some);
+        assertTrue(!some.contains("rdma_gid_info") && !some.contains("rdma_agent_up")
+                && !some.contains("rdma_device_info"), some);
+    }
+
     private static String text(NodeExposition exposition) throws Exception {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         exposition.write(out, ExpositionFormat.PROMETHEUS_TEXT);

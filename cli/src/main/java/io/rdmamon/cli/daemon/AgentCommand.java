@@ -9,6 +9,7 @@ import io.rdmamon.agent.stream.AgentStreamerOptions;
 import io.rdmamon.agent.stream.StreamEndpoint;
 import io.rdmamon.cli.CliFailure;
 import io.rdmamon.cli.node.HostRootOption;
+import io.rdmamon.protocol.exposition.MetricSelection;
 import io.rdmamon.protocol.model.Names;
 import io.rdmamon.protocol.net.HostPort;
 import io.vertx.core.Vertx;
@@ -58,6 +59,11 @@ public final class AgentCommand implements Callable<Integer> {
     @Option(names = "--listen", paramLabel = "HOST:PORT",
             description = "Also serve this node's /metrics here (same metric names as the collector's).")
     String listen;
+
+    @Option(names = "--metrics", paramLabel = "SPEC", description = {"Families /metrics renders: a profile, full (default), standard (what the shipped alerts, rules and dashboards",
+                    "query) or minimal (traffic, errors, state, diagnoses), then optional ,+family / ,-family items with",
+                    "the names of docs/metrics.md (* matches any characters), e.g. standard,-rdma_gid_info."})
+    String metrics;
 
     @Option(names = "--token-file", paramLabel = "FILE",
             description = "File holding the bearer token sent to the collector (first non-comment line).")
@@ -116,6 +122,7 @@ public final class AgentCommand implements Callable<Integer> {
         if (ackTimeout != null) {
             requirePositive("--ack-timeout", ackTimeout);
         }
+        MetricSelection selection = metricSelection();
         HostReader reader = hostRoot.open().withGidRefresh(gidRefresh).withQosRefresh(qosRefresh)
                 .withModuleRefresh(moduleRefresh);
         ProbeSettings probes = probeSettings(reader.hostRoot());
@@ -123,6 +130,7 @@ public final class AgentCommand implements Callable<Integer> {
         if (listen != null) {
             options = options.withMetricsListen(listenAddress());
         }
+        options = options.withMetrics(selection);
         if (collector != null) {
             options = options.withStreamer(streamerOptions().withProbes(probes));
         }
@@ -187,6 +195,17 @@ public final class AgentCommand implements Callable<Integer> {
             options = options.withTrustCaFile(caFile);
         }
         return options;
+    }
+
+    private MetricSelection metricSelection() {
+        if (metrics != null && listen == null) {
+            throw CliFailure.badInput("--metrics selects what this node's /metrics serves: it needs --listen");
+        }
+        try {
+            return MetricSelection.parse(metrics);
+        } catch (IllegalArgumentException e) {
+            throw CliFailure.badInput("--metrics: " + e.getMessage());
+        }
     }
 
     private HostPort listenAddress() {

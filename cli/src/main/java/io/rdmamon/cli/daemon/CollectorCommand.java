@@ -45,6 +45,12 @@ public final class CollectorCommand implements Callable<Integer> {
             description = "PEM private key (PKCS#8 or PKCS#1) of the --tls-cert certificate.")
     Path tlsKey;
 
+    @Option(names = "--metrics", paramLabel = "SPEC", description = {"Families /metrics renders: a profile, full (default), standard (what the shipped alerts, rules and dashboards",
+                    "query) or minimal (traffic, errors, state, diagnoses), then optional ,+family / ,-family items with",
+                    "the names of docs/metrics.md (* matches any characters), e.g. standard,-rdma_gid_info.",
+                    "Overrides the config file's metrics key."})
+    String metrics;
+
     @Option(names = "--cluster-listen", paramLabel = "HOST:PORT",
             description = {"Run as one replica of a cluster (Vert.x + Infinispan/JGroups, docs/deploy.md): the member binds"
                     + " exactly this address; the clustered event bus takes PORT+1 on the same host. Never reachable from agent"
@@ -104,6 +110,9 @@ public final class CollectorCommand implements Callable<Integer> {
                 settings = settings.withListen(listen);
             }
             settings = settings.withTlsFiles(tlsCert, tlsKey);
+            if (metrics != null) {
+                settings = settings.withMetrics(metrics, "--metrics");
+            }
             ClusterConfig cluster = settings.cluster();
             if (clusterListen != null) {
                 cluster = cluster.withListen(clusterListen, "--cluster-listen");

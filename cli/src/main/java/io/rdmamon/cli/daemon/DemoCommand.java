@@ -49,12 +49,16 @@ public final class DemoCommand implements Callable<Integer> {
             description = "Sampling and simulation step. Default: ${DEFAULT-VALUE}.")
     Duration interval;
 
+    @Option(names = "--metrics", paramLabel = "SPEC", defaultValue = "full",
+            description = "Families the collector's /metrics renders, as rdmamon collector --metrics. Default: ${DEFAULT-VALUE}.")
+    String metrics;
+
     @Override
     public Integer call() throws Exception {
         SimulationSpec spec = spec();
         CollectorConfig config;
         try {
-            config = CollectorConfig.defaults().withListen(listen);
+            config = CollectorConfig.defaults().withListen(listen).withMetrics(metrics, "--metrics");
         } catch (ConfigException e) {
             throw CliFailure.badInput(e.getMessage());
         }

@@ -6,6 +6,7 @@ import io.rdmamon.agent.sim.SimulationSpec;
 import io.rdmamon.cli.daemon.DemoFleet;
 import io.rdmamon.collector.Collector;
 import io.rdmamon.collector.CollectorConfig;
+import io.rdmamon.protocol.exposition.MetricSelection;
 import io.rdmamon.collector.auth.Role;
 import io.rdmamon.collector.auth.TokenEntry;
 
@@ -44,10 +45,15 @@ public final class SimulatedFleet implements AutoCloseable {
      *                   so that several fleets can share one Prometheus
      */
     public SimulatedFleet(Path baseDir, SimulationSpec spec, String nodePrefix) throws Exception {
+        this(baseDir, spec, nodePrefix, MetricSelection.FULL);
+    }
+
+    /** @param metrics the families the collector's /metrics renders ({@code --metrics}) */
+    public SimulatedFleet(Path baseDir, SimulationSpec spec, String nodePrefix, MetricSelection metrics) throws Exception {
         fabric = FabricSimulator.create(baseDir, spec);
         CollectorConfig anyPort = CollectorConfig.defaults().withListen("127.0.0.1:0").withTokens(List.of(
                 new TokenEntry(Role.AGENT, AGENT_TOKEN, null), new TokenEntry(Role.VIEWER, VIEWER_TOKEN, null),
-                new TokenEntry(Role.OPERATOR, OPERATOR_TOKEN, null)));
+                new TokenEntry(Role.OPERATOR, OPERATOR_TOKEN, null))).withMetrics(metrics);
         collector = await(Collector.start(vertx, anyPort), FLEET_LIMIT);
         config = anyPort.withListen("127.0.0.1:" + collector.port()); // a restart comes back on the same port
         agents = await(DemoFleet.start(vertx, fabric, baseUrl(), INTERVAL, nodePrefix, options -> options

@@ -6,6 +6,7 @@ import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.rdmamon.collector.metrics.RdmaMetrics;
 import io.rdmamon.protocol.exposition.ExpositionFormat;
 import io.rdmamon.protocol.exposition.ExpositionGzip;
+import io.rdmamon.protocol.exposition.MetricSelection;
 import io.rdmamon.protocol.exposition.ParallelGzipOutputStream;
 import io.vertx.core.Handler;
 import io.vertx.core.Vertx;
@@ -102,7 +103,8 @@ public final class MetricsHandler implements Handler<RoutingContext> {
     public static void write(OutputStream out, ExpositionFormat format, RdmaMetrics rdma, PrometheusRegistry registry,
                              Executor renderers) throws IOException {
         rdma.write(out, format, renderers);
-        writer(format).write(out, registry.scrape());
+        MetricSelection selection = rdma.selection();
+        writer(format).write(out, selection.isFull() ? registry.scrape() : registry.scrape(selection::includesRegistryName));
     }
 
     /** The exposition in the Prometheus text format (for tests and the golden file). */

@@ -6,6 +6,7 @@ import io.rdmamon.collector.store.NodeView;
 import io.rdmamon.protocol.exposition.ExpositionAssembler;
 import io.rdmamon.protocol.exposition.ExpositionBytes;
 import io.rdmamon.protocol.exposition.ExpositionFormat;
+import io.rdmamon.protocol.exposition.MetricSelection;
 import io.rdmamon.protocol.exposition.NodeChunk;
 import io.rdmamon.protocol.exposition.NodeRenderer;
 import io.rdmamon.protocol.model.HostSample;
@@ -53,6 +54,7 @@ public final class RdmaMetrics {
     private final NodeStore store;
     private final Supplier<? extends Collection<ProbeOutcome>> probes;
     private final Supplier<List<Diagnosis>> diagnoses;
+    private final MetricSelection selection;
     private final Map<String, NodeChunk> chunks = new ConcurrentHashMap<>();
 
     public RdmaMetrics(NodeStore store) {
@@ -67,9 +69,24 @@ public final class RdmaMetrics {
     /** Also {@code rdma_diagnosis_active} for each diagnosis {@code diagnoses} gives (thread-safe, like {@code probes}). */
     public RdmaMetrics(NodeStore store, Supplier<? extends Collection<ProbeOutcome>> probes,
                        Supplier<List<Diagnosis>> diagnoses) {
+        this(store, probes, diagnoses, MetricSelection.FULL);
+    }
+
+    /**
+     * Only the families {@code selection} includes ({@code --metrics}): the others are neither rendered nor cached;
+     * the store, the diagnoses and the API are untouched.
+     */
+    public RdmaMetrics(NodeStore store, Supplier<? extends Collection<ProbeOutcome>> probes,
+                       Supplier<List<Diagnosis>> diagnoses, MetricSelection selection) {
         this.store = store;
         this.probes = probes;
         this.diagnoses = diagnoses;
+        this.selection = selection;
+    }
+
+    /** The families rendered; the collector's own registry is filtered by it too ({@code MetricsHandler}). */
+    public MetricSelection selection() {
+        return selection;
     }
 
     /** Writes every {@code rdma_*} family to {@code out} (blocking: call it on a worker), rendering on this thread. */
@@ -85,8 +102,8 @@ public final class RdmaMetrics {
     public void write(OutputStream out, ExpositionFormat format, Executor renderers) throws IOException {
         List<NodeView> nodes = store.nodes();
         NodeChunk[] rendered = chunks(nodes, renderers);
-        ExpositionAssembler families = new ExpositionAssembler();
-        NodeRenderer renderer = new NodeRenderer();
+        ExpositionAssembler families = new ExpositionAssembler(selection);
+        NodeRenderer renderer = new NodeRenderer(selection);
         ExpositionBytes up = new ExpositionBytes(nodes.size() * 40);
         Set<String> present = new HashSet<>();
         for (int i = 0; i < nodes.size(); i++) {
@@ -141,7 +158,7 @@ public final class RdmaMetrics {
 
     /** Renders every {@code slices}-th node of {@code stale}, from {@code slice} on, into {@code result} and the cache. */
     private void render(List<NodeView> nodes, List<Integer> stale, int slice, int slices, NodeChunk[] result) {
-        NodeRenderer renderer = new NodeRenderer();
+        NodeRenderer renderer = new NodeRenderer(selection);
         for (int j = slice; j < stale.size(); j += slices) {
             int i = stale.get(j);
             NodeView node = nodes.get(i);

@@ -41,7 +41,7 @@ public final class BenchCollector {
         Vertx vertx = running.vertx();
         BenchControl.answer("port=" + running.port());
         BenchControl.serve(Map.of("stats", () -> "nodes=" + running.store().nodes().size()
-                + " connections=" + running.store().connections()));
+                + " connections=" + running.store().connections() + " historyBytes=" + running.store().historyBytes()));
         vertx.close();
         System.exit(0);
     }

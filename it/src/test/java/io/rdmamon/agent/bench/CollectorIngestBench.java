@@ -1,6 +1,7 @@
 package io.rdmamon.agent.bench;
 
 import io.rdmamon.agent.host.HostReader;
+import io.rdmamon.protocol.exposition.MetricSelection;
 import io.rdmamon.protocol.model.HostSample;
 import io.rdmamon.protocol.wire.Frame;
 import io.rdmamon.protocol.wire.FrameCodec;
@@ -46,13 +47,23 @@ import java.util.concurrent.atomic.AtomicLong;
  * of steady ingest, samples acknowledged per second, heap after a full GC (with the growth of the per-port
  * rate history), RSS, and {@code /metrics} latency and size over a series of scrapes.
  *
+ * <p>Heap: a full GC after the window of steady ingest, before any scrape, gives the heap without the {@code /metrics}
+ * cache; a second after the scrapes gives, beyond the rate histories' own growth meanwhile, what the first scrape
+ * keeps: the rendered series of every node ({@code RdmaMetrics}' cache, held until each node's next sample and rebuilt
+ * by the next scrape). The full-history heap is the heap before any scrape with the histories' bytes now
+ * ({@code NodeStore.historyBytes}, the rings' allocated capacity) replaced by their bytes when full (each ring
+ * doubles up to {@code historyPoints}), printed without and with the cache. The heap growth over the window (a
+ * first full GC at its start) is printed beside the histories' own growth as a cross-check; at small fleets
+ * transients of the same size hide it.
+ *
  * <p>Options: {@code --nodes N} (2000), {@code --warmup S} (30), {@code --seconds S} (60),
  * {@code --scrapes N} (20; 0 for ingest only), {@code --prometheus-scrapes N} (0: further scrapes with the
  * headers Prometheus sends, OpenMetrics and gzip), {@code --collector-flags "..."} (JVM flags of the collector,
  * space-separated), {@code --connect-batch N} (100: connections opened at once by each of the two load verticles;
  * 1000 opens all 2,000 at once, a DaemonSet rollout's connection storm), {@code --history-points N} (900, the
  * default: the collector's {@code historyPoints}; a smaller value fills the history within the run, to measure the
- * heap with a full history without waiting 15 minutes).
+ * heap with a full history without waiting 15 minutes), {@code --metrics SPEC} (full: the collector's {@code metrics}
+ * profile, DESIGN.md §3).
  *
  * <p>Event loops blocked longer than 100 ms are counted from the collector's log ({@link BlockedLoops}): during the
  * connection phase (until 5 s after the last connection is up) and from the window of steady ingest to the end of
@@ -76,6 +87,7 @@ public final class CollectorIngestBench {
         String flags = AgentVsNodeExporterBench.option(args, "--collector-flags", "");
         int connectBatch = AgentVsNodeExporterBench.intOption(args, "--connect-batch", 100);
         int historyPoints = AgentVsNodeExporterBench.intOption(args, "--history-points", DEFAULT_HISTORY_POINTS);
+        String metrics = MetricSelection.parse(AgentVsNodeExporterBench.option(args, "--metrics", "full")).toString();
         Path work = Files.createTempDirectory("rdmamon-collector-bench");
         HostSample template;
         try {
@@ -89,7 +101,7 @@ public final class CollectorIngestBench {
         List<String> jvmFlags = flags.isBlank() ? List.of() : List.of(flags.trim().split("\\s+"));
         Vertx vertx = Vertx.vertx();
         Path config = Files.writeString(Files.createTempFile("rdmamon-bench-collector", ".json"),
-                "{\"historyPoints\": " + historyPoints + "}");
+                "{\"historyPoints\": " + historyPoints + ", \"metrics\": \"" + metrics + "\"}");
         try (BenchChild collector = BenchChild.java("collector", jvmFlags, BenchCollector.class,
                 List.of(config.toString()), log)) {
             int port = Integer.parseInt(BenchControl.fields(collector.awaitAnswer()).get("port"));
@@ -111,6 +123,7 @@ public final class CollectorIngestBench {
 
             long heapStart = heapAfterGc(collector);
             long heapStartNanos = System.nanoTime();
+            long historyBytesStart = historyBytes(collector);
             // the full GC the bench asked for stops every thread: the window of steady ingest starts after its report
             Thread.sleep(1000);
             BlockedLoops beforeWindow = BlockedLoops.in(log, 0);
@@ -125,6 +138,12 @@ public final class CollectorIngestBench {
             Map<String, Long> threadsAfter = ProcessUsage.threadCpuMillis(collector.pid(), false);
             ProcessUsage selfAfter = ProcessUsage.self();
             long acked = acks.get() - acksBefore;
+            // no scrape yet: from heapStart to here the heap grew by the rate histories alone
+            long heapHistory = heapAfterGc(collector);
+            long heapHistoryNanos = System.nanoTime();
+            long historyBytesNow = historyBytes(collector);
+            double historySeconds = (heapHistoryNanos - heapStartNanos) / 1e9;
+            double elapsedAtHistory = (heapHistoryNanos - connectStart) / 1e9;
 
             HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
             HttpRequest scrape = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/metrics"))
@@ -169,19 +188,29 @@ public final class CollectorIngestBench {
             ProcessUsage prometheusCpuAfter = collector.usage();
             BlockedLoops runBlocked = BlockedLoops.in(log, beforeWindow.lines());
             long heapEnd = heapAfterGc(collector);
-            double heapSeconds = (System.nanoTime() - heapStartNanos) / 1e9;
+            long heapEndNanos = System.nanoTime();
+            long historyBytesEnd = historyBytes(collector);
             ProcessUsage collectorEnd = collector.usage();
             counters.stopping = true;
             System.out.printf("collector (%s): %s%n", flags.isBlank() ? "default JVM flags" : flags, collector.ask("stats"));
 
             double collectorCores = (collectorAfter.cpuMillis() - collectorBefore.cpuMillis()) / 1000.0 / windowSeconds;
             double generatorCores = (selfAfter.cpuMillis() - selfBefore.cpuMillis()) / 1000.0 / windowSeconds;
-            double growthPerSecond = (heapEnd - heapStart) / heapSeconds;
-            double elapsedSinceConnect = (System.nanoTime() - connectStart) / 1e9;
-            double heapFullHistory = heapEnd + Math.max(0, historyPoints - elapsedSinceConnect) * growthPerSecond;
+            double growthPerSecond = (heapHistory - heapStart) / historySeconds;
+            double elapsedSinceConnect = (heapEndNanos - connectStart) / 1e9;
+            // what the scrapes left beyond the histories' growth meanwhile: the rendered series every node keeps
+            double metricsCache = scrapes + prometheusScrapes == 0 ? 0
+                    : Math.max(0, heapEnd - heapHistory - (historyBytesEnd - historyBytesNow));
+            // the full history from the histories alone: the heap before any scrape, less what the rings hold now, plus
+            // what they hold when full (each ring doubles up to historyPoints: 8 bytes per point and node, 16 per point
+            // and port, NodeHistory), so neither the /metrics cache nor a transient of the window enters it
+            int ports = template.devices().stream().mapToInt(d -> d.ports().size()).sum();
+            long fullHistoryBytes = (long) nodes * historyPoints * (Long.BYTES + 4L * Float.BYTES * ports);
+            double heapFullHistory = heapHistory - historyBytesNow + Math.max(historyBytesNow, fullHistoryBytes);
+            double historyBytesPerSecond = (historyBytesNow - historyBytesStart) / historySeconds;
             Arrays.sort(latencies);
-            System.out.printf("%n%d nodes x %d ports at 1 Hz, window %.0f s after %d s warm-up%n", nodes,
-                    template.devices().size(), windowSeconds, warmup);
+            System.out.printf("%n%d nodes x %d ports at 1 Hz, window %.0f s after %d s warm-up, --metrics %s%n", nodes,
+                    template.devices().size(), windowSeconds, warmup, metrics);
             System.out.println("| measure | value |");
             System.out.println("|---|---|");
             System.out.printf("| samples acknowledged / s (target %d) | %.0f |%n", nodes, acked / windowSeconds);
@@ -189,10 +218,23 @@ public final class CollectorIngestBench {
             System.out.printf("| collector CPU, cores | %.2f |%n", collectorCores);
             System.out.printf("| collector CPU per sample, ms | %.3f |%n", collectorCores * 1000 * windowSeconds / Math.max(1, acked));
             System.out.printf("| load generator CPU, cores | %.2f |%n", generatorCores);
-            System.out.printf("| collector heap after full GC, MiB (after %.0f s) | %.0f |%n", elapsedSinceConnect, heapEnd / 1048576.0);
-            System.out.printf("| heap growth (rate history), MiB/s | %.2f |%n", growthPerSecond / 1048576.0);
-            System.out.printf("| heap after GC with full %d-point history (%s), MiB | %.0f |%n", historyPoints,
-                    elapsedSinceConnect >= historyPoints ? "measured" : "extrapolated", heapFullHistory / 1048576.0);
+            System.out.printf("| collector heap after full GC before any scrape, MiB (after %.0f s) | %.0f |%n",
+                    elapsedAtHistory, heapHistory / 1048576.0);
+            System.out.printf("| collector heap after full GC after the scrapes, MiB (after %.0f s) | %.0f |%n",
+                    elapsedSinceConnect, heapEnd / 1048576.0);
+            System.out.printf("| heap growth over %.0f s of ingest without scrapes, MiB/s | %.3f |%n", historySeconds,
+                    growthPerSecond / 1048576.0);
+            System.out.printf("| rate histories' own bytes (rdmamon_collector_history_bytes): now / when full, MiB; growth, MiB/s | %.1f / %.1f; %.3f |%n",
+                    historyBytesNow / 1048576.0, fullHistoryBytes / 1048576.0, historyBytesPerSecond / 1048576.0);
+            System.out.printf("| /metrics cache (every node's rendered series, kept between scrapes), MiB | %s |%n",
+                    scrapes + prometheusScrapes == 0 ? "- (no scrape)" : String.format("%.0f", metricsCache / 1048576.0));
+            String fill = historyBytesNow >= fullHistoryBytes ? "measured" : "heap before any scrape - histories now + histories full";
+            System.out.printf("| heap after GC with full %d-point history (%s), without the /metrics cache, MiB | %.0f |%n",
+                    historyPoints, fill, heapFullHistory / 1048576.0);
+            if (scrapes + prometheusScrapes > 0) {
+                System.out.printf("| heap after GC with full %d-point history (%s), scraped, MiB | %.0f |%n",
+                        historyPoints, fill, (heapFullHistory + metricsCache) / 1048576.0);
+            }
             System.out.printf("| connection phase: %d connections, %d at once, up in, s | %.1f |%n", nodes,
                     Math.min(nodes, connectBatch * instances), connectSeconds);
             System.out.printf("| event loops blocked > %d ms during connection phase: warnings / blocks / max ms | %d / %d / %d |%n",
@@ -230,6 +272,10 @@ public final class CollectorIngestBench {
             vertx.close().toCompletionStage().toCompletableFuture().get();
             System.out.println("collector log: " + log);
         }
+    }
+
+    private static long historyBytes(BenchChild collector) throws java.io.IOException {
+        return Long.parseLong(BenchControl.fields(collector.ask("stats")).get("historyBytes"));
     }
 
     private static long heapAfterGc(BenchChild collector) throws java.io.IOException {

@@ -8,6 +8,7 @@ import io.rdmamon.agent.sim.SimulatedNode;
 import io.rdmamon.agent.sim.SimulationSpec;
 import io.rdmamon.cli.daemon.DemoFleet;
 import io.rdmamon.cli.dashboard.SimulatedFleet;
+import io.rdmamon.protocol.exposition.MetricSelection;
 import io.rdmamon.protocol.testing.Waits;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -55,11 +56,19 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * becomes 60 s, {@code [2m]} 12 s, {@code [15m]} 90 s; expressions, thresholds and labels unchanged)
  * and the run takes about two minutes. {@code -Drdmamon.it.realtime=true} loads the unmodified files
  * and waits in real time (about 15 minutes).
+ *
+ * <p>Profiles: the collectors render the {@code standard} profile of {@code --metrics} unless
+ * {@code -Drdmamon.it.metrics=SPEC} says otherwise (e.g. {@code full}). Standard is the profile that must keep every
+ * shipped alert and panel working; {@code full} only adds families no shipped query names (StandardProfileTest), so
+ * passing under {@code standard} covers {@code full} too — a query's result depends on the series of the families
+ * it names alone.
  */
 class ScenarioAlertsIT {
     /** Divides every rule duration unless {@code rdmamon.it.realtime} is set. */
     static final int SCALE = 10;
     private static final boolean REALTIME = Boolean.getBoolean("rdmamon.it.realtime");
+    /** The collectors' {@code --metrics}. */
+    private static final MetricSelection METRICS = MetricSelection.parse(System.getProperty("rdmamon.it.metrics", "standard"));
     private static final Path RULES = Path.of("..", "grafana", "rules");
     private static final Path DASHBOARDS = Path.of("..", "grafana", "dashboards");
 
@@ -140,7 +149,7 @@ class ScenarioAlertsIT {
         for (Scenario scenario : Scenario.values()) {
             SimulatedFleet fleet = new SimulatedFleet(trees.resolve(scenario.cliName()), new SimulationSpec(
                     nodeCount(scenario), scenario, SimulationSpec.DEFAULT_SEED, losslessPriority(scenario)),
-                    scenario.cliName() + "-");
+                    scenario.cliName() + "-", METRICS);
             fleets.put(scenario, fleet);
             targets.add(new PrometheusServer.Target(fleet.address(), Map.of("scenario", scenario.cliName())));
         }
@@ -163,8 +172,9 @@ class ScenarioAlertsIT {
                 seen -> expected.stream().allMatch(e -> anyAlert(seen, e::metBy)), alertBudget(), Duration.ofSeconds(1));
         waited = Duration.ofNanos(System.nanoTime() - started);
         boolean met = expected.stream().allMatch(e -> anyAlert(e::metBy));
-        System.out.printf("ScenarioAlertsIT: rule durations divided by %d; %s after %d s%n%s%n", REALTIME ? 1 : SCALE,
-                met ? "every expected alert firing" : "deadline passed", waited.toSeconds(), describe(alerts));
+        System.out.printf("ScenarioAlertsIT: --metrics %s; rule durations divided by %d; %s after %d s%n%s%n", METRICS,
+                REALTIME ? 1 : SCALE, met ? "every expected alert firing" : "deadline passed", waited.toSeconds(),
+                describe(alerts));
     }
 
     @AfterAll
@@ -245,7 +255,7 @@ class ScenarioAlertsIT {
                 empty.add(query.toString());
             }
         }
-        System.out.println("ScenarioAlertsIT: " + checked + " dashboard queries checked");
+        System.out.println("ScenarioAlertsIT: " + checked + " dashboard queries checked under --metrics " + METRICS);
         assertTrue(checked > 0, "no dashboard query found in " + DASHBOARDS);
         assertTrue(empty.isEmpty(), "dashboard queries without data:\n  " + String.join("\n  ", empty));
     }

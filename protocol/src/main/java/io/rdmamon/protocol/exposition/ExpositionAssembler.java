@@ -29,6 +29,17 @@ public final class ExpositionAssembler {
     }
 
     private final Map<String, FamilyOutput> families = new HashMap<>();
+    private final MetricSelection selection;
+
+    /** Every family added ({@link MetricSelection#FULL}). */
+    public ExpositionAssembler() {
+        this(MetricSelection.FULL);
+    }
+
+    /** Only the families {@code selection} includes; the bytes of the others are dropped. */
+    public ExpositionAssembler(MetricSelection selection) {
+        this.selection = selection;
+    }
 
     /** Every family of one node's rendered sample. */
     public void add(NodeChunk chunk) {
@@ -45,6 +56,9 @@ public final class ExpositionAssembler {
     }
 
     private void add(Family family, Segment segment) {
+        if (!selection.includes(family)) {
+            return;
+        }
         FamilyOutput output = families.computeIfAbsent(family.name(), n -> new FamilyOutput(family));
         if (output.family.type() == family.type()) {
             output.segments.add(segment);

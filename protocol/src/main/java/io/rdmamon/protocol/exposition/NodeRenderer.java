@@ -70,23 +70,34 @@ public final class NodeRenderer {
     /** The lines of one family for the node being rendered. */
     private static final class FamilyBuffer {
         final Family family;
+        /** Whether the selection renders the family; the lines of one it does not are never made. */
+        final boolean selected;
         final ExpositionBytes bytes = new ExpositionBytes(1024);
         int node = -1;
         int port = -1;
 
-        FamilyBuffer(Family family) {
+        FamilyBuffer(Family family, boolean selected) {
             this.family = family;
+            this.selected = selected;
         }
     }
 
+    private final MetricSelection selection;
     private final Map<String, FamilyBuffer> buffers = new HashMap<>();
     private final List<FamilyBuffer> used = new ArrayList<>();
     private final ExpositionBytes labels = new ExpositionBytes(256);
     private int node;
     private int port;
 
+    /** Every family ({@link MetricSelection#FULL}). */
     public NodeRenderer() {
-        MetricFamilies.NODE.forEach(f -> buffers.put(f.name(), new FamilyBuffer(f)));
+        this(MetricSelection.FULL);
+    }
+
+    /** Only the families {@code selection} includes (the others are skipped, not rendered and dropped). */
+    public NodeRenderer(MetricSelection selection) {
+        this.selection = selection;
+        MetricFamilies.NODE.forEach(f -> buffers.put(f.name(), new FamilyBuffer(f, selection.includes(f))));
     }
 
     public NodeChunk render(String nodeLabel, HostSample sample) {
@@ -357,13 +368,19 @@ public final class NodeRenderer {
         }
     }
 
-    /** The buffer of {@code family} for this node; null when its name belongs to a family of another type. */
+    /**
+     * The buffer of {@code family} for this node; null when its name belongs to a family of another type or the
+     * selection leaves the family out.
+     */
     private FamilyBuffer buffer(Family family) {
         FamilyBuffer buffer = buffers.get(family.name());
         if (buffer == null) {
-            buffer = new FamilyBuffer(family);
+            buffer = new FamilyBuffer(family, selection.includes(family));
             buffers.put(family.name(), buffer);
         } else if (buffer.family.type() != family.type()) {
+            return null;
+        }
+        if (!buffer.selected) {
             return null;
         }
         if (buffer.node != node) {
