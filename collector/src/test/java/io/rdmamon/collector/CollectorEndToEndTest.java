@@ -136,6 +136,7 @@ class CollectorEndToEndTest {
                         nccl.get("export").get(2).asText()));
         assertEquals("NCCL_IB_GID_INDEX", nccl.get("settings").get(1).get("name").asText());
         assertTrue(nccl.get("settings").get(2).get("value").isNull());
+        assertEquals(0, nccl.get("leftOut").size(), "mlx5_0:1 has a RoCE v2 IPv4 GID");
         assertEquals(0, nccl.get("ncclConfMismatches").size());
         assertEquals(404, get("/api/nodes/nope/nccl", null).statusCode());
 

@@ -1,6 +1,7 @@
 package io.rdmamon.protocol.nccl;
 
 import io.rdmamon.protocol.model.GidAdvice;
+import io.rdmamon.protocol.model.GidEntry;
 import io.rdmamon.protocol.model.HostSample;
 import io.rdmamon.protocol.model.IbDevice;
 import io.rdmamon.protocol.model.IbPort;
@@ -17,15 +18,19 @@ import java.util.TreeSet;
 import java.util.stream.Collectors;
 
 /**
- * The NCCL settings that match a host (qos-facts.md §4): {@code NCCL_IB_HCA} (its active RDMA ports),
+ * The NCCL settings that match a host (qos-facts.md §4): {@code NCCL_IB_HCA} (its active RDMA ports that NCCL can use),
  * {@code NCCL_IB_GID_INDEX} (the RoCE v2 IPv4 GID, {@link GidAdvice}), {@code NCCL_IB_TC} (a DSCP that its DCB
  * configuration maps to a PFC priority, × 4) and {@code NCCL_SOCKET_IFNAME}, each with its reason; and the values of
  * the host's {@code /etc/nccl.conf} that contradict it. A pure function of one sample (plus the fleet's GID index).
+ * An active RoCE port without a RoCE v2 IPv4 GID is left out of every setting: NCCL (its default
+ * {@code NCCL_IB_ROCE_VERSION_NUM=2}, {@code NCCL_IB_ADDR_FAMILY=AF_INET}) finds no GID to connect it with, and one such
+ * port would otherwise keep {@code NCCL_IB_GID_INDEX} from the ports that can.
  *
  * @param settings   the four settings in that order; a setting with a null value is best left unset
+ * @param leftOut    the active RoCE ports left out, one sentence each: why, and how to bring the port in
  * @param mismatches {@code /etc/nccl.conf} values that contradict the host, one sentence each
  */
-public record NcclAdvice(List<Setting> settings, List<String> mismatches) {
+public record NcclAdvice(List<Setting> settings, List<String> leftOut, List<String> mismatches) {
     public static final String HCA = "NCCL_IB_HCA";
     public static final String GID_INDEX = "NCCL_IB_GID_INDEX";
     public static final String TC = "NCCL_IB_TC";
@@ -41,11 +46,15 @@ public record NcclAdvice(List<Setting> settings, List<String> mismatches) {
 
     public NcclAdvice {
         settings = List.copyOf(settings);
+        leftOut = List.copyOf(leftOut);
         mismatches = List.copyOf(mismatches);
     }
 
+    /** The settings' lines, then a {@code # PORT left out of …} line per port left out. */
     public List<String> exportLines() {
-        return settings.stream().map(Setting::exportLine).toList();
+        List<String> lines = new ArrayList<>(settings.stream().map(Setting::exportLine).toList());
+        leftOut.forEach(port -> lines.add("# " + port));
+        return lines;
     }
 
     public Setting setting(String name) {
@@ -60,6 +69,7 @@ public record NcclAdvice(List<Setting> settings, List<String> mismatches) {
     public static NcclAdvice of(HostSample sample, String device, Integer fleetGidIndex) {
         Map<String, IbPort> roce = new LinkedHashMap<>();
         List<String> active = new ArrayList<>();
+        List<String> leftOut = new ArrayList<>();
         for (IbDevice d : sample.devices()) {
             if (device != null && !device.equals(d.name())) {
                 continue;
@@ -69,9 +79,14 @@ public record NcclAdvice(List<Setting> settings, List<String> mismatches) {
                 if (!p.isActive() || transport != PortTransport.ROCE && transport != PortTransport.INFINIBAND) {
                     continue;
                 }
-                active.add(d.name() + ":" + p.port());
+                String name = d.name() + ":" + p.port();
+                if (transport == PortTransport.ROCE && GidAdvice.ncclGid(p).isEmpty()) {
+                    leftOut.add(leftOut(name, p));
+                    continue;
+                }
+                active.add(name);
                 if (transport == PortTransport.ROCE) {
-                    roce.put(d.name() + ":" + p.port(), p);
+                    roce.put(name, p);
                 }
             }
         }
@@ -79,7 +94,16 @@ public record NcclAdvice(List<Setting> settings, List<String> mismatches) {
         List<String> mismatches = new ArrayList<>();
         List<Setting> settings = List.of(hca(active, conf, mismatches), gidIndex(roce, fleetGidIndex, conf, mismatches),
                 trafficClass(roce, conf, mismatches), socketIfname(roce));
-        return new NcclAdvice(settings, mismatches);
+        return new NcclAdvice(settings, leftOut, mismatches);
+    }
+
+    /** Why NCCL cannot use an active RoCE port, and the fix: RoCE v2 IPv4 GIDs come from the netdev's IPv4 addresses. */
+    private static String leftOut(String name, IbPort port) {
+        String netdev = port.netdev() == null ? "its netdev" : port.netdev();
+        String why = port.gids().stream().anyMatch(GidEntry::isRoceV2)
+                ? "no RoCE v2 IPv4 GID, as " + netdev + " has no IPv4 address; assign an IPv4 address to " + netdev
+                : "no RoCE v2 GID (RoCE v1 only); enable RoCE v2 on it";
+        return name + " left out of " + HCA + " and " + SOCKET_IFNAME + ": " + why + ", or leave the port out";
     }
 
     private static Setting hca(List<String> active, Map<String, String> conf, List<String> mismatches) {
@@ -91,12 +115,12 @@ public record NcclAdvice(List<Setting> settings, List<String> mismatches) {
                 String name = entry.trim().split(":")[0];
                 if (!name.isEmpty() && activeDevices.stream().noneMatch(d -> d.startsWith(name))) {
                     mismatches.add(HCA + "=" + configured + " in /etc/nccl.conf names " + name
-                            + ", which has no active RDMA port on this host");
+                            + ", which has no active RDMA port that NCCL can use on this host");
                 }
             }
         }
         if (active.isEmpty()) {
-            return new Setting(HCA, null, "no active RDMA port on this host");
+            return new Setting(HCA, null, "no active RDMA port that NCCL can use on this host");
         }
         return new Setting(HCA, "=" + String.join(",", active), active.size() + " active RDMA port"
                 + (active.size() == 1 ? "" : "s") + " (exact match, so no other device is picked)");
@@ -105,15 +129,7 @@ public record NcclAdvice(List<Setting> settings, List<String> mismatches) {
     private static Setting gidIndex(Map<String, IbPort> roce, Integer fleetGidIndex, Map<String, String> conf,
                                     List<String> mismatches) {
         Map<String, Integer> byPort = new LinkedHashMap<>();
-        List<String> without = new ArrayList<>();
-        roce.forEach((name, port) -> {
-            GidAdvice advice = GidAdvice.of(PortTransport.ROCE, port);
-            if (advice.index() == null) {
-                without.add(name);
-            } else {
-                byPort.put(name, advice.index());
-            }
-        });
+        roce.forEach((name, port) -> byPort.put(name, GidAdvice.ncclGid(port).orElseThrow().index()));
         Integer configured = parse(conf.get(GID_INDEX));
         if (configured != null && configured >= 0) {
             List<String> wrong = roce.entrySet().stream().filter(e -> e.getValue().gids().stream()
@@ -124,11 +140,7 @@ public record NcclAdvice(List<Setting> settings, List<String> mismatches) {
             }
         }
         if (roce.isEmpty()) {
-            return new Setting(GID_INDEX, null, "no active RoCE port (InfiniBand routes by LID)");
-        }
-        if (!without.isEmpty()) {
-            return new Setting(GID_INDEX, null, "no RoCE v2 IPv4 GID on " + String.join(", ", without)
-                    + " (rule gid_no_rocev2): give the netdev an IPv4 address first");
+            return new Setting(GID_INDEX, null, "no active RoCE port with a RoCE v2 IPv4 GID (InfiniBand routes by LID)");
         }
         Set<Integer> indexes = new TreeSet<>(byPort.values());
         if (indexes.size() > 1) {

@@ -12,6 +12,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -19,10 +20,17 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The NCCL settings advised for hosts built in code, and the /etc/nccl.conf values that contradict them. */
 class NcclAdviceTest {
+    /** A RoCE port with link-local v1/v2 GIDs at 0/1 and, when {@code ipv4} is not null, its RoCE v2 GID at {@code v2Index}. */
     private static IbPort roce(int state, String netdev, int v2Index, String ipv4, QosConfig qos) {
-        List<GidEntry> gids = List.of(new GidEntry(0, "fe80:0000:0000:0000:0e42:a1ff:fe00:0001", "IB/RoCE v1", netdev, null),
-                new GidEntry(1, "fe80:0000:0000:0000:0e42:a1ff:fe00:0001", "RoCE v2", netdev, null),
-                new GidEntry(v2Index, "0000:0000:0000:0000:0000:ffff:0a00:0001", "RoCE v2", netdev, ipv4));
+        List<GidEntry> linkLocal = List.of(
+                new GidEntry(0, "fe80:0000:0000:0000:0e42:a1ff:fe00:0001", "IB/RoCE v1", netdev, null),
+                new GidEntry(1, "fe80:0000:0000:0000:0e42:a1ff:fe00:0001", "RoCE v2", netdev, null));
+        List<GidEntry> gids = ipv4 == null ? linkLocal : Stream.concat(linkLocal.stream(), Stream.of(
+                new GidEntry(v2Index, "0000:0000:0000:0000:0000:ffff:0a00:0001", "RoCE v2", netdev, ipv4))).toList();
+        return port(state, netdev, gids, qos);
+    }
+
+    private static IbPort port(int state, String netdev, List<GidEntry> gids, QosConfig qos) {
         return new IbPort(1, state, state == 4 ? "ACTIVE" : "DOWN", 5, "LinkUp", "400 Gb/sec (4X NDR)", 50_000_000_000L,
                 "Ethernet", "0x0", netdev, Map.of(), Map.of(), gids, null, null, qos);
     }
@@ -51,6 +59,47 @@ class NcclAdviceTest {
         assertEquals(List.of(), advice.mismatches());
     }
 
+    /**
+     * Issue 23 item 12: a 4-port ConnectX-4 Lx host (from its show_gids, ibdev2netdev and ip a) with one port down and
+     * one up whose netdev has no IPv4 address. That port cannot carry RoCE v2 over IPv4, so NCCL cannot use it: it is
+     * left out of NCCL_IB_HCA and NCCL_SOCKET_IFNAME with the fix, and no longer withholds the shared GID index 3.
+     */
+    @Test
+    void anActivePortWithoutAnIpv4AddressIsLeftOutAndTheOthersGetTheirGidIndex() {
+        NcclAdvice advice = NcclAdvice.of(host(null, device("mlx5_0", roce(4, "enp1s0f0np0", 3, "10.10.0.7", null)),
+                device("mlx5_1", roce(4, "enp1s0f1np1", 3, "10.10.1.7", null)),
+                device("mlx5_2", roce(1, "enp2s0f0np0", 3, "10.10.2.7", null)),
+                device("mlx5_3", roce(4, "enp2s0f1np1", 3, null, null))), null, null);
+        assertEquals(List.of(
+                "export NCCL_IB_HCA==mlx5_0:1,mlx5_1:1  # 2 active RDMA ports (exact match, so no other device is picked)",
+                "export NCCL_IB_GID_INDEX=3  # RoCE v2 IPv4 GID on mlx5_0:1, mlx5_1:1",
+                "# NCCL_IB_TC unset: no QoS configuration read on the RoCE ports",
+                "export NCCL_SOCKET_IFNAME==enp1s0f0np0,enp1s0f1np1  # the netdevs of the RoCE ports (they hold the IPv4 "
+                        + "of their GIDs); unset, NCCL tries ib* and then any interface but docker, lo, virbr",
+                "# mlx5_3:1 left out of NCCL_IB_HCA and NCCL_SOCKET_IFNAME: no RoCE v2 IPv4 GID, as enp2s0f1np1 has no "
+                        + "IPv4 address; assign an IPv4 address to enp2s0f1np1, or leave the port out"),
+                advice.exportLines());
+    }
+
+    @Test
+    void aHostWhoseOnlyActivePortLacksIpv4AdvisesNoSettingButSaysWhy() {
+        NcclAdvice advice = NcclAdvice.of(host(Map.of("NCCL_IB_HCA", "mlx5_3"),
+                device("mlx5_3", roce(4, "enp2s0f1np1", 3, null, null))), null, null);
+        assertNull(advice.setting(NcclAdvice.HCA).value());
+        assertNull(advice.setting(NcclAdvice.GID_INDEX).value());
+        assertNull(advice.setting(NcclAdvice.SOCKET_IFNAME).value());
+        assertEquals(List.of("mlx5_3:1 left out of NCCL_IB_HCA and NCCL_SOCKET_IFNAME: no RoCE v2 IPv4 GID, as "
+                + "enp2s0f1np1 has no IPv4 address; assign an IPv4 address to enp2s0f1np1, or leave the port out"),
+                advice.leftOut());
+        assertEquals(List.of("NCCL_IB_HCA=mlx5_3 in /etc/nccl.conf names mlx5_3, which has no active RDMA port that "
+                + "NCCL can use on this host"), advice.mismatches());
+        IbPort roceV1Only = port(4, "enp2s0f1np1", List.of(new GidEntry(0, "fe80:0000:0000:0000:0e42:a1ff:fe00:0001",
+                "IB/RoCE v1", "enp2s0f1np1", "10.10.3.7")), null);
+        assertEquals(List.of("mlx5_3:1 left out of NCCL_IB_HCA and NCCL_SOCKET_IFNAME: no RoCE v2 GID (RoCE v1 only); "
+                + "enable RoCE v2 on it, or leave the port out"),
+                NcclAdvice.of(host(null, device("mlx5_3", roceV1Only)), null, null).leftOut());
+    }
+
     @Test
     void theDscpInUseIsKeptWhenItIsLosslessAndAFleetDisagreementIsNamed() {
         QosConfig qos = QosSamples.lossless(6).dscp(10, 6).build();
@@ -68,7 +117,8 @@ class NcclAdviceTest {
         NcclAdvice advice = NcclAdvice.of(host(Map.of("NCCL_IB_HCA", "mlx5_9", "NCCL_IB_GID_INDEX", "1",
                         "NCCL_IB_TC", "106"), device("mlx5_2", roce(4, "ens2np0", 3, "10.0.0.2", qos))), null, null);
         assertEquals(List.of(
-                "NCCL_IB_HCA=mlx5_9 in /etc/nccl.conf names mlx5_9, which has no active RDMA port on this host",
+                "NCCL_IB_HCA=mlx5_9 in /etc/nccl.conf names mlx5_9, which has no active RDMA port that NCCL can use on this "
+                        + "host",
                 "NCCL_IB_GID_INDEX=1 in /etc/nccl.conf is not a RoCE v2 IPv4 GID on mlx5_2:1",
                 "NCCL_IB_TC=106 in /etc/nccl.conf is DSCP 26, which mlx5_2:1 maps to priority 3 without PFC"),
                 advice.mismatches());
