@@ -14,14 +14,14 @@ import java.util.concurrent.Callable;
 
 /**
  * {@code rdmamon nccl-env}: the NCCL settings that match this host ({@link NcclAdvice}) as {@code export} lines with a
- * {@code #} reason each and a {@code #} line per active RoCE port left out (no RoCE v2 IPv4 GID), then the
- * {@code /etc/nccl.conf} values that contradict the host as {@code # mismatch:} lines.
+ * {@code #} reason each and a {@code #} line per port left out (not ACTIVE, or RoCE without a RoCE v2 IPv4 GID), then
+ * the {@code /etc/nccl.conf} values that contradict the ports NCCL uses under that file as {@code # mismatch:} lines.
  */
 @Command(name = "nccl-env",
         description = "export NCCL_IB_HCA / NCCL_IB_GID_INDEX / NCCL_IB_TC / NCCL_SOCKET_IFNAME lines that match this "
-                + "host's ports, GIDs and QoS configuration, each with a # reason; a # line per active RoCE port left "
-                + "out (no RoCE v2 IPv4 GID: why, and the fix); /etc/nccl.conf values that contradict the host follow "
-                + "as '# mismatch:' lines.")
+                + "host's ports, GIDs and QoS configuration, each with a # reason; a # line per port left out (not "
+                + "ACTIVE, or no RoCE v2 IPv4 GID: why, and the fix); /etc/nccl.conf values that contradict the ports "
+                + "NCCL uses under it follow as '# mismatch:' lines.")
 public final class NcclEnvCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;

@@ -37,8 +37,14 @@ class NcclEnvCommandTest {
         assertEquals("export NCCL_IB_GID_INDEX=3  # RoCE v2 IPv4 GID on mlx5_0:1", lines.get(1));
         assertEquals("export NCCL_SOCKET_IFNAME==ens1f0np0", lines.get(3).split("  # ")[0]);
         assertEquals("# " + leftOut, lines.get(4));
+        // the fixture's /etc/nccl.conf forces NCCL_IB_GID_INDEX=3 and NCCL_IB_TC=106, and NCCL still uses mlx5_1:1
+        // (that file sets no NCCL_IB_HCA): the advice leaving the port out does not make the file right for it
+        String mismatch = "NCCL_IB_GID_INDEX=3 in /etc/nccl.conf is not a RoCE v2 IPv4 GID on mlx5_1:1";
+        assertEquals(List.of("# mismatch: " + mismatch, "# mismatch: NCCL_IB_TC=106 in /etc/nccl.conf is DSCP 26, which "
+                + "mlx5_1:1 maps to priority 3 without PFC"), lines.subList(5, lines.size()));
         JsonNode json = new ObjectMapper().readTree(CliRun.of("nccl-env", "--json", "--host-root", root.toString()).out());
         assertEquals(1, json.get("leftOut").size());
         assertEquals(leftOut, json.get("leftOut").get(0).asText());
+        assertEquals(mismatch, json.get("ncclConfMismatches").get(0).asText());
     }
 }
