@@ -9,6 +9,7 @@ import io.rdmamon.collector.CollectorConfig;
 import io.rdmamon.collector.ConfigException;
 import io.vertx.core.Vertx;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.io.IOException;
@@ -49,8 +50,12 @@ public final class DemoCommand implements Callable<Integer> {
             description = "Sampling and simulation step. Default: ${DEFAULT-VALUE}.")
     Duration interval;
 
+    @Mixin
+    LogFormatOption logFormat;
+
     @Override
     public Integer call() throws Exception {
+        logFormat.install();
         SimulationSpec spec = spec();
         CollectorConfig config;
         try {

@@ -52,4 +52,20 @@ class DaemonCommandsTest {
         assertTrue(run.err().startsWith("rdmamon: "), run::toString);
         assertTrue(run.err().contains(expected), () -> "expected '" + expected + "' in: " + run);
     }
+
+    /** An unknown --log-format: exit 2 with one line, before the daemon installs anything or starts. */
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+            "collector --log-format bogus",
+            "agent --node n1 --listen 127.0.0.1:0 --log-format bogus",
+            "demo --log-format bogus",
+            "collector --log-format="})
+    void anUnknownLogFormatExitsTwoWithOneLine(String args) {
+        CliRun run = CliRun.of(args.strip().split(" +"));
+        assertEquals(2, run.exitCode(), run::toString);
+        assertEquals(1, run.errLines().length, run::toString);
+        assertTrue(run.err().startsWith("rdmamon: --log-format '"), run::toString);
+        assertTrue(run.err().strip().endsWith("': use text or json"), run::toString);
+        assertEquals("", run.out(), run::toString);
+    }
 }
