@@ -140,6 +140,10 @@ class CollectorEndToEndTest {
                         nccl.get("export").get(2).asText()));
         assertEquals("NCCL_IB_GID_INDEX", nccl.get("settings").get(1).get("name").asText());
         assertTrue(nccl.get("settings").get(2).get("value").isNull());
+        // mlx5_0:1 has a RoCE v2 IPv4 GID; mlx5_0:2, an InfiniBand port that is not ACTIVE, is left out
+        assertEquals(1, nccl.get("leftOut").size(), nccl.toString());
+        assertTrue(nccl.get("leftOut").get(0).asText().startsWith("mlx5_0:2 left out of NCCL_IB_HCA: the port is "),
+                nccl.toString());
         assertEquals(0, nccl.get("ncclConfMismatches").size());
         assertEquals(404, get("/api/nodes/nope/nccl", null).statusCode());
 

@@ -105,8 +105,12 @@ public final class AgentCommand implements Callable<Integer> {
     @Mixin
     HostRootOption hostRoot;
 
+    @Mixin
+    LogFormatOption logFormat;
+
     @Override
     public Integer call() throws Exception {
+        logFormat.install();
         if (collector == null && listen == null) {
             throw CliFailure.badInput("give --collector URL, --listen HOST:PORT, or both");
         }

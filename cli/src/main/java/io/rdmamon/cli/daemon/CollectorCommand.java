@@ -8,6 +8,7 @@ import io.rdmamon.collector.cluster.ClusterConfig;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.nio.file.Files;
@@ -67,8 +68,12 @@ public final class CollectorCommand implements Callable<Integer> {
             description = "The replicas' --cluster-listen addresses to join (TCP-IP; multicast is off). This one may be listed.")
     List<String> clusterMembers;
 
+    @Mixin
+    LogFormatOption logFormat;
+
     @Override
     public Integer call() throws Exception {
+        logFormat.install();
         CollectorConfig settings = settings();
         Collector.Running running;
         Vertx local = settings.cluster().enabled() ? null : Vertx.vertx();

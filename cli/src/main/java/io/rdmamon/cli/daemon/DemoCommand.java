@@ -9,6 +9,7 @@ import io.rdmamon.collector.CollectorConfig;
 import io.rdmamon.collector.ConfigException;
 import io.vertx.core.Vertx;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.io.IOException;
@@ -30,8 +31,21 @@ public final class DemoCommand implements Callable<Integer> {
             description = "Collector address. Default: ${DEFAULT-VALUE}.")
     String listen;
 
+    /**
+     * Simulated nodes one core keeps up with (the agents' reads, the simulator's steps and the collector's ingest):
+     * on 2 cores 100 nodes at 1 s registered and kept up, 200 did not, at 1 s nor at 2 s (acknowledgements late,
+     * agents reconnecting in a loop; a longer interval does not buy it back, as each node's start, heap and reader
+     * thread cost the same); docs/performance.md, "Demo fleet size".
+     */
+    static final int NODES_PER_CORE = 50;
+    /** Heap one simulated node costs, with room for garbage: 1.9 MiB live after a full GC, measured. */
+    static final long HEAP_PER_NODE = 4L << 20;
+    /** Heap the collector and the demo hold before any node. */
+    static final long BASE_HEAP = 64L << 20;
+
     @Option(names = "--nodes", paramLabel = "N", defaultValue = "6",
-            description = "Simulated nodes, 1.." + SimulationSpec.MAX_NODES + ". Default: ${DEFAULT-VALUE}.")
+            description = {"Simulated nodes, 1 to what this machine runs: " + NODES_PER_CORE + " per core, 4 MiB of heap each,",
+                    "at most " + SimulationSpec.MAX_NODES + ". Default: ${DEFAULT-VALUE}."})
     int nodes;
 
     @Option(names = "--scenario", paramLabel = "NAME", defaultValue = "mixed",
@@ -53,17 +67,21 @@ public final class DemoCommand implements Callable<Integer> {
             description = "Families the collector's /metrics renders, as rdmamon collector --metrics. Default: ${DEFAULT-VALUE}.")
     String metrics;
 
+    @Mixin
+    LogFormatOption logFormat;
+
     @Override
     public Integer call() throws Exception {
+        logFormat.install();
+        if (interval.compareTo(Duration.ofMillis(100)) < 0) {
+            throw CliFailure.badInput("--interval " + interval.toMillis() + "ms: must be at least 100ms");
+        }
         SimulationSpec spec = spec();
         CollectorConfig config;
         try {
             config = CollectorConfig.defaults().withListen(listen).withMetrics(metrics, "--metrics");
         } catch (ConfigException e) {
             throw CliFailure.badInput(e.getMessage());
-        }
-        if (interval.compareTo(Duration.ofMillis(100)) < 0) {
-            throw CliFailure.badInput("--interval " + interval.toMillis() + "ms: must be at least 100ms");
         }
         FabricSimulator simulator;
         try {
@@ -85,7 +103,43 @@ public final class DemoCommand implements Callable<Integer> {
             }
             throw CliFailure.runtime("demo failed to start on " + listen + ": " + e.getMessage(), e);
         }
-        return RunUntilStopped.await(vertx, () -> deleteTrees(simulator));
+        // the clock first: the agents and the collector then close on an idle machine
+        return RunUntilStopped.await(vertx, () -> stopClock(simulator), () -> deleteTrees(simulator));
+    }
+
+    private static void stopClock(FabricSimulator simulator) {
+        try {
+            simulator.stopClock();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /**
+     * The most simulated nodes this machine runs, and what bounds it.
+     *
+     * @param max the most nodes, at least 1
+     * @param why the bound in words, for the message that refuses more
+     */
+    record NodeBound(int max, String why) {
+    }
+
+    /**
+     * The most nodes {@code cores} keep up with ({@link #NODES_PER_CORE}), that {@code maxHeap} holds
+     * ({@link #HEAP_PER_NODE} each beyond {@link #BASE_HEAP}), and the simulator takes.
+     */
+    static NodeBound maxNodes(int cores, long maxHeap) {
+        long byCpu = (long) NODES_PER_CORE * cores;
+        long byHeap = maxHeap == Long.MAX_VALUE ? Long.MAX_VALUE : Math.max(0, maxHeap - BASE_HEAP) / HEAP_PER_NODE;
+        if (byHeap < byCpu && byHeap < SimulationSpec.MAX_NODES) {
+            return new NodeBound((int) Math.max(1, byHeap), "a " + (maxHeap >> 20) + " MiB heap at " + (HEAP_PER_NODE >> 20)
+                    + " MiB per node; a larger -Xmx in JAVA_OPTS allows more");
+        }
+        if (byCpu < SimulationSpec.MAX_NODES) {
+            return new NodeBound((int) Math.max(1, byCpu), cores + " core" + (cores == 1 ? "" : "s") + " x "
+                    + NODES_PER_CORE + " nodes per core");
+        }
+        return new NodeBound(SimulationSpec.MAX_NODES, "the simulator's limit");
     }
 
     private static void deleteTrees(FabricSimulator simulator) {
@@ -103,8 +157,13 @@ public final class DemoCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw CliFailure.badInput("--scenario: " + e.getMessage());
         }
-        if (nodes < 1 || nodes > SimulationSpec.MAX_NODES) {
-            throw CliFailure.badInput("--nodes " + nodes + ": must be 1.." + SimulationSpec.MAX_NODES);
+        NodeBound bound = maxNodes(Runtime.getRuntime().availableProcessors(), Runtime.getRuntime().maxMemory());
+        if (nodes < 1) {
+            throw CliFailure.badInput("--nodes " + nodes + ": must be 1.." + bound.max());
+        }
+        if (nodes > bound.max()) {
+            throw CliFailure.badInput("--nodes " + nodes + ": this machine runs at most " + bound.max()
+                    + " simulated nodes (" + bound.why() + "; docs/performance.md, \"Demo fleet size\")");
         }
         if (losslessPriority < 0 || losslessPriority > 7) {
             throw CliFailure.badInput("--lossless-priority " + losslessPriority + ": must be 0..7");

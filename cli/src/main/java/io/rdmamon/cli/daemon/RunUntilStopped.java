@@ -11,15 +11,27 @@ final class RunUntilStopped {
     }
 
     static int await(Vertx vertx, Runnable cleanup) throws InterruptedException {
+        return await(vertx, () -> { }, cleanup);
+    }
+
+    /**
+     * As {@link #await(Vertx, Runnable)}, running {@code beforeClose} first (the demo stops its simulator's clock, so
+     * that the agents and collector close on an idle machine instead of beside a step rewriting every tree).
+     */
+    static int await(Vertx vertx, Runnable beforeClose, Runnable cleanup) throws InterruptedException {
         CountDownLatch stopped = new CountDownLatch(1);
         Thread hook = new Thread(() -> {
             try {
+                beforeClose.run();
+            } catch (RuntimeException e) {
+                System.err.println("rdmamon: shutdown: " + e.getMessage());
+            }
+            try {
                 vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
             } catch (java.util.concurrent.TimeoutException e) {
-                // a hung peer (a frozen replica, a stuck agent socket) must not keep the process from stopping
-                System.err.println("rdmamon: shutdown: not closed within 10 s; exiting anyway");
+                System.err.println("rdmamon: shutdown: Vert.x did not close within 10 s; exiting all the same");
             } catch (Exception e) {
-                System.err.println("rdmamon: shutdown: " + e.getMessage());
+                System.err.println("rdmamon: shutdown: " + e);
             } finally {
                 cleanup.run();
                 stopped.countDown();

@@ -14,12 +14,14 @@ import java.util.concurrent.Callable;
 
 /**
  * {@code rdmamon nccl-env}: the NCCL settings that match this host ({@link NcclAdvice}) as {@code export} lines with a
- * {@code #} reason each, then the {@code /etc/nccl.conf} values that contradict the host as {@code # mismatch:} lines.
+ * {@code #} reason each and a {@code #} line per port left out (not ACTIVE, or RoCE without a RoCE v2 IPv4 GID), then
+ * the {@code /etc/nccl.conf} values that contradict the ports NCCL uses under that file as {@code # mismatch:} lines.
  */
 @Command(name = "nccl-env",
         description = "export NCCL_IB_HCA / NCCL_IB_GID_INDEX / NCCL_IB_TC / NCCL_SOCKET_IFNAME lines that match this "
-                + "host's ports, GIDs and QoS configuration, each with a # reason; /etc/nccl.conf values that "
-                + "contradict the host follow as '# mismatch:' lines.")
+                + "host's ports, GIDs and QoS configuration, each with a # reason; a # line per port left out (not "
+                + "ACTIVE, or no RoCE v2 IPv4 GID: why, and the fix); /etc/nccl.conf values that contradict the ports "
+                + "NCCL uses under it follow as '# mismatch:' lines.")
 public final class NcclEnvCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -30,7 +32,7 @@ public final class NcclEnvCommand implements Callable<Integer> {
     @Option(names = {"-d", "--ib-dev"}, paramLabel = "DEV", description = "Only this device (default: all).")
     String device;
 
-    @Option(names = "--json", description = "The advice as JSON: settings (name, value, reason), export, mismatches.")
+    @Option(names = "--json", description = "The advice as JSON: settings (name, value, reason), export, leftOut, ncclConfMismatches.")
     boolean json;
 
     @Override
@@ -44,7 +46,8 @@ public final class NcclEnvCommand implements Callable<Integer> {
         NcclAdvice advice = NcclAdvice.of(sample, device, null);
         PrintWriter out = spec.commandLine().getOut();
         if (json) {
-            out.println(JsonOutput.write(new Json(advice.settings(), advice.exportLines(), advice.mismatches())));
+            out.println(JsonOutput.write(new Json(advice.settings(), advice.exportLines(), advice.leftOut(),
+                    advice.mismatches())));
         } else {
             advice.exportLines().forEach(out::println);
             advice.mismatches().forEach(m -> out.println("# mismatch: " + m));
@@ -55,6 +58,6 @@ public final class NcclEnvCommand implements Callable<Integer> {
 
     /** The {@code --json} shape, as {@code GET /api/nodes/{node}/nccl} has it. */
     record Json(java.util.List<NcclAdvice.Setting> settings, java.util.List<String> export,
-                java.util.List<String> ncclConfMismatches) {
+                java.util.List<String> leftOut, java.util.List<String> ncclConfMismatches) {
     }
 }

@@ -50,12 +50,57 @@ class DaemonCommandsTest {
             "agent --node n1 --collector https://127.0.0.1:1 --ca-file /nonexistent/ca.pem | --ca-file /nonexistent/ca.pem: cannot read CA file: NoSuchFileException",
             "agent --node n1 --collector https://127.0.0.1:1 --ca-file pom.xml | --ca-file pom.xml: not a PEM certificate",
             "demo --scenario nope                                          | --scenario: unknown scenario 'nope'",
-            "demo --nodes 0                                                | --nodes 0: must be 1..1000",
+            "demo --nodes 0                                                | --nodes 0: must be 1..",
+            "demo --nodes 1001                                             | simulated nodes (",
             "demo --lossless-priority 9                                    | --lossless-priority 9: must be 0..7"})
     void badInputExitsTwoNamingTheCulprit(String args, String expected) {
         CliRun run = CliRun.of(args.strip().split(" +"));
         assertEquals(2, run.exitCode(), run::toString);
         assertTrue(run.err().startsWith("rdmamon: "), run::toString);
         assertTrue(run.err().contains(expected), () -> "expected '" + expected + "' in: " + run);
+    }
+
+    /**
+     * {@code demo --nodes} beyond what this machine runs (1000 on a 2-core host registered 23 nodes in 60 s at 3 GB
+     * RSS): exit 2 with one line naming the maximum and why, before a tree is written.
+     */
+    @org.junit.jupiter.api.Test
+    void demoRefusesMoreNodesThanThisMachineRunsNamingTheMaximum() {
+        DemoCommand.NodeBound bound = DemoCommand.maxNodes(Runtime.getRuntime().availableProcessors(),
+                Runtime.getRuntime().maxMemory());
+        CliRun run = CliRun.of("demo", "--nodes", String.valueOf(bound.max() + 1), "--listen", "127.0.0.1:0");
+        assertEquals(2, run.exitCode(), run::toString);
+        assertEquals(1, run.errLines().length, run::toString);
+        assertEquals("rdmamon: --nodes " + (bound.max() + 1) + ": this machine runs at most " + bound.max()
+                + " simulated nodes (" + bound.why() + "; docs/performance.md, \"Demo fleet size\")", run.errLines()[0]);
+        assertEquals("", run.out(), run::toString);
+    }
+
+    /** The bound: 50 nodes per core, the heap at 4 MiB a node beyond 64 MiB, the simulator's 1000. */
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+            "2  | 8192 | 100  | 2 cores x 50 nodes per core",
+            "1  | 8192 | 50   | 1 core x 50 nodes per core",
+            "64 | 8192 | 1000 | the simulator's limit",
+            "8  | 256  | 48   | a 256 MiB heap at 4 MiB per node; a larger -Xmx in JAVA_OPTS allows more",
+            "8  | 64   | 1    | a 64 MiB heap at 4 MiB per node; a larger -Xmx in JAVA_OPTS allows more"})
+    void theNodeBound(int cores, long heapMiB, int max, String why) {
+        assertEquals(new DemoCommand.NodeBound(max, why), DemoCommand.maxNodes(cores, heapMiB << 20));
+    }
+
+    /** An unknown --log-format: exit 2 with one line, before the daemon installs anything or starts. */
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+            "collector --log-format bogus",
+            "agent --node n1 --listen 127.0.0.1:0 --log-format bogus",
+            "demo --log-format bogus",
+            "collector --log-format="})
+    void anUnknownLogFormatExitsTwoWithOneLine(String args) {
+        CliRun run = CliRun.of(args.strip().split(" +"));
+        assertEquals(2, run.exitCode(), run::toString);
+        assertEquals(1, run.errLines().length, run::toString);
+        assertTrue(run.err().startsWith("rdmamon: --log-format '"), run::toString);
+        assertTrue(run.err().strip().endsWith("': use text or json"), run::toString);
+        assertEquals("", run.out(), run::toString);
     }
 }

@@ -1,14 +1,12 @@
 package io.rdmamon.collector.diagnosis;
 
 import io.rdmamon.protocol.model.GidEntry;
-import io.rdmamon.protocol.model.HostSample;
 import io.rdmamon.protocol.model.IbDevice;
 import io.rdmamon.protocol.model.IbPort;
 import io.rdmamon.protocol.model.PortTransport;
 import io.rdmamon.protocol.model.QosConfig;
 import io.rdmamon.protocol.nccl.NcclAdvice;
 
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -51,7 +49,7 @@ public final class PortQos {
         // asked of active RoCE ports only (nccl_conf_mismatch), as NcclAdvice expects
         boolean asked = ncclConf != null && transport == PortTransport.ROCE && port.isActive()
                 && (ncclConf.containsKey(NcclAdvice.GID_INDEX) || ncclConf.containsKey(NcclAdvice.TC));
-        this.ncclMismatches = asked ? ncclMismatches(device, port, ncclConf) : List.of();
+        this.ncclMismatches = asked ? NcclAdvice.portMismatches(device, port, ncclConf) : List.of();
     }
 
     /** The view of {@code port} of {@code device} on a node with {@code ncclConf} (null: none). */
@@ -87,18 +85,11 @@ public final class PortQos {
 
     /**
      * What {@code NCCL_IB_GID_INDEX} and {@code NCCL_IB_TC} of the node's nccl.conf contradict on this port alone
-     * ({@link NcclAdvice#mismatches()}); empty without an nccl.conf that sets either, and for a port that is not an
-     * active RoCE port.
+     * ({@link NcclAdvice#portMismatches}); empty without an nccl.conf that sets either, for a port that is not an
+     * active RoCE port, and for one the file's own {@code NCCL_IB_HCA} keeps NCCL off. A port without a RoCE v2 IPv4
+     * GID, which the advice leaves out, is still checked: NCCL uses it all the same.
      */
     public List<String> ncclMismatches() {
         return ncclMismatches;
-    }
-
-    private static List<String> ncclMismatches(IbDevice device, IbPort port, Map<String, String> conf) {
-        IbDevice onlyThisPort = new IbDevice(device.name(), device.nodeTypeId(), device.nodeType(), device.nodeGuid(),
-                device.sysImageGuid(), device.fwVersion(), device.hcaType(), device.boardId(), List.of(port));
-        Map<String, String> portKeys = new LinkedHashMap<>(conf);
-        portKeys.keySet().retainAll(List.of(NcclAdvice.GID_INDEX, NcclAdvice.TC));
-        return NcclAdvice.of(new HostSample("", 0, List.of(onlyThisPort), List.of(), portKeys), null, null).mismatches();
     }
 }

@@ -73,6 +73,7 @@ public final class NodesApi implements Routes {
             settings.addObject().put("name", setting.name()).put("value", setting.value()).put("reason", setting.reason());
         }
         advice.exportLines().forEach(body.putArray("export")::add);
+        advice.leftOut().forEach(body.putArray("leftOut")::add);
         advice.mismatches().forEach(body.putArray("ncclConfMismatches")::add);
         return json(body);
     }

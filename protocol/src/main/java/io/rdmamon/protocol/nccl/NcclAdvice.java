@@ -1,6 +1,7 @@
 package io.rdmamon.protocol.nccl;
 
 import io.rdmamon.protocol.model.GidAdvice;
+import io.rdmamon.protocol.model.GidEntry;
 import io.rdmamon.protocol.model.HostSample;
 import io.rdmamon.protocol.model.IbDevice;
 import io.rdmamon.protocol.model.IbPort;
@@ -17,15 +18,23 @@ import java.util.TreeSet;
 import java.util.stream.Collectors;
 
 /**
- * The NCCL settings that match a host (qos-facts.md §4): {@code NCCL_IB_HCA} (its active RDMA ports),
+ * The NCCL settings that match a host (qos-facts.md §4): {@code NCCL_IB_HCA} (its active RDMA ports that NCCL can use),
  * {@code NCCL_IB_GID_INDEX} (the RoCE v2 IPv4 GID, {@link GidAdvice}), {@code NCCL_IB_TC} (a DSCP that its DCB
  * configuration maps to a PFC priority, × 4) and {@code NCCL_SOCKET_IFNAME}, each with its reason; and the values of
  * the host's {@code /etc/nccl.conf} that contradict it. A pure function of one sample (plus the fleet's GID index).
+ * A port that cannot carry RoCE v2 over IPv4 is left out of every setting, with a sentence saying why and the fix:
+ * an active RoCE port without a RoCE v2 IPv4 GID (NCCL, with its default {@code NCCL_IB_ROCE_VERSION_NUM=2} and
+ * {@code NCCL_IB_ADDR_FAMILY=AF_INET}, finds no GID to connect it with, and one such port would otherwise keep
+ * {@code NCCL_IB_GID_INDEX} from the ports that can), and an InfiniBand or RoCE port that is not ACTIVE (NCCL skips
+ * it; the exact {@code NCCL_IB_HCA} advised keeps it out once it comes up). Leaving a port out of the advice does not
+ * take it off the {@code /etc/nccl.conf} check: NCCL still uses it unless that file's own {@code NCCL_IB_HCA}
+ * ({@link NcclIfList}) leaves it out, so the file's {@code NCCL_IB_GID_INDEX} and {@code NCCL_IB_TC} must fit it.
  *
  * @param settings   the four settings in that order; a setting with a null value is best left unset
+ * @param leftOut    the InfiniBand and RoCE ports left out, one sentence each: why, and how to bring the port in
  * @param mismatches {@code /etc/nccl.conf} values that contradict the host, one sentence each
  */
-public record NcclAdvice(List<Setting> settings, List<String> mismatches) {
+public record NcclAdvice(List<Setting> settings, List<String> leftOut, List<String> mismatches) {
     public static final String HCA = "NCCL_IB_HCA";
     public static final String GID_INDEX = "NCCL_IB_GID_INDEX";
     public static final String TC = "NCCL_IB_TC";
@@ -41,11 +50,15 @@ public record NcclAdvice(List<Setting> settings, List<String> mismatches) {
 
     public NcclAdvice {
         settings = List.copyOf(settings);
+        leftOut = List.copyOf(leftOut);
         mismatches = List.copyOf(mismatches);
     }
 
+    /** The settings' lines, then a {@code # PORT left out of …} line per port left out. */
     public List<String> exportLines() {
-        return settings.stream().map(Setting::exportLine).toList();
+        List<String> lines = new ArrayList<>(settings.stream().map(Setting::exportLine).toList());
+        leftOut.forEach(port -> lines.add("# " + port));
+        return lines;
     }
 
     public Setting setting(String name) {
@@ -53,82 +66,189 @@ public record NcclAdvice(List<Setting> settings, List<String> mismatches) {
     }
 
     /**
-     * The advice for {@code sample}, restricted to {@code device} when not null.
+     * The advice for {@code sample}, restricted to {@code device} when not null. The settings count only the ports
+     * NCCL can use; the {@code /etc/nccl.conf} values are checked against the ports NCCL would use under that file
+     * ({@link #ncclUses}), which include ports the advice leaves out.
      *
      * @param fleetGidIndex the GID index most RoCE ports of the fleet use; null when unknown
      */
     public static NcclAdvice of(HostSample sample, String device, Integer fleetGidIndex) {
+        Map<String, String> conf = sample.ncclConf() == null ? Map.of() : sample.ncclConf();
+        NcclIfList confHca = NcclIfList.parse(conf.get(HCA));
         Map<String, IbPort> roce = new LinkedHashMap<>();
-        List<String> active = new ArrayList<>();
+        List<String> usable = new ArrayList<>();
+        List<String> leftOut = new ArrayList<>();
+        List<Candidate> candidates = new ArrayList<>();
+        Map<String, IbPort> confUses = new LinkedHashMap<>();
         for (IbDevice d : sample.devices()) {
             if (device != null && !device.equals(d.name())) {
                 continue;
             }
             for (IbPort p : d.ports()) {
                 PortTransport transport = PortTransport.of(d, p);
-                if (!p.isActive() || transport != PortTransport.ROCE && transport != PortTransport.INFINIBAND) {
+                if (transport != PortTransport.ROCE && transport != PortTransport.INFINIBAND) {
                     continue;
                 }
-                active.add(d.name() + ":" + p.port());
+                String name = d.name() + ":" + p.port();
+                if (!p.isActive()) {
+                    leftOut.add(notActive(name, transport, p));
+                    continue;
+                }
+                if (ncclUses(d, p, confHca)) {
+                    confUses.put(name, p);
+                }
+                boolean canUse = transport != PortTransport.ROCE || GidAdvice.ncclGid(p).isPresent();
+                candidates.add(new Candidate(d.name(), p.port(), canUse));
+                if (!canUse) {
+                    leftOut.add(leftOut(name, p));
+                    continue;
+                }
+                usable.add(name);
                 if (transport == PortTransport.ROCE) {
-                    roce.put(d.name() + ":" + p.port(), p);
+                    roce.put(name, p);
                 }
             }
         }
-        Map<String, String> conf = sample.ncclConf() == null ? Map.of() : sample.ncclConf();
-        List<String> mismatches = new ArrayList<>();
-        List<Setting> settings = List.of(hca(active, conf, mismatches), gidIndex(roce, fleetGidIndex, conf, mismatches),
-                trafficClass(roce, conf, mismatches), socketIfname(roce));
-        return new NcclAdvice(settings, mismatches);
+        List<String> mismatches = new ArrayList<>(hcaMismatches(confHca, conf.get(HCA), candidates));
+        mismatches.addAll(portMismatches(confUses, conf));
+        List<Setting> settings = List.of(hca(usable), gidIndex(roce, fleetGidIndex), trafficClass(roce, conf),
+                socketIfname(roce));
+        return new NcclAdvice(settings, leftOut, mismatches);
     }
 
-    private static Setting hca(List<String> active, Map<String, String> conf, List<String> mismatches) {
-        String configured = conf.get(HCA);
-        if (configured != null && !configured.startsWith("^")) {
-            Set<String> activeDevices = active.stream().map(a -> a.substring(0, a.indexOf(':')))
-                    .collect(Collectors.toSet());
-            for (String entry : configured.replaceFirst("^=", "").split(",")) {
-                String name = entry.trim().split(":")[0];
-                if (!name.isEmpty() && activeDevices.stream().noneMatch(d -> d.startsWith(name))) {
-                    mismatches.add(HCA + "=" + configured + " in /etc/nccl.conf names " + name
-                            + ", which has no active RDMA port on this host");
-                }
+    /**
+     * What {@code conf}'s {@code NCCL_IB_GID_INDEX} and {@code NCCL_IB_TC} contradict on port {@code port} of
+     * {@code device} alone (rule nccl_conf_mismatch), the same sentences {@link #of} gives; empty when NCCL would not
+     * use the port under {@code conf} ({@link #ncclUses}). A port the advice leaves out is still checked: nothing but
+     * the file's own {@code NCCL_IB_HCA} keeps NCCL off it.
+     */
+    public static List<String> portMismatches(IbDevice device, IbPort port, Map<String, String> conf) {
+        if (conf == null || !port.isActive() || !ncclUses(device, port, NcclIfList.parse(conf.get(HCA)))) {
+            return List.of();
+        }
+        return portMismatches(Map.of(device.name() + ":" + port.port(), port), conf);
+    }
+
+    /**
+     * Whether NCCL would run RoCE over {@code port} given {@code hca}, the {@code NCCL_IB_HCA} it reads (null: unset,
+     * every port): NCCL's IB transport takes every ACTIVE port whose link layer is InfiniBand or Ethernet and that
+     * the list selects, whatever its GID table holds; with {@code NCCL_IB_GID_INDEX} set it uses that index on each.
+     * Only RoCE ports count here, as only they have GID-index and traffic-class settings to contradict.
+     */
+    static boolean ncclUses(IbDevice device, IbPort port, NcclIfList hca) {
+        return port.isActive() && PortTransport.of(device, port) == PortTransport.ROCE
+                && (hca == null || hca.selects(device.name(), port.port()));
+    }
+
+    /** An active InfiniBand or RoCE port, and whether NCCL can use it (RoCE: has a RoCE v2 IPv4 GID). */
+    private record Candidate(String device, int port, boolean canUse) {
+    }
+
+    /** Why NCCL cannot use an active RoCE port, and the fix: RoCE v2 IPv4 GIDs come from the netdev's IPv4 addresses. */
+    private static String leftOut(String name, IbPort port) {
+        String netdev = port.netdev() == null ? "its netdev" : port.netdev();
+        String why = port.gids().stream().anyMatch(GidEntry::isRoceV2)
+                ? "no RoCE v2 IPv4 GID, as " + netdev + " has no IPv4 address; assign an IPv4 address to " + netdev
+                : "no RoCE v2 GID (RoCE v1 only); enable RoCE v2 on it";
+        return name + " left out of " + HCA + " and " + SOCKET_IFNAME + ": " + why + ", or leave the port out";
+    }
+
+    /**
+     * Why a port that is not ACTIVE is left out (NCCL skips it, and the exact {@code NCCL_IB_HCA} advised would keep
+     * it out once it comes up), and the fix.
+     */
+    private static String notActive(String name, PortTransport transport, IbPort port) {
+        String state = port.state() == null || port.state().isBlank() ? "not ACTIVE" : port.state().trim();
+        String phys = port.physState() == null || port.physState().isBlank() ? "" : ", physical state " + port.physState().trim();
+        String fix;
+        if (transport == PortTransport.INFINIBAND && "LinkUp".equalsIgnoreCase(port.physState())) {
+            fix = "the link is up but no subnet manager has activated the port; check the subnet manager";
+        } else if (transport == PortTransport.ROCE) {
+            fix = "bring the link up (cable, switch port, ip link set " + (port.netdev() == null ? "its netdev"
+                    : port.netdev()) + " up)";
+        } else {
+            fix = "bring the link up (cable, switch port)";
+        }
+        String lists = transport == PortTransport.ROCE ? HCA + " and " + SOCKET_IFNAME : HCA;
+        return name + " left out of " + lists + ": the port is " + state + phys + " (NCCL uses ACTIVE ports only); "
+                + fix + ", and run nccl-env again, or leave the port out";
+    }
+
+    /**
+     * {@code NCCL_IB_HCA} of {@code /etc/nccl.conf} against the host: a selecting entry that matches no active port
+     * NCCL can use, or an excluding list that leaves none.
+     */
+    private static List<String> hcaMismatches(NcclIfList hca, String configured, List<Candidate> candidates) {
+        if (hca == null) {
+            return List.of();
+        }
+        List<String> mismatches = new ArrayList<>();
+        String prefix = HCA + "=" + configured + " in /etc/nccl.conf ";
+        if (hca.exclude()) {
+            boolean anyUsable = candidates.stream().anyMatch(Candidate::canUse);
+            if (anyUsable && candidates.stream().noneMatch(c -> c.canUse() && hca.selects(c.device(), c.port()))) {
+                mismatches.add(prefix + "excludes every active RDMA port that NCCL can use on this host");
+            }
+            return mismatches;
+        }
+        for (NcclIfList.Entry entry : hca.entries()) {
+            if (candidates.stream().noneMatch(c -> c.canUse() && hca.matches(entry, c.device(), c.port()))) {
+                String named = entry.toString().chars().anyMatch(Character::isWhitespace) ? "\"" + entry + "\" (NCCL "
+                        + "does not trim)" : entry.toString();
+                mismatches.add(prefix + "names " + named + ", which has no active RDMA port that NCCL can use on this "
+                        + "host");
             }
         }
+        return mismatches;
+    }
+
+    private static Setting hca(List<String> active) {
         if (active.isEmpty()) {
-            return new Setting(HCA, null, "no active RDMA port on this host");
+            return new Setting(HCA, null, "no active RDMA port that NCCL can use on this host");
         }
         return new Setting(HCA, "=" + String.join(",", active), active.size() + " active RDMA port"
                 + (active.size() == 1 ? "" : "s") + " (exact match, so no other device is picked)");
     }
 
-    private static Setting gidIndex(Map<String, IbPort> roce, Integer fleetGidIndex, Map<String, String> conf,
-                                    List<String> mismatches) {
-        Map<String, Integer> byPort = new LinkedHashMap<>();
-        List<String> without = new ArrayList<>();
-        roce.forEach((name, port) -> {
-            GidAdvice advice = GidAdvice.of(PortTransport.ROCE, port);
-            if (advice.index() == null) {
-                without.add(name);
-            } else {
-                byPort.put(name, advice.index());
-            }
-        });
+    /**
+     * The {@code NCCL_IB_GID_INDEX} and {@code NCCL_IB_TC} values of {@code conf} that contradict {@code used}, the
+     * RoCE ports NCCL uses under it: a forced GID index that is not a RoCE v2 IPv4 GID on one of them (NCCL takes the
+     * index as it is on every port), a ToS whose DSCP one of them maps to a priority without PFC.
+     */
+    private static List<String> portMismatches(Map<String, IbPort> used, Map<String, String> conf) {
+        List<String> mismatches = new ArrayList<>();
         Integer configured = parse(conf.get(GID_INDEX));
         if (configured != null && configured >= 0) {
-            List<String> wrong = roce.entrySet().stream().filter(e -> e.getValue().gids().stream()
+            List<String> wrong = used.entrySet().stream().filter(e -> e.getValue().gids().stream()
                     .noneMatch(g -> g.index() == configured && g.isRoceV2Ipv4())).map(Map.Entry::getKey).toList();
             if (!wrong.isEmpty()) {
-                mismatches.add(GID_INDEX + "=" + configured + " in /etc/nccl.conf is not a RoCE v2 IPv4 GID on "
-                        + String.join(", ", wrong));
+                mismatches.add(GID_INDEX + "=" + conf.get(GID_INDEX) + " in /etc/nccl.conf is not a RoCE v2 IPv4 "
+                        + "GID on " + String.join(", ", wrong));
             }
         }
-        if (roce.isEmpty()) {
-            return new Setting(GID_INDEX, null, "no active RoCE port (InfiniBand routes by LID)");
+        Integer configuredTc = parse(conf.get(TC));
+        if (configuredTc != null && configuredTc >= 0 && configuredTc <= 255) {
+            int dscp = configuredTc >> 2;
+            for (Map.Entry<String, IbPort> e : used.entrySet()) {
+                QosConfig q = e.getValue().qos();
+                if (q != null && q.pfc() != null && !q.pfcPriorities().isEmpty()) {
+                    Integer prio = priorityOf(q, dscp);
+                    if (prio == null || !q.pfc().enabled(prio)) {
+                        mismatches.add(TC + "=" + conf.get(TC) + " in /etc/nccl.conf is DSCP " + dscp + ", which "
+                                + e.getKey() + " maps to " + (prio == null ? "no priority" : "priority " + prio)
+                                + " without PFC");
+                    }
+                }
+            }
         }
-        if (!without.isEmpty()) {
-            return new Setting(GID_INDEX, null, "no RoCE v2 IPv4 GID on " + String.join(", ", without)
-                    + " (rule gid_no_rocev2): give the netdev an IPv4 address first");
+        return mismatches;
+    }
+
+    private static Setting gidIndex(Map<String, IbPort> roce, Integer fleetGidIndex) {
+        Map<String, Integer> byPort = new LinkedHashMap<>();
+        roce.forEach((name, port) -> byPort.put(name, GidAdvice.ncclGid(port).orElseThrow().index()));
+        if (roce.isEmpty()) {
+            return new Setting(GID_INDEX, null, "no active RoCE port with a RoCE v2 IPv4 GID (InfiniBand routes by LID)");
         }
         Set<Integer> indexes = new TreeSet<>(byPort.values());
         if (indexes.size() > 1) {
@@ -143,23 +263,9 @@ public record NcclAdvice(List<Setting> settings, List<String> mismatches) {
                 + fleet);
     }
 
-    private static Setting trafficClass(Map<String, IbPort> roce, Map<String, String> conf, List<String> mismatches) {
+    private static Setting trafficClass(Map<String, IbPort> roce, Map<String, String> conf) {
         List<QosConfig> configs = roce.values().stream().map(IbPort::qos).filter(q -> q != null && q.pfc() != null).toList();
         Integer configuredTc = parse(conf.get(TC));
-        if (configuredTc != null && configuredTc >= 0 && configuredTc <= 255) {
-            int dscp = configuredTc >> 2;
-            for (Map.Entry<String, IbPort> e : roce.entrySet()) {
-                QosConfig q = e.getValue().qos();
-                if (q != null && q.pfc() != null && !q.pfcPriorities().isEmpty()) {
-                    Integer prio = priorityOf(q, dscp);
-                    if (prio == null || !q.pfc().enabled(prio)) {
-                        mismatches.add(TC + "=" + conf.get(TC) + " in /etc/nccl.conf is DSCP " + dscp + ", which "
-                                + e.getKey() + " maps to " + (prio == null ? "no priority" : "priority " + prio)
-                                + " without PFC");
-                    }
-                }
-            }
-        }
         if (configs.isEmpty()) {
             return new Setting(TC, null, "no QoS configuration read on the RoCE ports");
         }
