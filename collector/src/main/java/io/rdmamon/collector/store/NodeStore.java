@@ -223,7 +223,7 @@ public final class NodeStore {
         long costNow = NodeHistory.BYTES_PER_NODE_POINT + (long) NodeHistory.BYTES_PER_PORT_POINT * points.size();
         historyBytesPerPoint += costNow - state.historyBytesPerPoint;
         state.historyBytesPerPoint = costNow;
-        historyShedPoints += state.history.append(sample.timestampMillis(), points, historyLimit());
+        historyShedPoints += state.history.append(sample.timestampMillis(), points, historyLimit(), historyPoints);
     }
 
     /** Points each port keeps now: {@code historyPoints}, or fewer while the fleet's histories would exceed the budget. */

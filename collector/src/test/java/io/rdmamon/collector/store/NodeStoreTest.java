@@ -96,4 +96,45 @@ class NodeStoreTest {
         assertEquals(10, budgeted.history("a").orElseThrow().get("mlx5_0/1").size());
         assertEquals(3 * 5, budgeted.historyShedPoints());
     }
+
+    @Test
+    void everyPointDroppedBecauseOfTheBudgetIsCountedAlsoWhenTheRingNeverHeldTheFullHistory() {
+        // issue 23 item 9: four 3-port nodes in a budget for two; the rings never reach historyPoints (10), they fill
+        // at the budget's 5 and every further point drops the oldest one, which the full history would have kept
+        NodeStore budgeted = new NodeStore(clock::get, 3, 600_000, 10, 10, 60_000, 2 * 10 * 56);
+        String[] names = {"a", "b", "c", "d"};
+        for (String node : names) {
+            budgeted.connect(node, "v", 1000);
+        }
+        int samples = 20;
+        for (long seq = 1; seq <= samples; seq++) {
+            clock.set(NOW + seq * 1000);
+            for (String node : names) {
+                budgeted.accept(FixtureHosts.golden(node, NOW + seq * 1000, seq), "r", seq);
+            }
+        }
+        assertEquals(5, budgeted.historyLimit());
+        long held = 0;
+        long ports = 0;
+        for (String node : names) {
+            for (List<RatePoint> points : budgeted.history(node).orElseThrow().values()) {
+                assertEquals(5, points.size());
+                held += points.size();
+                ports++;
+            }
+        }
+        assertEquals(4 * 3, ports);
+        assertEquals(ports * samples - held, budgeted.historyShedPoints(), "every point dropped under the budget");
+        // the nodes go, one stays: its ring grows to the full history and then ages out without shedding
+        clock.set(NOW + samples * 1000 + 600_001);
+        budgeted.touch("a");
+        budgeted.expire();
+        long shed = budgeted.historyShedPoints();
+        for (long seq = samples + 1; seq <= samples + 30; seq++) {
+            clock.set(NOW + 600_001 + seq * 1000);
+            budgeted.accept(FixtureHosts.golden("a", NOW + 600_001 + seq * 1000, seq), "r", seq);
+        }
+        assertEquals(10, budgeted.history("a").orElseThrow().get("mlx5_0/1").size());
+        assertEquals(shed, budgeted.historyShedPoints(), "points aging out of a full historyPoints ring are not shed");
+    }
 }
