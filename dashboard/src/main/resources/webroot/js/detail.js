@@ -282,7 +282,10 @@ export class Detail {
       return;
     }
     const advice = port.gidAdvice;
-    setText(hint, advice.text, 'hint ' + (advice.ok ? 'ok' : 'bad'));
+    const truncated = port.gidsDropped > 0
+      ? ` GID table truncated: the agent sent the first ${port.gids.length} entries, ${port.gidsDropped} more were left out.`
+      : '';
+    setText(hint, advice.text + truncated, 'hint ' + (advice.ok && !truncated ? 'ok' : 'bad'));
     tbody.replaceChildren(...port.gids.map((g) => el('tr', {className: g.index === advice.index ? 'recommended' : null},
       text('td', g.index, 'num'), text('td', g.gid, 'mono'), text('td', g.ipv4 || '—'), text('td', g.type || '—'),
       text('td', g.netdev || '—'))));

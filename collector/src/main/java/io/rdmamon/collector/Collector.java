@@ -9,9 +9,11 @@ import io.rdmamon.collector.cluster.FleetCluster;
 import io.rdmamon.collector.diagnosis.DiagnosisEngine;
 import io.rdmamon.collector.http.RunbookPages;
 import io.rdmamon.collector.http.Routes;
+import io.rdmamon.collector.ingest.AgentIngest;
 import io.rdmamon.collector.metrics.RdmaMetrics;
 import io.rdmamon.collector.metrics.SelfMetrics;
 import io.rdmamon.collector.probe.ProbeOutcomes;
+import io.rdmamon.collector.store.NodeCost;
 import io.rdmamon.collector.store.NodeStore;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -73,6 +75,9 @@ public final class Collector {
         NodeStore store = new NodeStore(System::currentTimeMillis, config.staleAfterIntervals(),
                 config.expireAfter().toMillis(), config.historyPoints(), config.maxNodes(),
                 config.ingest().maxClockSkew().toMillis(), config.historyBudgetBytes(Runtime.getRuntime().maxMemory()));
+        long maxHeap = Runtime.getRuntime().maxMemory();
+        // overload costs history, not the process: a hello whose node the heap cannot take is refused (1013)
+        store.admissionLimit(NodeCost.admissionLimit(maxHeap, AgentIngest.maxWaitingHelloBytes(maxHeap)));
         PrometheusRegistry registry = new PrometheusRegistry();
         ProbeOutcomes probeOutcomes = new ProbeOutcomes();
         DiagnosisEngine diagnoses = new DiagnosisEngine(config.diagnosis(), store, System::currentTimeMillis);

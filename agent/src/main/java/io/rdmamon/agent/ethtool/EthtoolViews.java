@@ -2,6 +2,7 @@ package io.rdmamon.agent.ethtool;
 
 import io.rdmamon.protocol.model.CounterMap;
 import io.rdmamon.protocol.model.EthtoolStats;
+import io.rdmamon.protocol.model.IbPort;
 
 import java.util.BitSet;
 import java.util.List;
@@ -31,11 +32,23 @@ public final class EthtoolViews {
         }
     }
 
+    private static final System.Logger LOG = System.getLogger(EthtoolViews.class.getName());
     private final Map<String, Resolved> byNetdev = new ConcurrentHashMap<>();
+    /** Netdevs whose statistics were cut to {@link IbPort#MAX_COUNTERS_PER_GROUP} (logged once each). */
+    private final java.util.Set<String> truncated = ConcurrentHashMap.newKeySet();
     private final AtomicInteger resolutions = new AtomicInteger();
 
     /** {@link EthtoolStats#of} of {@code raw} as a map: the statistics of one sample with their typed view. */
     public EthtoolStats of(String netdev, RawStatistics raw) {
+        if (raw.names().size() > IbPort.MAX_COUNTERS_PER_GROUP) {
+            // bounded like the GID table: the first statistics in the driver's order are sent
+            if (truncated.add(netdev)) {
+                LOG.log(System.Logger.Level.WARNING, "{0} lists {1} ethtool statistics: the first {2} are sent, the"
+                        + " rest left out", netdev, raw.names().size(), IbPort.MAX_COUNTERS_PER_GROUP);
+            }
+            raw = new RawStatistics(raw.names().subList(0, IbPort.MAX_COUNTERS_PER_GROUP),
+                    java.util.Arrays.copyOf(raw.values(), IbPort.MAX_COUNTERS_PER_GROUP));
+        }
         Resolved resolved = byNetdev.get(netdev);
         // the same list when the source saw the same names; else compared (an ioctl source makes a new list)
         if (resolved == null || (resolved.names() != raw.names() && !resolved.names().equals(raw.names()))) {

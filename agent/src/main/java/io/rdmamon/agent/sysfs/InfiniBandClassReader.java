@@ -40,6 +40,7 @@ import java.util.stream.Stream;
  * {@code node_type}, which real captured trees lack (prometheus/procfs and node_exporter fixtures).
  */
 public final class InfiniBandClassReader {
+    private static final System.Logger LOG = System.getLogger(InfiniBandClassReader.class.getName());
     /** The data counters count octets divided by 4 (ABI doc: "divided by 4 (lanes)"); ×4 gives bytes. */
     private static final long DATA_COUNTER_UNIT_BYTES = 4;
     private static final Set<String> DATA_COUNTERS =
@@ -69,6 +70,8 @@ public final class InfiniBandClassReader {
     private final PciFunctionReader pciReader;
     /** Null: every read re-reads the GID tables, link attributes, identity and netdev mapping. */
     private final SlowCadenceCache slowCadence;
+    /** Ports ({@code device/port}) whose truncated GID table was logged: once per port and reader. */
+    private final Set<String> truncationLogged = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     public InfiniBandClassReader(Path hostRoot, SmallFileReader files) {
         this(hostRoot, files, null);
@@ -226,14 +229,23 @@ public final class InfiniBandClassReader {
         Map<String, Long> counters = mergeCountersExt(readCounterDir(dir.resolve("counters"), Set.of(), stateKey, problems),
                 readCounterDir(dir.resolve("counters_ext"), Set.of(), stateKey, problems));
         HwCounters hwCounters = readHwCounters(dir.resolve("hw_counters"), number, stateKey, hwCounterSource, problems);
-        List<GidEntry> gids = slowly(dir.resolve("gids"), stateKey + "/" + link.linkLayer(), problems,
+        GidTable gids = slowly(dir.resolve("gids"), stateKey + "/" + link.linkLayer(), problems,
                 () -> readGids(dir, problems));
+        if (gids.dropped() > 0) {
+            String device = dir.getParent().getParent().getFileName().toString();
+            if (truncationLogged.add(device + "/" + number)) {
+                LOG.log(System.Logger.Level.WARNING, "GID table of {0} port {1} truncated: the first {2} non-empty"
+                        + " entries are sent, {3} more are left out (a real table has at most 256)", device, number,
+                        GidEntry.MAX_PER_PORT, gids.dropped());
+            }
+        }
 
         return new IbPort(number,
                 state == null ? -1 : state.id(), state == null ? null : state.name(),
                 physState == null ? -1 : physState.id(), physState == null ? null : physState.name(),
                 link.rate(), link.rateBytesPerSecond(), link.linkLayer(), lid, null,
-                counters, hwCounters.values(), gids, null, null, null, null, null, null, hwCounters.source());
+                counters, hwCounters.values(), gids.entries(), null, null, null, null, null, null, hwCounters.source(),
+                gids.dropped());
     }
 
     /** A port's hw counters and where they came from ({@link IbPort#hwCountersSource()}). */
@@ -379,25 +391,51 @@ public final class InfiniBandClassReader {
             return CounterListing.EMPTY;
         }
         List<CounterFile> files = new ArrayList<>();
+        int left = 0;
         for (String name : list(dir, problems, false)) {
             if (!skipped.contains(name)) {
-                files.add(new CounterFile(name, dir.resolve(name), DATA_COUNTERS.contains(name)));
+                if (files.size() == IbPort.MAX_COUNTERS_PER_GROUP) {
+                    left++; // bounded like the GID table: the first ones by name are read and sent
+                } else {
+                    files.add(new CounterFile(name, dir.resolve(name), DATA_COUNTERS.contains(name)));
+                }
             }
+        }
+        if (left > 0 && truncationLogged.add(dir.toString())) {
+            LOG.log(System.Logger.Level.WARNING, "{0} lists more than {1} counters: the first {1} are read and sent,"
+                    + " {2} more are left out", dir, IbPort.MAX_COUNTERS_PER_GROUP, left);
         }
         return new CounterListing(files);
     }
 
     /**
+     * A port's GID table as read: at most {@link GidEntry#MAX_PER_PORT} non-empty entries, and the entries after them
+     * that were neither read nor sent.
+     */
+    private record GidTable(List<GidEntry> entries, int dropped) {
+        static final GidTable EMPTY = new GidTable(List.of(), 0);
+    }
+
+    /**
      * The non-empty entries of {@code gids/} with their {@code gid_attrs}. The kernel answers EINVAL
      * for the attributes of an entry without a type or netdev (IB ports have no netdev): null, not a problem.
+     * Bounded: once {@link GidEntry#MAX_PER_PORT} entries are kept (in index order), the rest of the directory is
+     * counted, not read (100,000 entries made a hello too large for the collector, and their reads cost seconds).
      */
-    private List<GidEntry> readGids(Path portDir, ReadProblems problems) {
+    private GidTable readGids(Path portDir, ReadProblems problems) {
         Path gidsDir = portDir.resolve("gids");
         if (!Files.isDirectory(gidsDir)) {
-            return List.of();
+            return GidTable.EMPTY;
         }
         List<GidEntry> gids = new ArrayList<>();
-        for (String entry : list(gidsDir, problems, false)) {
+        List<String> entries = list(gidsDir, problems, false);
+        int dropped = 0;
+        for (int i = 0; i < entries.size(); i++) {
+            if (gids.size() == GidEntry.MAX_PER_PORT) {
+                dropped = entries.size() - i;
+                break;
+            }
+            String entry = entries.get(i);
             int index;
             try {
                 index = Integer.parseInt(entry);
@@ -415,7 +453,7 @@ public final class InfiniBandClassReader {
             gids.add(new GidEntry(index, gid, type, netdev, SysfsParsers.ipv4OfGid(gid)));
         }
         gids.sort(Comparator.comparingInt(GidEntry::index));
-        return gids;
+        return new GidTable(gids, dropped);
     }
 
     /**

@@ -58,4 +58,17 @@ class EthtoolViewsTest {
         }
         assertEquals(List.of(2, 6), List.copyOf(views.of("ens1f0np0", RawStatistics.of(morePriorities)).pfcEnabledPriorities()));
     }
+
+    @Test
+    void aNetdevListingMoreStatisticsThanAGroupMaySendSendsTheFirstOnes() {
+        // issue 23 item 8: every per-port list of the hello is bounded; the collector refuses a group beyond 8192
+        LinkedHashMap<String, Long> many = new LinkedHashMap<>();
+        for (int i = 0; i < io.rdmamon.protocol.model.IbPort.MAX_COUNTERS_PER_GROUP + 100; i++) {
+            many.put("stat_" + i, (long) i);
+        }
+        EthtoolStats stats = new EthtoolViews().of("eth0", RawStatistics.of(many));
+        assertEquals(io.rdmamon.protocol.model.IbPort.MAX_COUNTERS_PER_GROUP, stats.raw().size());
+        assertEquals(List.copyOf(many.keySet()).subList(0, 3), List.copyOf(stats.raw().keySet()).subList(0, 3),
+                "the first ones, in the driver's order");
+    }
 }

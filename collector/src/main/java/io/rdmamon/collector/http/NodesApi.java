@@ -283,6 +283,8 @@ public final class NodesApi implements Routes {
             gids.addObject().put("index", g.index()).put("gid", g.gid()).put("type", g.type())
                     .put("netdev", g.netdev()).put("ipv4", g.ipv4()).put("roceV2", g.isRoceV2());
         }
+        // the agent sent the first GidEntry.MAX_PER_PORT entries of a larger table: "GID table truncated"
+        p.put("gidsDropped", port.gidsDropped());
         EthtoolStats e = port.ethtool();
         if (e == null) {
             p.putNull("ethtool");

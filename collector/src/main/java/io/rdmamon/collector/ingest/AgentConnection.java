@@ -3,6 +3,7 @@ package io.rdmamon.collector.ingest;
 import io.rdmamon.collector.auth.TokenEntry;
 import io.rdmamon.collector.cluster.NodeDirectory;
 import io.rdmamon.collector.metrics.SelfMetrics;
+import io.rdmamon.collector.store.NodeCost;
 import io.rdmamon.collector.store.NodeStore;
 import io.rdmamon.protocol.model.HostSample;
 import io.rdmamon.protocol.model.Names;
@@ -60,6 +61,8 @@ final class AgentConnection {
     private final SampleDecoder decoder = new SampleDecoder();
     private Context home;
     private Frame.Hello hello;
+    /** What the node's layout is estimated to cost the heap ({@link NodeStore#connect(String, String, long, NodeCost)}). */
+    private NodeCost cost;
     private String node;
     /** Whether this connection holds {@link #node} in the store and the registry. */
     private boolean registered;
@@ -72,6 +75,8 @@ final class AgentConnection {
     private int inFlight;
     /** The binary message being assembled from its frames; null between messages. */
     private Buffer partial;
+    /** Bytes of the first message (the hello) held in {@link #admission} while it arrives. */
+    private long receiving;
     private long lastFrameNanos;
     private long idleTimer;
     private long refusedSinceLog;
@@ -135,10 +140,19 @@ final class AgentConnection {
                     "message exceeds the limit of " + codec.maxFrameBytes() + " bytes (maxFrameBytes)"));
             return;
         }
+        if (!helloReceived) {
+            if (!admission.receive(data.length())) {
+                partial = null;
+                reject(admission.busyReceiving());
+                return;
+            }
+            receiving += data.length();
+        }
         partial.appendBuffer(data);
         if (frame.isFinal()) {
             byte[] message = partial.getBytes();
             partial = null;
+            releaseReceiving();
             onMessage(message);
         }
     }
@@ -270,6 +284,8 @@ final class AgentConnection {
             }
             if (frame instanceof Frame.Hello h) {
                 admit(h);
+            } else if (frame instanceof Frame.LayoutChange change) {
+                relayout(change);
             } else if (frame instanceof Frame.ProbeReport report) {
                 store.touch(node);
                 agents.probeReport(node, report);
@@ -318,10 +334,15 @@ final class AgentConnection {
 
     private void register(Frame.Hello hello) throws StreamRefusal {
         String name = hello.node();
-        if (!store.connect(name, hello.agentVersion(), hello.intervalMillis())) {
-            throw new StreamRefusal(StreamRefusal.TRY_AGAIN_LATER, StreamRefusal.NODE_LIMIT,
+        NodeCost estimate = NodeCost.of(hello.layout());
+        switch (store.connect(name, hello.agentVersion(), hello.intervalMillis(), estimate)) {
+            case NODE_LIMIT -> throw new StreamRefusal(StreamRefusal.TRY_AGAIN_LATER, StreamRefusal.NODE_LIMIT,
                     "node limit reached; not accepting " + name);
+            case HEAP -> throw heapFull(name, estimate);
+            case ADMITTED -> {
+            }
         }
+        cost = estimate;
         node = name;
         this.hello = hello;
         registered = true;
@@ -329,10 +350,34 @@ final class AgentConnection {
         LOG.log(System.Logger.Level.INFO, "agent {0} (version {1}) connected from {2}", node, hello.agentVersion(), peer());
     }
 
+    /**
+     * A layout change: the node's estimate follows it; a node growing beyond what the heap can take is closed like a
+     * hello that would not fit (its last sample stays until it expires).
+     */
+    private void relayout(Frame.LayoutChange change) throws StreamRefusal {
+        store.touch(node);
+        NodeCost estimate = NodeCost.of(change.layout());
+        if (!store.relayout(node, estimate)) {
+            throw heapFull(node, estimate);
+        }
+        cost = estimate;
+    }
+
+    /** 1013: the heap cannot take {@code name} at {@code estimate}; the agent comes back with its backoff. */
+    private StreamRefusal heapFull(String name, NodeCost estimate) {
+        return new StreamRefusal(StreamRefusal.TRY_AGAIN_LATER, StreamRefusal.HEAP,
+                "collector heap full: not accepting " + name + " (estimated " + mib(estimate.stateBytes()) + " MiB; "
+                        + mib(store.estimatedBytes()) + " of " + mib(store.admissionLimitBytes()) + " MiB taken)");
+    }
+
+    private static String mib(long bytes) {
+        return String.format(java.util.Locale.ROOT, "%.1f", bytes / 1048576.0);
+    }
+
     private void ingest(HostSample sample, long seq) {
         NodeStore.Ingest outcome = store.accept(sample, hello.instance(), seq);
-        if (outcome == NodeStore.Ingest.UNKNOWN_NODE
-                && store.connect(node, hello.agentVersion(), hello.intervalMillis())) {
+        if (outcome == NodeStore.Ingest.UNKNOWN_NODE && store.connect(node, hello.agentVersion(),
+                hello.intervalMillis(), cost) == NodeStore.Admission.ADMITTED) {
             // expired while connected (a very long silence on an open connection): registered again
             outcome = store.accept(sample, hello.instance(), seq);
         }
@@ -400,8 +445,16 @@ final class AgentConnection {
         ws.close(refusal.code(), closeReason(refusal.getMessage()));
     }
 
+    private void releaseReceiving() {
+        if (receiving > 0) {
+            admission.received(receiving);
+            receiving = 0;
+        }
+    }
+
     /** Gives up this connection's hold on its node (store and registry); once, however often it is called. */
     private void release() {
+        releaseReceiving();
         home.owner().cancelTimer(idleTimer);
         if (registered) {
             registered = false;

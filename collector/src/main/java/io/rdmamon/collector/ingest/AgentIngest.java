@@ -32,6 +32,15 @@ public final class AgentIngest implements Handler<RoutingContext>, Routes {
     public static final int MAX_FRAMES_IN_FLIGHT = 4;
     /** Hellos waiting for {@link HelloAdmission} hold at most this much: 2,000 8-port hellos are about 66 MB. */
     static final long MAX_WAITING_HELLO_BYTES = 96L << 20;
+
+    /**
+     * What the hellos being received or waiting for {@link HelloAdmission} may hold in a JVM of {@code maxHeapBytes}:
+     * {@link #MAX_WAITING_HELLO_BYTES}, or a sixteenth of the heap when that is less (8 MiB at {@code -Xmx128m}), so
+     * that a connection storm cannot take the heap the admitted nodes need.
+     */
+    public static long maxWaitingHelloBytes(long maxHeapBytes) {
+        return Math.min(MAX_WAITING_HELLO_BYTES, maxHeapBytes / 16);
+    }
     private static final System.Logger LOG = System.getLogger(AgentIngest.class.getName());
     private final TokenAuthenticator auth;
     private final FrameCodec codec;
@@ -83,7 +92,8 @@ public final class AgentIngest implements Handler<RoutingContext>, Routes {
         Optional<TokenEntry> token = auth.authenticate(header, EnumSet.of(Role.AGENT));
         if (admission == null) {
             admission = new HelloAdmission(Vertx.currentContext(),
-                    HelloAdmission.defaultConcurrency(Runtime.getRuntime().availableProcessors()), MAX_WAITING_HELLO_BYTES);
+                    HelloAdmission.defaultConcurrency(Runtime.getRuntime().availableProcessors()),
+                    maxWaitingHelloBytes(Runtime.getRuntime().maxMemory()));
         }
         ctx.request().toWebSocket()
                 .onSuccess(ws -> new AgentConnection(ws, token.orElse(null), codec, frameLimits,

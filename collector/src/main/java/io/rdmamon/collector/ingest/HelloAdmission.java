@@ -28,6 +28,8 @@ final class HelloAdmission {
     private final long maxWaitingBytes;
     private final ArrayDeque<Task<?>> waiting = new ArrayDeque<>();
     private long waitingBytes;
+    /** Bytes of first messages still arriving (assembled from their WebSocket frames), bounded with the waiting ones. */
+    private long receivingBytes;
     private int running;
 
     /** A decode and where its result goes. */
@@ -58,7 +60,7 @@ final class HelloAdmission {
         Task<T> task = new Task<>(bytes, work, Promise.promise());
         synchronized (this) {
             if (running >= maxConcurrent) {
-                if (waitingBytes + bytes > maxWaitingBytes) {
+                if (waitingBytes + receivingBytes + bytes > maxWaitingBytes) {
                     return Future.failedFuture(busy());
                 }
                 waiting.add(task);
@@ -95,6 +97,24 @@ final class HelloAdmission {
         start(next);
     }
 
+    /**
+     * {@code bytes} more of a first message arrived: held until {@link #received} unless the hellos arriving and
+     * waiting would then hold more than {@code maxWaitingBytes} (false: the connection is to be told to come back).
+     * A storm of connections sending their hellos at once buffers at most that much before any of them is admitted.
+     */
+    synchronized boolean receive(long bytes) {
+        if (receivingBytes + waitingBytes + bytes > maxWaitingBytes) {
+            return false;
+        }
+        receivingBytes += bytes;
+        return true;
+    }
+
+    /** {@code bytes} of first messages, held by {@link #receive}, are no longer arriving (complete, or closed). */
+    synchronized void received(long bytes) {
+        receivingBytes -= bytes;
+    }
+
     /** Hellos being decoded now. */
     synchronized int running() {
         return running;
@@ -103,6 +123,11 @@ final class HelloAdmission {
     /** Hellos waiting for a slot. */
     synchronized int waiting() {
         return waiting.size();
+    }
+
+    synchronized StreamRefusal busyReceiving() {
+        return new StreamRefusal(StreamRefusal.TRY_AGAIN_LATER, StreamRefusal.BUSY, "collector busy: the hellos"
+                + " arriving and waiting hold " + (receivingBytes + waitingBytes) / 1024 + " KiB; retry later");
     }
 
     private synchronized StreamRefusal busy() {

@@ -32,6 +32,8 @@ final class StreamRefusal extends Exception {
     static final String TOKEN_NODE = "token_node";
     /** A hello for a new node while the store holds {@code maxNodes}. */
     static final String NODE_LIMIT = "node_limit";
+    /** A hello (or layout change) whose node the heap cannot take ({@link io.rdmamon.collector.store.NodeCost}). */
+    static final String HEAP = "heap";
     /** No frame for {@code ingest.idleTimeout}. */
     static final String IDLE = "idle";
     /** A hello while too many others wait to be admitted ({@link HelloAdmission}): come back later. */

@@ -48,6 +48,14 @@ public final class SelfMetrics {
         GaugeWithCallback.builder().name("rdmamon_collector_history_bytes")
                 .help("Bytes held by the rate histories of all ports").callback(cb -> cb.call(store.historyBytes()))
                 .register(registry);
+        GaugeWithCallback.builder().name("rdmamon_collector_admission_estimated_bytes")
+                .help("Heap the nodes held are estimated to take, with their histories within historyBudgetMiB; a"
+                        + " hello that would take it past rdmamon_collector_admission_limit_bytes is refused (1013)")
+                .callback(cb -> cb.call(store.estimatedBytes())).register(registry);
+        GaugeWithCallback.builder().name("rdmamon_collector_admission_limit_bytes")
+                .help("Heap the nodes held may be estimated to take: half the maximum heap less the idle process"
+                        + " and the hellos that may wait")
+                .callback(cb -> cb.call(Math.min(store.admissionLimitBytes(), Long.MAX_VALUE / 2))).register(registry);
         GaugeWithCallback.builder().name("rdmamon_collector_connected_agents")
                 .help("Open agent connections").callback(cb -> cb.call(store.connections())).register(registry);
         GaugeWithCallback.builder().name("rdmamon_collector_nodes").help("Nodes held, by liveness")

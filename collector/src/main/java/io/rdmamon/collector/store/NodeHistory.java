@@ -57,9 +57,20 @@ final class NodeHistory {
     /**
      * Appends one point for the ports in {@code points} ({@code device/port} → the four headline rates), at most
      * {@code pointLimit} points kept (at least one); ports not in it are dropped. Returns the port-points dropped to respect
-     * the limit below the capacity the history had (shed, not aged out).
+     * the limit below the capacity the history had (shed, not aged out). {@code pointLimit} is taken as the full
+     * history: a full ring at it ages its oldest point out, not shed.
      */
     long append(long timestampMillis, Map<String, RatePoint> points, int pointLimit) {
+        return append(timestampMillis, points, pointLimit, pointLimit);
+    }
+
+    /**
+     * As {@link #append(long, Map, int)}, where {@code fullPoints} is the history kept without a memory budget
+     * ({@code historyPoints}): while {@code pointLimit} is below it, a full ring that drops its oldest point to take
+     * the new one drops a point the full history would still hold, and that point counts as shed like the ones a
+     * lower limit cuts off. Returns every port-point dropped because of the budget.
+     */
+    long append(long timestampMillis, Map<String, RatePoint> points, int pointLimit, int fullPoints) {
         int limit = Math.max(1, pointLimit);
         ports.keySet().retainAll(points.keySet());
         long shed = limit(limit);
@@ -70,8 +81,16 @@ final class NodeHistory {
         if (size < timestamps.length) {
             slot = (start + size++) % timestamps.length;
         } else {
-            slot = start; // full at the limit: the oldest point ages out
+            slot = start; // full at the limit: the oldest point goes
             start = (start + 1) % timestamps.length;
+            if (size < fullPoints) {
+                // the budget holds the ring below the full history: the ports that held that point lost it to it
+                for (PortRing ring : ports.values()) {
+                    if (ring.count == size) {
+                        shed++;
+                    }
+                }
+            }
         }
         timestamps[slot] = timestampMillis;
         for (Map.Entry<String, RatePoint> entry : points.entrySet()) {

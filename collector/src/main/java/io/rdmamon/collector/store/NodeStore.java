@@ -35,6 +35,15 @@ public final class NodeStore {
         AHEAD_OF_CLOCK
     }
 
+    /** Outcome of a hello (or layout change) asking to hold a node. */
+    public enum Admission {
+        ADMITTED,
+        /** A new node while the store holds {@code maxNodes}. */
+        NODE_LIMIT,
+        /** The node's estimated heap ({@link NodeCost}) does not fit in what is left below the admission limit. */
+        HEAP
+    }
+
     /**
      * A node's newest sample and the one applied before it.
      *
@@ -61,6 +70,12 @@ public final class NodeStore {
     /** Sum of the nodes' {@link NodeHistory#bytesPerPoint()}: what one more point on every port would cost. */
     private long historyBytesPerPoint;
     private long historyShedPoints;
+    /** What the estimates of the nodes held may add up to ({@link #estimatedBytes()}); MAX_VALUE = no bound. */
+    private long admissionLimitBytes = Long.MAX_VALUE;
+    /** Sum of the nodes' {@link NodeCost#stateBytes()}. */
+    private long costStateBytes;
+    /** Sum of the nodes' full histories ({@link NodeCost#fullHistoryBytes(int)}). */
+    private long costFullHistoryBytes;
 
     private static final class Node {
         String agentVersion;
@@ -81,6 +96,9 @@ public final class NodeStore {
         final NodeHistory history = new NodeHistory();
         /** This node's share of {@link #historyBytesPerPoint} as last counted. */
         long historyBytesPerPoint;
+        /** What the node is estimated to cost outside its history, and its full history; 0 when not estimated. */
+        long costStateBytes;
+        long costFullHistoryBytes;
     }
 
     public NodeStore(LongSupplier clock, int staleAfterIntervals, long expireAfterMillis, int historyPoints, int maxNodes) {
@@ -116,19 +134,111 @@ public final class NodeStore {
      * the store already holds {@code maxNodes} nodes.
      */
     public synchronized boolean connect(String node, String agentVersion, long intervalMillis) {
+        return connect(node, agentVersion, intervalMillis, null) == Admission.ADMITTED;
+    }
+
+    /**
+     * A connection announced {@code node}, whose layout is estimated to cost {@code cost} (null: not estimated, as
+     * before). Refused, changing nothing, when the node is new and the store already holds {@code maxNodes} nodes
+     * ({@link Admission#NODE_LIMIT}), or when the node would grow the estimate of all nodes held
+     * ({@link #estimatedBytes()}) beyond the admission limit ({@link Admission#HEAP}). A node held already and not
+     * growing is always admitted: it costs the heap nothing new.
+     */
+    public synchronized Admission connect(String node, String agentVersion, long intervalMillis, NodeCost cost) {
         Node state = nodes.get(node);
+        if (state == null && nodes.size() >= maxNodes) {
+            return Admission.NODE_LIMIT;
+        }
+        if (!fits(state, cost)) {
+            return Admission.HEAP;
+        }
         if (state == null) {
-            if (nodes.size() >= maxNodes) {
-                return false;
-            }
             state = new Node();
             nodes.put(node, state);
         }
+        account(state, cost);
         state.agentVersion = agentVersion;
         state.intervalMillis = intervalMillis;
         state.connections++;
         state.lastSeenMillis = clock.getAsLong();
+        return Admission.ADMITTED;
+    }
+
+    /**
+     * {@code node} announced a new layout estimated to cost {@code cost}. False, changing nothing, when the growth
+     * does not fit below the admission limit; an unknown node is ignored (true).
+     */
+    public synchronized boolean relayout(String node, NodeCost cost) {
+        Node state = nodes.get(node);
+        if (state == null) {
+            return true;
+        }
+        if (!fits(state, cost)) {
+            return false;
+        }
+        account(state, cost);
         return true;
+    }
+
+    /** Whether {@code state} (null: a new node) may cost {@code cost} instead of its present estimate. */
+    private boolean fits(Node state, NodeCost cost) {
+        if (cost == null || admissionLimitBytes == Long.MAX_VALUE) {
+            return true;
+        }
+        long oldState = state == null ? 0 : state.costStateBytes;
+        long oldHistory = state == null ? 0 : state.costFullHistoryBytes;
+        long newHistory = cost.fullHistoryBytes(historyPoints);
+        if (cost.stateBytes() <= oldState && newHistory <= oldHistory) {
+            return true;
+        }
+        return estimate(costStateBytes - oldState + cost.stateBytes(),
+                costFullHistoryBytes - oldHistory + newHistory) <= admissionLimitBytes;
+    }
+
+    private void account(Node state, NodeCost cost) {
+        if (cost == null) {
+            return;
+        }
+        long history = cost.fullHistoryBytes(historyPoints);
+        costStateBytes += cost.stateBytes() - state.costStateBytes;
+        costFullHistoryBytes += history - state.costFullHistoryBytes;
+        state.costStateBytes = cost.stateBytes();
+        state.costFullHistoryBytes = history;
+    }
+
+    private void forget(Node state) {
+        historyBytesPerPoint -= state.historyBytesPerPoint;
+        costStateBytes -= state.costStateBytes;
+        costFullHistoryBytes -= state.costFullHistoryBytes;
+    }
+
+    /** The nodes' state plus their histories, which the history budget caps. */
+    private long estimate(long stateBytes, long fullHistoryBytes) {
+        return stateBytes + Math.min(historyBudgetBytes, fullHistoryBytes);
+    }
+
+    /**
+     * Bounds {@link #estimatedBytes()}: a hello or layout change that would take it beyond {@code bytes} is refused
+     * ({@link Admission#HEAP}). {@link Long#MAX_VALUE} = no bound (the default).
+     */
+    public synchronized void admissionLimit(long bytes) {
+        if (bytes < 0) {
+            throw new IllegalArgumentException("admission limit must not be negative: " + bytes);
+        }
+        admissionLimitBytes = bytes;
+    }
+
+    /** The bound set by {@link #admissionLimit(long)}. */
+    public synchronized long admissionLimitBytes() {
+        return admissionLimitBytes;
+    }
+
+    /**
+     * The heap the nodes held are estimated to take ({@link NodeCost}): their state, plus their full histories as far
+     * as the history budget lets them grow.
+     */
+    public synchronized long estimatedBytes() {
+        return estimate(costStateBytes, costFullHistoryBytes);
     }
 
     /** A connection of {@code node} closed. */
@@ -223,7 +333,7 @@ public final class NodeStore {
         long costNow = NodeHistory.BYTES_PER_NODE_POINT + (long) NodeHistory.BYTES_PER_PORT_POINT * points.size();
         historyBytesPerPoint += costNow - state.historyBytesPerPoint;
         state.historyBytesPerPoint = costNow;
-        historyShedPoints += state.history.append(sample.timestampMillis(), points, historyLimit());
+        historyShedPoints += state.history.append(sample.timestampMillis(), points, historyLimit(), historyPoints);
     }
 
     /** Points each port keeps now: {@code historyPoints}, or fewer while the fleet's histories would exceed the budget. */
@@ -274,7 +384,7 @@ public final class NodeStore {
             boolean gone = now - e.getValue().lastSeenMillis > expireAfterMillis;
             if (gone) {
                 expired.add(e.getKey());
-                historyBytesPerPoint -= e.getValue().historyBytesPerPoint;
+                forget(e.getValue());
             }
             return gone;
         });
@@ -293,7 +403,7 @@ public final class NodeStore {
     public synchronized boolean remove(String node) {
         Node state = nodes.remove(node);
         if (state != null) {
-            historyBytesPerPoint -= state.historyBytesPerPoint;
+            forget(state);
         }
         return state != null;
     }

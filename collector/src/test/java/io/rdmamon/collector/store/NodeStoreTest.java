@@ -96,4 +96,95 @@ class NodeStoreTest {
         assertEquals(10, budgeted.history("a").orElseThrow().get("mlx5_0/1").size());
         assertEquals(3 * 5, budgeted.historyShedPoints());
     }
+
+    @Test
+    void everyPointDroppedBecauseOfTheBudgetIsCountedAlsoWhenTheRingNeverHeldTheFullHistory() {
+        // issue 23 item 9: four 3-port nodes in a budget for two; the rings never reach historyPoints (10), they fill
+        // at the budget's 5 and every further point drops the oldest one, which the full history would have kept
+        NodeStore budgeted = new NodeStore(clock::get, 3, 600_000, 10, 10, 60_000, 2 * 10 * 56);
+        String[] names = {"a", "b", "c", "d"};
+        for (String node : names) {
+            budgeted.connect(node, "v", 1000);
+        }
+        int samples = 20;
+        for (long seq = 1; seq <= samples; seq++) {
+            clock.set(NOW + seq * 1000);
+            for (String node : names) {
+                budgeted.accept(FixtureHosts.golden(node, NOW + seq * 1000, seq), "r", seq);
+            }
+        }
+        assertEquals(5, budgeted.historyLimit());
+        long held = 0;
+        long ports = 0;
+        for (String node : names) {
+            for (List<RatePoint> points : budgeted.history(node).orElseThrow().values()) {
+                assertEquals(5, points.size());
+                held += points.size();
+                ports++;
+            }
+        }
+        assertEquals(4 * 3, ports);
+        assertEquals(ports * samples - held, budgeted.historyShedPoints(), "every point dropped under the budget");
+        // the nodes go, one stays: its ring grows to the full history and then ages out without shedding
+        clock.set(NOW + samples * 1000 + 600_001);
+        budgeted.touch("a");
+        budgeted.expire();
+        long shed = budgeted.historyShedPoints();
+        for (long seq = samples + 1; seq <= samples + 30; seq++) {
+            clock.set(NOW + 600_001 + seq * 1000);
+            budgeted.accept(FixtureHosts.golden("a", NOW + 600_001 + seq * 1000, seq), "r", seq);
+        }
+        assertEquals(10, budgeted.history("a").orElseThrow().get("mlx5_0/1").size());
+        assertEquals(shed, budgeted.historyShedPoints(), "points aging out of a full historyPoints ring are not shed");
+    }
+
+    @Test
+    void aHelloWhoseNodeTheHeapCannotTakeIsRefusedAHeldNodeIsNotAndExpiryMakesRoom() {
+        // historyPoints 10, history budget 2,000 bytes: a node of 100 bytes of state whose full history is 10 × 150
+        NodeStore admitting = new NodeStore(clock::get, 3, 600_000, 10, 10, 60_000, 2_000);
+        admitting.admissionLimit(2_000 + 3 * 100);
+        NodeCost cost = new NodeCost(100, 150);
+        assertEquals(NodeStore.Admission.ADMITTED, admitting.connect("a", "v", 1000, cost));
+        assertEquals(100 + 1_500, admitting.estimatedBytes());
+        assertEquals(NodeStore.Admission.ADMITTED, admitting.connect("b", "v", 1000, cost));
+        assertEquals(200 + 2_000, admitting.estimatedBytes(), "the histories count up to their budget");
+        assertEquals(NodeStore.Admission.ADMITTED, admitting.connect("c", "v", 1000, cost));
+        assertEquals(NodeStore.Admission.HEAP, admitting.connect("d", "v", 1000, cost), "2,400 bytes past 2,300");
+        assertTrue(admitting.node("d").isEmpty(), "a refused node is not held");
+        assertEquals(300 + 2_000, admitting.estimatedBytes());
+        // a node held already reconnects at the same cost; it may not grow past the limit
+        assertEquals(NodeStore.Admission.ADMITTED, admitting.connect("a", "v", 1000, cost));
+        assertEquals(NodeStore.Admission.HEAP, admitting.connect("a", "v", 1000, new NodeCost(101, 150)));
+        assertTrue(admitting.relayout("a", new NodeCost(50, 150)), "shrinking always fits");
+        assertEquals(false, admitting.relayout("a", new NodeCost(151, 150)));
+        assertEquals(250 + 2_000, admitting.estimatedBytes());
+        // b and c go silent and expire: their share is free again
+        clock.set(NOW + 600_001);
+        admitting.touch("a");
+        assertEquals(List.of("b", "c"), admitting.expire().stream().sorted().toList());
+        assertEquals(50 + 1_500, admitting.estimatedBytes());
+        assertEquals(NodeStore.Admission.ADMITTED, admitting.connect("d", "v", 1000, cost));
+        assertTrue(admitting.remove("d"));
+        assertEquals(50 + 1_500, admitting.estimatedBytes());
+        // the node limit is still its own reason
+        NodeStore small = new NodeStore(clock::get, 3, 600_000, 10, 1, 60_000, 2_000);
+        assertEquals(NodeStore.Admission.ADMITTED, small.connect("a", "v", 1000, cost));
+        assertEquals(NodeStore.Admission.NODE_LIMIT, small.connect("b", "v", 1000, cost));
+    }
+
+    @Test
+    void theEstimateOfALayoutGrowsWithItsPortsSlotsAndGids() {
+        io.rdmamon.protocol.wire.HostLayout eight = io.rdmamon.protocol.wire.HostLayout.of(
+                FixtureHosts.golden("n", NOW, 1));
+        NodeCost cost = NodeCost.of(eight);
+        int ports = eight.devices().stream().mapToInt(d -> d.ports().size()).sum();
+        long gids = eight.devices().stream().flatMap(d -> d.ports().stream()).mapToLong(p -> p.gids().size()).sum();
+        assertEquals(NodeCost.NODE_BYTES + ports * NodeCost.PORT_BYTES + eight.slotCount() * NodeCost.SLOT_BYTES
+                + gids * NodeCost.GID_BYTES, cost.stateBytes());
+        assertEquals(8 + 16L * ports, cost.historyBytesPerPoint());
+        assertEquals(900 * (8 + 16L * ports), cost.fullHistoryBytes(900));
+        // -Xmx128m: half of it less the idle process and the 8 MiB of hellos that may wait
+        assertEquals(64L * 1048576 - 24 * 1048576 - 8 * 1048576,
+                NodeCost.admissionLimit(128L * 1048576, 8 * 1048576));
+    }
 }

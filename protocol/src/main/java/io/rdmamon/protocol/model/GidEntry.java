@@ -10,6 +10,14 @@ package io.rdmamon.protocol.model;
  * @param ipv4   dotted IPv4 address for IPv4-mapped GIDs ({@code ::ffff:a.b.c.d}); null otherwise
  */
 public record GidEntry(int index, String gid, String type, String netdev, String ipv4) {
+    /**
+     * Most GID entries one port sends: four times the largest real table (mlx5 ports list 255 or 256 in sysfs), and
+     * the collector's default {@code ingest.maxGidsPerPort}. A port with more (a broken driver, a forged host root)
+     * sends the first ones by index and counts the rest ({@link IbPort#gidsDropped()}): 100,000 entries made a hello
+     * larger than the 4 MiB a frame may be, and the node was refused on every retry.
+     */
+    public static final int MAX_PER_PORT = 1024;
+
     public boolean isRoceV2() {
         return isRoceV2Type(type);
     }

@@ -38,6 +38,8 @@ import java.util.Map;
  * @param hwCountersSource   where {@link #hwCounters} came from: {@link #HW_COUNTERS_NETLINK} (one RDMA netlink
  *                           {@code STAT_GET}) or {@link #HW_COUNTERS_SYSFS} (the {@code hw_counters/} files); null when
  *                           not recorded (agents before it was carried)
+ * @param gidsDropped        entries of the port's GID table beyond the first {@link GidEntry#MAX_PER_PORT} non-empty
+ *                           ones, neither read nor sent (the table was truncated); 0 for every real table
  */
 public record IbPort(
         int port,
@@ -59,7 +61,15 @@ public record IbPort(
         Map<String, Long> netdevCounters,
         TransceiverModule module,
         FecMode fec,
-        String hwCountersSource) {
+        String hwCountersSource,
+        int gidsDropped) {
+    /**
+     * Most names one counter group of a port (its {@code counters/}, {@code hw_counters/}, its netdev's ethtool
+     * statistics) sends: the collector's default {@code ingest.maxCountersPerGroup}, about three times the most a real
+     * mlx5 netdev lists (1,000 to 3,000 ethtool statistics). Beyond it the agent keeps the first ones and logs it once,
+     * so that one odd group costs its extra counters, not the node's stream.
+     */
+    public static final int MAX_COUNTERS_PER_GROUP = 8192;
     public static final String HW_COUNTERS_NETLINK = "netlink";
     public static final String HW_COUNTERS_SYSFS = "sysfs";
     /** {@code state} 4: ACTIVE. */
@@ -72,6 +82,19 @@ public record IbPort(
         hwCounters = Maps.copyOrdered(hwCounters);
         gids = List.copyOf(gids);
         netdevCounters = Maps.copyOrdered(netdevCounters);
+        if (gidsDropped < 0) {
+            throw new IllegalArgumentException("gidsDropped is negative: " + gidsDropped);
+        }
+    }
+
+    /** A port whose GID table was sent whole. */
+    public IbPort(int port, int stateId, String state, int physStateId, String physState, String rate,
+                  Long rateBytesPerSecond, String linkLayer, String lid, String netdev, Map<String, Long> counters,
+                  Map<String, Long> hwCounters, List<GidEntry> gids, EthtoolStats ethtool, VerbsPortAttributes verbs,
+                  QosConfig qos, Map<String, Long> netdevCounters, TransceiverModule module, FecMode fec,
+                  String hwCountersSource) {
+        this(port, stateId, state, physStateId, physState, rate, rateBytesPerSecond, linkLayer, lid, netdev, counters,
+                hwCounters, gids, ethtool, verbs, qos, netdevCounters, module, fec, hwCountersSource, 0);
     }
 
     /** A port whose hw counters' source is not recorded. */
@@ -86,7 +109,7 @@ public record IbPort(
     /** This port with {@code values} as its hw counters, read from {@code source}. */
     public IbPort withHwCounters(Map<String, Long> values, String source) {
         return new IbPort(port, stateId, state, physStateId, physState, rate, rateBytesPerSecond, linkLayer, lid,
-                netdev, counters, values, gids, ethtool, verbs, qos, netdevCounters, module, fec, source);
+                netdev, counters, values, gids, ethtool, verbs, qos, netdevCounters, module, fec, source, gidsDropped);
     }
 
     /** A port whose FEC encoding was not read. */

@@ -259,6 +259,9 @@ public final class FrameCodec {
                     gids.addObject().put("index", g.index()).put("gid", g.gid()).put("type", g.type())
                             .put("netdev", g.netdev()).put("ipv4", g.ipv4());
                 }
+                if (p.gidsDropped() > 0) {
+                    port.put("gidsDropped", p.gidsDropped());
+                }
                 if (p.ethtool() != null) {
                     EthtoolLayout e = p.ethtool();
                     if (e.v1CopySlots() != 0) {
@@ -389,6 +392,18 @@ public final class FrameCodec {
         return SharedValues.NAME_LISTS.of(List.copyOf(json.strings(field)));
     }
 
+    /** A port's optional {@code gidsDropped} (protocol 3; absent = 0): a non-negative count. */
+    private static int gidsDropped(StrictJson port) throws FrameException {
+        Integer dropped = port.optInteger("gidsDropped");
+        if (dropped == null) {
+            return 0;
+        }
+        if (dropped < 0) {
+            throw new FrameException(port.path("gidsDropped") + ": " + dropped + " is negative");
+        }
+        return dropped;
+    }
+
     private static HostLayout layout(StrictJson layout, int version) throws FrameException {
         List<DeviceLayout> devices = new ArrayList<>();
         for (StrictJson d : layout.objects("devices")) {
@@ -416,7 +431,8 @@ public final class FrameCodec {
                         p.has("qos") ? QosWire.decode(p.object("qos")) : null,
                         p.has("netdevCounters") ? sharedNames(p, "netdevCounters") : List.of(),
                         p.has("module") ? module(p.object("module")) : null,
-                        p.has("fec") ? fec(p.object("fec")) : null, p.optString("hwCountersSource")));
+                        p.has("fec") ? fec(p.object("fec")) : null, p.optString("hwCountersSource"),
+                        gidsDropped(p)));
             }
             StrictJson pci = d.optObject("pci");
             devices.add(new DeviceLayout(d.string("name"), d.integer("nodeTypeId"), d.optString("nodeType"),

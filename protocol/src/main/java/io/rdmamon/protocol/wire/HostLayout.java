@@ -165,19 +165,31 @@ public record HostLayout(List<DeviceLayout> devices, Map<String, String> ncclCon
      * null when not read): a change of it is a layout change, never part of a values frame. {@code netdevCounterNames}
      * (protocol 3) are the {@link io.rdmamon.protocol.model.NetdevCounters} the port's netdev has, and {@code module}
      * its transceiver; their slots follow the ethtool ones. {@code hwCountersSource} (protocol 3, optional) says
-     * where the hw counters were read ({@link IbPort#hwCountersSource()}).
+     * where the hw counters were read ({@link IbPort#hwCountersSource()}), and {@code gidsDropped} (protocol 3,
+     * optional, absent = 0) how many GID entries the agent left out ({@link IbPort#gidsDropped()}).
      */
     public record PortLayout(int port, int stateId, String state, int physStateId, String physState, String rate,
                              Long rateBytesPerSecond, String linkLayer, String lid, String netdev,
                              List<String> counterNames, List<String> hwCounterNames, List<GidEntry> gids,
                              EthtoolLayout ethtool, VerbsPortAttributes verbs, QosConfig qos,
                              List<String> netdevCounterNames, ModuleLayout module, FecMode fec,
-                             String hwCountersSource) {
+                             String hwCountersSource, int gidsDropped) {
         public PortLayout {
             counterNames = List.copyOf(counterNames);
             hwCounterNames = List.copyOf(hwCounterNames);
             gids = List.copyOf(gids);
             netdevCounterNames = netdevCounterNames == null ? List.of() : List.copyOf(netdevCounterNames);
+        }
+
+        /** A port that left out no GID entry. */
+        public PortLayout(int port, int stateId, String state, int physStateId, String physState, String rate,
+                          Long rateBytesPerSecond, String linkLayer, String lid, String netdev,
+                          List<String> counterNames, List<String> hwCounterNames, List<GidEntry> gids,
+                          EthtoolLayout ethtool, VerbsPortAttributes verbs, QosConfig qos,
+                          List<String> netdevCounterNames, ModuleLayout module, FecMode fec, String hwCountersSource) {
+            this(port, stateId, state, physStateId, physState, rate, rateBytesPerSecond, linkLayer, lid, netdev,
+                    counterNames, hwCounterNames, gids, ethtool, verbs, qos, netdevCounterNames, module, fec,
+                    hwCountersSource, 0);
         }
 
         /** A port without QoS configuration, netdev counters or module (every protocol 1 and 2 layout). */
@@ -196,7 +208,7 @@ public record HostLayout(List<DeviceLayout> devices, Map<String, String> ncclCon
                     port.ethtool() == null ? null : EthtoolLayout.of(port.ethtool()), port.verbs(), port.qos(),
                     List.copyOf(port.netdevCounters().keySet()),
                     port.module() == null ? null : ModuleLayout.of(port.module()), port.fec(),
-                    port.hwCountersSource());
+                    port.hwCountersSource(), port.gidsDropped());
         }
 
         public int slotCount() {
