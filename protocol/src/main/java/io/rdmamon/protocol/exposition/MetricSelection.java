@@ -51,6 +51,7 @@ public final class MetricSelection {
      * the collector's tests check that its registry has exactly these.
      */
     public static final Set<String> COLLECTOR_SELF = Set.of(
+            "rdmamon_collector_admission_estimated_bytes", "rdmamon_collector_admission_limit_bytes",
             "rdmamon_collector_agent_streams_closed_total", "rdmamon_collector_auth_failures_total",
             "rdmamon_collector_cluster_members", "rdmamon_collector_connected_agents",
             "rdmamon_collector_frames_received_total", "rdmamon_collector_frames_rejected_total",
