@@ -1,7 +1,18 @@
 package io.rdmamon.collector.deploy;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.rdmamon.collector.ConfigException;
+import io.rdmamon.collector.ListenAddress;
+import io.rdmamon.collector.cluster.ClusterBoot;
+import io.rdmamon.collector.cluster.ClusterConfig;
+import io.rdmamon.collector.cluster.ClusterTls;
+import io.vertx.core.VertxOptions;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -100,6 +111,22 @@ class HaOverlayTest {
         }
         assertTrue(secret, "the cluster-tls volume is the Secret rdmamon-cluster-tls");
         assertEquals(null, env("RDMAMON_CLUSTER_INSECURE"), "never --insecure-cluster in the shipped overlay");
+    }
+
+    @Test
+    void theCommittedPlaceholderCertificateStopsAReplica(@TempDir Path dir) throws Exception {
+        JsonNode placeholders = resource("Secret", "rdmamon-cluster-tls").path("stringData");
+        Map<String, Path> files = new HashMap<>();
+        for (String key : List.of("tls.crt", "tls.key", "ca.crt")) {
+            assertTrue(placeholders.path(key).asText().startsWith("#"), key + " must be a placeholder, not a key");
+            files.put(key, Files.writeString(dir.resolve(key), placeholders.path(key).asText()));
+        }
+        ClusterConfig cluster = new ClusterConfig(new ListenAddress("127.0.0.1", 5701), List.of("127.0.0.1:5701"), null,
+                ClusterConfig.DEFAULT_NAME, 0, new ClusterTls(files.get("tls.crt"), files.get("tls.key"), files.get("ca.crt")));
+        Throwable refused = ClusterBoot.start(cluster, new VertxOptions()).toCompletionStage().toCompletableFuture()
+                .handle((booted, e) -> e).get(30, TimeUnit.SECONDS);
+        assertTrue(refused instanceof ConfigException && refused.getMessage().contains("cluster.tls.certFile"),
+                "the placeholder must stop the replica, naming the file: " + refused);
     }
 
     @Test
