@@ -15,6 +15,7 @@ import io.rdmamon.agent.qos.DcbSource;
 import io.rdmamon.agent.qos.NetlinkDcbSource;
 import io.rdmamon.agent.qos.QosReader;
 import io.rdmamon.agent.rdma.RdmaNetlinkReader;
+import io.rdmamon.agent.workload.WorkloadAttributor;
 import io.rdmamon.agent.sysfs.DeviceReading;
 import io.rdmamon.agent.sysfs.IbPorts;
 import io.rdmamon.agent.sysfs.InfiniBandClassReader;
@@ -245,11 +246,12 @@ public final class HostReader {
 
     /**
      * A reader that takes each device's resources and QPs, and each port's hw counters, from {@code netlink} (root
-     * {@code /}); every request under the read deadline.
+     * {@code /}); every request under the read deadline. The QPs' owners are read from {@code <root>/proc}.
      */
     public HostReader withRdmaNetlink(RdmaNetlink netlink) {
         return new HostReader(hostRoot, watchdog, files, sysfs, ethtool, verbs, deviceInclude, deviceExclude, clock,
-                modules, dcb, qos, fecCadence, new RdmaNetlinkReader(new WatchedRdmaNetlink(netlink, watchdog)));
+                modules, dcb, qos, fecCadence, new RdmaNetlinkReader(new WatchedRdmaNetlink(netlink, watchdog),
+                WorkloadAttributor.forRoot(hostRoot)));
     }
 
     /** The clock that stamps samples. */

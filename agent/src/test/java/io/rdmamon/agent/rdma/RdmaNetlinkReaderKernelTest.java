@@ -3,7 +3,11 @@ package io.rdmamon.agent.rdma;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.abort;
 
+import java.nio.file.Path;
+
 import org.junit.jupiter.api.Test;
+
+import io.rdmamon.agent.workload.WorkloadAttributor;
 
 import io.rdmamon.nativeio.rdma.NetlinkRdma;
 import io.rdmamon.nativeio.rdma.RdmaNetlinkException;
@@ -23,6 +27,6 @@ class RdmaNetlinkReaderKernelTest {
         } catch (RdmaNetlinkException e) {
             assertTrue(e.kernelWithoutRdmaNetlink(), e.getMessage());
         }
-        assertTrue(new RdmaNetlinkReader(kernel).sample().absent());
+        assertTrue(new RdmaNetlinkReader(kernel, WorkloadAttributor.forRoot(Path.of("/"))).sample().absent());
     }
 }
