@@ -17,7 +17,6 @@ import io.rdmamon.protocol.model.QueuePair;
  * to a port yet (RESET) are on no port and left out. Reads each process once per call.
  */
 public final class WorkloadAttributor {
-    public static final String KERNEL_QP = "kernel QP";
     /** A user QP without a pid: the kernel hides the owner's pid from another pid namespace (fabric-facts §2.3). */
     public static final String NO_HOST_PID = "agent without hostPID: the owner is in another pid namespace";
     /** Digits of a container id shown when its name is unknown, as {@code docker ps} and {@code crictl ps} show it. */
@@ -51,7 +50,7 @@ public final class WorkloadAttributor {
     private Owner owner(QueuePair qp, Map<Long, Owner> byPid) {
         if (qp.pid() == null) {
             return qp.kernName() != null
-                    ? new Owner(null, null, null, "[" + qp.kernName() + "]", PortWorkload.NONE, KERNEL_QP)
+                    ? new Owner(null, null, null, "[" + qp.kernName() + "]", PortWorkload.NONE, PortWorkload.KERNEL_QP)
                     : new Owner(null, null, null, null, PortWorkload.NONE, NO_HOST_PID);
         }
         return byPid.computeIfAbsent(qp.pid(), this::process);

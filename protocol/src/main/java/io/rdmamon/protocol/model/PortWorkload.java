@@ -33,6 +33,8 @@ public record PortWorkload(int port, String namespace, String pod, String contai
     /** No pod: the reason says why. */
     public static final String NONE = "none";
     public static final Set<String> ATTRIBUTIONS = Set.of(DEVICE, PROCESS, NONE);
+    /** The reason of a kernel module's QPs (GSI/SMI of {@code ib_core}, NFS/iSER, ...): no workload's. */
+    public static final String KERNEL_QP = "kernel QP";
     /** Workloads kept per port by QP count; the rest are summed into one {@link #OTHER} row, bounding the series. */
     public static final int TOP_PER_PORT = 8;
     /** The reason of the row summing the workloads beyond the top {@link #TOP_PER_PORT} of a port. */
@@ -86,6 +88,11 @@ public record PortWorkload(int port, String namespace, String pod, String contai
     private String labelKey() {
         return Stream.of(namespace, pod, container, comm, attribution, reason)
                 .map(s -> s == null ? "" : s).collect(Collectors.joining("\0"));
+    }
+
+    /** Whether the QPs are a kernel module's, not a workload's. */
+    public boolean isKernel() {
+        return KERNEL_QP.equals(reason);
     }
 
     /** How an evidence line names the workload: {@code ns/pod (12 QPs)}, else the process or the reason. */
