@@ -1,6 +1,5 @@
 package io.rdmamon.agent.workload;
 
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -28,11 +27,6 @@ public final class WorkloadAttributor {
     public WorkloadAttributor(ProcessFiles processes, PodDirectory pods) {
         this.processes = processes;
         this.pods = pods;
-    }
-
-    /** An attributor reading {@code <hostRoot>/proc} and knowing no pod names. */
-    public static WorkloadAttributor forRoot(Path hostRoot) {
-        return new WorkloadAttributor(new ProcessFiles(hostRoot), PodDirectory.NONE);
     }
 
     /** The workloads on each port of the device holding {@code qps}, bounded per port. */

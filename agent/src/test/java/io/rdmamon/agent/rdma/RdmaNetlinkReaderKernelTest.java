@@ -7,6 +7,8 @@ import java.nio.file.Path;
 
 import org.junit.jupiter.api.Test;
 
+import io.rdmamon.agent.workload.PodDirectory;
+import io.rdmamon.agent.workload.ProcessFiles;
 import io.rdmamon.agent.workload.WorkloadAttributor;
 
 import io.rdmamon.nativeio.rdma.NetlinkRdma;
@@ -27,6 +29,6 @@ class RdmaNetlinkReaderKernelTest {
         } catch (RdmaNetlinkException e) {
             assertTrue(e.kernelWithoutRdmaNetlink(), e.getMessage());
         }
-        assertTrue(new RdmaNetlinkReader(kernel, WorkloadAttributor.forRoot(Path.of("/"))).sample().absent());
+        assertTrue(new RdmaNetlinkReader(kernel, new WorkloadAttributor(new ProcessFiles(Path.of("/")), PodDirectory.NONE)).sample().absent());
     }
 }

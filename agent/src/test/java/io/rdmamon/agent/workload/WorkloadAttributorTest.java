@@ -40,6 +40,11 @@ class WorkloadAttributorTest {
         return new QueuePairEntry(0, "mlx5_0", port, lqpn, null, 2, 3, pid, null);
     }
 
+    /** The agent's attributor on the temp host root, knowing no pod names. */
+    private WorkloadAttributor attributor() {
+        return new WorkloadAttributor(new ProcessFiles(root), PodDirectory.NONE);
+    }
+
     private static List<QueuePair> model(List<QueuePairEntry> dump) {
         return dump.stream().map(RdmaNetlinkReaderAccess::toModel).toList();
     }
@@ -59,7 +64,7 @@ class WorkloadAttributorTest {
         dump.add(userQp(1, 302, null)); // a user QP whose pid the kernel hid
         dump.add(userQp(null, 303, 100L)); // RESET: on no port yet
 
-        List<PortWorkload> workloads = WorkloadAttributor.forRoot(root).attribute(model(dump));
+        List<PortWorkload> workloads = attributor().attribute(model(dump));
 
         String unknown = PodDirectory.NONE.unknownReason();
         assertEquals(List.of(
@@ -102,7 +107,7 @@ class WorkloadAttributorTest {
         Files.createDirectory(cgroup);
         assertEquals(List.of(new PortWorkload(1, null, null, null, "python3", PortWorkload.NONE,
                         "cannot read /proc/<pid>/cgroup: Is a directory", 1)),
-                WorkloadAttributor.forRoot(root).attribute(model(List.of(userQp(1, 1, 100L)))));
+                attributor().attribute(model(List.of(userQp(1, 1, 100L)))));
     }
 
     @Test
@@ -114,7 +119,7 @@ class WorkloadAttributorTest {
                 dump.add(userQp(1, pid * 100L + q, (long) pid));
             }
         }
-        List<PortWorkload> workloads = WorkloadAttributor.forRoot(root).attribute(model(dump));
+        List<PortWorkload> workloads = attributor().attribute(model(dump));
         assertEquals(PortWorkload.MAX_ROWS_PER_PORT, workloads.size());
         assertEquals(new PortWorkload(1, null, null, null, null, PortWorkload.NONE, PortWorkload.OTHER, 1 + 2),
                 workloads.get(PortWorkload.TOP_PER_PORT));
