@@ -113,7 +113,7 @@ final class ResourcesWire {
 
     private static List<PortWorkload> workloads(StrictJson json) throws FrameException {
         List<StrictJson> entries = json.objects("workloads");
-        // a port carries at most MAX_ROWS_PER_PORT rows, each holding at least one QP of the (at most) 256 ports
+        // bounded before the rows are read; the per-port bound is the model's, checked when the resources are built
         if (entries.size() > MAX_WORKLOADS) {
             throw new FrameException(json.path("workloads") + " lists " + entries.size() + " workloads; at most "
                     + MAX_WORKLOADS);
