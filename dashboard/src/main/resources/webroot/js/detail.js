@@ -299,13 +299,14 @@ export class Detail {
     const hint = byId('workloads-hint');
     const tbody = document.querySelector('#workloads-table tbody');
     const workloads = port?.workloads;
+    const empty = !port ? '' : workloads ? 'No QPs on this port.' : 'QPs not read (RDMA netlink on a live host only).';
+    // the hint is styled as a note: hidden, not blank, while the table speaks
+    hint.hidden = workloads?.length > 0 || !empty;
     if (!workloads || workloads.length === 0) {
-      setText(hint, !port ? '' : workloads ? 'No QPs on this port.'
-        : 'QPs not read (RDMA netlink on a live host only).', 'hint muted');
+      setText(hint, empty, 'hint muted');
       tbody.replaceChildren();
       return;
     }
-    setText(hint, '', 'hint');
     tbody.replaceChildren(...workloads.map((w) => el('tr', null,
       text('td', w.qps, 'num'),
       text('td', w.pod ? (w.namespace ? w.namespace + '/' : '') + w.pod + (w.container ? ' · ' + w.container : '')
