@@ -112,6 +112,7 @@ export class Detail {
       this.refresh = setInterval(() => this.loadNode(), NODE_REFRESH_MILLIS);
       this.renderHead();
       this.renderGids();
+      this.renderWorkloads();
       this.renderQos();
       this.renderCounters();
       this.renderRates();
@@ -184,6 +185,7 @@ export class Detail {
       this.nodeInfo = info;
       this.renderHead();
       this.renderGids();
+      this.renderWorkloads();
       this.renderQos();
       const {device, port} = this.portInfo();
       this.phys.update(device, port, Date.now());
@@ -289,6 +291,30 @@ export class Detail {
     tbody.replaceChildren(...port.gids.map((g) => el('tr', {className: g.index === advice.index ? 'recommended' : null},
       text('td', g.index, 'num'), text('td', g.gid, 'mono'), text('td', g.ipv4 || '—'), text('td', g.type || '—'),
       text('td', g.netdev || '—'))));
+  }
+
+  /**
+   * Who holds the port's QPs (docs/workloads.md), as /api/nodes/{node} lists them: a pod as namespace/name (its UID
+   * while the agent cannot name it), else the process; the reason shown beside a `none` or incomplete attribution.
+   */
+  renderWorkloads() {
+    const {port} = this.portInfo();
+    const hint = byId('workloads-hint');
+    const tbody = document.querySelector('#workloads-table tbody');
+    const workloads = port?.workloads;
+    const empty = !port ? '' : workloads ? 'No QPs on this port.' : 'QPs not read (RDMA netlink on a live host only).';
+    // the hint is styled as a note: hidden, not blank, while the table speaks
+    hint.hidden = workloads?.length > 0 || !empty;
+    if (!workloads || workloads.length === 0) {
+      setText(hint, empty, 'hint muted');
+      tbody.replaceChildren();
+      return;
+    }
+    tbody.replaceChildren(...workloads.map((w) => el('tr', null,
+      text('td', w.qps, 'num'),
+      text('td', w.pod ? (w.namespace ? w.namespace + '/' : '') + w.pod + (w.container ? ' · ' + w.container : '')
+        : (w.comm || '—')),
+      text('td', w.attribution + (w.reason ? ': ' + w.reason : '')))));
   }
 
   /** Trust, the PFC row, the DSCPs of the lossless priorities and ETS, as the API reports them (no rule logic here). */

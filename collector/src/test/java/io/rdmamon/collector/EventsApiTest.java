@@ -9,6 +9,7 @@ import io.rdmamon.protocol.model.FecMode;
 import io.rdmamon.protocol.model.IbPort;
 import io.rdmamon.protocol.model.TransceiverModule;
 import io.rdmamon.protocol.model.PciFunction;
+import io.rdmamon.protocol.model.PortWorkload;
 import io.rdmamon.protocol.model.QueuePair;
 import io.rdmamon.protocol.model.RdmaResources;
 import io.rdmamon.protocol.model.SourceStatus;
@@ -29,6 +30,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -222,9 +224,41 @@ class EventsApiTest {
                         new PciFunction("0000:01:00.0", null, "0000:01:00.0", "8.0 GT/s PCIe", "16.0 GT/s PCIe",
                                 8_000_000_000L, 16_000_000_000L, 16, 16, Map.of("correctable", 2L), List.of()),
                         new RdmaResources(Map.of("qp", 2L), List.of(new QueuePair(1, null, 1, "GSI", "RTS", null,
-                                "ib_core"), new QueuePair(17, 18L, 1, "RC", "RTS", 4321L, null)), 0))),
+                                "ib_core"), new QueuePair(17, 18L, 1, "RC", "RTS", 4321L, null)), 0)
+                                .withWorkloads(workloads()))),
                 List.of(SourceStatus.ok("sysfs", "mlx5_4"), SourceStatus.ok("sysfs", "rocep1s0f0"),
                         SourceStatus.unsupported("qos", "enp1s0f0np0", "no DCB support on enp1s0f0np0 (EOPNOTSUPP)")));
+    }
+
+    /** One training pod with 12 QPs and nine pods with 2 each on port 1: bounded to 8 rows and the rest summed. */
+    private static List<PortWorkload> workloads() {
+        List<PortWorkload> all = new ArrayList<>();
+        all.add(new PortWorkload(1, "ml", "train-llama-0", "worker", "python3", PortWorkload.PROCESS, null, 12));
+        for (int i = 1; i <= 9; i++) {
+            all.add(new PortWorkload(1, "batch", "job-" + i, "main", "ib_write_bw", PortWorkload.PROCESS, null, 2));
+        }
+        return PortWorkload.bounded(all);
+    }
+
+    @Test
+    void theMetricsCarryEachPortsWorkloadsBoundedAndTheNodeDetailListsThemPerPort() throws Exception {
+        List<String> infos = get("/metrics").body().lines()
+                .filter(l -> l.startsWith("rdma_port_workload_info{")).toList();
+        assertEquals(PortWorkload.MAX_ROWS_PER_PORT, infos.size(), infos.toString());
+        assertTrue(infos.contains("rdma_port_workload_info{attribution=\"process\",comm=\"python3\",container=\"worker\","
+                + "device=\"rocep1s0f0\",namespace=\"ml\",node=\"gpu-07\",pod=\"train-llama-0\",port=\"1\",reason=\"\"} 1"),
+                infos.toString());
+        assertTrue(get("/metrics").body().contains("rdma_port_workload_qps{attribution=\"none\",comm=\"\",container=\"\","
+                + "device=\"rocep1s0f0\",namespace=\"\",node=\"gpu-07\",pod=\"\",port=\"1\",reason=\""
+                + PortWorkload.OTHER + "\"} 4"));
+
+        JsonNode ports = detailDevice(1).get("ports");
+        JsonNode workloads = ports.get(0).get("workloads");
+        assertEquals(PortWorkload.MAX_ROWS_PER_PORT, workloads.size(), workloads.toString());
+        assertEquals("{\"namespace\":\"ml\",\"pod\":\"train-llama-0\",\"container\":\"worker\",\"comm\":\"python3\","
+                + "\"attribution\":\"process\",\"reason\":null,\"qps\":12}", workloads.get(0).toString());
+        assertEquals(PortWorkload.OTHER, workloads.get(PortWorkload.TOP_PER_PORT).get("reason").asText());
+        assertTrue(detailDevice(0).get("ports").get(0).get("workloads").isNull(), "resources not read: no list");
     }
 
     private HttpResponse<String> get(String path) throws Exception {

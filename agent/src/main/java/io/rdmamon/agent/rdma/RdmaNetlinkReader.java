@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 
 import io.rdmamon.agent.sysfs.PortHwCounterSource;
+import io.rdmamon.agent.workload.WorkloadAttributor;
 import io.rdmamon.nativeio.Errno;
 import io.rdmamon.nativeio.rdma.QueuePairEntry;
 import io.rdmamon.nativeio.rdma.RdmaDeviceIndex;
@@ -28,9 +29,12 @@ public final class RdmaNetlinkReader {
     public static final String SOURCE = "rdma-netlink";
 
     private final RdmaNetlink rdma;
+    private final WorkloadAttributor workloads;
 
-    public RdmaNetlinkReader(RdmaNetlink rdma) {
+    /** A reader attributing each device's QPs with {@code workloads}. */
+    public RdmaNetlinkReader(RdmaNetlink rdma, WorkloadAttributor workloads) {
         this.rdma = rdma;
+        this.workloads = workloads;
     }
 
     /** This sample's device indexes and resource summaries (two dumps); never throws. */
@@ -137,7 +141,10 @@ public final class RdmaNetlinkReader {
             }
         }
 
-        /** The summary and QP list (one QP dump); null when they cannot be read (a problem says why). */
+        /**
+         * The summary, QP list and workloads per port (one QP dump; every QP attributed, those beyond the list's
+         * bound too); null when they cannot be read (a problem says why).
+         */
         public RdmaResources resources() {
             if (index == null || summary == null) {
                 if (problems.isEmpty() && unsupported.isEmpty()) {
@@ -146,8 +153,8 @@ public final class RdmaNetlinkReader {
                 return null;
             }
             try {
-                return RdmaResources.bounded(summary, rdma.queuePairs(index).stream()
-                        .map(RdmaNetlinkReader::toModel).toList());
+                List<QueuePair> qps = rdma.queuePairs(index).stream().map(RdmaNetlinkReader::toModel).toList();
+                return RdmaResources.bounded(summary, qps).withWorkloads(workloads.attribute(qps));
             } catch (RdmaNetlinkException e) {
                 (commandAbsent(e) ? unsupported : problems).add(name + ": " + e.getMessage());
                 return null;

@@ -68,6 +68,11 @@ final class ErdmaDevice implements SimulatedDevice {
     }
 
     @Override
+    public String name() {
+        return DEVICE;
+    }
+
+    @Override
     public void writeLayout(HostTree tree) throws IOException {
         String device = "sys/class/infiniband/" + DEVICE + "/";
         String guid = Addresses.guidText(Addresses.eui64(mac)) + "\n";

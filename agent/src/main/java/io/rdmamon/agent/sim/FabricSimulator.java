@@ -16,6 +16,9 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
+import io.rdmamon.agent.host.HostReader;
+import io.rdmamon.agent.host.HostRootException;
+
 /**
  * A simulated RDMA fabric: real host-root trees (DESIGN.md §2) under {@code <baseDir>/<node>/}
  * whose counters move with a traffic model, so the real readers
@@ -74,6 +77,17 @@ public final class FabricSimulator implements AutoCloseable {
     /** The simulated nodes in name order. */
     public List<SimulatedNode> nodes() {
         return nodes;
+    }
+
+    /**
+     * The reader of {@code node} as its agent runs it: the tree's files, and the node's QPs from its simulated RDMA
+     * netlink, attributed through the tree's {@code proc/} with the simulated pods' names (docs/simulator.md).
+     *
+     * @throws HostRootException when the node's tree is gone (the simulator was closed)
+     */
+    public HostReader reader(SimulatedNode node) throws HostRootException {
+        SimulatedWorkloads workloads = hosts.get(nodes.indexOf(node)).workloads();
+        return HostReader.forRoot(node.hostRoot()).withRdmaNetlink(workloads.netlink(), workloads.pods());
     }
 
     /** Simulated time since {@link #create}. */

@@ -236,6 +236,11 @@ final class Mlx5Device implements SimulatedDevice {
     }
 
     @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
     public void writeLayout(HostTree tree) throws IOException {
         String device = "sys/class/infiniband/" + name + "/";
         writePciFunction(tree, device);

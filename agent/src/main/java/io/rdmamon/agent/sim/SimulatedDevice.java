@@ -4,6 +4,9 @@ import java.io.IOException;
 
 /** One simulated RDMA device (one port each, as mlx5 exposes one PCI function per port) and its netdev. */
 interface SimulatedDevice {
+    /** The device's name under {@code sys/class/infiniband}. */
+    String name();
+
     /** Writes the files that never change: identity, link layer, GID table, netdev address. */
     void writeLayout(HostTree tree) throws IOException;
 

@@ -18,6 +18,7 @@ final class SimulatedHost {
     private final SimulatedNode node;
     private final HostTree tree;
     private final List<SimulatedDevice> devices;
+    private SimulatedWorkloads workloads;
 
     private SimulatedHost(SimulatedNode node, HostTree tree, List<SimulatedDevice> devices) {
         this.node = node;
@@ -46,6 +47,8 @@ final class SimulatedHost {
             tree.write("etc/nccl.conf", "# RoCE: DSCP " + spec.roceDscp() + " -> priority " + spec.losslessPriority()
                     + "\nNCCL_IB_TC=" + (spec.roceDscp() << 2) + "\nNCCL_IB_GID_INDEX=3\n");
         }
+        host.workloads = SimulatedWorkloads.create(tree, plan.index(),
+                host.devices.stream().map(SimulatedDevice::name).toList());
         tree.publish();
         return host;
     }
@@ -97,6 +100,10 @@ final class SimulatedHost {
 
     SimulatedNode node() {
         return node;
+    }
+
+    SimulatedWorkloads workloads() {
+        return workloads;
     }
 
     void advance(double seconds) throws IOException {

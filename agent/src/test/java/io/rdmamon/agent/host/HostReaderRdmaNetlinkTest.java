@@ -25,6 +25,7 @@ import io.rdmamon.nativeio.rdma.ResourceSummary;
 import io.rdmamon.protocol.model.HostSample;
 import io.rdmamon.protocol.model.IbDevice;
 import io.rdmamon.protocol.model.IbPort;
+import io.rdmamon.protocol.model.PortWorkload;
 import io.rdmamon.protocol.model.QueuePair;
 import io.rdmamon.protocol.model.RdmaResources;
 import io.rdmamon.protocol.model.SourceStatus;
@@ -141,6 +142,10 @@ class HostReaderRdmaNetlinkTest {
         assertEquals(2, resources.qpsDropped());
         assertEquals(new QueuePair(1, null, 1, "GSI", "RTS", null, "ib_core"), resources.qps().get(0));
         assertEquals(new QueuePair(17, 18L, null, "RC", "RTR", 4321L, null), resources.qps().get(1));
+        // every QP on a port is attributed, those beyond the list's bound too; the fixture root has no proc/
+        assertEquals(List.of(new PortWorkload(1, null, null, null, null, PortWorkload.NONE, "process exited",
+                        RdmaResources.MAX_QPS), new PortWorkload(1, null, null, null, "[ib_core]", PortWorkload.NONE,
+                        "kernel QP", 1)), resources.workloads());
         assertEquals(new RdmaResources(Map.of("pd", 1L), List.of(), 0), sample.devices().get(1).resources());
     }
 

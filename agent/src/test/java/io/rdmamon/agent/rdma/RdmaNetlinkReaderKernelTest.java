@@ -3,7 +3,13 @@ package io.rdmamon.agent.rdma;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.abort;
 
+import java.nio.file.Path;
+
 import org.junit.jupiter.api.Test;
+
+import io.rdmamon.agent.workload.PodDirectory;
+import io.rdmamon.agent.workload.ProcessFiles;
+import io.rdmamon.agent.workload.WorkloadAttributor;
 
 import io.rdmamon.nativeio.rdma.NetlinkRdma;
 import io.rdmamon.nativeio.rdma.RdmaNetlinkException;
@@ -23,6 +29,6 @@ class RdmaNetlinkReaderKernelTest {
         } catch (RdmaNetlinkException e) {
             assertTrue(e.kernelWithoutRdmaNetlink(), e.getMessage());
         }
-        assertTrue(new RdmaNetlinkReader(kernel).sample().absent());
+        assertTrue(new RdmaNetlinkReader(kernel, new WorkloadAttributor(new ProcessFiles(Path.of("/")), PodDirectory.NONE)).sample().absent());
     }
 }

@@ -54,7 +54,7 @@ public final class DemoFleet {
         List<HostReader> readers = new ArrayList<>();
         for (SimulatedNode node : simulator.nodes()) {
             try {
-                readers.add(HostReader.forRoot(node.hostRoot()));
+                readers.add(simulator.reader(node));
             } catch (HostRootException e) {
                 return Future.failedFuture(e);
             }

@@ -173,6 +173,11 @@ class DashboardBrowserTest {
         waitFor(() -> page.textContent("#gid-hint").contains("NCCL_IB_GID_INDEX="), "the GID index hint");
         assertTrue(page.textContent("#gid-hint").contains("NCCL_IB_GID_INDEX=3"), page.textContent("#gid-hint"));
 
+        waitFor(() -> page.textContent("#workloads-table tbody").contains("ml/train-llama-1 · trainer"),
+                "the simulated training pod among the workloads on this port");
+        assertTrue(page.textContent("#workloads-table tbody").contains("none: kernel QP"),
+                page.textContent("#workloads-table tbody"));
+
         waitFor(() -> page.locator("#node-health li.diag[data-rule=link_degraded]").count() == 1,
                 "the port's link_degraded diagnosis beside the charts");
         assertTrue(page.textContent("#node-health li.diag[data-rule=link_degraded] .evidence")
@@ -257,9 +262,11 @@ class DashboardBrowserTest {
             assertTrue(seconds <= 10, "shown after " + seconds + " s");
             String evidence = diagnosis.first().locator(".evidence").textContent();
             // the share is of one sample's deltas; the simulator steps while the agent reads, so it need not be 100%
+            // then the workloads the port carries (the simulator's, docs/simulator.md): the pods it hits
             java.util.regex.Matcher share = java.util.regex.Pattern.compile("(\\d+)% of RDMA [rt]x bytes \\(.*\\) on priority 0,"
-                    + " which has no PFC; PFC enabled on priority 3 only \\(\\d+% there\\)").matcher(evidence);
+                    + " which has no PFC; PFC enabled on priority 3 only \\(\\d+% there\\)(; hits: .*)").matcher(evidence);
             assertTrue(share.matches(), evidence);
+            assertTrue(share.group(2).contains("ml/train-llama-"), evidence);
             assertTrue(Integer.parseInt(share.group(1)) > 50, "most RDMA bytes outside the lossless priority: " + evidence);
             assertTrue(diagnosis.first().locator(".badge").textContent().equals("critical"));
             assertTrue(diagnosis.first().locator("details").textContent().contains("docs/runbooks/"

@@ -68,7 +68,7 @@ class JsonOutputTest {
         assertEquals(94_699L, device.get("ports").get(0).get("hwCounters").get("sent_pkts").asLong());
         assertEquals("{\"summary\":{\"qp\":2},\"qps\":[{\"lqpn\":1,\"port\":1,\"type\":\"GSI\",\"state\":\"RTS\","
                 + "\"kernName\":\"ib_core\"},{\"lqpn\":17,\"rqpn\":18,\"port\":1,\"type\":\"RC\",\"state\":\"RTS\","
-                + "\"pid\":4321}],\"qpsDropped\":0}", device.get("resources").toString());
+                + "\"pid\":4321}],\"qpsDropped\":0,\"workloads\":[]}", device.get("resources").toString());
     }
 
     /** What the lab reads from {@code rdmamon sample --json}: an absent capability beside success, as on the wire. */

@@ -59,6 +59,7 @@ public final class DiagnosisEngine {
         long contributedRate;
         QosProfile qosProfile;             // what this port contributes to the fleet's QoS majority; null = nothing
         PortQos portQos;                   // the QoS rules' view of the port, kept while its configuration is unchanged
+        String hits = "";                  // the workloads on the port in this sample, for every rule's evidence
 
         PortState(String device, int port) {
             this.device = device;
@@ -130,6 +131,7 @@ public final class DiagnosisEngine {
                 seen.add(key);
                 PortState state = node.ports.computeIfAbsent(key, k -> new PortState(device.name(), port.port()));
                 IbPort previousPort = before.get(key);
+                state.hits = WorkloadHits.of(device, port.port());
                 contribute(state, device, port);
                 state.portQos = PortQos.reuse(state.portQos, device, port, sample.ncclConf());
                 contributeQos(state, port);
@@ -295,6 +297,10 @@ public final class DiagnosisEngine {
         return state.rxBaseline.update(port.module(), timestampMillis);
     }
 
+    /**
+     * Holds {@code rule} active at the port while its finding persists. Every port rule's evidence ends with the
+     * workloads on the port as they were when it was raised or changed severity ({@link WorkloadHits}).
+     */
     private void track(String node, PortState state, Rule rule, Finding finding, long now) {
         Hysteresis track = state.tracks[rule.ordinal()];
         if (track == null) {
@@ -308,7 +314,7 @@ public final class DiagnosisEngine {
         if (track.update(finding != null, now, config.window(rule))) {
             if (track.active()) {
                 active.put(key, new Diagnosis(rule, node, state.device, state.port, track.activeSinceMillis(),
-                        finding.evidence(), finding.values(), finding.severity()));
+                        finding.evidence() + state.hits, finding.values(), finding.severity()));
             } else {
                 active.remove(key);
             }
@@ -318,7 +324,7 @@ public final class DiagnosisEngine {
             Diagnosis held = active.get(key);
             if (held != null && held.severity() != finding.severity()) {
                 active.put(key, new Diagnosis(rule, node, state.device, state.port, held.sinceMillis(),
-                        finding.evidence(), finding.values(), finding.severity()));
+                        finding.evidence() + state.hits, finding.values(), finding.severity()));
                 dirty = true;
             }
         }

@@ -2,6 +2,7 @@ package io.rdmamon.collector.http;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.rdmamon.collector.store.IngestIssues;
@@ -19,6 +20,7 @@ import io.rdmamon.protocol.model.FecMode;
 import io.rdmamon.protocol.model.IbPort;
 import io.rdmamon.protocol.model.TransceiverModule;
 import io.rdmamon.protocol.model.PciFunction;
+import io.rdmamon.protocol.model.PortWorkload;
 import io.rdmamon.protocol.model.PortTransport;
 import io.rdmamon.protocol.model.LosslessPriorities;
 import io.rdmamon.protocol.model.PriorityCounters;
@@ -226,14 +228,36 @@ public final class NodesApi implements Routes {
                     .put("sysImageGuid", device.sysImageGuid()).put("fwVersion", device.fwVersion())
                     .put("hcaType", device.hcaType()).put("boardId", device.boardId());
             pci(d, device.pci());
-            // RDMA netlink's resource counts and QP list (docs/collector.md); null when the agent did not read them
-            d.set("resources", MAPPER.valueToTree(device.resources()));
+            // RDMA netlink's resource counts and QP list (docs/collector.md); null when the agent did not read them;
+            // the workloads are listed per port, where the metrics put them
+            JsonNode resources = MAPPER.valueToTree(device.resources());
+            if (resources instanceof ObjectNode r) {
+                r.remove("workloads");
+            }
+            d.set("resources", resources);
             ArrayNode ports = d.putArray("ports");
             for (IbPort port : device.ports()) {
                 port(ports.addObject(), view, device, port);
             }
         }
         return body;
+    }
+
+    /**
+     * Who holds the port's QPs (docs/workloads.md), as {@code rdma_port_workload_*} exports them; null when the
+     * device's RDMA netlink resources were not read, empty when nothing is attributed (an agent before workloads).
+     */
+    private static void workloads(ObjectNode p, IbDevice device, IbPort port) {
+        if (device.resources() == null) {
+            p.putNull("workloads");
+            return;
+        }
+        ArrayNode workloads = p.putArray("workloads");
+        for (PortWorkload w : device.resources().workloadsOn(port.port())) {
+            workloads.addObject().put("namespace", w.namespace()).put("pod", w.pod()).put("container", w.container())
+                    .put("comm", w.comm()).put("attribution", w.attribution()).put("reason", w.reason())
+                    .put("qps", w.qps());
+        }
     }
 
     /** The device's PCI function (docs/collector.md); null when none was found. */
@@ -285,6 +309,7 @@ public final class NodesApi implements Routes {
         }
         // the agent sent the first GidEntry.MAX_PER_PORT entries of a larger table: "GID table truncated"
         p.put("gidsDropped", port.gidsDropped());
+        workloads(p, device, port);
         EthtoolStats e = port.ethtool();
         if (e == null) {
             p.putNull("ethtool");

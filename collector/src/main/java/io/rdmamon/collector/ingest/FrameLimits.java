@@ -1,6 +1,7 @@
 package io.rdmamon.collector.ingest;
 
 import io.rdmamon.protocol.model.GidEntry;
+import io.rdmamon.protocol.model.PortWorkload;
 import io.rdmamon.protocol.model.QosConfig;
 import io.rdmamon.protocol.model.QueuePair;
 import io.rdmamon.protocol.model.RdmaResources;
@@ -140,8 +141,8 @@ final class FrameLimits {
     }
 
     /**
-     * A device's RDMA netlink resources (their numbers and the QP bound are checked by the codec): the resource types
-     * become {@code type} labels, the QPs' texts are shown by the API.
+     * A device's RDMA netlink resources (their numbers and the QP and workload bounds are checked by the codec): the
+     * resource types and the workloads' texts become labels, the QPs' texts are shown by the API.
      */
     private void resources(String at, RdmaResources resources, LabelBytes labels) throws StreamRefusal {
         for (String type : resources.summary().keySet()) {
@@ -155,6 +156,15 @@ final class FrameLimits {
             if (qp.kernName() != null) {
                 name(qpAt + ".kernName", qp.kernName());
             }
+        }
+        for (int i = 0; i < resources.workloads().size(); i++) {
+            PortWorkload w = resources.workloads().get(i);
+            String workloadAt = at + ".workloads[" + i + "]";
+            labels.optName(workloadAt + ".namespace", w.namespace());
+            labels.optName(workloadAt + ".pod", w.pod());
+            labels.optName(workloadAt + ".container", w.container());
+            labels.optName(workloadAt + ".comm", w.comm());
+            labels.optName(workloadAt + ".reason", w.reason());
         }
     }
 

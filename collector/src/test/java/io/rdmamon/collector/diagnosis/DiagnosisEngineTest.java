@@ -7,6 +7,8 @@ import io.rdmamon.collector.store.NodeView;
 import io.rdmamon.protocol.model.HostSample;
 import io.rdmamon.protocol.model.IbDevice;
 import io.rdmamon.protocol.model.IbPort;
+import io.rdmamon.protocol.model.PortWorkload;
+import io.rdmamon.protocol.model.RdmaResources;
 import io.rdmamon.protocol.model.SourceStatus;
 import io.rdmamon.protocol.model.TransceiverModule;
 import io.rdmamon.protocol.testing.MovingPort;
@@ -136,6 +138,24 @@ class DiagnosisEngineTest {
         }
         spikeRates.forEach(spike::rate);
         return fresh.snapshot().diagnoses();
+    }
+
+    @Test
+    void aPortDiagnosisNamesTheWorkloadsOnThePortButNotKernelQps() {
+        MovingPort port = MovingPort.roce().healthyTraffic(3).rate("hw:out_of_sequence", 40);
+        RdmaResources resources = new RdmaResources(Map.of(), List.of(), 0).withWorkloads(List.of(
+                new PortWorkload(1, "ml", "train-llama-0", "worker", "python3", PortWorkload.PROCESS, null, 12),
+                new PortWorkload(1, null, null, null, "ib_write_bw", PortWorkload.NONE, "not a Kubernetes cgroup", 1),
+                new PortWorkload(1, null, null, null, "[ib_core]", PortWorkload.NONE, PortWorkload.KERNEL_QP, 1)));
+        for (int i = 0; i < 5; i++) {
+            clock.addAndGet(1000);
+            HostSample sample = port.sample("n1", clock.get(), 1);
+            deliver(store, engine, new HostSample(sample.node(), sample.timestampMillis(), sample.devices().stream()
+                    .map(d -> d.withResources(resources)).toList(), sample.sources()));
+        }
+        String evidence = engine.snapshot().diagnoses().stream().filter(d -> d.rule() == Rule.TRANSPORT_LOSS)
+                .findFirst().orElseThrow().evidence();
+        assertTrue(evidence.endsWith("; hits: ml/train-llama-0 (12 QPs), ib_write_bw (1 QP)"), evidence);
     }
 
     @Test

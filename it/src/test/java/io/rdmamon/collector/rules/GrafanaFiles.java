@@ -59,7 +59,7 @@ final class GrafanaFiles {
             "rdma_module_voltage_threshold_volts", "rdma_module_rx_power_threshold_watts",
             "rdma_module_tx_power_threshold_watts", "rdma_module_tx_bias_threshold_amperes",
             "rdma_qos_pfc_enabled", "rdma_qos_info", "rdma_qos_priority_tc", "rdma_qos_tc_bandwidth_percent",
-            "rdma_qos_ecn_enabled", "rdma_port_fec_info");
+            "rdma_qos_ecn_enabled", "rdma_port_fec_info", "rdma_port_workload_info", "rdma_port_workload_qps");
     /** DESIGN.md §5 (contract): the families named by pattern, one metric per sysfs counter file. */
     private static final Pattern CONTRACT_FAMILIES = Pattern.compile("rdma_(port|hw)_[a-z0-9_]+_total");
 

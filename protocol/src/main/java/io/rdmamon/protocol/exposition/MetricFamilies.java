@@ -24,6 +24,11 @@ public final class MetricFamilies {
     public static final Family DEVICE_RESOURCES = Family.gauge("rdma_device_resources",
             "Current count of each RDMA resource type of the device (RDMA netlink RES_GET summary, as rdma resource "
                     + "show prints it: pd, cq, qp, cm_id, mr, ctx, srq)");
+    public static final Family WORKLOAD_INFO = Family.info("rdma_port_workload",
+            "A workload holding QPs on the port (docs/workloads.md): its pod, container and process, how it was "
+                    + "attributed (device, process, none) and why not fully; at most 8 per port plus one summing the rest");
+    public static final Family WORKLOAD_QPS = Family.gauge("rdma_port_workload_qps",
+            "QPs the workload holds on the port (RDMA netlink RES_QP_GET, grouped by owner)");
     public static final Family PORT_STATE = Family.gauge("rdma_port_state_id",
             "Port state (sysfs state: 1 DOWN, 2 INIT, 3 ARMED, 4 ACTIVE)");
     public static final Family PHYS_STATE = Family.gauge("rdma_port_physical_state_id",
@@ -117,7 +122,7 @@ public final class MetricFamilies {
      * them; a counter file that maps onto one of these names is dropped ({@link NodeRenderer}).
      */
     public static final List<Family> NODE = List.of(AGENT_UP, LAST_SAMPLE, SOURCE_SUCCESS, SOURCE_SUPPORTED, DEVICE_INFO,
-            DEVICE_RESOURCES, PORT_STATE, PHYS_STATE, PORT_RATE, PORT_INFO, PORT_FEC_INFO, GID_INFO, PRIO_BYTES,
+            DEVICE_RESOURCES, WORKLOAD_INFO, WORKLOAD_QPS, PORT_STATE, PHYS_STATE, PORT_RATE, PORT_INFO, PORT_FEC_INFO, GID_INFO, PRIO_BYTES,
             PRIO_PACKETS, PAUSE_FRAMES, PAUSE_DURATION, PAUSE_TRANSITIONS, CARRIER_CHANGES, CARRIER_UP_CHANGES,
             CARRIER_DOWN_CHANGES, PCIE_LINK_WIDTH, PCIE_LINK_WIDTH_MAX, PCIE_LINK_SPEED, PCIE_LINK_SPEED_MAX, PCIE_AER_ERRORS, MODULE_INFO, MODULE_TEMPERATURE,
             MODULE_VOLTAGE, MODULE_RX_POWER, MODULE_TX_POWER, MODULE_TX_BIAS, MODULE_TEMPERATURE_THRESHOLD,

@@ -7,6 +7,7 @@ import io.rdmamon.protocol.model.IbDevice;
 import io.rdmamon.protocol.model.IbPort;
 import io.rdmamon.protocol.model.NetdevCounters;
 import io.rdmamon.protocol.model.PciFunction;
+import io.rdmamon.protocol.model.PortWorkload;
 import io.rdmamon.protocol.model.LosslessPriorities;
 import io.rdmamon.protocol.model.PriorityCounters;
 import io.rdmamon.protocol.model.QosConfig;
@@ -131,11 +132,33 @@ public final class NodeRenderer {
                 if (portsSeen.add(p.port())) {
                     port++;
                     port(nodeLabel, device.name(), p);
+                    workloads(nodeLabel, device, p.port());
                     pci(nodeLabel, device.name(), p, device.pci());
                 }
             }
         }
         return pack(sample);
+    }
+
+    /**
+     * {@code rdma_port_workload_info} and {@code rdma_port_workload_qps} of each workload on the port, bounded by the
+     * agent ({@link PortWorkload#bounded}); a workload repeated by a forged layout is rendered once.
+     */
+    private void workloads(String nodeLabel, IbDevice device, int portNumber) {
+        if (device.resources() == null) {
+            return;
+        }
+        Set<PortWorkload> seen = new HashSet<>();
+        for (PortWorkload w : device.resources().workloadsOn(portNumber)) {
+            if (!seen.add(w.withQps(1))) {
+                continue;
+            }
+            byte[] workloadLabels = labels("attribution", w.attribution(), "comm", text(w.comm()), "container",
+                    text(w.container()), "device", device.name(), "namespace", text(w.namespace()), "node", nodeLabel,
+                    "pod", text(w.pod()), "port", Integer.toString(portNumber), "reason", text(w.reason()));
+            info(MetricFamilies.WORKLOAD_INFO, workloadLabels);
+            line(MetricFamilies.WORKLOAD_QPS, workloadLabels, w.qps());
+        }
     }
 
     /** One series of {@code family} per source: 1 when {@code holds} for every subject of that source. */

@@ -16,6 +16,7 @@ import org.junit.jupiter.api.Test;
 import io.rdmamon.protocol.model.HostSample;
 import io.rdmamon.protocol.model.IbDevice;
 import io.rdmamon.protocol.model.IbPort;
+import io.rdmamon.protocol.model.PortWorkload;
 import io.rdmamon.protocol.model.QueuePair;
 import io.rdmamon.protocol.model.RdmaResources;
 
@@ -44,10 +45,24 @@ class DeviceResourcesSeriesTest {
     }
 
     @Test
+    void eachWorkloadOfThePortIsAnInfoAndAQpCount() throws IOException {
+        String text = render(new RdmaResources(Map.of(), List.of(), 0).withWorkloads(List.of(
+                new PortWorkload(1, "ml", "train-0", "worker", "python3", PortWorkload.PROCESS, null, 12),
+                new PortWorkload(1, null, null, null, "[ib_core]", PortWorkload.NONE, "kernel QP", 1))));
+        String train = "{attribution=\"process\",comm=\"python3\",container=\"worker\",device=\"rxe0\","
+                + "namespace=\"ml\",node=\"h1\",pod=\"train-0\",port=\"1\",reason=\"\"}";
+        String kernel = "{attribution=\"none\",comm=\"[ib_core]\",container=\"\",device=\"rxe0\",namespace=\"\","
+                + "node=\"h1\",pod=\"\",port=\"1\",reason=\"kernel QP\"}";
+        assertEquals(List.of("rdma_port_workload_info" + train + " 1", "rdma_port_workload_info" + kernel + " 1",
+                "rdma_port_workload_qps" + train + " 12.0", "rdma_port_workload_qps" + kernel + " 1.0"),
+                text.lines().filter(l -> l.startsWith("rdma_port_workload")).toList());
+    }
+
+    @Test
     void aDeviceWhoseResourcesWereNotReadHasNoSeries() throws IOException {
         String text = render(null);
         assertTrue(text.contains("rdma_device_info{"), text);
-        assertFalse(text.contains("rdma_device_resources"), text);
+        assertFalse(text.contains("rdma_device_resources") || text.contains("rdma_port_workload"), text);
     }
 
     private static String render(RdmaResources resources) throws IOException {

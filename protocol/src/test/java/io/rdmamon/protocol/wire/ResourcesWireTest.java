@@ -20,6 +20,7 @@ import org.junit.jupiter.api.Test;
 import io.rdmamon.protocol.model.HostSample;
 import io.rdmamon.protocol.model.IbDevice;
 import io.rdmamon.protocol.model.IbPort;
+import io.rdmamon.protocol.model.PortWorkload;
 import io.rdmamon.protocol.model.QueuePair;
 import io.rdmamon.protocol.model.RdmaResources;
 
@@ -70,6 +71,30 @@ class ResourcesWireTest {
                 + "\"port\":1,\"type\":\"GSI\",\"state\":\"RTS\",\"kernName\":\"ib_core\"},{\"lqpn\":17,\"rqpn\":18,"
                 + "\"port\":1,\"type\":\"RC\",\"state\":\"RTS\",\"pid\":4321}"), hello);
         assertTrue(hello.contains("\"hwCountersSource\":\"netlink\""), hello);
+    }
+
+    @Test
+    void workloadsSurviveTheWireAndAbsentLabelsAreLeftOut() throws FrameException {
+        RdmaResources resources = resources(3, new QueuePair(17, 18L, 1, "RC", "RTS", 4321L, null)).withWorkloads(
+                List.of(new PortWorkload(1, "ml", "train-0", "worker", "python3", PortWorkload.PROCESS, null, 2),
+                        new PortWorkload(1, null, null, null, "[ib_core]", PortWorkload.NONE, "kernel QP", 1)));
+        HostSample sample = host(resources, IbPort.HW_COUNTERS_NETLINK, 1);
+        assertEquals(List.of(sample), roundTrip(sample));
+        String hello = new String(codec.encode(new SampleEncoder("n", "1", 1000).encode(sample, 1).get(0)),
+                StandardCharsets.UTF_8);
+        assertTrue(hello.contains("\"workloads\":[{\"port\":1,\"namespace\":\"ml\",\"pod\":\"train-0\","
+                + "\"container\":\"worker\",\"comm\":\"python3\",\"attribution\":\"process\",\"qps\":2},"
+                + "{\"port\":1,\"comm\":\"[ib_core]\",\"attribution\":\"none\",\"reason\":\"kernel QP\",\"qps\":1}]"),
+                hello);
+    }
+
+    @Test
+    void aDeviceWithoutWorkloadsWritesNoFieldAndDecodesWithNone() throws FrameException {
+        HostSample sample = host(resources(0), IbPort.HW_COUNTERS_NETLINK, 1);
+        String hello = new String(codec.encode(new SampleEncoder("n", "1", 1000).encode(sample, 1).get(0)),
+                StandardCharsets.UTF_8);
+        assertFalse(hello.contains("workloads"), hello);
+        assertEquals(List.of(), roundTrip(sample).get(0).devices().get(0).resources().workloads());
     }
 
     @Test
@@ -125,6 +150,17 @@ class ResourcesWireTest {
                 + "0..4294967295");
         refusals.put("{\"summary\":{},\"qps\":[],\"qpsDropped\":-3}",
                 "frame.layout.devices[0].resources.qpsDropped: -3 is negative");
+        refusals.put("{\"summary\":{},\"qps\":[],\"qpsDropped\":0,\"workloads\":[{\"port\":1,"
+                + "\"attribution\":\"guess\",\"qps\":1}]}",
+                "frame.layout.devices[0].resources.workloads[0].attribution: \"guess\" is none of device, process, none");
+        refusals.put("{\"summary\":{},\"qps\":[],\"qpsDropped\":0,\"workloads\":[{\"port\":1,"
+                + "\"attribution\":\"none\",\"qps\":0}]}",
+                "frame.layout.devices[0].resources.workloads[0].qps: 0 is below 1");
+        refusals.put("{\"summary\":{},\"qps\":[],\"qpsDropped\":0,\"workloads\":" + IntStream.range(0, 10)
+                        .mapToObj(i -> "{\"port\":1,\"comm\":\"p" + i + "\",\"attribution\":\"none\",\"qps\":1}")
+                        .collect(Collectors.joining(",", "[", "]")) + "}",
+                "frame.layout.devices[0].resources.workloads: port 1 lists 10 workloads; at most 9 (the top 8 and the "
+                        + "rest summed)");
         refusals.forEach((forged, reason) -> {
             String frame = helloWith(forged);
             assertTrue(frame.contains(forged), frame);
