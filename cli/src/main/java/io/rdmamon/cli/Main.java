@@ -7,6 +7,7 @@ import io.rdmamon.cli.node.DevinfoCommand;
 import io.rdmamon.cli.node.GidsCommand;
 import io.rdmamon.cli.node.ModuleCommand;
 import io.rdmamon.cli.node.PcieCommand;
+import io.rdmamon.cli.node.TopoCommand;
 import io.rdmamon.cli.node.NcclEnvCommand;
 import io.rdmamon.cli.node.PerfCommand;
 import io.rdmamon.cli.node.QosCommand;
@@ -39,6 +40,7 @@ import java.util.concurrent.Callable;
                 DevinfoCommand.class,
                 GidsCommand.class,
                 PcieCommand.class,
+                TopoCommand.class,
                 ModuleCommand.class,
                 NcclEnvCommand.class,
                 PerfCommand.class,
