@@ -196,8 +196,9 @@ class FabricSimulatorLayoutTest {
 
     @Test
     void nothingButTheScratchDirectoryLivesOutsideTheHostRootLayout() throws IOException {
-        // DESIGN.md §2: sys/, ethtool/, the dcb -j captures and etc/nccl.conf
-        assertEquals(Set.of("sys", "ethtool", "dcb", "etc", HostTree.SCRATCH_DIR), list(roce));
+        // DESIGN.md §2: sys/, ethtool/, the dcb -j captures, etc/nccl.conf and (GPU nodes) proc/cmdline and
+        // proc/driver/nvidia/version
+        assertEquals(Set.of("sys", "ethtool", "dcb", "etc", "proc", HostTree.SCRATCH_DIR), list(roce));
         assertEquals(Set.of(), list(roce.resolve(HostTree.SCRATCH_DIR)));
     }
 

@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Arrays;
 
 /**
  * Test fixture builder: writes a sysfs-like PCI tree below a host root, as the kernel lays it out
@@ -155,7 +154,7 @@ public final class PciTree {
         return new Config();
     }
 
-    /** A {@code config} file: 4096 bytes with the capability lists, or its first {@code readable} bytes. */
+    /** A {@code config} file ({@link ConfigImage}): 4096 bytes with the capability lists, or its first bytes. */
     public static final class Config {
         private String vendor = "0x0000";
         private String device = "0x0000";
@@ -204,62 +203,8 @@ public final class PciTree {
         }
 
         public byte[] bytes() {
-            byte[] c = new byte[4096];
-            put16(c, 0x00, Integer.decode(vendor));
-            put16(c, 0x02, Integer.decode(device));
-            int klass = Integer.decode(cls);
-            c[0x09] = (byte) klass;
-            c[0x0A] = (byte) (klass >> 8);
-            c[0x0B] = (byte) (klass >> 16);
-            c[0x0E] = (byte) ((klass >> 8) == 0x0604 ? 1 : 0);
-            put16(c, 0x06, 0x0010);
-            c[0x34] = 0x40;
-            c[0x40] = 0x01; // power management
-            c[0x41] = (byte) (devCtl == null ? 0x00 : 0x60);
-            put16(c, 0x42, 0x0003);
-            if (devCtl != null) {
-                c[0x60] = 0x10; // PCI Express
-                c[0x61] = 0x00;
-                put16(c, 0x62, 0x0002);
-                put16(c, 0x68, devCtl);
-            }
-            int next = 0x100;
-            int[] ids = {0x0001, acs == null ? -1 : 0x000D, ats ? 0x000F : -1};
-            int[] sizes = {0x48, 0x10, 0x10};
-            int at = next;
-            for (int i = 0; i < ids.length; i++) {
-                if (ids[i] < 0) {
-                    continue;
-                }
-                int following = at + sizes[i];
-                boolean last = true;
-                for (int k = i + 1; k < ids.length; k++) {
-                    if (ids[k] >= 0) {
-                        last = false;
-                        break;
-                    }
-                }
-                put32(c, at, ids[i] | 1 << 16 | (last ? 0 : following) << 20);
-                if (ids[i] == 0x000D) {
-                    put16(c, at + 4, 0x007F); // capability: every bit implemented
-                    put16(c, at + 6, acs);
-                }
-                if (ids[i] == 0x000F) {
-                    put16(c, at + 4, 0x0020);
-                }
-                at = following;
-            }
-            return Arrays.copyOf(c, readable);
-        }
-
-        private static void put16(byte[] b, int at, int v) {
-            b[at] = (byte) v;
-            b[at + 1] = (byte) (v >> 8);
-        }
-
-        private static void put32(byte[] b, int at, int v) {
-            put16(b, at, v);
-            put16(b, at + 2, v >>> 16);
+            return new ConfigImage().vendor(Integer.decode(vendor)).device(Integer.decode(device))
+                    .pciClass(Integer.decode(cls)).devCtl(devCtl).acs(acs).ats(ats).readable(readable).bytes();
         }
     }
 
