@@ -8,9 +8,10 @@ import {renderDiagnoses} from './diagnoses.js';
 import {byId, el, setText, text} from './dom.js';
 import {portHref} from './links.js';
 import {PhysPanel} from './phys.js';
+import {TopologyPanel} from './topology.js';
 import {missingQosHint, sourcesFact} from './sources.js';
 
-const TABS = ['charts', 'counters', 'rates', 'gids', 'phys'];
+const TABS = ['charts', 'counters', 'rates', 'gids', 'phys', 'topology'];
 const NODE_REFRESH_MILLIS = 10000;
 
 /**
@@ -82,6 +83,7 @@ export class Detail {
     this.counterSearch.addEventListener('input', () => this.renderCounters());
     this.charts = null;
     this.phys = new PhysPanel();
+    this.topology = new TopologyPanel();
     this.drawPending = false;
     for (const button of this.view.querySelectorAll('[role=tab]')) {
       button.addEventListener('click', () => this.selectTab(button.dataset.tab, true));
@@ -145,6 +147,7 @@ export class Detail {
     }
     if (fromUi) history.replaceState(null, '', this.href(tab));
     if (tab === 'charts') this.draw();
+    if (tab === 'topology' && this.node) this.topology.open(this.node);
   }
 
   tabKeys(e) {

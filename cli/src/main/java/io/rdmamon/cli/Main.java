@@ -8,6 +8,7 @@ import io.rdmamon.cli.node.GidsCommand;
 import io.rdmamon.cli.node.ModuleCommand;
 import io.rdmamon.cli.node.PcieCommand;
 import io.rdmamon.cli.node.WorkloadsCommand;
+import io.rdmamon.cli.node.TopoCommand;
 import io.rdmamon.cli.node.NcclEnvCommand;
 import io.rdmamon.cli.node.PerfCommand;
 import io.rdmamon.cli.node.QosCommand;
@@ -41,6 +42,7 @@ import java.util.concurrent.Callable;
                 GidsCommand.class,
                 PcieCommand.class,
                 WorkloadsCommand.class,
+                TopoCommand.class,
                 ModuleCommand.class,
                 NcclEnvCommand.class,
                 PerfCommand.class,

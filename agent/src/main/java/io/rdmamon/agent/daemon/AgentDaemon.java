@@ -105,7 +105,7 @@ public final class AgentDaemon extends VerticleBase {
         HostSample sample = Objects.requireNonNull(options.sampler().get(), "the sampler gave no sample");
         // the configured node name is the identity; the sampler's own name is not trusted
         HostSample named = new HostSample(options.node(), sample.timestampMillis(), sample.devices(), sample.sources(),
-                sample.ncclConf());
+                sample.ncclConf(), sample.topology());
         if (metrics != null) {
             metrics.record(named);
         }

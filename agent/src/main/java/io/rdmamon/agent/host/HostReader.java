@@ -14,6 +14,9 @@ import io.rdmamon.agent.qos.CapturedDcbSource;
 import io.rdmamon.agent.qos.DcbSource;
 import io.rdmamon.agent.qos.NetlinkDcbSource;
 import io.rdmamon.agent.qos.QosReader;
+import io.rdmamon.agent.topology.GpuTopologies;
+import io.rdmamon.agent.topology.TopologyReader;
+import io.rdmamon.protocol.model.GpuTopology;
 import io.rdmamon.agent.rdma.RdmaNetlinkReader;
 import io.rdmamon.agent.workload.PodDirectory;
 import io.rdmamon.agent.workload.ProcessFiles;
@@ -62,6 +65,8 @@ import java.util.stream.Stream;
  */
 public final class HostReader {
     static final String SOURCE_SYSFS = "sysfs";
+    /** The source name of the GPU/NIC topology read (a status only when it fails). */
+    static final String SOURCE_TOPOLOGY = "topology";
     static final String SOURCE_ETHTOOL = "ethtool";
     static final String SOURCE_VERBS = "verbs";
     static final String SOURCE_MODULE = "module";
@@ -93,6 +98,8 @@ public final class HostReader {
     private final DcbSource dcb;
     /** The QoS configuration of RoCE ports and {@code etc/nccl.conf}, with its own reuse interval. */
     private final QosReader qos;
+    /** The GPU↔NIC topology, reused for the QoS refresh interval (the slow cadence of host-wide facts). */
+    private final GpuTopologies topology;
     /** Each netdev's typed-view rules, resolved once per list of names; a copy starts its own. */
     private final EthtoolViews ethtoolViews = new EthtoolViews();
 
@@ -117,6 +124,8 @@ public final class HostReader {
         this.modules = modules;
         this.dcb = dcb;
         this.qos = qos;
+        this.topology = new GpuTopologies(hostRoot, new TopologyReader(hostRoot),
+                Duration.ofMillis(qos.refreshMillis()), clock::millis);
         this.fecCadence = fecCadence;
         this.rdma = rdma;
     }
@@ -402,7 +411,17 @@ public final class HostReader {
             }
             devices.add(device);
         }
-        return new HostSample(node, timestamp, devices, sources, ncclConf(sources));
+        return new HostSample(node, timestamp, devices, sources, ncclConf(sources), topology(sources));
+    }
+
+    /** The GPU↔NIC topology (null without GPU); a failure is the {@code topology} source's, never the sample's. */
+    private GpuTopology topology(List<SourceStatus> sources) {
+        try {
+            return topology.current();
+        } catch (RuntimeException e) {
+            sources.add(SourceStatus.failed(SOURCE_TOPOLOGY, "pci", "sys/bus/pci/devices: " + e));
+            return null;
+        }
     }
 
     /**

@@ -103,6 +103,11 @@ public final class QosReader {
         return read;
     }
 
+    /** The longest reuse of a reading, in milliseconds (the slow cadence other host-wide facts follow). */
+    public long refreshMillis() {
+        return refreshMillis;
+    }
+
     /** {@code <root>/etc/nccl.conf}, on the same cadence as the ports. */
     public NcclConf ncclConf() {
         long now = clockMillis.getAsLong();

@@ -278,8 +278,7 @@ final class Mlx5Device implements SimulatedDevice {
      * generation, trained x8 under {@code pcie-x8}; AER counters at zero.
      */
     private void writePciFunction(HostTree tree, String device) throws IOException {
-        int bus = 0x3b + 0x40 * (int) (mac & 0x3) + (int) ((mac >> 8) & 0x0f);
-        String function = String.format("sys/devices/pci0000:%02x/0000:%02x:01.0/0000:%02x:00.0", bus - 1, bus - 1, bus);
+        String function = pciFunctionPath();
         String maxSpeed = model == Model.CONNECTX7 ? "32.0 GT/s PCIe" : "16.0 GT/s PCIe";
         tree.write(function + "/max_link_speed", maxSpeed + "\n");
         tree.write(function + "/current_link_speed", maxSpeed + "\n");
@@ -290,6 +289,15 @@ final class Mlx5Device implements SimulatedDevice {
         tree.write(function + "/aer_dev_nonfatal", "TOTAL_ERR_NONFATAL 0\n");
         tree.write(function + "/aer_dev_fatal", "TOTAL_ERR_FATAL 0\n");
         tree.symlink(device + "device", function);
+    }
+
+    /**
+     * The device's PCI function below the root: {@code sys/devices/pci0000:<bus-1>/0000:<bus-1>:01.0/0000:<bus>:00.0},
+     * a root port per device.
+     */
+    String pciFunctionPath() {
+        int bus = 0x3b + 0x40 * (int) (mac & 0x3) + (int) ((mac >> 8) & 0x0f);
+        return String.format("sys/devices/pci0000:%02x/0000:%02x:01.0/0000:%02x:00.0", bus - 1, bus - 1, bus);
     }
 
     private void writeRoceGids(HostTree tree, String port) throws IOException {

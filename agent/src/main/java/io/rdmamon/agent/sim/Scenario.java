@@ -37,6 +37,18 @@ public enum Scenario {
     TRUST_PCP("trust-pcp"),
     /** One RoCE node's DSCP map sends the fleet's RoCE DSCP to a priority without PFC. */
     DSCP_MAP_WRONG("dscp-map-wrong"),
+    /**
+     * One RoCE GPU node's GPUs sit on the other socket (NUMA node 1, their own host bridge) from its NICs: every GPU's
+     * closest NIC is SYS, so NCCL runs without GPUDirect RDMA (gpudirect_not_ready, gpu_nic_cross_numa).
+     */
+    GPU_FAR_NIC("gpu-far-nic"),
+    /**
+     * One RoCE GPU node's root ports have ACS P2P Request/Completion Redirect on (as after a BIOS update): GPUDirect
+     * between each GPU and its NIC bounces through the root complex (pcie_acs_redirect, gpudirect_not_ready).
+     */
+    ACS_REDIRECT("acs-redirect"),
+    /** One RoCE GPU node has no nvidia_peermem and runs the proprietary driver (no DMA-BUF): gpudirect_not_ready. */
+    NO_PEERMEM("no-peermem"),
     /** A realistic fleet: most nodes healthy, a few (about a quarter) with one of the faults above. */
     MIXED("mixed");
 

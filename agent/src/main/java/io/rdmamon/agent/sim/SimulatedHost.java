@@ -46,6 +46,9 @@ final class SimulatedHost {
             // (the RoCE v2 IPv4 entry of the simulated table)
             tree.write("etc/nccl.conf", "# RoCE: DSCP " + spec.roceDscp() + " -> priority " + spec.losslessPriority()
                     + "\nNCCL_IB_TC=" + (spec.roceDscp() << 2) + "\nNCCL_IB_GID_INDEX=3\n");
+            // RoCE nodes are GPU nodes: one GPU per NIC, and the PCIe facts GPUDirect RDMA depends on
+            SimulatedGpus.write(tree, host.devices.stream().filter(Mlx5Device.class::isInstance)
+                    .map(Mlx5Device.class::cast).toList(), plan.fault());
         }
         host.workloads = SimulatedWorkloads.create(tree, plan.index(),
                 host.devices.stream().map(SimulatedDevice::name).toList());

@@ -21,7 +21,7 @@ import java.util.function.Function;
  * a copy of the function's directory, named {@code device}: then its {@code uevent}'s {@code PCI_SLOT_NAME} gives the
  * address. A VF ({@code physfn} link, or copy) has its link and AER files read from its PF.
  */
-final class PciFunctionReader {
+public final class PciFunctionReader {
     private static final Set<Failure> TOLERATE_ABSENT = EnumSet.of(Failure.ABSENT, Failure.NO_VALUE);
 
     private final Path hostRoot;
@@ -30,6 +30,23 @@ final class PciFunctionReader {
     PciFunctionReader(Path hostRoot, NetdevResolver.AttributeReader reader) {
         this.hostRoot = hostRoot;
         this.reader = reader;
+    }
+
+    /**
+     * A reader for other readers of the PCI tree (the GPU/NIC topology): {@code files} reads each attribute, an
+     * absent one or one without a value is null, any other failure a problem.
+     */
+    public PciFunctionReader(Path hostRoot, SmallFileReader files) {
+        this(hostRoot, (file, problems, tolerated) -> {
+            try {
+                return files.read(file);
+            } catch (IOException e) {
+                if (!tolerated.contains(SysfsFiles.classify(e))) {
+                    problems.add(file, SysfsFiles.describe(e));
+                }
+                return null;
+            }
+        });
     }
 
     /**
@@ -44,6 +61,19 @@ final class PciFunctionReader {
         }
         PciDir pf = pciDir(function.dir().resolve("physfn"), problems);
         PciDir linkFrom = pf == null ? function : pf;
+        return new PciLink(linkFrom.dir(), functionLink(function.address(), pf == null ? null : pf.address(),
+                linkFrom, problems));
+    }
+
+    /**
+     * The link of the function in {@code dir} (a bridge, a GPU: no {@code physfn} to follow): its speed and width,
+     * current and max, as {@link #readLink} reads them, without AER totals.
+     */
+    public PciFunction readFunctionLink(PciDir dir, ReadProblems problems) {
+        return functionLink(dir.address(), null, dir, problems);
+    }
+
+    private PciFunction functionLink(String address, String physfn, PciDir linkFrom, ReadProblems problems) {
         Path linkDir = linkFrom.dir();
         String currentSpeed = text(linkDir.resolve("current_link_speed"), problems);
         String maxSpeed = text(linkDir.resolve("max_link_speed"), problems);
@@ -52,13 +82,12 @@ final class PciFunctionReader {
         List<String> notes = currentSpeed == null && maxSpeed == null && currentWidth == null && maxWidth == null
                 ? List.of("no PCIe link attributes (current_link_speed absent: not a PCI Express function)")
                 : List.of();
-        return new PciLink(linkDir, new PciFunction(function.address(), pf == null ? null : pf.address(),
-                linkFrom.address(), currentSpeed, maxSpeed,
+        return new PciFunction(address, physfn, linkFrom.address(), currentSpeed, maxSpeed,
                 parse(linkDir.resolve("current_link_speed"), currentSpeed, PciParsers::parseLinkSpeed, problems),
                 parse(linkDir.resolve("max_link_speed"), maxSpeed, PciParsers::parseLinkSpeed, problems),
                 parse(linkDir.resolve("current_link_width"), currentWidth, PciParsers::parseLinkWidth, problems),
                 parse(linkDir.resolve("max_link_width"), maxWidth, PciParsers::parseLinkWidth, problems),
-                Map.of(), notes));
+                Map.of(), notes);
     }
 
     /**
@@ -93,8 +122,8 @@ final class PciFunctionReader {
     record PciLink(Path dir, PciFunction function) {
     }
 
-    /** A PCI function's directory and its address. */
-    private record PciDir(Path dir, String address) {
+    /** A PCI function's directory (its real path) and its address. */
+    public record PciDir(Path dir, String address) {
     }
 
     /**
@@ -102,7 +131,7 @@ final class PciFunctionReader {
      * within the host root; else that real path itself when its {@code uevent} names an address (a copy made by
      * following links); null when neither (no such file, a capture without either).
      */
-    private PciDir pciDir(Path link, ReadProblems problems) {
+    public PciDir pciDir(Path link, ReadProblems problems) {
         if (!Files.exists(link)) {
             return null;
         }

@@ -33,6 +33,17 @@ public final class HostRootOption {
         }
     }
 
+    /** The root, checked to be a directory (for readers that need no RDMA device, such as {@code topo}). */
+    public Path directory() {
+        if (!Files.exists(hostRoot)) {
+            throw CliFailure.badInput("--host-root " + hostRoot + ": no such directory");
+        }
+        if (!Files.isDirectory(hostRoot)) {
+            throw CliFailure.badInput("--host-root " + hostRoot + ": not a directory");
+        }
+        return hostRoot;
+    }
+
     public Path path() {
         return hostRoot;
     }

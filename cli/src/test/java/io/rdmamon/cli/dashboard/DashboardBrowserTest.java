@@ -234,6 +234,32 @@ class DashboardBrowserTest {
         assertEquals(List.of(), consoleErrors);
     }
 
+    /**
+     * The Topology tab of a simulated GPU node: its two GPUs, each under its NIC's root port (PIX; NODE to the other
+     * host bridge), the matrix as nvidia-smi topo -m prints it, each GPU paired with its NIC and whether that is good.
+     */
+    @Test
+    @Order(4)
+    void topologyTabShowsTheMatrixAndEveryGpusNic() {
+        page.navigate(fleet.baseUrl() + "/#/port/gpu-node-001/mlx5_0/1/topology");
+        page.locator("#panel-topology").waitFor(new Locator.WaitForOptions().setState(WaitForSelectorState.VISIBLE));
+        waitFor(() -> page.locator("#topology-matrix tbody tr").count() == 4, "the GPU/NIC matrix");
+        assertEquals(List.of("GPU0", "GPU1", "NIC0", "NIC1"),
+                page.locator("#topology-matrix tbody th").allTextContents());
+        assertEquals(List.of("X", "NODE", "PIX", "NODE"),
+                page.locator("#topology-matrix tbody tr").first().locator("td.path").allTextContents());
+        List<String> choices = page.locator("#topology-choices li").allTextContents();
+        assertEquals("GPU0 → mlx5_0 (PIX): good", choices.get(0));
+        assertEquals(4, page.locator("#topology-pairs tbody tr").count());
+        // the Physical tab's test trains mlx5_1's link at x8: then GPU1's pairing is degraded, and says why
+        if (!choices.get(1).equals("GPU1 → mlx5_1 (PIX): good")) {
+            assertEquals("GPU1 → mlx5_1 (PIX): not good", choices.get(1));
+            assertTrue(page.textContent("#topology-pairs").contains("link of mlx5_1 "), page.textContent("#topology-pairs"));
+        }
+        page.screenshot(new Page.ScreenshotOptions().setPath(SCREENSHOTS.resolve("port-topology.png")).setFullPage(true));
+        assertEquals(List.of(), consoleErrors);
+    }
+
     @Test
     @Order(5)
     void showsDisconnectedSinceWhileTheCollectorIsGoneAndReconnectsByItself() throws Exception {

@@ -74,7 +74,7 @@ public final class FleetRoutes implements Routes {
         router.get("/api/probes").handler(ctx -> gather(ctx, new JsonObject().put("query", "probes"), "probes",
                 Comparator.comparingLong((JsonObject probe) -> probe.getLong("createdMillis", 0L)).reversed(), null));
         router.get("/api/probes/:id").handler(this::probe);
-        for (String part : List.of("", "/history", "/nccl", "/events")) {
+        for (String part : List.of("", "/history", "/nccl", "/topology", "/events")) {
             router.get("/api/nodes/:node" + part).handler(ctx -> forward(ctx, part.isEmpty() ? "detail" : part.substring(1)));
         }
     }
@@ -88,6 +88,7 @@ public final class FleetRoutes implements Routes {
             case "detail" -> nodes.detail(node);
             case "history" -> nodes.history(node);
             case "nccl" -> nodes.nccl(node);
+            case "topology" -> nodes.topology(node);
             case "events" -> events.events(node);
             case "probes" -> ApiAnswer.ok(probes.list().encode());
             case "probe" -> probes.get(query.getString("id")).map(probe -> ApiAnswer.ok(probe.encode()))

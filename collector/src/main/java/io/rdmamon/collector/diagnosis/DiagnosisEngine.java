@@ -138,7 +138,8 @@ public final class DiagnosisEngine {
                 long recentFlaps = flaps(state, LinkDegraded.flaps(previousPort, port, elapsed), sample.timestampMillis());
                 PortInput input = new PortInput(device, previousPort, port, elapsed, expectedRate(device, port), recentFlaps,
                         ledger(state, previousPort, port, sample.timestampMillis()), pciBefore.get(device.name()),
-                        sample.ncclConf(), fleetQos(), rxBaseline(state, port, sample.timestampMillis()), state.portQos);
+                        sample.ncclConf(), fleetQos(), rxBaseline(state, port, sample.timestampMillis()), state.portQos,
+                        sample.topology());
                 for (PortRule rule : RuleTable.PORT_RULES) {
                     if (rule.judges(input)) {
                         track(sample.node(), state, rule.id(), rule.evaluate(input, config).orElse(null), now);

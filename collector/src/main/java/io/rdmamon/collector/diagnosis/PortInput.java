@@ -1,5 +1,6 @@
 package io.rdmamon.collector.diagnosis;
 
+import io.rdmamon.protocol.model.GpuTopology;
 import io.rdmamon.protocol.model.IbDevice;
 import io.rdmamon.protocol.model.IbPort;
 import io.rdmamon.protocol.model.PciFunction;
@@ -24,15 +25,25 @@ import java.util.Set;
  *                      ({@link RxPowerBaseline}); empty while there is too little history
  * @param portQos       what the QoS rules derive from the port's configuration; null: derived for this input alone
  *                      (the engine passes the view it keeps while the configuration is unchanged)
+ * @param topology      the node's GPU↔NIC topology and verdicts; null when it has none (no GPU)
  */
 public record PortInput(IbDevice device, IbPort previous, IbPort current, long elapsedMillis, ExpectedRate expectedRate,
                         long recentFlaps, FlapCounts linkFlaps, PciFunction previousPci, Map<String, String> ncclConf,
-                        QosProfile.Fleet fleetQos, Map<Integer, Double> rxPowerBaselineWatts, PortQos portQos) {
+                        QosProfile.Fleet fleetQos, Map<Integer, Double> rxPowerBaselineWatts, PortQos portQos,
+                        GpuTopology topology) {
 
     public PortInput {
         linkFlaps = linkFlaps == null ? FlapCounts.NONE : linkFlaps;
         rxPowerBaselineWatts = rxPowerBaselineWatts == null ? Map.of() : Map.copyOf(rxPowerBaselineWatts);
         portQos = portQos == null ? PortQos.of(device, current, ncclConf) : portQos;
+    }
+
+    /** An input without a GPU topology. */
+    public PortInput(IbDevice device, IbPort previous, IbPort current, long elapsedMillis, ExpectedRate expectedRate,
+                     long recentFlaps, FlapCounts linkFlaps, PciFunction previousPci, Map<String, String> ncclConf,
+                     QosProfile.Fleet fleetQos, Map<Integer, Double> rxPowerBaselineWatts, PortQos portQos) {
+        this(device, previous, current, elapsedMillis, expectedRate, recentFlaps, linkFlaps, previousPci, ncclConf,
+                fleetQos, rxPowerBaselineWatts, portQos, null);
     }
 
     /** An input whose QoS view is derived for it alone. */

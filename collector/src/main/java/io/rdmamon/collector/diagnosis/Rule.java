@@ -101,6 +101,23 @@ public enum Rule {
             "/etc/nccl.conf sets NCCL_IB_GID_INDEX or NCCL_IB_TC to a value that contradicts the port: a GID "
                     + "that is not RoCE v2 over IPv4, or a ToS whose DSCP maps to a priority without PFC. Use the "
                     + "values of rdmamon nccl-env (GET /api/nodes/NODE/nccl), or remove the line and let NCCL pick."),
+    GPUDIRECT_NOT_READY("gpudirect_not_ready", Severity.WARNING, false,
+            "A GPU's closest NIC (the one NCCL pairs it with) is not GPUDirect RDMA ready: the path is farther than "
+                    + "PXB, ACS redirects P2P on a bridge of it, or no peer memory (nvidia_peermem, DMA-BUF) is there, "
+                    + "so NCCL stages through host memory. rdmamon topo (GET /api/nodes/NODE/topology) names the "
+                    + "reason; load nvidia-peermem, clear ACS (iommu=pt, BIOS), or fix the card placement."),
+    GPU_NIC_CROSS_NUMA("gpu_nic_cross_numa", Severity.WARNING, false,
+            "A GPU has no NIC on its own socket: the NIC NCCL pairs it with is across the CPU interconnect (SYS), "
+                    + "so NCCL will not use GPUDirect RDMA and every transfer crosses UPI/QPI. Move the NIC to a slot "
+                    + "of the GPU's socket, or schedule the GPU with a NIC of its socket (NCCL_IB_HCA)."),
+    PCIE_ACS_REDIRECT("pcie_acs_redirect", Severity.WARNING, false,
+            "ACS P2P Request/Completion Redirect or Upstream Forwarding is on a PCIe bridge between a GPU and a NIC, "
+                    + "so GPUDirect traffic bounces through the root complex. On bare metal boot with iommu=pt and "
+                    + "clear ACS in the BIOS or with rdma_topo setpci-acs; check again after BIOS updates."),
+    PCIE_RELAXED_ORDERING_OFF("pcie_relaxed_ordering_off", Severity.WARNING, false,
+            "Relaxed ordering is off in the NIC's PCIe Device Control, so its DMA writes are strictly ordered (the "
+                    + "mlx5e patch measured 10 to 40 GB/s when enabled). Enable it (ethtool --set-priv-flags IF "
+                    + "pci_ro_write on, firmware and BIOS settings)."),
     AGENT_STALE("agent_stale", Severity.WARNING, false,
             "The node's agent stopped delivering fresh samples, or a source fails on it, so part of the node is "
                     + "not watched. Check that the agent runs (systemctl status rdmamon-agent), its token and "

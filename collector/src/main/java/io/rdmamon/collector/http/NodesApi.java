@@ -28,6 +28,7 @@ import io.rdmamon.protocol.model.QosConfig;
 import io.rdmamon.protocol.model.SourceStatus;
 import io.rdmamon.protocol.model.VerbsPortAttributes;
 import io.rdmamon.protocol.nccl.NcclAdvice;
+import io.rdmamon.protocol.model.GpuTopology;
 import io.rdmamon.protocol.rates.CounterGroup;
 import io.rdmamon.protocol.rates.CounterRate;
 import io.vertx.ext.web.Router;
@@ -35,10 +36,12 @@ import io.vertx.ext.web.Router;
 import java.math.BigInteger;
 import java.util.Locale;
 import java.util.Map;
+import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
 
-/** {@code /api/nodes}, {@code /api/nodes/{node}}, {@code /api/nodes/{node}/history}, {@code /api/nodes/{node}/nccl}: JSON views of the {@link NodeStore}. */
+/** {@code /api/nodes}, {@code /api/nodes/{node}}, {@code /api/nodes/{node}/history}, {@code /api/nodes/{node}/nccl}, {@code /api/nodes/{node}/topology}: JSON views of the {@link NodeStore}. */
 public final class NodesApi implements Routes {
     private static final ObjectMapper MAPPER = new ObjectMapper();
     private final NodeStore store;
@@ -56,6 +59,53 @@ public final class NodesApi implements Routes {
         router.get("/api/nodes/:node").handler(ctx -> detail(ctx.pathParam("node")).send(ctx));
         router.get("/api/nodes/:node/history").handler(ctx -> history(ctx.pathParam("node")).send(ctx));
         router.get("/api/nodes/:node/nccl").handler(ctx -> nccl(ctx.pathParam("node")).send(ctx));
+        router.get("/api/nodes/:node/topology").handler(ctx -> topology(ctx.pathParam("node")).send(ctx));
+    }
+
+    /**
+     * The node's GPU↔NIC matrix and GPUDirect RDMA verdicts (docs/topology.md) from its last sample: {@code endpoints}
+     * (GPUs then NICs), {@code matrix} (their path classes, row by row), {@code pairs} (verdict and reasons of every
+     * GPU↔NIC pair, {@code chosen} where NCCL would pair them), {@code choices} (per GPU: the chosen NICs, their path,
+     * whether all are ready), {@code gdrReady} (every chosen pair ready), {@code peermem}, {@code notes}. A node
+     * without GPUs (or whose agent predates the topology) answers with no endpoints and {@code gdrReady} null.
+     */
+    public ApiAnswer topology(String name) {
+        Optional<NodeView> view = store.node(name);
+        if (view.isEmpty()) {
+            return notFound(name);
+        }
+        HostSample last = view.get().lastSample();
+        if (last == null) {
+            return ApiAnswer.error(404, "node '" + name + "' has sent no sample yet");
+        }
+        GpuTopology topology = last.topology();
+        ObjectNode body = MAPPER.createObjectNode().put("node", name);
+        if (topology == null) {
+            body.putNull("gdrReady");
+            body.putArray("endpoints");
+            body.putArray("matrix");
+            body.putArray("pairs");
+            body.putArray("choices");
+            body.putArray("notes").add("no GPU topology: the agent found no GPU (or predates the topology read)");
+            return json(body);
+        }
+        List<GpuTopology.Pair> chosen = topology.pairs().stream().filter(GpuTopology.Pair::chosen).toList();
+        body.put("gdrReady", !chosen.isEmpty() && chosen.stream().allMatch(GpuTopology.Pair::ready));
+        body.set("endpoints", MAPPER.valueToTree(topology.endpoints()));
+        body.set("matrix", MAPPER.valueToTree(topology.matrix()));
+        body.set("pairs", MAPPER.valueToTree(topology.pairs()));
+        ArrayNode choices = body.putArray("choices");
+        for (GpuTopology.Endpoint gpu : topology.gpus()) {
+            List<GpuTopology.Pair> own = chosen.stream().filter(p -> p.gpu().equals(gpu.name())).toList();
+            ObjectNode choice = choices.addObject().put("gpu", gpu.name());
+            own.forEach(p -> choice.withArray("nics").add(p.nic()));
+            choice.put("path", own.isEmpty() ? null : own.get(0).path());
+            choice.put("good", !own.isEmpty() && own.stream().allMatch(GpuTopology.Pair::ready)
+                    && Set.of("PIX", "PXB").contains(own.get(0).path()));
+        }
+        body.put("peermem", topology.peermem());
+        topology.notes().forEach(body.putArray("notes")::add);
+        return json(body);
     }
 
     /** The {@code rdmamon nccl-env} advice for the node's last sample, with the fleet's GID index to compare. */

@@ -53,7 +53,11 @@ class ScenarioDiagnosisTest {
             Map.entry(Scenario.TRUST_PCP, Set.of(Rule.ROCE_TRAFFIC_OUTSIDE_LOSSLESS_PRIORITY, Rule.QOS_TRUST_NOT_DSCP,
                     Rule.NCCL_CONF_MISMATCH, Rule.QOS_CONFIG_DRIFT)),
             Map.entry(Scenario.DSCP_MAP_WRONG, Set.of(Rule.ROCE_TRAFFIC_OUTSIDE_LOSSLESS_PRIORITY,
-                    Rule.ROCE_DSCP_NOT_LOSSLESS, Rule.NCCL_CONF_MISMATCH, Rule.QOS_CONFIG_DRIFT)));
+                    Rule.ROCE_DSCP_NOT_LOSSLESS, Rule.NCCL_CONF_MISMATCH, Rule.QOS_CONFIG_DRIFT)),
+            // the GPU topology scenarios (docs/topology.md): on both NICs of the faulty node
+            Map.entry(Scenario.GPU_FAR_NIC, Set.of(Rule.GPUDIRECT_NOT_READY, Rule.GPU_NIC_CROSS_NUMA)),
+            Map.entry(Scenario.ACS_REDIRECT, Set.of(Rule.PCIE_ACS_REDIRECT, Rule.GPUDIRECT_NOT_READY)),
+            Map.entry(Scenario.NO_PEERMEM, Set.of(Rule.GPUDIRECT_NOT_READY)));
     /** Faults of one port: the last one of the node. */
     private static final Set<Scenario> LAST_PORT_ONLY = Set.of(Scenario.LINK_DEGRADED, Scenario.GID_MISSING,
             Scenario.DIRTY_OPTIC, Scenario.PCIE_X8);
@@ -112,7 +116,8 @@ class ScenarioDiagnosisTest {
                     HostSample read = readers.get(node.name()).read(node.name());
                     // the reader stamps wall-clock time; the fabric's time is simulated. As in the collector, the store
                     // applies the sample and the engine evaluates it against the one the store held before.
-                    HostSample sample = new HostSample(read.node(), clock.millis, read.devices(), read.sources(), read.ncclConf());
+                    HostSample sample = new HostSample(read.node(), clock.millis, read.devices(), read.sources(), read.ncclConf(),
+                            read.topology());
                     assertEquals(NodeStore.Ingest.APPLIED, store.accept(sample));
                     engine.accept(sample);
                 }

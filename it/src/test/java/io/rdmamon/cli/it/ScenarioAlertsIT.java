@@ -103,7 +103,13 @@ class ScenarioAlertsIT {
                     "RdmaNcclConfMismatch", "nccl_conf_mismatch", "RdmaQosConfigDrift", "qos_config_drift")),
             Map.entry(Scenario.DSCP_MAP_WRONG, Map.of("RdmaRoceTrafficOutsideLosslessPriority",
                     "roce_traffic_outside_lossless_priority", "RdmaRoceDscpNotLossless", "roce_dscp_not_lossless",
-                    "RdmaNcclConfMismatch", "nccl_conf_mismatch", "RdmaQosConfigDrift", "qos_config_drift"))));
+                    "RdmaNcclConfMismatch", "nccl_conf_mismatch", "RdmaQosConfigDrift", "qos_config_drift")),
+            // the GPU topology scenarios (docs/topology.md)
+            Map.entry(Scenario.GPU_FAR_NIC, Map.of("RdmaGpudirectNotReady", "gpudirect_not_ready",
+                    "RdmaGpuNicCrossNuma", "gpu_nic_cross_numa")),
+            Map.entry(Scenario.ACS_REDIRECT, Map.of("RdmaPcieAcsRedirect", "pcie_acs_redirect",
+                    "RdmaGpudirectNotReady", "gpudirect_not_ready")),
+            Map.entry(Scenario.NO_PEERMEM, Map.of("RdmaGpudirectNotReady", "gpudirect_not_ready"))));
     /** The scenario one of whose agents is stopped, so that RdmaAgentStale has something to say. */
     private static final Scenario STALE_IN = Scenario.GID_MISSING;
 

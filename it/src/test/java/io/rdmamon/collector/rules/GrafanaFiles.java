@@ -38,7 +38,8 @@ final class GrafanaFiles {
             "link_flapping", "pcie_degraded", "pcie_errors", "module_power_out_of_range",
             "module_temperature_high", "fec_ber_high", "gid_no_rocev2", "erdma_rate_limited", "agent_stale", "node_name_conflict",
             "qos_config_drift", "qos_trust_not_dscp", "roce_dscp_not_lossless", "ecn_disabled_on_lossless",
-            "nccl_conf_mismatch");
+            "nccl_conf_mismatch", "gpudirect_not_ready", "gpu_nic_cross_numa", "pcie_acs_redirect",
+            "pcie_relaxed_ordering_off");
 
     /** DESIGN.md §5 (contract): the metrics named one by one. */
     private static final Set<String> CONTRACT_METRICS = Set.of(
@@ -59,7 +60,9 @@ final class GrafanaFiles {
             "rdma_module_voltage_threshold_volts", "rdma_module_rx_power_threshold_watts",
             "rdma_module_tx_power_threshold_watts", "rdma_module_tx_bias_threshold_amperes",
             "rdma_qos_pfc_enabled", "rdma_qos_info", "rdma_qos_priority_tc", "rdma_qos_tc_bandwidth_percent",
-            "rdma_qos_ecn_enabled", "rdma_port_fec_info", "rdma_port_workload_info", "rdma_port_workload_qps");
+            "rdma_qos_ecn_enabled", "rdma_port_fec_info", "rdma_port_workload_info", "rdma_port_workload_qps",
+            // host topology (DESIGN.md §5)
+            "rdma_gpu_nic_path_info", "rdma_gpudirect_ready");
     /** DESIGN.md §5 (contract): the families named by pattern, one metric per sysfs counter file. */
     private static final Pattern CONTRACT_FAMILIES = Pattern.compile("rdma_(port|hw)_[a-z0-9_]+_total");
 

@@ -107,6 +107,12 @@ public final class MetricFamilies {
             "Transmit bandwidth share of the traffic class (ieee_ets tc_tx_bw, percent)");
     public static final Family QOS_ECN_ENABLED = Family.gauge("rdma_qos_ecn_enabled",
             "1 when DCQCN is on for the priority (MLNX_OFED ecn/roce_np or roce_rp/enable/<prio>; role np or rp)");
+    public static final Family GPU_NIC_PATH_INFO = Family.info("rdma_gpu_nic_path",
+            "PCIe path class of a GPU/NIC pair as nvidia-smi topo -m prints it (path: PIX, PXB, PHB, NODE, SYS; "
+                    + "docs/topology.md)");
+    public static final Family GPUDIRECT_READY = Family.gauge("rdma_gpudirect_ready",
+            "1 when the GPU/NIC pair's GPUDirect RDMA verdict is ready, 0 when degraded or not_ready "
+                    + "(path, ACS, peermem, link, relaxed ordering, IOMMU; docs/topology.md)");
 
     public static final Family DIAGNOSIS_ACTIVE = Family.gauge("rdma_diagnosis_active",
             "1 while the diagnosis engine holds the rule active at the place (docs/diagnosis.md)");
@@ -128,7 +134,7 @@ public final class MetricFamilies {
             MODULE_VOLTAGE, MODULE_RX_POWER, MODULE_TX_POWER, MODULE_TX_BIAS, MODULE_TEMPERATURE_THRESHOLD,
             MODULE_VOLTAGE_THRESHOLD, MODULE_RX_POWER_THRESHOLD, MODULE_TX_POWER_THRESHOLD, MODULE_TX_BIAS_THRESHOLD,
             PHY_CORRECTED_BITS, PHY_SYMBOL_ERRORS, PHY_RECEIVED_BITS, QOS_PFC_ENABLED, QOS_INFO, QOS_PRIORITY_TC,
-            QOS_TC_BANDWIDTH, QOS_ECN_ENABLED);
+            QOS_TC_BANDWIDTH, QOS_ECN_ENABLED, GPU_NIC_PATH_INFO, GPUDIRECT_READY);
     /** The fleet families only the collector knows (it runs the probes and the diagnosis engine). */
     public static final List<Family> COLLECTOR = List.of(DIAGNOSIS_ACTIVE, PROBE_BANDWIDTH, PROBE_SUCCESS,
             PROBE_TIMESTAMP);

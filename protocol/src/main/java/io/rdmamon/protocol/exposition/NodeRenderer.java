@@ -2,6 +2,7 @@ package io.rdmamon.protocol.exposition;
 
 import io.rdmamon.protocol.model.EthtoolStats;
 import io.rdmamon.protocol.model.GidEntry;
+import io.rdmamon.protocol.model.GpuTopology;
 import io.rdmamon.protocol.model.HostSample;
 import io.rdmamon.protocol.model.IbDevice;
 import io.rdmamon.protocol.model.IbPort;
@@ -137,6 +138,9 @@ public final class NodeRenderer {
                 }
             }
         }
+        if (sample.topology() != null) {
+            topology(nodeLabel, sample.topology());
+        }
         return pack(sample);
     }
 
@@ -158,6 +162,22 @@ public final class NodeRenderer {
                     "pod", text(w.pod()), "port", Integer.toString(portNumber), "reason", text(w.reason()));
             info(MetricFamilies.WORKLOAD_INFO, workloadLabels);
             line(MetricFamilies.WORKLOAD_QPS, workloadLabels, w.qps());
+        }
+    }
+
+    /** One path info and one readiness series per GPU↔NIC pair, sorted by GPU then NIC (a pair seen twice: once). */
+    private void topology(String nodeLabel, GpuTopology topology) {
+        List<GpuTopology.Pair> pairs = new ArrayList<>(topology.pairs());
+        pairs.sort(Comparator.comparing(GpuTopology.Pair::gpu).thenComparing(GpuTopology.Pair::nic));
+        Set<String> seen = new HashSet<>();
+        for (GpuTopology.Pair pair : pairs) {
+            if (!seen.add(pair.gpu() + "\n" + pair.nic())) {
+                continue;
+            }
+            info(MetricFamilies.GPU_NIC_PATH_INFO, labels("gpu", pair.gpu(), "nic", pair.nic(), "node", nodeLabel,
+                    "path", pair.path()));
+            line(MetricFamilies.GPUDIRECT_READY, labels("gpu", pair.gpu(), "nic", pair.nic(), "node", nodeLabel),
+                    pair.ready() ? 1 : 0);
         }
     }
 

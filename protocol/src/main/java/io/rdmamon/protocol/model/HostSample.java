@@ -14,9 +14,11 @@ import java.util.Objects;
  * @param sources         one status per source and subject (e.g. sysfs of mlx5_0, ethtool of eth2)
  * @param ncclConf        {@code /etc/nccl.conf} as {@code KEY=VALUE} pairs in file order (comments and blank lines
  *                        dropped); null when the file does not exist or was not read
+ * @param topology        the GPU↔NIC topology and GPUDirect RDMA verdicts (read on the slow cadence); null when the
+ *                        host has no GPU or it was not read
  */
 public record HostSample(String node, long timestampMillis, List<IbDevice> devices, List<SourceStatus> sources,
-                         Map<String, String> ncclConf) {
+                         Map<String, String> ncclConf, GpuTopology topology) {
     public HostSample {
         Objects.requireNonNull(node, "node");
         devices = List.copyOf(devices);
@@ -24,8 +26,14 @@ public record HostSample(String node, long timestampMillis, List<IbDevice> devic
         ncclConf = ncclConf == null ? null : Maps.copyOrdered(ncclConf);
     }
 
+    /** A sample without a GPU topology. */
+    public HostSample(String node, long timestampMillis, List<IbDevice> devices, List<SourceStatus> sources,
+                      Map<String, String> ncclConf) {
+        this(node, timestampMillis, devices, sources, ncclConf, null);
+    }
+
     /** A sample without host-wide settings. */
     public HostSample(String node, long timestampMillis, List<IbDevice> devices, List<SourceStatus> sources) {
-        this(node, timestampMillis, devices, sources, null);
+        this(node, timestampMillis, devices, sources, null, null);
     }
 }

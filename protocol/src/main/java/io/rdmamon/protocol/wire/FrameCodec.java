@@ -301,6 +301,9 @@ public final class FrameCodec {
         if (layout.ncclConf() != null) {
             json.set("ncclConf", QosWire.encodeNcclConf(layout.ncclConf()));
         }
+        if (layout.topology() != null) {
+            json.set("topology", TopologyWire.encode(layout.topology()));
+        }
         return json;
     }
 
@@ -440,7 +443,8 @@ public final class FrameCodec {
                     d.optString("hcaType"), d.optString("boardId"), ports, pci == null ? null : pci(pci),
                     d.has("resources") ? ResourcesWire.decode(d.object("resources")) : null));
         }
-        return new HostLayout(devices, layout.has("ncclConf") ? QosWire.decodeNcclConf(layout.object("ncclConf")) : null);
+        return new HostLayout(devices, layout.has("ncclConf") ? QosWire.decodeNcclConf(layout.object("ncclConf")) : null,
+                layout.has("topology") ? TopologyWire.decode(layout.object("topology")) : null);
     }
 
     /**

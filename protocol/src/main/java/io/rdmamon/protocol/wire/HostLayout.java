@@ -2,6 +2,7 @@ package io.rdmamon.protocol.wire;
 
 import io.rdmamon.protocol.model.EthtoolStats;
 import io.rdmamon.protocol.model.GidEntry;
+import io.rdmamon.protocol.model.GpuTopology;
 import io.rdmamon.protocol.model.HostSample;
 import io.rdmamon.protocol.model.IbDevice;
 import io.rdmamon.protocol.model.IbPort;
@@ -28,22 +29,30 @@ import java.util.function.IntFunction;
  * @param devices  devices in sample order
  * @param ncclConf the host's {@code /etc/nccl.conf} ({@link HostSample#ncclConf()}); null when not read (and in
  *                 protocol 1 and 2 layouts)
+ * @param topology the host's GPU↔NIC topology ({@link HostSample#topology()}); null when none (and in protocol 1 and
+ *                 2 layouts)
  */
-public record HostLayout(List<DeviceLayout> devices, Map<String, String> ncclConf) {
+public record HostLayout(List<DeviceLayout> devices, Map<String, String> ncclConf, GpuTopology topology) {
     public HostLayout {
         devices = List.copyOf(devices);
         // ordered as in the file, unmodifiable
         ncclConf = ncclConf == null ? null : Collections.unmodifiableMap(new LinkedHashMap<>(ncclConf));
     }
 
+    /** A layout without a GPU topology. */
+    public HostLayout(List<DeviceLayout> devices, Map<String, String> ncclConf) {
+        this(devices, ncclConf, null);
+    }
+
     /** A layout without host-wide settings. */
     public HostLayout(List<DeviceLayout> devices) {
-        this(devices, null);
+        this(devices, null, null);
     }
 
     /** The layout of {@code sample}. */
     public static HostLayout of(HostSample sample) {
-        return new HostLayout(sample.devices().stream().map(DeviceLayout::of).toList(), sample.ncclConf());
+        return new HostLayout(sample.devices().stream().map(DeviceLayout::of).toList(), sample.ncclConf(),
+                sample.topology());
     }
 
     /** Number of value slots a {@link Frame.Values} for this layout carries. */

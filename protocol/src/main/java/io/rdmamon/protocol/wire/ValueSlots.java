@@ -153,7 +153,8 @@ public final class ValueSlots {
                         device.sysImageGuid(), device.fwVersion(), device.hcaType(), device.boardId(), List.of(ports),
                         pci, device.resources());
             }
-            return new HostSample(node, frame.timestampMillis(), List.of(rebuilt), frame.sources(), layout.ncclConf());
+            return new HostSample(node, frame.timestampMillis(), List.of(rebuilt), frame.sources(), layout.ncclConf(),
+                    layout.topology());
         }
     }
 

@@ -32,7 +32,11 @@ public final class RuleTable {
             new QosTrustNotDscp(),
             new RoceDscpNotLossless(),
             new EcnDisabledOnLossless(),
-            new NcclConfMismatch());
+            new NcclConfMismatch(),
+            new GpudirectNotReady(),
+            new GpuNicCrossNuma(),
+            new PcieAcsRedirect(),
+            new PcieRelaxedOrderingOff());
     public static final AgentStale AGENT_STALE = new AgentStale();
     public static final NodeNameConflict NODE_NAME_CONFLICT = new NodeNameConflict();
 

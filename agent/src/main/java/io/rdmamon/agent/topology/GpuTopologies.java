@@ -1,0 +1,103 @@
+package io.rdmamon.agent.topology;
+
+import io.rdmamon.protocol.model.GpuTopology;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.LongSupplier;
+
+/**
+ * The agent's side of the topology: a {@link TopologyReport} as the wire's {@link GpuTopology}, and a reading reused
+ * for the slow-cadence interval.
+ */
+public final class GpuTopologies {
+    private final TopologyReader reader;
+    private final long refreshMillis;
+    private final LongSupplier clockMillis;
+    private GpuTopology cached;
+    private long readAtMillis;
+    private boolean read;
+
+    /**
+     * @param refresh longest reuse of a reading ({@link Duration#ZERO}: read every time)
+     */
+    public GpuTopologies(Path hostRoot, TopologyReader reader, Duration refresh, LongSupplier clockMillis) {
+        this.reader = reader == null ? new TopologyReader(hostRoot) : reader;
+        this.refreshMillis = refresh.toMillis();
+        this.clockMillis = clockMillis;
+    }
+
+    /** The topology, re-read when the last reading is older than the refresh interval; null on a host without GPU. */
+    public synchronized GpuTopology current() {
+        long now = clockMillis.getAsLong();
+        if (!read || now - readAtMillis >= refreshMillis || now < readAtMillis) {
+            cached = of(TopologyReport.of(reader.read()));
+            readAtMillis = now;
+            read = true;
+        }
+        return cached;
+    }
+
+    /** The wire's view of {@code report}; null when it found no GPU (nothing to say about GPUDirect). */
+    public static GpuTopology of(TopologyReport report) {
+        HostTopology topology = report.topology();
+        if (topology.gpus().isEmpty()) {
+            return null;
+        }
+        List<GpuTopology.Endpoint> endpoints = new ArrayList<>();
+        List<List<String>> matrix = new ArrayList<>();
+        for (Endpoint e : report.endpoints()) {
+            ConfigFacts config = e.function().config();
+            Boolean ro = config.known() && config.devCtl() != null ? config.devCtl().relaxedOrdering() : null;
+            endpoints.add(new GpuTopology.Endpoint(e.name(), e.label(),
+                    e.kind() == Endpoint.Kind.GPU ? GpuTopology.Endpoint.GPU : GpuTopology.Endpoint.NIC,
+                    e.function().address(), e.numaNode(), e.function().localCpulist(), ro));
+            matrix.add(report.endpoints().stream().map(other -> TopologyReport.cell(e, other)).toList());
+        }
+        List<GpuTopology.Pair> pairs = new ArrayList<>();
+        for (PairVerdict p : report.pairs()) {
+            boolean chosen = report.choices().stream()
+                    .anyMatch(c -> c.gpu().equals(p.gpu()) && c.nics().contains(p.nic()));
+            pairs.add(new GpuTopology.Pair(p.gpu(), p.nic(), p.path().name(), p.verdict().text(), chosen,
+                    acsRedirect(topology, p), p.reasons()));
+        }
+        List<String> notes = new ArrayList<>();
+        HostFacts host = topology.host();
+        if (host.nvidiaDriver() != null) {
+            notes.add("driver: " + host.nvidiaDriver());
+        }
+        notes.add("peermem: " + (host.peermem().isEmpty() ? "none" : String.join(", ", host.peermem())));
+        if (!host.cmdlineSettings().isEmpty()) {
+            notes.add("cmdline: " + String.join(" ", host.cmdlineSettings()));
+        }
+        topology.problems().stream().limit(32).forEach(p -> notes.add("problem: " + p));
+        return new GpuTopology(endpoints, matrix, pairs, !host.peermem().isEmpty(), notes);
+    }
+
+    /** The bridges of the pair's path whose ACS redirects P2P, where the path would carry GPUDirect RDMA. */
+    private static List<String> acsRedirect(HostTopology topology, PairVerdict pair) {
+        if (!pair.path().ncclUsesGdrByDefault()) {
+            return List.of();
+        }
+        List<String> redirecting = new ArrayList<>();
+        for (Endpoint gpu : topology.gpus()) {
+            if (!gpu.name().equals(pair.gpu())) {
+                continue;
+            }
+            for (Endpoint nic : topology.nics()) {
+                if (!nic.name().equals(pair.nic())) {
+                    continue;
+                }
+                for (PciNode bridge : PathClassifier.classify(gpu, nic).bridges()) {
+                    AcsControl acs = bridge.config().known() ? bridge.config().acs() : null;
+                    if (acs != null && acs.redirectsP2p()) {
+                        redirecting.add(bridge.address());
+                    }
+                }
+            }
+        }
+        return redirecting;
+    }
+}
