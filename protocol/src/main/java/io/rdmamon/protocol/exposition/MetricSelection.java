@@ -96,7 +96,7 @@ public final class MetricSelection {
      * samples in the collector, not the exposition.
      */
     static final Set<String> STANDARD = union(MINIMAL, Set.of(
-            "rdma_device_info", "rdma_gid_info", "rdma_port_workload_info", "rdma_port_workload_qps", "rdma_port_fec_info", "rdma_module_info",
+            "rdma_device_info", "rdma_gid_info", "rdma_port_workload_qps", "rdma_port_fec_info", "rdma_module_info",
             "rdma_module_rx_power_threshold_watts", "rdma_module_rx_power_watts", "rdma_module_temperature_celsius",
             "rdma_module_temperature_threshold_celsius", "rdma_module_tx_power_threshold_watts",
             "rdma_module_tx_power_watts",
