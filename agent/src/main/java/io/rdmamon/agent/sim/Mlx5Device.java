@@ -292,12 +292,27 @@ final class Mlx5Device implements SimulatedDevice {
     }
 
     /**
-     * The device's PCI function below the root: {@code sys/devices/pci0000:<bus-1>/0000:<bus-1>:01.0/0000:<bus>:00.0},
-     * a root port per device.
+     * The device's PCI function below the root: {@code sys/devices/pci0000:<bus-1>/0000:<bus-1>:01.0} (a root port per
+     * device), then a switch's upstream and downstream port, then {@code 0000:<bus>:00.0}.
      */
     String pciFunctionPath() {
-        int bus = 0x3b + 0x40 * (int) (mac & 0x3) + (int) ((mac >> 8) & 0x0f);
-        return String.format("sys/devices/pci0000:%02x/0000:%02x:01.0/0000:%02x:00.0", bus - 1, bus - 1, bus);
+        int bus = pciBus();
+        return String.format("%s/0000:%02x:00.0", switchPortPath(0), bus);
+    }
+
+    /**
+     * Downstream port {@code port} of the PCIe switch the device hangs off, as on HGX-class boards (root port, the
+     * switch's upstream port, one downstream port per device): port 0 holds this device, others a neighbour such as
+     * the GPU beside it ({@link SimulatedGpus}).
+     */
+    String switchPortPath(int port) {
+        int bus = pciBus();
+        return String.format("sys/devices/pci0000:%02x/0000:%02x:01.0/0000:%02x:00.0/0000:%02x:%02x.0", bus - 1, bus - 1,
+                (bus + 0x10) & 0xff, (bus + 0x20) & 0xff, port);
+    }
+
+    private int pciBus() {
+        return 0x3b + 0x40 * (int) (mac & 0x3) + (int) ((mac >> 8) & 0x0f);
     }
 
     private void writeRoceGids(HostTree tree, String port) throws IOException {

@@ -7,11 +7,11 @@ import java.util.List;
 
 /**
  * The GPUs of a simulated RoCE GPU node and the PCIe facts GPUDirect RDMA depends on (docs/topology.md): one GPU per
- * NIC, below the NIC's root port (the simulated root port stands for the PCIe switch both hang off on HGX-class
- * boards: PIX), NUMA node 0 with CPUs 0-31, {@code config} files with ACS, ATS and Device Control, relaxed ordering
- * on in the NICs, {@code nvidia_peermem} loaded. The topology faults change one part each: {@code gpu-far-nic} puts
- * the GPUs on host bridge {@code pci0000:d7} of NUMA node 1, {@code acs-redirect} sets the root ports' ACS Control
- * to Linux's translated-IOMMU default (SV RR CR UF), {@code no-peermem} drops the module and names the proprietary
+ * NIC, on another downstream port of the PCIe switch the NIC hangs off (as on HGX-class boards: PIX), NUMA node 0
+ * with CPUs 0-31, {@code config} files with ACS, ATS and Device Control, relaxed ordering on in the NICs,
+ * {@code nvidia_peermem} loaded. The topology faults change one part each: {@code gpu-far-nic} puts the GPUs on host
+ * bridge {@code pci0000:d7} of NUMA node 1, {@code acs-redirect} sets the NICs' downstream ports' ACS Control to
+ * Linux's translated-IOMMU default (SV RR CR UF), {@code no-peermem} drops the module and names the proprietary
  * driver.
  */
 final class SimulatedGpus {
@@ -29,19 +29,24 @@ final class SimulatedGpus {
     static void write(HostTree tree, List<Mlx5Device> nics, Scenario fault) throws IOException {
         boolean far = fault == Scenario.GPU_FAR_NIC;
         for (int i = 0; i < nics.size(); i++) {
-            String nic = nics.get(i).pciFunctionPath();
-            String rootPort = nic.substring(0, nic.lastIndexOf('/'));
+            Mlx5Device device = nics.get(i);
+            String nic = device.pciFunctionPath();
+            String nicPort = device.switchPortPath(0);
+            String gpuPort = device.switchPortPath(1);
+            String upstream = nicPort.substring(0, nicPort.lastIndexOf('/'));
             String nicBus = nic.substring(nic.lastIndexOf('/') + 6, nic.lastIndexOf('/') + 8);
             tree.write(nic + "/numa_node", "0\n");
             tree.write(nic + "/local_cpulist", "0-31\n");
             tree.writeBytes(nic + "/config", new ConfigImage().vendor(0x15b3).device(0x101d).pciClass(0x020000)
                     .devCtl(0x593F).ats(true).bytes());
-            tree.writeBytes(rootPort + "/config", new ConfigImage().vendor(0x8086).device(0x352a)
-                    .pciClass(BRIDGE_CLASS).devCtl(0x2030).acs(fault == Scenario.ACS_REDIRECT ? ACS_REDIRECT : 0)
-                    .bytes());
+            for (String bridge : List.of(upstream, nicPort, gpuPort)) {
+                boolean redirect = fault == Scenario.ACS_REDIRECT && bridge.equals(nicPort);
+                tree.writeBytes(bridge + "/config", new ConfigImage().vendor(0x1000).device(0xc030)
+                        .pciClass(BRIDGE_CLASS).devCtl(0x2030).acs(redirect ? ACS_REDIRECT : 0).bytes());
+            }
             String gpu = far
                     ? String.format("sys/devices/pci0000:d7/0000:d7:%02x.0/0000:%02x:00.0", i + 1, 0xd8 + i)
-                    : rootPort + "/0000:" + nicBus + ":10.0";
+                    : gpuPort + "/0000:" + nicBus + ":10.0";
             String address = gpu.substring(gpu.lastIndexOf('/') + 1);
             tree.write(gpu + "/vendor", "0x10de\n");
             tree.write(gpu + "/device", "0x2330\n");

@@ -10,20 +10,20 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
  * Table tests of the path classifier: each row is a GPU and a NIC given as {@code hostBridge/bridge/…/function} and
- * a NUMA node, the class nvidia-smi prints for them and the bridges on the path.
+ * a NUMA node, the class NCCL computes for them (its parent two sysfs levels up, xml.cc) and the bridges on the path.
  */
 class PathClassifierTest {
 
     @ParameterizedTest(name = "{0} ↔ {2}: {4}")
     @CsvSource(delimiter = ';', value = {
-            // siblings under one bridge (a switch port holding both, or the A4 layout): at most a single bridge
-            "pci0000:17/0000:17:01.0/0000:18:00.0/0000:19:00.0; 0; pci0000:17/0000:17:01.0/0000:18:00.0/0000:19:02.0; 0; PIX; 0000:18:00.0",
-            // two functions right below one root port
+            // different downstream ports of one switch (DSP, USP, DSP): one switch to NCCL, PIX
+            "pci0000:39/0000:39:01.0/0000:3a:00.0/0000:3b:00.0/0000:3c:00.0; 0; pci0000:39/0000:39:01.0/0000:3a:00.0/0000:3b:01.0/0000:3d:00.0; 0; PIX; 0000:3b:00.0,0000:3a:00.0,0000:3b:01.0",
+            // two functions of one card right below one root port: PIX (its ports are one NIC to NCCL)
             "pci0000:00/0000:00:01.0/0000:01:00.0; 0; pci0000:00/0000:00:01.0/0000:01:00.1; 0; PIX; 0000:00:01.0",
-            // different downstream ports of one switch: DSP, USP, DSP
-            "pci0000:39/0000:39:01.0/0000:3a:00.0/0000:3b:00.0/0000:3c:00.0; 0; pci0000:39/0000:39:01.0/0000:3a:00.0/0000:3b:01.0/0000:3d:00.0; 0; PXB; 0000:3b:00.0,0000:3a:00.0,0000:3b:01.0",
-            // two switch levels below one root port, the common bridge being the root port
-            "pci0000:39/0000:39:01.0/0000:3a:00.0/0000:3b:00.0; 0; pci0000:39/0000:39:01.0/0000:3e:00.0/0000:3f:00.0; 0; PXB; 0000:3a:00.0,0000:39:01.0,0000:3e:00.0",
+            // two cards right below one root port: NCCL's parent of each is the CPU, PHB
+            "pci0000:00/0000:00:01.0/0000:01:00.0; 0; pci0000:00/0000:00:01.0/0000:01:01.0; 0; PHB; 0000:00:01.0",
+            // a GPU behind a second switch on a port of the first, the NIC on the first: switch → switch, PXB
+            "pci0000:39/0000:39:01.0/0000:3a:00.0/0000:3b:00.0/0000:3c:00.0/0000:3d:00.0/0000:3e:00.0; 0; pci0000:39/0000:39:01.0/0000:3a:00.0/0000:3b:01.0/0000:40:00.0; 0; PXB; 0000:3d:00.0,0000:3c:00.0,0000:3b:00.0,0000:3a:00.0,0000:3b:01.0",
             // two root ports of one host bridge
             "pci0000:00/0000:00:01.0/0000:01:00.0; 0; pci0000:00/0000:00:1c.0/0000:02:00.0; 0; PHB; 0000:00:01.0,0000:00:1c.0",
             // two host bridges on one NUMA node

@@ -15,7 +15,8 @@ public final class TopologyFixtures {
      * published in kubernetes-sigs/dranet's GKE A4 (8× B200, 8× mlx5) guide and the H20 capture with the same
      * pattern and extra NICs (the captured outputs fabric-facts.md §3.3 cites): per socket two PCIe host bridges,
      * each with one bridge holding two GPUs and two NICs (PIX among the four), NODE to the other host bridge of the
-     * socket, SYS to the other socket. Added, like the H20 box's NIC8–NIC10: a dual-port front-end NIC (mlx5_8,
+     * socket, SYS to the other socket. Each switch is laid out as sysfs shows a real one: an upstream port under the
+     * root port and a downstream port per device. Added, like the H20 box's NIC8–NIC10: a dual-port front-end NIC (mlx5_8,
      * mlx5_9, two functions of one card) on its own root port on socket 1. NUMA 0 has CPUs 0-55,112-167, NUMA 1
      * 56-111,168-223, as in the dranet output.
      *
@@ -35,13 +36,16 @@ public final class TopologyFixtures {
             int bus = Integer.parseInt(hostBridges[i], 16);
             PciTree.Fn hb = tree.hostBridge("pci0000:" + hostBridges[i], numa, cpus);
             PciTree.Fn rootPort = hb.bridge(bdf(bus, 1, 0), GEN5, 16, PciTree.ACS_OFF);
-            PciTree.Fn sw = rootPort.bridge(bdf(bus + 1, 0, 0), GEN5, 16, PciTree.ACS_OFF);
+            // the switch as sysfs shows one: its upstream port, then one downstream port per device
+            PciTree.Fn upstream = rootPort.bridge(bdf(bus + 1, 0, 0), GEN5, 16, PciTree.ACS_OFF);
             for (int k = 0; k < 2; k++) {
-                sw.gpu(bdf(bus + 2, k, 0)).iommuGroup(group++, "identity");
+                upstream.bridge(bdf(bus + 2, k, 0), GEN5, 16, PciTree.ACS_OFF).gpu(bdf(bus + 3 + k, 0, 0))
+                        .iommuGroup(group++, "identity");
                 gpu++;
             }
-            for (int k = 0; k < 2; k++) {
-                sw.nic(bdf(bus + 2, 2 + k, 0), "mlx5_" + nic++).iommuGroup(group++, "identity");
+            for (int k = 2; k < 4; k++) {
+                upstream.bridge(bdf(bus + 2, k, 0), GEN5, 16, PciTree.ACS_OFF).nic(bdf(bus + 3 + k, 0, 0),
+                        "mlx5_" + nic++).iommuGroup(group++, "identity");
             }
         }
         PciTree.Fn frontEnd = tree.hostBridge("pci0000:d9", 1, "56-111,168-223").bridge("0000:d9:01.0", GEN4, 16,
@@ -67,7 +71,8 @@ public final class TopologyFixtures {
 
     /**
      * A physical PCIe switch under one root port: upstream port 0000:3a:00.0, downstream ports 0000:3b:00.0 (GPU) and
-     * 0000:3b:01.0 (NIC): PXB. {@code nicPortAcs} is the ACS Control of the NIC's downstream port.
+     * 0000:3b:01.0 (NIC): PIX, one switch between them. {@code nicPortAcs} is the ACS Control of the NIC's
+     * downstream port.
      */
     public static PciTree switched(Path root, int nicPortAcs) {
         PciTree tree = new PciTree(root).peermem();

@@ -26,15 +26,16 @@ class TopologyReaderTest {
         assertEquals(8, topology.gpus().size());
         assertEquals(10, topology.nics().size());
         Endpoint gpu0 = topology.gpus().get(0);
-        assertEquals("0000:19:00.0", gpu0.function().address());
-        assertEquals(List.of("0000:18:00.0", "0000:17:01.0"), gpu0.bridges().stream().map(PciNode::address).toList());
+        assertEquals("0000:1a:00.0", gpu0.function().address());
+        assertEquals(List.of("0000:19:00.0", "0000:18:00.0", "0000:17:01.0"),
+                gpu0.bridges().stream().map(PciNode::address).toList(), "its downstream port, the upstream port, the root port");
         assertEquals("pci0000:17", gpu0.hostBridge());
         assertEquals(0, gpu0.numaNode());
         assertEquals("0-55,112-167", gpu0.function().localCpulist());
         assertEquals("20", gpu0.function().iommuGroup());
         assertEquals("identity", gpu0.function().iommuGroupType());
         assertEquals(32_000_000_000L, gpu0.function().link().maxLinkSpeedTransfersPerSecond());
-        assertEquals("0000:ba:01.0", topology.gpus().get(7).function().address());
+        assertEquals("0000:bc:00.0", topology.gpus().get(7).function().address());
         assertEquals(List.of("mlx5_0", "mlx5_1", "mlx5_2", "mlx5_3", "mlx5_4", "mlx5_5", "mlx5_6", "mlx5_7", "mlx5_8",
                 "mlx5_9"), topology.nics().stream().map(Endpoint::name).toList());
         assertEquals(List.of("sys/module/nvidia_peermem"), topology.host().peermem());
@@ -81,7 +82,7 @@ class TopologyReaderTest {
 
         PairVerdict pair = TopologyVerdicts.pairs(new TopologyReader(root).read()).get(0);
 
-        assertEquals(PathType.PXB, pair.path());
+        assertEquals(PathType.PIX, pair.path(), "one switch between them");
         assertEquals(List.of("0000:3b:00.0", "0000:3a:00.0", "0000:3b:01.0"), pair.bridges());
         assertEquals(Verdict.NOT_READY, pair.verdict());
         assertEquals(List.of(

@@ -121,14 +121,14 @@ class TopoCommandTest {
         JsonNode json = new ObjectMapper().readTree(run.out());
 
         assertEquals(0, run.exitCode(), run::toString);
-        assertEquals("PXB", json.get("matrix").get("GPU0").get("mlx5_0").asText());
+        assertEquals("PIX", json.get("matrix").get("GPU0").get("mlx5_0").asText(), "one switch between them");
         assertEquals("X", json.get("matrix").get("mlx5_0").get("mlx5_0").asText());
         JsonNode nicPort = json.get("nics").get(0).get("bridges").get(0);
         assertEquals("0000:3b:01.0", nicPort.get("address").asText());
         assertEquals("0011101", nicPort.get("acs").asText());
         JsonNode pair = json.get("pairs").get(0);
         assertEquals("not_ready", pair.get("verdict").asText());
-        assertEquals("PXB", pair.get("ncclPath").asText());
+        assertEquals("PIX", pair.get("ncclPath").asText());
         assertTrue(pair.get("ncclUsesGdr").asBoolean());
         assertTrue(pair.get("reasons").get(0).asText().startsWith("ACS P2P Request Redirect"));
         assertEquals(true, json.get("nics").get(0).get("function").get("relaxedOrdering").asBoolean());
@@ -142,7 +142,7 @@ class TopoCommandTest {
         CliRun run = CliRun.of("topo", "--host-root", root.toString());
         JsonNode json = new ObjectMapper().readTree(CliRun.of("topo", "--json", "--host-root", root.toString()).out());
 
-        assertTrue(run.out().contains("  GPU0↔mlx5_0\tPXB\tdegraded\n\tunknown: ACS of bridge 0000:3b:00.0: config space "
+        assertTrue(run.out().contains("  GPU0↔mlx5_0\tPIX\tdegraded\n\tunknown: ACS of bridge 0000:3b:00.0: config space "
                 + "beyond 64 bytes not readable (needs root)\n"), run.out());
         JsonNode nic = json.get("nics").get(0).get("function");
         assertEquals("config space beyond 64 bytes not readable (needs root)", nic.get("configUnknown").asText());
