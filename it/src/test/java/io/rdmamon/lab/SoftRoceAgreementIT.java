@@ -25,11 +25,14 @@ import org.junit.jupiter.api.Timeout;
 /**
  * rdmamon against rdma-core on a real kernel: one Soft-RoCE VM (docs/lab.md). What rdmamon reads through sysfs,
  * libibverbs and its readers must equal what {@code ibv_devinfo -v}, {@code rdma link}, {@code rdma statistic} and
- * the sysfs files themselves say, before and after real {@code ib_write_bw} traffic.
+ * the sysfs files themselves say, before and after real {@code ib_write_bw} traffic; {@code rdmamon workloads} must
+ * attribute real QPs as {@code rdma resource show qp} lists them, one process in a kubelet-like cgroup to its pod.
  */
 @Timeout(value = 10, unit = java.util.concurrent.TimeUnit.MINUTES)
 class SoftRoceAgreementIT {
     private static final Path WORK = Path.of("target", "lab-agreement").toAbsolutePath();
+    private static final String POD_UID = "0f4b2c8e-5d1a-4c3b-9e7f-123456789abc";
+    private static final String CONTAINER_ID = "4a1f0c9e8d7b6a5f4e3d2c1b0a9f8e7d6c5b4a3f2e1d0c9b8a7f6e5d4c3b2a1f";
     private static Lab lab;
     private static LabVm vm;
 
@@ -77,7 +80,13 @@ class SoftRoceAgreementIT {
                 // more iterations than it can run while the JVM starts under TCG, stopped below once everything is
                 // read; sleeping on CQ events (-e: SEND only, and not with -D), not busy-polling the vCPUs away
                 "hold='ib_send_bw -d rxe0 -x 1 -n 100000000 -F -e -t 4 -s 1024'",
-                "$hold > hold-server.txt 2>&1 &",
+                // the server in a cgroup laid out as the kubelet's systemd driver makes one for a container
+                "mountpoint -q /sys/fs/cgroup || mount -t cgroup2 none /sys/fs/cgroup",
+                "pod=/sys/fs/cgroup/kubepods.slice/kubepods-pod" + POD_UID.replace('-', '_') + ".slice/cri-containerd-"
+                        + CONTAINER_ID + ".scope",
+                "mkdir -p $pod",
+                "sh -c \"echo \\$\\$ > $pod/cgroup.procs && exec $hold\" > hold-server.txt 2>&1 &",
+                "echo $! > server.pid",
                 "sleep 2",
                 "$hold " + vm.fabricAddress() + " > hold-client.txt 2>&1 &",
                 // connected: the server's QP in RTR, the client's in RTS (perftest's output is buffered until it ends)
@@ -88,8 +97,12 @@ class SoftRoceAgreementIT {
                 Guest.RDMAMON + " sample --json > sample-resources.json",
                 "rdma -j resource show > resources-after.json",
                 "rdma -j resource show qp > qps-after.json",
-                "pkill ib_send_bw || true"),
-                Duration.ofMinutes(2));
+                Guest.RDMAMON + " workloads --json > workloads.json",
+                "rdma -j resource show qp > qps-workloads.json",
+                "pkill ib_send_bw || true",
+                "for i in $(seq 30); do pgrep -x ib_send_bw > /dev/null || break; sleep 1; done",
+                Guest.RDMAMON + " workloads --json > workloads-after.json"),
+                Duration.ofMinutes(5));
     }
 
     @AfterAll
@@ -260,6 +273,68 @@ class SoftRoceAgreementIT {
         Map<Integer, String> sampled = queuePairs(resources.getJsonArray("qps"), "kernName");
         assertEquals(rdma, sampled);
         assertEquals(0, resources.getInteger("qpsDropped", 0));
+    }
+
+    @Test
+    void workloadsNameEachQpsProcessAndThePodOfAKubeletCgroupAndGoWithThem() throws IOException {
+        assertEquals(queuePairs(new JsonArray(read("qps-after.json")), "comm"),
+                queuePairs(new JsonArray(read("qps-workloads.json")), "comm"), "the QPs were still while rdmamon read them");
+        long server = Long.parseLong(read("server.pid").trim());
+        Map<String, Integer> rdmaPerOwner = new TreeMap<>();
+        int onPort = 0;
+        for (Object o : new JsonArray(read("qps-workloads.json"))) {
+            JsonObject qp = (JsonObject) o;
+            if (qp.getString("ifname").equals("rxe0") && qp.getInteger("port", 1) == 1) {
+                onPort++;
+                if (qp.containsKey("pid")) {
+                    rdmaPerOwner.merge((qp.getLong("pid") == server ? "server " : "other ") + qp.getString("comm"), 1,
+                            Integer::sum);
+                }
+            }
+        }
+        assertTrue(rdmaPerOwner.getOrDefault("server ib_send_bw", 0) >= 1, "the server holds QPs: " + rdmaPerOwner);
+
+        JsonArray workloads = portWorkloads(new JsonArray(read("workloads.json")));
+        int counted = 0;
+        JsonObject pod = null;
+        JsonObject kernel = null;
+        int others = 0;
+        for (Object o : workloads) {
+            JsonObject w = (JsonObject) o;
+            counted += w.getInteger("qps");
+            if (POD_UID.equals(w.getString("pod"))) {
+                pod = w;
+            } else if ("kernel QP".equals(w.getString("reason"))) {
+                kernel = w;
+            } else if ("ib_send_bw".equals(w.getString("comm"))) {
+                others += w.getInteger("qps");
+                assertEquals("none", w.getString("attribution"), "the client is in no pod: " + w);
+                assertTrue(w.getString("reason") != null && !w.getString("reason").isBlank(), "says why: " + w);
+            }
+        }
+        assertEquals(onPort, counted, "every QP of rxe0/1 that rdma lists is in one workload: " + workloads);
+        assertTrue(pod != null, "the process in the kubelet's cgroup is attributed to its pod: " + workloads);
+        assertEquals("process", pod.getString("attribution"));
+        assertEquals(CONTAINER_ID.substring(0, 12), pod.getString("container"));
+        assertEquals("ib_send_bw", pod.getString("comm"));
+        assertEquals(rdmaPerOwner.get("server ib_send_bw"), pod.getInteger("qps"), "as many QPs as rdma lists for its pid");
+        assertEquals(rdmaPerOwner.getOrDefault("other ib_send_bw", 0), others, "the client's QPs");
+        assertTrue(kernel != null && "none".equals(kernel.getString("attribution")), "QP1 is the kernel's: " + workloads);
+
+        for (Object o : portWorkloads(new JsonArray(read("workloads-after.json")))) {
+            assertTrue(!"ib_send_bw".equals(((JsonObject) o).getString("comm")), "gone with the processes: " + o);
+        }
+    }
+
+    /** {@code rdmamon workloads --json}'s rows for rxe0 port 1. */
+    private static JsonArray portWorkloads(JsonArray reports) {
+        for (Object o : reports) {
+            JsonObject report = (JsonObject) o;
+            if (report.getString("device").equals("rxe0") && report.getInteger("port") == 1) {
+                return report.getJsonArray("workloads", new JsonArray());
+            }
+        }
+        throw new AssertionError("no rxe0/1 in " + reports);
     }
 
     /** QPs by number: type, state, port and owner (a pid, or the kernel module named by {@code kernelOwner}). */
