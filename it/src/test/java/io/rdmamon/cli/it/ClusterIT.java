@@ -223,6 +223,11 @@ class ClusterIT {
         assertTrue(points.get(0) <= lastSeen, node + ": the new replica's history starts at " + points.get(0)
                 + ", after " + lastSeen + ", the last sample the old replica had: the samples between were lost");
         for (int k = 1; k < points.size(); k++) {
+            if (points.get(k) <= lastSeen) {
+                // before the move: the agent's first reads (a cold JVM on a loaded machine) may overrun the interval
+                // and skip a beat, which is the agent's choice, not a sample lost between replicas
+                continue;
+            }
             long step = points.get(k) - points.get(k - 1);
             if (step > MAX_STEP_MILLIS) {
                 String log = replica.log();
