@@ -235,6 +235,20 @@ public final class StrictJson {
         return result;
     }
 
+    /** An array of 64-bit integers. */
+    public List<Long> longs(String key) {
+        JsonNode array = array(key);
+        List<Long> result = new ArrayList<>(array.size());
+        for (int i = 0; i < array.size(); i++) {
+            JsonNode element = array.get(i);
+            if (!element.isIntegralNumber() || !element.canConvertToLong()) {
+                throw wrongType(path(key) + "[" + i + "]", "a 64-bit integer", element);
+            }
+            result.add(element.longValue());
+        }
+        return result;
+    }
+
     /**
      * {@code 500ms}, {@code 30s}, {@code 10m}, {@code 1h} (any case, surrounding blanks ignored); a bare number is
      * seconds. Also the syntax of duration environment variables and command-line flags, which pass their name

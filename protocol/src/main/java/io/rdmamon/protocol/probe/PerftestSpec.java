@@ -18,9 +18,19 @@ import java.util.regex.Pattern;
  * @param durationSeconds test duration ({@code -D})
  * @param qps             number of queue pairs ({@code -q})
  * @param bidirectional   both directions at once ({@code -b})
+ * @param test            the perftest program: {@code ib_write_bw} for bandwidth probes, {@code ib_send_lat} for
+ *                        the pingmesh's latency probes
+ * @param iterations      latency tests: exchanges ({@code -n}, {@link LatencyResult#MIN_ITERATIONS} to
+ *                        {@link LatencyResult#MAX_ITERATIONS}); 0 for bandwidth tests, which run {@code -D}
+ *                        seconds. A latency test's {@code durationSeconds} is the longest it may take, not an option
+ * @param qpTimeout       the QP's local ACK timeout exponent ({@code -u}: 4.096 µs × 2^u before a retransmission);
+ *                        null for perftest's default 14 (67 ms)
+ * @param trafficClass    the GRH traffic class ({@code --tclass}, the DSCP shifted left by two), so that probes ride
+ *                        the lossless class; null for the device's default
  */
 public record PerftestSpec(String device, int port, Integer gidIndex, long sizeBytes, int durationSeconds, int qps,
-                           boolean bidirectional) {
+                           boolean bidirectional, PerftestTest test, int iterations, Integer qpTimeout,
+                           Integer trafficClass) {
     /** Device names as the kernel allows them in {@code /sys/class/infiniband} (no path separators, no dots first). */
     public static final Pattern DEVICE_NAME = Pattern.compile("[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}");
     public static final long MIN_SIZE_BYTES = 2;
@@ -31,6 +41,20 @@ public record PerftestSpec(String device, int port, Integer gidIndex, long sizeB
 
     public PerftestSpec {
         Objects.requireNonNull(device, "device");
+        Objects.requireNonNull(test, "test");
+        if (test.latency() ? iterations < LatencyResult.MIN_ITERATIONS || iterations > LatencyResult.MAX_ITERATIONS
+                : iterations != 0) {
+            throw new IllegalArgumentException(test.latency()
+                    ? "iterations " + iterations + " is outside " + LatencyResult.MIN_ITERATIONS + ".."
+                    + LatencyResult.MAX_ITERATIONS
+                    : "iterations apply to latency tests only, not " + test.wireName());
+        }
+        if (qpTimeout != null && (qpTimeout < 0 || qpTimeout > 31)) {
+            throw new IllegalArgumentException("qpTimeout " + qpTimeout + " is outside 0..31");
+        }
+        if (trafficClass != null && (trafficClass < 0 || trafficClass > 255)) {
+            throw new IllegalArgumentException("trafficClass " + trafficClass + " is outside 0..255");
+        }
         if (!DEVICE_NAME.matcher(device).matches()) {
             throw new IllegalArgumentException("device name " + FrameException.quote(device) + " is not a valid RDMA device name");
         }
@@ -49,5 +73,19 @@ public record PerftestSpec(String device, int port, Integer gidIndex, long sizeB
         if (qps < 1 || qps > MAX_QPS) {
             throw new IllegalArgumentException("qps " + qps + " is outside 1.." + MAX_QPS);
         }
+    }
+
+    /** A bandwidth probe's spec ({@code ib_write_bw}), perftest's QP timeout and the device's traffic class. */
+    public PerftestSpec(String device, int port, Integer gidIndex, long sizeBytes, int durationSeconds, int qps,
+                        boolean bidirectional) {
+        this(device, port, gidIndex, sizeBytes, durationSeconds, qps, bidirectional, PerftestTest.WRITE_BW, 0, null,
+                null);
+    }
+
+    /** A latency probe's spec: {@code ib_send_lat}, one QP, {@code iterations} exchanges, at most {@code maxSeconds}. */
+    public static PerftestSpec latency(String device, int port, Integer gidIndex, long sizeBytes, int iterations,
+                                       int maxSeconds, Integer qpTimeout, Integer trafficClass) {
+        return new PerftestSpec(device, port, gidIndex, sizeBytes, maxSeconds, 1, false, PerftestTest.SEND_LAT,
+                iterations, qpTimeout, trafficClass);
     }
 }

@@ -1,6 +1,7 @@
 package io.rdmamon.protocol.wire;
 
 import io.rdmamon.protocol.model.SourceStatus;
+import io.rdmamon.protocol.probe.LatencyResult;
 import io.rdmamon.protocol.probe.PerftestResult;
 import io.rdmamon.protocol.probe.PerftestSpec;
 import io.rdmamon.protocol.probe.ProbePhase;
@@ -41,6 +42,11 @@ public sealed interface Frame {
                  List<String> capabilities, String instance) implements Frame {
         /** The agent runs perftest for probes ({@code rdmamon agent --allow-probes}). */
         public static final String CAPABILITY_PROBES = "probes";
+        /**
+         * The agent runs the pingmesh's latency probes ({@code rdmamon agent --allow-pingmesh}): continuous traffic
+         * the collector plans, a separate consent from an operator's on-demand bandwidth probes.
+         */
+        public static final String CAPABILITY_PINGMESH = "pingmesh";
 
         public Hello {
             Objects.requireNonNull(node, "node");
@@ -178,13 +184,14 @@ public sealed interface Frame {
      * @param role     the side reporting
      * @param phase    its phase
      * @param tcpPort  the server's TCP port once {@link ProbePhase#LISTENING}; 0 otherwise
-     * @param result   the parsed bandwidth row (client, {@link ProbePhase#DONE}); null otherwise
+     * @param result   the parsed bandwidth row (bandwidth client, {@link ProbePhase#DONE}); null otherwise
+     * @param latency  the measured round trips (latency client, {@link ProbePhase#DONE}); null otherwise
      * @param exitCode perftest's exit code once it exited; null before, or when it never started
      * @param error    why it failed, perftest's own error lines verbatim where it printed any; null otherwise
      * @param output   the last lines perftest printed (bounded by the agent), for the probe's record
      */
     record ProbeReport(String probeId, ProbeRole role, ProbePhase phase, int tcpPort, PerftestResult result,
-                       Integer exitCode, String error, List<String> output) implements Frame {
+                       LatencyResult latency, Integer exitCode, String error, List<String> output) implements Frame {
         public ProbeReport {
             requireProbeId(probeId);
             Objects.requireNonNull(role, "role");
@@ -193,6 +200,12 @@ public sealed interface Frame {
                 throw new IllegalArgumentException("tcpPort " + tcpPort + " is outside 0..65535");
             }
             output = List.copyOf(output);
+        }
+
+        /** A report without latency round trips (every report of a bandwidth probe, every non-DONE one). */
+        public ProbeReport(String probeId, ProbeRole role, ProbePhase phase, int tcpPort, PerftestResult result,
+                           Integer exitCode, String error, List<String> output) {
+            this(probeId, role, phase, tcpPort, result, null, exitCode, error, output);
         }
     }
 

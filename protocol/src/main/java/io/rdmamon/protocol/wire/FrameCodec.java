@@ -16,7 +16,9 @@ import io.rdmamon.protocol.model.FecMode;
 import io.rdmamon.protocol.model.TransceiverModule;
 import io.rdmamon.protocol.model.SourceStatus;
 import io.rdmamon.protocol.model.VerbsPortAttributes;
+import io.rdmamon.protocol.probe.LatencyResult;
 import io.rdmamon.protocol.probe.PerftestResult;
+import io.rdmamon.protocol.probe.PerftestTest;
 import io.rdmamon.protocol.probe.PerftestSpec;
 import io.rdmamon.protocol.probe.ProbePhase;
 import io.rdmamon.protocol.probe.ProbeRole;
@@ -129,10 +131,20 @@ public final class FrameCodec {
                     .put("serverAddress", p.serverAddress()).put("tcpPort", p.tcpPort())
                     .put("timeoutMillis", p.timeoutMillis());
             PerftestSpec spec = p.spec();
-            json.putObject("spec").put("device", spec.device()).put("port", spec.port())
+            ObjectNode specNode = json.putObject("spec").put("device", spec.device()).put("port", spec.port())
                     .put("gidIndex", spec.gidIndex()).put("sizeBytes", spec.sizeBytes())
                     .put("durationSeconds", spec.durationSeconds()).put("qps", spec.qps())
                     .put("bidirectional", spec.bidirectional());
+            if (spec.test() != PerftestTest.WRITE_BW) {
+                // absent means ib_write_bw: the frames of agents and collectors from before latency probes
+                specNode.put("test", spec.test().wireName()).put("iterations", spec.iterations());
+            }
+            if (spec.qpTimeout() != null) {
+                specNode.put("qpTimeout", spec.qpTimeout());
+            }
+            if (spec.trafficClass() != null) {
+                specNode.put("trafficClass", spec.trafficClass());
+            }
         } else if (frame instanceof Frame.ProbeCancel c) {
             json.put("type", "probe-cancel").put("probeId", c.probeId()).put("reason", c.reason());
         } else if (frame instanceof Frame.ProbeReport r) {
@@ -145,6 +157,12 @@ public final class FrameCodec {
                         .put("peakBitsPerSecond", result.peakBitsPerSecond())
                         .put("averageBitsPerSecond", result.averageBitsPerSecond())
                         .put("messageRatePerSecond", result.messageRatePerSecond());
+            }
+            if (r.latency() != null) {
+                LatencyResult latency = r.latency();
+                ObjectNode node = json.putObject("latency").put("sizeBytes", latency.sizeBytes())
+                        .put("iterations", latency.iterations());
+                latency.rttNanos().forEach(node.putArray("rttNanos")::add);
             }
             r.output().forEach(json.putArray("output")::add);
         }
@@ -499,7 +517,10 @@ public final class FrameCodec {
                     yield new Frame.ProbeStart(f.string("probeId"), ProbeRole.fromWire(f.string("role")),
                             new PerftestSpec(spec.string("device"), spec.integer("port"), spec.optInteger("gidIndex"),
                                     spec.longValue("sizeBytes"), spec.integer("durationSeconds"), spec.integer("qps"),
-                                    spec.bool("bidirectional")),
+                                    spec.bool("bidirectional"),
+                                    spec.has("test") ? PerftestTest.fromWire(spec.string("test")) : PerftestTest.WRITE_BW,
+                                    spec.integer("iterations", 0), spec.optInteger("qpTimeout"),
+                                    spec.optInteger("trafficClass")),
                             f.optString("serverAddress"), f.integer("tcpPort"), f.longValue("timeoutMillis"));
                 }
                 case "probe-cancel" -> new Frame.ProbeCancel(f.string("probeId"), f.string("reason"));
@@ -508,8 +529,11 @@ public final class FrameCodec {
                     PerftestResult result = r == null ? null : new PerftestResult(r.longValue("sizeBytes"),
                             r.longValue("iterations"), r.number("peakBitsPerSecond"), r.number("averageBitsPerSecond"),
                             r.number("messageRatePerSecond"));
+                    StrictJson l = f.optObject("latency");
+                    LatencyResult latency = l == null ? null
+                            : new LatencyResult(l.longValue("sizeBytes"), l.integer("iterations"), l.longs("rttNanos"));
                     yield new Frame.ProbeReport(f.string("probeId"), ProbeRole.fromWire(f.string("role")),
-                            ProbePhase.fromWire(f.string("phase")), f.integer("tcpPort"), result,
+                            ProbePhase.fromWire(f.string("phase")), f.integer("tcpPort"), result, latency,
                             f.optInteger("exitCode"), f.optString("error"), f.strings("output"));
                 }
             };

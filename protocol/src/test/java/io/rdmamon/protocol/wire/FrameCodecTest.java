@@ -2,6 +2,7 @@ package io.rdmamon.protocol.wire;
 
 import io.rdmamon.protocol.model.HostSample;
 import io.rdmamon.protocol.model.SourceStatus;
+import io.rdmamon.protocol.probe.LatencyResult;
 import io.rdmamon.protocol.probe.PerftestResult;
 import io.rdmamon.protocol.probe.PerftestSpec;
 import io.rdmamon.protocol.probe.ProbePhase;
@@ -129,10 +130,25 @@ class FrameCodecTest {
                         new PerftestResult(65_536, 5000, 92.39e9, 92.38e9, 176_196), 0, null,
                         List.of(" 65536      5000             92.39              92.38              0.176196")),
                 new Frame.ProbeReport("p-1", ProbeRole.CLIENT, ProbePhase.FAILED, 0, null, 1,
-                        " Did not detect devices ", List.of(" Did not detect devices ")));
+                        " Did not detect devices ", List.of(" Did not detect devices ")),
+                new Frame.ProbeStart("pm-7", ProbeRole.CLIENT, PerftestSpec.latency("rxe0", 1, 1, 64, 20, 30, 18, 106),
+                        "10.77.0.2", 18_600, 35_000),
+                new Frame.ProbeReport("pm-7", ProbeRole.CLIENT, ProbePhase.DONE, 0, null,
+                        new LatencyResult(64, 20, List.of(5_120L, 4_980L, 1_073_000_000L)), 0, null, List.of()));
         for (Frame frame : frames) {
             assertEquals(frame, codec.decode(codec.encode(frame)));
         }
+    }
+
+    @Test
+    void aLatencyProbeSaysItsProgramAndABandwidthProbeStaysAsAgentsBeforeItReadIt() throws FrameException {
+        String latency = new String(codec.encode(new Frame.ProbeStart("pm-1", ProbeRole.SERVER,
+                PerftestSpec.latency("rxe0", 1, null, 64, 20, 30, null, null), null, 0, 35_000)), StandardCharsets.UTF_8);
+        assertTrue(latency.contains("\"test\":\"send_lat\"") && latency.contains("\"iterations\":20"), latency);
+        String bandwidth = new String(codec.encode(new Frame.ProbeStart("p-1", ProbeRole.SERVER,
+                new PerftestSpec("mlx5_0", 1, null, 65_536, 5, 1, false), null, 0, 15_000)), StandardCharsets.UTF_8);
+        assertFalse(bandwidth.contains("\"test\"") || bandwidth.contains("iterations") || bandwidth.contains("qpTimeout"),
+                bandwidth);
     }
 
     static Stream<Arguments> rejectedProbeFrames() {
@@ -152,7 +168,20 @@ class FrameCodecTest {
                         + "\"phase\":\"exploded\",\"tcpPort\":0,\"output\":[]}", "unknown probe phase 'exploded'"),
                 Arguments.of("too many QPs", "{\"v\":1,\"type\":\"probe-start\",\"probeId\":\"p1\",\"role\":\"server\","
                         + "\"tcpPort\":0,\"timeoutMillis\":1000," + spec.replace("\"qps\":1", "\"qps\":1000") + "}",
-                        "qps 1000 is outside 1..64"));
+                        "qps 1000 is outside 1..64"),
+                Arguments.of("unknown test", "{\"v\":1,\"type\":\"probe-start\",\"probeId\":\"p1\",\"role\":\"server\","
+                        + "\"tcpPort\":0,\"timeoutMillis\":1000," + spec.replace("\"qps\":1", "\"qps\":1,\"test\":\"read_lat\"")
+                        + "}", "unknown perftest test 'read_lat'"),
+                Arguments.of("latency without iterations", "{\"v\":1,\"type\":\"probe-start\",\"probeId\":\"p1\","
+                        + "\"role\":\"server\",\"tcpPort\":0,\"timeoutMillis\":1000,"
+                        + spec.replace("\"qps\":1", "\"qps\":1,\"test\":\"send_lat\"") + "}", "iterations 0 is outside 5..10000"),
+                Arguments.of("QP timeout out of range", "{\"v\":1,\"type\":\"probe-start\",\"probeId\":\"p1\","
+                        + "\"role\":\"server\",\"tcpPort\":0,\"timeoutMillis\":1000,"
+                        + spec.replace("\"qps\":1", "\"qps\":1,\"qpTimeout\":40") + "}", "qpTimeout 40 is outside 0..31"),
+                Arguments.of("negative round trip", "{\"v\":1,\"type\":\"probe-report\",\"probeId\":\"p1\","
+                        + "\"role\":\"client\",\"phase\":\"done\",\"tcpPort\":0,\"output\":[],"
+                        + "\"latency\":{\"sizeBytes\":64,\"iterations\":5,\"rttNanos\":[5000,-1]}}",
+                        "negative round trip -1 ns"));
     }
 
     @ParameterizedTest(name = "{0}")
