@@ -1,0 +1,198 @@
+package io.rdmamon.lab;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import io.rdmamon.protocol.testing.Waits;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * The pingmesh on a real kernel RDMA stack (docs/pingmesh.md, docs/lab.md): three Soft-RoCE VMs whose agents run
+ * with {@code --allow-pingmesh} probe each other with real {@code ib_send_lat} as the collector plans; every pair is
+ * measured and a healthy lab raises nothing; {@code netem loss} on one VM's link makes that port bad towards every peer
+ * within 30 s and the verdict names that port (not its peers, not the network), and it clears once the loss is gone;
+ * {@code netem delay} alone raises {@code path_latency_high} on that port, not {@code path_loss}.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@Timeout(value = 14, unit = java.util.concurrent.TimeUnit.MINUTES)
+class SoftRocePingmeshIT {
+    private static final Path WORK = Path.of("target", "lab-pingmesh").toAbsolutePath();
+    private static final Duration AGENTS_UP = Duration.ofMinutes(4);
+    private static final int ROUND_SECONDS = 10;
+    /** Retransmissions after about 1 s (4.096 µs × 2^18), not perftest's 67 ms: a clean flow under TCG is slower. */
+    private static final int QP_TIMEOUT = 18;
+    private static LabCollector collector;
+    private static Lab lab;
+
+    @BeforeAll
+    static void startFleet() throws Exception {
+        Files.createDirectories(WORK);
+        int port = LabCollector.freePort();
+        JsonObject rules = new JsonObject();
+        for (String rule : List.of("path_loss", "path_latency_high", "port_unreachable")) {
+            rules.put(rule, new JsonObject().put("raiseAfterSamples", 1).put("clearAfterSamples", 5));
+        }
+        collector = LabCollector.start(WORK, port, new JsonObject()
+                .put("pingmesh", new JsonObject().put("roundSeconds", ROUND_SECONDS).put("qpTimeout", QP_TIMEOUT)
+                        .put("iterations", 20).put("probeTimeoutSeconds", 20))
+                .put("diagnosis", new JsonObject().put("rules", rules)
+                        // rxe has no PFC: the lab's fabric is declared lossless, as an operator declares theirs
+                        .put("losslessPriorities", new JsonArray().add(3))));
+        lab = Lab.start(WORK, 3, port);
+        for (LabVm vm : lab.vms) {
+            vm.require("setsid " + Guest.RDMAMON + " agent --collector " + LabVm.COLLECTOR_URL + " --node " + vm.name
+                    + " --interval 1s --allow-pingmesh > /run/lab/agent.log 2>&1 < /dev/null &", Duration.ofSeconds(30));
+        }
+        Waits.poll("every lab VM's agent to stream", () -> collector.get("/api/nodes").getJsonArray("nodes").size(),
+                n -> n == lab.vms.size(), AGENTS_UP, Duration.ofSeconds(2));
+    }
+
+    @AfterAll
+    static void stop() throws InterruptedException {
+        if (lab != null) {
+            lab.close();
+        }
+        if (collector != null) {
+            collector.close();
+        }
+    }
+
+    /** One ordered pair of the matrix: what the collector measured from {@code src} to {@code dst} in the window. */
+    private record Cell(String src, String dst, long sent, long lost, double p50Seconds) {
+    }
+
+    private static List<Cell> cells() throws IOException, InterruptedException {
+        JsonObject mesh = collector.get("/api/pingmesh");
+        JsonArray ports = mesh.getJsonArray("ports");
+        List<Cell> cells = new ArrayList<>();
+        for (Object c : mesh.getJsonArray("cells")) {
+            JsonArray cell = (JsonArray) c;
+            cells.add(new Cell(ports.getJsonObject(cell.getInteger(0)).getString("node"),
+                    ports.getJsonObject(cell.getInteger(1)).getString("node"), cell.getLong(2), cell.getLong(3),
+                    cell.getDouble(4, Double.NaN)));
+        }
+        return cells;
+    }
+
+    private static List<JsonObject> diagnoses(String rule) throws IOException, InterruptedException {
+        List<JsonObject> found = new ArrayList<>();
+        for (Object d : collector.get("/api/diagnoses").getJsonArray("diagnoses")) {
+            JsonObject diagnosis = (JsonObject) d;
+            if (rule.equals(diagnosis.getString("rule"))) {
+                found.add(diagnosis);
+            }
+        }
+        return found;
+    }
+
+    private static List<String> nodesWith(String rule) throws IOException, InterruptedException {
+        return diagnoses(rule).stream().map(d -> d.getString("node")).distinct().sorted().toList();
+    }
+
+    /** Whether {@code vm} lost round trips with every peer, in one direction or the other. */
+    private static boolean badToEveryPeer(LabVm vm, List<Cell> cells) {
+        long lossyWithVm = cells.stream().filter(c -> c.lost() > 0 && (c.src().equals(vm.name) || c.dst().equals(vm.name)))
+                .map(c -> c.src().equals(vm.name) ? c.dst() : c.src()).distinct().count();
+        return lossyWithVm == lab.vms.size() - 1;
+    }
+
+    @Test
+    @Order(0)
+    void everyPairIsMeasuredAndAHealthyLabRaisesNothing() throws Exception {
+        List<Cell> cells = Waits.poll("every ordered pair of the three VMs probed", SoftRocePingmeshIT::cells,
+                c -> c.stream().filter(cell -> cell.sent() > 0).map(cell -> cell.src() + ">" + cell.dst()).distinct()
+                        .count() == 6, Duration.ofMinutes(2), Duration.ofSeconds(2));
+        for (Cell cell : cells) {
+            assertTrue(cell.p50Seconds() > 0 && cell.p50Seconds() < 0.5, "a round trip under TCG: " + cell);
+        }
+        // the CPU the agents' children (the perftest processes) used over two rounds, as the kernel counts it
+        Map<String, Long> before = childTicks();
+        Thread.sleep(2L * ROUND_SECONDS * 1000);
+        Map<String, Long> after = childTicks();
+        for (LabVm vm : lab.vms) {
+            System.out.printf("lab: %s's perftest processes used %.2f s of CPU in %d s of pingmesh (TCG)%n", vm.name,
+                    (after.get(vm.name) - before.get(vm.name)) / 100.0, 2 * ROUND_SECONDS);
+        }
+        assertEquals(List.of(), diagnoses("path_loss"), "no path_loss in a healthy lab");
+        assertEquals(List.of(), diagnoses("port_unreachable"), "no port_unreachable in a healthy lab");
+        assertEquals(List.of(), diagnoses("path_latency_high"), "no path_latency_high in a healthy lab");
+    }
+
+    /** Per VM, the agent JVM's cutime + cstime (its reaped children: perftest), in clock ticks. */
+    private static Map<String, Long> childTicks() throws IOException, InterruptedException {
+        Map<String, Long> ticks = new HashMap<>();
+        for (LabVm vm : lab.vms) {
+            String stat = vm.require("cat /proc/$(pgrep -f 'rdmamon.jar agent' | head -1)/stat", Duration.ofSeconds(30));
+            String[] fields = stat.substring(stat.lastIndexOf(')') + 2).trim().split(" ");
+            // after "pid (comm) ": state is field 3, so cutime (16) and cstime (17) are at 13 and 14 here
+            ticks.put(vm.name, Long.parseLong(fields[13]) + Long.parseLong(fields[14]));
+        }
+        return ticks;
+    }
+
+    @Test
+    @Order(1)
+    void lossOnOneVmsLinkMakesThatPortBadToEveryPeerAndTheVerdictNamesItUntilTheLossIsGone() throws Exception {
+        LabVm lossy = lab.vm(1);
+        lossy.require("tc qdisc add dev " + LabVm.FABRIC_NETDEV + " root netem loss 5%", Duration.ofSeconds(30));
+        long start = System.currentTimeMillis();
+        List<String> raised;
+        try {
+            Waits.poll(lossy.name + "'s port bad to every peer in the matrix", SoftRocePingmeshIT::cells,
+                    cells -> badToEveryPeer(lossy, cells), Duration.ofSeconds(30 + ROUND_SECONDS),
+                    Duration.ofSeconds(1));
+            long seen = System.currentTimeMillis() - start;
+            raised = Waits.poll("path_loss or port_unreachable on " + lossy.name, () -> {
+                List<String> nodes = new ArrayList<>(nodesWith("path_loss"));
+                nodes.addAll(nodesWith("port_unreachable"));
+                return nodes;
+            }, nodes -> !nodes.isEmpty(), Duration.ofSeconds(60), Duration.ofSeconds(1));
+            System.out.printf("lab: loss on %s's link seen in the matrix after %d ms, diagnosed after %d ms%n",
+                    lossy.name, seen, System.currentTimeMillis() - start);
+        } finally {
+            lossy.run("tc qdisc del dev " + LabVm.FABRIC_NETDEV + " root", Duration.ofSeconds(30));
+        }
+        assertEquals(List.of(lossy.name), raised.stream().distinct().toList(), "the verdict names the lossy VM only");
+        JsonObject diagnosis = diagnoses("path_loss").isEmpty() ? diagnoses("port_unreachable").get(0)
+                : diagnoses("path_loss").get(0);
+        assertEquals(LabVm.DEVICE, diagnosis.getString("device"), diagnosis.encodePrettily());
+        assertTrue(diagnosis.encode().contains("port"), "the culprit is the port: " + diagnosis.encodePrettily());
+        Waits.poll("the loss verdict to clear once the loss is gone", () -> nodesWith("path_loss").size()
+                + nodesWith("port_unreachable").size(), n -> n == 0, Duration.ofMinutes(3), Duration.ofSeconds(2));
+    }
+
+    @Test
+    @Order(2)
+    void delayAloneOnOneVmsLinkRaisesPathLatencyHighNotLoss() throws Exception {
+        LabVm slow = lab.vm(2);
+        slow.require("tc qdisc add dev " + LabVm.FABRIC_NETDEV + " root netem delay 100ms", Duration.ofSeconds(30));
+        List<String> lossy = new ArrayList<>();
+        try {
+            List<String> raised = Waits.poll("path_latency_high on " + slow.name, () -> {
+                lossy.addAll(nodesWith("path_loss"));
+                return nodesWith("path_latency_high");
+            }, nodes -> !nodes.isEmpty(), Duration.ofSeconds(90), Duration.ofSeconds(1));
+            assertEquals(List.of(slow.name), raised, "the slow VM's port, not its peers");
+        } finally {
+            slow.run("tc qdisc del dev " + LabVm.FABRIC_NETDEV + " root", Duration.ofSeconds(30));
+        }
+        assertEquals(List.of(), lossy, "a delay is not a loss");
+    }
+}
