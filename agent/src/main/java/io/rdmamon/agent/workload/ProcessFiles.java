@@ -1,5 +1,7 @@
 package io.rdmamon.agent.workload;
 
+import io.rdmamon.protocol.model.PortWorkload;
+
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -13,7 +15,6 @@ import io.rdmamon.agent.sysfs.SysfsFiles;
  * the read, or a file the agent may not read, is a {@link Reading} with the reason.
  */
 public final class ProcessFiles {
-    public static final String PROCESS_EXITED = "process exited";
 
     private final Path proc;
 
@@ -26,7 +27,7 @@ public final class ProcessFiles {
      *
      * @param comm    its {@code comm}, trimmed; null when not read
      * @param cgroup  its {@code cgroup} file; null when not read
-     * @param problem why they were not read ({@link #PROCESS_EXITED}, or the file and the error); null when they were
+     * @param problem why they were not read ({@link PortWorkload#PROCESS_EXITED}, or the file and the error); null when they were
      */
     public record Reading(String comm, String cgroup, String problem) {
     }
@@ -53,7 +54,7 @@ public final class ProcessFiles {
      */
     private static Reading failed(String file, IOException e) {
         if (SysfsFiles.classify(e) == SysfsFiles.Failure.ABSENT) {
-            return new Reading(null, null, PROCESS_EXITED);
+            return new Reading(null, null, PortWorkload.PROCESS_EXITED);
         }
         return new Reading(null, null, "cannot read /proc/<pid>/" + file + ": " + SysfsFiles.describe(e));
     }

@@ -70,7 +70,7 @@ class WorkloadAttributorTest {
         assertEquals(List.of(
                 new PortWorkload(1, null, UID, CID.substring(0, 12), "python3", PortWorkload.PROCESS, unknown, 12),
                 new PortWorkload(1, null, null, null, null, PortWorkload.NONE, WorkloadAttributor.NO_HOST_PID, 1),
-                new PortWorkload(1, null, null, null, null, PortWorkload.NONE, ProcessFiles.PROCESS_EXITED, 1),
+                new PortWorkload(1, null, null, null, null, PortWorkload.NONE, PortWorkload.PROCESS_EXITED, 1),
                 new PortWorkload(1, null, null, null, "[ib_core]", PortWorkload.NONE, PortWorkload.KERNEL_QP, 1),
                 new PortWorkload(1, null, null, null, "ib_write_bw", PortWorkload.NONE, CgroupPaths.NOT_KUBERNETES, 1),
                 new PortWorkload(2, null, UID, CID.substring(0, 12), "python3", PortWorkload.PROCESS, unknown, 1)),

@@ -141,12 +141,13 @@ class DiagnosisEngineTest {
     }
 
     @Test
-    void aPortDiagnosisNamesTheWorkloadsOnThePortButNotKernelQps() {
+    void aPortDiagnosisNamesTheWorkloadsOnThePortButNotKernelQpsNorThoseOfExitedProcesses() {
         MovingPort port = MovingPort.roce().healthyTraffic(3).rate("hw:out_of_sequence", 40);
         RdmaResources resources = new RdmaResources(Map.of(), List.of(), 0).withWorkloads(List.of(
                 new PortWorkload(1, "ml", "train-llama-0", "worker", "python3", PortWorkload.PROCESS, null, 12),
                 new PortWorkload(1, null, null, null, "ib_write_bw", PortWorkload.NONE, "not a Kubernetes cgroup", 1),
-                new PortWorkload(1, null, null, null, "[ib_core]", PortWorkload.NONE, PortWorkload.KERNEL_QP, 1)));
+                new PortWorkload(1, null, null, null, "[ib_core]", PortWorkload.NONE, PortWorkload.KERNEL_QP, 1),
+                new PortWorkload(1, null, null, null, null, PortWorkload.NONE, PortWorkload.PROCESS_EXITED, 3)));
         for (int i = 0; i < 5; i++) {
             clock.addAndGet(1000);
             HostSample sample = port.sample("n1", clock.get(), 1);

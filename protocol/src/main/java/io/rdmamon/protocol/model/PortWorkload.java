@@ -35,6 +35,8 @@ public record PortWorkload(int port, String namespace, String pod, String contai
     public static final Set<String> ATTRIBUTIONS = Set.of(DEVICE, PROCESS, NONE);
     /** The reason of a kernel module's QPs (GSI/SMI of {@code ib_core}, NFS/iSER, ...): no workload's. */
     public static final String KERNEL_QP = "kernel QP";
+    /** The reason of QPs whose process is gone (the kernel tears them down): nobody's any more. */
+    public static final String PROCESS_EXITED = "process exited";
     /** Workloads kept per port by QP count; the rest are summed into one {@link #OTHER} row, bounding the series. */
     public static final int TOP_PER_PORT = 8;
     /** The reason of the row summing the workloads beyond the top {@link #TOP_PER_PORT} of a port. */
@@ -93,6 +95,11 @@ public record PortWorkload(int port, String namespace, String pod, String contai
     /** Whether the QPs are a kernel module's, not a workload's. */
     public boolean isKernel() {
         return KERNEL_QP.equals(reason);
+    }
+
+    /** Whether the QPs' process has exited, so that they hurt no running job. */
+    public boolean isExited() {
+        return PROCESS_EXITED.equals(reason);
     }
 
     /** How an evidence line names the workload: {@code ns/pod (12 QPs)}, else the process or the reason. */
