@@ -32,7 +32,7 @@ public final class NcclEnvCommand implements Callable<Integer> {
     @Option(names = {"-d", "--ib-dev"}, paramLabel = "DEV", description = "Only this device (default: all).")
     String device;
 
-    @Option(names = "--json", description = "The advice as JSON: settings (name, value, reason), export, leftOut, ncclConfMismatches.")
+    @Option(names = "--json", description = "The advice as JSON: settings (name, value, reason), export, leftOut, ncclConfMismatches, gpuLocality.")
     boolean json;
 
     @Override
@@ -47,7 +47,7 @@ public final class NcclEnvCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         if (json) {
             out.println(JsonOutput.write(new Json(advice.settings(), advice.exportLines(), advice.leftOut(),
-                    advice.mismatches())));
+                    advice.mismatches(), advice.locality())));
         } else {
             advice.exportLines().forEach(out::println);
             advice.mismatches().forEach(m -> out.println("# mismatch: " + m));
@@ -58,6 +58,7 @@ public final class NcclEnvCommand implements Callable<Integer> {
 
     /** The {@code --json} shape, as {@code GET /api/nodes/{node}/nccl} has it. */
     record Json(java.util.List<NcclAdvice.Setting> settings, java.util.List<String> export,
-                java.util.List<String> leftOut, java.util.List<String> ncclConfMismatches) {
+                java.util.List<String> leftOut, java.util.List<String> ncclConfMismatches,
+                java.util.List<String> gpuLocality) {
     }
 }

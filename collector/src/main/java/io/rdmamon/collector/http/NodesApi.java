@@ -127,6 +127,7 @@ public final class NodesApi implements Routes {
         advice.exportLines().forEach(body.putArray("export")::add);
         advice.leftOut().forEach(body.putArray("leftOut")::add);
         advice.mismatches().forEach(body.putArray("ncclConfMismatches")::add);
+        advice.locality().forEach(body.putArray("gpuLocality")::add);
         return json(body);
     }
 

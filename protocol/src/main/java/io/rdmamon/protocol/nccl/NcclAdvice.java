@@ -2,6 +2,7 @@ package io.rdmamon.protocol.nccl;
 
 import io.rdmamon.protocol.model.GidAdvice;
 import io.rdmamon.protocol.model.GidEntry;
+import io.rdmamon.protocol.model.GpuTopology;
 import io.rdmamon.protocol.model.HostSample;
 import io.rdmamon.protocol.model.IbDevice;
 import io.rdmamon.protocol.model.IbPort;
@@ -30,15 +31,26 @@ import java.util.stream.Collectors;
  * take it off the {@code /etc/nccl.conf} check: NCCL still uses it unless that file's own {@code NCCL_IB_HCA}
  * ({@link NcclIfList}) leaves it out, so the file's {@code NCCL_IB_GID_INDEX} and {@code NCCL_IB_TC} must fit it.
  *
+ * <p>On a GPU node (the sample carries its {@link GpuTopology}) the advice adds the NICs by GPU locality: for each
+ * GPU the NIC NCCL pairs it with, the path between them, and whether NCCL will use GPUDirect RDMA on it. NCCL disables
+ * GPUDirect RDMA when the NIC is farther than {@code NCCL_NET_GDR_LEVEL} (default PXB: no host bridge on the path;
+ * fabric-facts.md §3.2), and stages through host memory instead. Raising that level would push peer-to-peer DMA
+ * through the CPU's root complex or across the socket interconnect, where it is slow or unsupported, so the advice
+ * says to fix the placement (a NIC under the GPU's own PCIe switch, the rank pinned to it) rather than to set it.
+ *
  * @param settings   the four settings in that order; a setting with a null value is best left unset
  * @param leftOut    the InfiniBand and RoCE ports left out, one sentence each: why, and how to bring the port in
  * @param mismatches {@code /etc/nccl.conf} values that contradict the host, one sentence each
+ * @param locality   one sentence per GPU: its NIC, the path, GPUDirect RDMA or not and why; empty without GPUs
  */
-public record NcclAdvice(List<Setting> settings, List<String> leftOut, List<String> mismatches) {
+public record NcclAdvice(List<Setting> settings, List<String> leftOut, List<String> mismatches, List<String> locality) {
     public static final String HCA = "NCCL_IB_HCA";
     public static final String GID_INDEX = "NCCL_IB_GID_INDEX";
     public static final String TC = "NCCL_IB_TC";
     public static final String SOCKET_IFNAME = "NCCL_SOCKET_IFNAME";
+    public static final String GDR_LEVEL = "NCCL_NET_GDR_LEVEL";
+    /** The path classes within NCCL's default {@code NCCL_NET_GDR_LEVEL} (PXB): no host bridge between GPU and NIC. */
+    private static final Set<String> GDR_BY_DEFAULT = Set.of("PIX", "PXB");
 
     /** One setting: {@code value} null = leave it unset, for {@code reason}. */
     public record Setting(String name, String value, String reason) {
@@ -52,12 +64,14 @@ public record NcclAdvice(List<Setting> settings, List<String> leftOut, List<Stri
         settings = List.copyOf(settings);
         leftOut = List.copyOf(leftOut);
         mismatches = List.copyOf(mismatches);
+        locality = List.copyOf(locality);
     }
 
-    /** The settings' lines, then a {@code # PORT left out of …} line per port left out. */
+    /** The settings' lines, a {@code # PORT left out of …} line per port left out, then a comment line per GPU. */
     public List<String> exportLines() {
         List<String> lines = new ArrayList<>(settings.stream().map(Setting::exportLine).toList());
         leftOut.forEach(port -> lines.add("# " + port));
+        locality.forEach(gpu -> lines.add("# " + gpu));
         return lines;
     }
 
@@ -113,7 +127,49 @@ public record NcclAdvice(List<Setting> settings, List<String> leftOut, List<Stri
         mismatches.addAll(portMismatches(confUses, conf));
         List<Setting> settings = List.of(hca(usable), gidIndex(roce, fleetGidIndex), trafficClass(roce, conf),
                 socketIfname(roce));
-        return new NcclAdvice(settings, leftOut, mismatches);
+        return new NcclAdvice(settings, leftOut, mismatches, locality(sample.topology(), device));
+    }
+
+    /**
+     * Per GPU, the NIC NCCL pairs it with ({@link GpuTopology.Pair#chosen}, the closest path class) and whether NCCL
+     * uses GPUDirect RDMA there; restricted to {@code device}'s pairs when not null.
+     */
+    private static List<String> locality(GpuTopology topology, String device) {
+        if (topology == null) {
+            return List.of();
+        }
+        Map<String, List<GpuTopology.Pair>> chosenByGpu = new LinkedHashMap<>();
+        for (GpuTopology.Endpoint gpu : topology.gpus()) {
+            chosenByGpu.put(gpu.name(), new ArrayList<>());
+        }
+        for (GpuTopology.Pair pair : topology.pairs()) {
+            if (pair.chosen() && (device == null || device.equals(pair.nic()))) {
+                chosenByGpu.computeIfAbsent(pair.gpu(), g -> new ArrayList<>()).add(pair);
+            }
+        }
+        List<String> lines = new ArrayList<>();
+        chosenByGpu.forEach((gpu, pairs) -> {
+            if (pairs.isEmpty()) {
+                return;
+            }
+            String nics = pairs.stream().map(GpuTopology.Pair::nic).collect(Collectors.joining(", "));
+            String path = pairs.get(0).path();
+            String line = gpu + " pairs with " + nics + " (path " + path + ")";
+            if (!GDR_BY_DEFAULT.contains(path)) {
+                line += ": NCCL will not use GPUDirect RDMA (" + GDR_LEVEL + " defaults to PXB) and stages through host "
+                        + "memory; raising " + GDR_LEVEL + " to " + path + " would push peer-to-peer DMA through the "
+                        + (path.equals("SYS") ? "socket interconnect" : "CPU's root complex")
+                        + ", which is slow or unsupported: give the GPU's rank a NIC under its own PCIe switch instead";
+            } else if (pairs.stream().allMatch(GpuTopology.Pair::ready)) {
+                line += ": GPUDirect RDMA ready";
+            } else {
+                line += ": GPUDirect RDMA " + pairs.stream().filter(p -> !p.ready()).map(p -> p.nic() + " "
+                        + p.verdict().replace('_', ' ') + " (" + String.join("; ", p.reasons()) + ")")
+                        .collect(Collectors.joining(", "));
+            }
+            lines.add(line);
+        });
+        return lines;
     }
 
     /**

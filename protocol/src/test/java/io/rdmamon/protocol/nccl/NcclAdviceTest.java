@@ -1,6 +1,7 @@
 package io.rdmamon.protocol.nccl;
 
 import io.rdmamon.protocol.model.GidEntry;
+import io.rdmamon.protocol.model.GpuTopology;
 import io.rdmamon.protocol.model.HostSample;
 import io.rdmamon.protocol.model.IbDevice;
 import io.rdmamon.protocol.model.IbPort;
@@ -230,5 +231,35 @@ class NcclAdviceTest {
     @CsvSource({"106, 106", "0x6a, 106", "0152, 106", "-1, -1", "' 7 ', 7", "abc, ", "0, 0"})
     void numbersAreReadAsNcclReadsThem(String text, Integer expected) {
         assertEquals(expected, NcclAdvice.parse(text));
+    }
+
+    @Test
+    void aGpuNodeGetsItsNicsByGpuLocalityAndNoAdviceToRaiseTheGdrLevel() {
+        QosConfig qos = QosSamples.lossless(3).build();
+        IbDevice near = device("mlx5_0", roce(4, "ens1np0", 3, "10.0.0.1", qos));
+        IbDevice far = device("mlx5_1", roce(4, "ens2np0", 3, "10.0.1.1", qos));
+        GpuTopology topology = new GpuTopology(List.of(), List.of(), List.of(
+                new GpuTopology.Pair("GPU0", "mlx5_0", "PIX", "ready", true, List.of(), List.of()),
+                new GpuTopology.Pair("GPU0", "mlx5_1", "SYS", "not_ready", false, List.of(), List.of("path SYS")),
+                new GpuTopology.Pair("GPU1", "mlx5_1", "SYS", "not_ready", true, List.of(), List.of("path SYS")),
+                new GpuTopology.Pair("GPU2", "mlx5_0", "PXB", "degraded", true, List.of("0000:3a:00.0"),
+                        List.of("ACS P2P Request Redirect on bridge 0000:3a:00.0"))), true, List.of());
+        HostSample sample = new HostSample("gpu-7", 1_700_000_000_000L, List.of(near, far), List.of(), null, topology);
+
+        NcclAdvice advice = NcclAdvice.of(sample, null, null);
+
+        assertEquals(List.of(
+                "GPU0 pairs with mlx5_0 (path PIX): GPUDirect RDMA ready",
+                "GPU1 pairs with mlx5_1 (path SYS): NCCL will not use GPUDirect RDMA (NCCL_NET_GDR_LEVEL defaults to PXB) "
+                        + "and stages through host memory; raising NCCL_NET_GDR_LEVEL to SYS would push peer-to-peer DMA "
+                        + "through the socket interconnect, which is slow or unsupported: give the GPU's rank a NIC under "
+                        + "its own PCIe switch instead",
+                "GPU2 pairs with mlx5_0 (path PXB): GPUDirect RDMA mlx5_0 degraded (ACS P2P Request Redirect on bridge "
+                        + "0000:3a:00.0)"), advice.locality());
+        assertTrue(advice.exportLines().contains("# " + advice.locality().get(1)), advice.exportLines().toString());
+        assertEquals(List.of("GPU0 pairs with mlx5_0 (path PIX): GPUDirect RDMA ready",
+                "GPU2 pairs with mlx5_0 (path PXB): GPUDirect RDMA mlx5_0 degraded (ACS P2P Request Redirect on bridge "
+                        + "0000:3a:00.0)"), NcclAdvice.of(sample, "mlx5_0", null).locality(), "-d mlx5_0: its GPUs only");
+        assertEquals(List.of(), NcclAdvice.of(host(null, near), null, null).locality(), "no GPU, no locality");
     }
 }
