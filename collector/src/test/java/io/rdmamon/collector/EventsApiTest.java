@@ -2,6 +2,7 @@ package io.rdmamon.collector;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.rdmamon.protocol.model.GpuTopology;
 import io.rdmamon.protocol.model.HostSample;
 import io.rdmamon.protocol.model.IbDevice;
 import io.rdmamon.protocol.model.EthtoolStats;
@@ -227,7 +228,30 @@ class EventsApiTest {
                                 "ib_core"), new QueuePair(17, 18L, 1, "RC", "RTS", 4321L, null)), 0)
                                 .withWorkloads(workloads()))),
                 List.of(SourceStatus.ok("sysfs", "mlx5_4"), SourceStatus.ok("sysfs", "rocep1s0f0"),
-                        SourceStatus.unsupported("qos", "enp1s0f0np0", "no DCB support on enp1s0f0np0 (EOPNOTSUPP)")));
+                        SourceStatus.unsupported("qos", "enp1s0f0np0", "no DCB support on enp1s0f0np0 (EOPNOTSUPP)")),
+                null, sampleIndex <= 2 ? topology("ready", List.of()) : topology("degraded", List.of(ACS)));
+    }
+
+    private static final String ACS = "ACS P2P Request Redirect on bridge 0000:00:01.0: P2P goes up through the root "
+            + "complex";
+
+    /** GPU0 under the RoCE NIC's root port: ready, until a reboot turns ACS redirect on (sample 3). */
+    private static GpuTopology topology(String verdict, List<String> reasons) {
+        return new GpuTopology(List.of(
+                new GpuTopology.Endpoint("GPU0", "GPU0", GpuTopology.Endpoint.GPU, "0000:02:00.0", 0, "0-31", true),
+                new GpuTopology.Endpoint("rocep1s0f0", "NIC0", GpuTopology.Endpoint.NIC, "0000:01:00.0", 0, "0-31", true)),
+                List.of(List.of("X", "PIX"), List.of("PIX", "X")), List.of(new GpuTopology.Pair("GPU0", "rocep1s0f0", "PIX", verdict,
+                true, reasons.isEmpty() ? List.of() : List.of("0000:00:01.0"), reasons)), true, List.of());
+    }
+
+    @Test
+    void theEventsListEachChangeOfTheGpuDirectVerdictsAfterTheFirstReading() throws Exception {
+        JsonNode topology = JSON.readTree(get("/api/nodes/gpu-07/events").body()).get("topology");
+
+        assertEquals(1, topology.size(), topology.toString());
+        assertEquals("{\"timestampMillis\":" + (START + 3000) + ",\"gpu\":\"GPU0\",\"nic\":\"rocep1s0f0\","
+                + "\"from\":\"ready\",\"to\":\"degraded\",\"raised\":[\"" + ACS + "\"],\"cleared\":[]}",
+                topology.get(0).toString());
     }
 
     /** One training pod with 12 QPs and nine pods with 2 each on port 1: bounded to 8 rows and the rest summed. */

@@ -73,6 +73,7 @@ public final class DiagnosisEngine {
         Finding sourcesRaisedWith;
         Finding staleWith;                 // agent_stale's staleness finding when the node turned stale; null = fresh
         long staleSinceMillis;
+        final TopologyLedger topology = new TopologyLedger();
     }
 
     private final DiagnosisConfig config;
@@ -120,6 +121,7 @@ public final class DiagnosisEngine {
             return; // stamped no later than the sample before it (the agent's clock stepped back): nothing to rate
         }
         NodeState node = nodes.computeIfAbsent(sample.node(), n -> new NodeState());
+        node.topology.observe(sample.topology(), sample.timestampMillis());
         long now = clock.getAsLong();
         long elapsed = previous == null ? 0 : sample.timestampMillis() - previous.timestampMillis();
         Map<String, IbPort> before = previous == null ? Map.of() : NodeStore.portsByKey(previous);
@@ -432,6 +434,12 @@ public final class DiagnosisEngine {
         return new PortInput.FlapCounts(state.ledger.flapsAfter(timestamp - limits.warningWindow().toMillis()),
                 state.ledger.flapsAfter(timestamp - limits.criticalWindow().toMillis()),
                 state.ledger.saturatedCounters());
+    }
+
+    /** The changes of {@code node}'s GPUDirect RDMA verdicts, oldest first; empty when there were none. */
+    public synchronized List<TopologyLedger.Change> topologyLedger(String node) {
+        NodeState state = nodes.get(node);
+        return state == null ? List.of() : state.topology.changes();
     }
 
     /**

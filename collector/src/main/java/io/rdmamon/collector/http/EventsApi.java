@@ -1,6 +1,7 @@
 package io.rdmamon.collector.http;
 
 import io.rdmamon.collector.diagnosis.DiagnosisEngine;
+import io.rdmamon.collector.diagnosis.TopologyLedger;
 import io.rdmamon.collector.flaps.FlapLedger;
 import io.rdmamon.collector.flaps.PortFlaps;
 import io.rdmamon.collector.store.NodeStore;
@@ -12,8 +13,8 @@ import java.util.List;
 
 /**
  * {@code GET /api/nodes/{node}/events}: the flap ledger of every port of the node (docs/collector.md): each sample
- * in which a link counter increased, with its time and the counters, oldest first. 404 for a node the store does
- * not hold.
+ * in which a link counter increased, with its time and the counters, oldest first; and the changes of the node's
+ * GPUDirect RDMA verdicts ({@link TopologyLedger}). 404 for a node the store does not hold.
  */
 public final class EventsApi implements Routes {
     private final NodeStore store;
@@ -33,10 +34,10 @@ public final class EventsApi implements Routes {
         if (store.node(node).isEmpty()) {
             return ApiAnswer.error(404, "unknown node '" + node + "'");
         }
-        return ApiAnswer.ok(json(node, engine.flapLedger(node)).encode());
+        return ApiAnswer.ok(json(node, engine.flapLedger(node), engine.topologyLedger(node)).encode());
     }
 
-    static JsonObject json(String node, List<PortFlaps> ports) {
+    static JsonObject json(String node, List<PortFlaps> ports, List<TopologyLedger.Change> topology) {
         JsonArray portsJson = new JsonArray();
         for (PortFlaps port : ports) {
             JsonArray events = new JsonArray();
@@ -53,6 +54,12 @@ public final class EventsApi implements Routes {
                     .put("saturatedCounters", new JsonArray(port.saturatedCounters().stream().sorted().toList()))
                     .put("events", events));
         }
-        return new JsonObject().put("node", node).put("ports", portsJson);
+        JsonArray topologyJson = new JsonArray();
+        for (TopologyLedger.Change change : topology) {
+            topologyJson.add(new JsonObject().put("timestampMillis", change.timestampMillis()).put("gpu", change.gpu())
+                    .put("nic", change.nic()).put("from", change.from()).put("to", change.to())
+                    .put("raised", new JsonArray(change.raised())).put("cleared", new JsonArray(change.cleared())));
+        }
+        return new JsonObject().put("node", node).put("ports", portsJson).put("topology", topologyJson);
     }
 }
