@@ -2,42 +2,67 @@ package io.rdmamon.agent.topology;
 
 import io.rdmamon.protocol.model.GpuTopology;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.function.LongSupplier;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /**
  * The agent's side of the topology: a {@link TopologyReport} as the wire's {@link GpuTopology}, and a reading reused
- * for the slow-cadence interval.
+ * for the slow-cadence interval, or until a PCI function appears or goes (a hot-plug, a VF created, a GPU fallen off
+ * the bus): every call lists {@code sys/bus/pci/devices} (one directory read) and reads the topology again at once
+ * when the list differs from the one the reading saw.
  */
 public final class GpuTopologies {
     private final TopologyReader reader;
+    private final Path pciDevices;
     private final long refreshMillis;
     private final LongSupplier clockMillis;
     private GpuTopology cached;
     private long readAtMillis;
     private boolean read;
+    private Set<String> functionsAtRead = Set.of();
 
     /**
      * @param refresh longest reuse of a reading ({@link Duration#ZERO}: read every time)
      */
     public GpuTopologies(Path hostRoot, TopologyReader reader, Duration refresh, LongSupplier clockMillis) {
         this.reader = reader == null ? new TopologyReader(hostRoot) : reader;
+        this.pciDevices = hostRoot.resolve("sys/bus/pci/devices");
         this.refreshMillis = refresh.toMillis();
         this.clockMillis = clockMillis;
     }
 
-    /** The topology, re-read when the last reading is older than the refresh interval; null on a host without GPU. */
+    /**
+     * The topology, re-read when the last reading is older than the refresh interval or the PCI functions changed
+     * since; null on a host without GPU.
+     */
     public synchronized GpuTopology current() {
         long now = clockMillis.getAsLong();
-        if (!read || now - readAtMillis >= refreshMillis || now < readAtMillis) {
+        Set<String> functions = pciFunctions();
+        if (!read || now - readAtMillis >= refreshMillis || now < readAtMillis || !functions.equals(functionsAtRead)) {
             cached = of(TopologyReport.of(reader.read()));
             readAtMillis = now;
             read = true;
+            functionsAtRead = functions;
         }
         return cached;
+    }
+
+    /** The PCI functions the host lists now; empty when the directory cannot be read (the reader says why). */
+    private Set<String> pciFunctions() {
+        try (Stream<Path> entries = Files.list(pciDevices)) {
+            return entries.map(p -> p.getFileName().toString()).collect(Collectors.toSet());
+        } catch (IOException | UncheckedIOException e) {
+            return Set.of();
+        }
     }
 
     /** The wire's view of {@code report}; null when it found no GPU (nothing to say about GPUDirect). */
