@@ -105,8 +105,9 @@ export class Overview {
     });
   }
 
-  matches(r) {
+  matches(r, notGdrReady) {
     switch (this.filter) {
+      case 'gdr': return notGdrReady.has(r.node);
       case 'problems': return r.severity > 0;
       case 'down': return !r.active;
       case 'stale': return !r.up;
@@ -118,9 +119,11 @@ export class Overview {
 
   recompute() {
     const terms = this.query.toLowerCase().split(/\s+/).filter(Boolean);
+    // a node is not GPUDirect-ready while any of its GPU/NIC pairs is diagnosed so (the rule is raised on NIC ports)
+    const notGdrReady = new Set(this.fleet.diagnoses.filter((d) => d.rule === 'gpudirect_not_ready').map((d) => d.node));
     const rows = [];
     for (const r of this.fleet.ports.values()) {
-      if (this.matches(r) && terms.every((t) => r.text.includes(t))) rows.push(r);
+      if (this.matches(r, notGdrReady) && terms.every((t) => r.text.includes(t))) rows.push(r);
     }
     const col = COLUMNS.find((c) => c.id === this.sortColumn);
     const dir = this.sortAscending ? 1 : -1;
