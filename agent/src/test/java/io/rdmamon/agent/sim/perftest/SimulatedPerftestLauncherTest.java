@@ -10,6 +10,7 @@ import io.rdmamon.agent.probe.PerftestRun;
 import io.rdmamon.agent.probe.ProbeRunner;
 import io.rdmamon.protocol.probe.PerftestResult;
 import io.rdmamon.protocol.probe.PerftestSpec;
+import io.rdmamon.protocol.probe.PerftestTest;
 import io.rdmamon.protocol.probe.ProbeRole;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -36,12 +37,12 @@ class SimulatedPerftestLauncherTest {
 
     private PerftestResult pair(Path serverRoot, Path clientRoot, boolean bidirectional) throws Exception {
         int port = ProbeRunner.freeTcpPort();
-        PerftestRun server = fabric.launcherFor(serverRoot).launch(argv(serverRoot, "mlx5_0", ProbeRole.SERVER, port,
+        PerftestRun server = fabric.launcherFor(serverRoot).launch(PerftestTest.WRITE_BW, argv(serverRoot, "mlx5_0", ProbeRole.SERVER, port,
                 bidirectional), line -> { });
         assertTrue(server.listening(port));
         assertFalse(server.listening(port + 1));
         long started = System.nanoTime();
-        PerftestRun client = fabric.launcherFor(clientRoot).launch(argv(clientRoot, "mlx5_1", ProbeRole.CLIENT, port,
+        PerftestRun client = fabric.launcherFor(clientRoot).launch(PerftestTest.WRITE_BW, argv(clientRoot, "mlx5_1", ProbeRole.CLIENT, port,
                 bidirectional), line -> { });
         assertFalse(server.listening(port), "one client, then the server stops listening");
         assertEquals(0, client.exit().get(5, TimeUnit.SECONDS));
@@ -69,11 +70,11 @@ class SimulatedPerftestLauncherTest {
 
     @Test
     void failsLikePerftestForMissingDevicesAndAbsentServers(@TempDir Path empty) throws Exception {
-        PerftestRun none = fabric.launcherFor(empty).launch(List.of("-d", "mlx5_0", "-p", "18515"), line -> { });
+        PerftestRun none = fabric.launcherFor(empty).launch(PerftestTest.WRITE_BW, List.of("-d", "mlx5_0", "-p", "18515"), line -> { });
         assertEquals(1, none.exit().get(1, TimeUnit.SECONDS));
         assertEquals(PerftestReportFormat.noDevices(), none.output());
 
-        PerftestRun missing = fabric.launcherFor(ROOT).launch(List.of("-d", "mlx5_9", "-p", "18515"), line -> { });
+        PerftestRun missing = fabric.launcherFor(ROOT).launch(PerftestTest.WRITE_BW, List.of("-d", "mlx5_9", "-p", "18515"), line -> { });
         assertEquals(1, missing.exit().get(1, TimeUnit.SECONDS));
         PerftestOutcome.Failed failed = assertInstanceOf(PerftestOutcome.Failed.class,
                 PerftestOutputParser.parse(missing.output()));
@@ -81,7 +82,7 @@ class SimulatedPerftestLauncherTest {
         assertEquals(List.of("IB device mlx5_9 not found", " Unable to find the Infiniband/RoCE device"), failed.lines());
 
         int port = ProbeRunner.freeTcpPort();
-        PerftestRun lonely = fabric.launcherFor(ROOT).launch(argv(ROOT, "mlx5_0", ProbeRole.CLIENT, port, false),
+        PerftestRun lonely = fabric.launcherFor(ROOT).launch(PerftestTest.WRITE_BW, argv(ROOT, "mlx5_0", ProbeRole.CLIENT, port, false),
                 line -> { });
         assertEquals(1, lonely.exit().get(1, TimeUnit.SECONDS));
         assertEquals(PerftestFailure.CONNECT_FAILED,
@@ -92,9 +93,9 @@ class SimulatedPerftestLauncherTest {
     void withoutGidIndexTheBannerShowsTheGidPerftestWouldPick() throws Exception {
         // mlx5-roce mlx5_0 port 1: 0/1 link-local v1/v2, 2/3 IPv4-mapped v1/v2: perftest scores 3 highest
         int port = ProbeRunner.freeTcpPort();
-        PerftestRun server = fabric.launcherFor(ROOT).launch(argv(ROOT, "mlx5_0", ProbeRole.SERVER, port, false),
+        PerftestRun server = fabric.launcherFor(ROOT).launch(PerftestTest.WRITE_BW, argv(ROOT, "mlx5_0", ProbeRole.SERVER, port, false),
                 line -> { });
-        PerftestRun client = fabric.launcherFor(ROOT).launch(argv(ROOT, "mlx5_0", ProbeRole.CLIENT, port, false),
+        PerftestRun client = fabric.launcherFor(ROOT).launch(PerftestTest.WRITE_BW, argv(ROOT, "mlx5_0", ProbeRole.CLIENT, port, false),
                 line -> { });
         assertEquals(0, client.exit().get(5, TimeUnit.SECONDS));
         assertEquals(0, server.exit().get(5, TimeUnit.SECONDS));
@@ -109,7 +110,7 @@ class SimulatedPerftestLauncherTest {
     @Test
     void killEndsARunLikeSigterm() throws Exception {
         int port = ProbeRunner.freeTcpPort();
-        PerftestRun server = fabric.launcherFor(ROOT).launch(argv(ROOT, "mlx5_0", ProbeRole.SERVER, port, false),
+        PerftestRun server = fabric.launcherFor(ROOT).launch(PerftestTest.WRITE_BW, argv(ROOT, "mlx5_0", ProbeRole.SERVER, port, false),
                 line -> { });
         server.kill();
         assertEquals(SimulatedPerftestLauncher.KILLED_EXIT_CODE, server.exit().get(1, TimeUnit.SECONDS));
