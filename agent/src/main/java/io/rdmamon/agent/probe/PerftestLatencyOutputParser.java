@@ -72,8 +72,11 @@ public final class PerftestLatencyOutputParser {
                 continue;
             }
             Matcher row = SUMMARY_ROW.matcher(line);
-            if (summary && row.matches() && roundTrips != null && unreadable.isEmpty()) {
-                last = new LatencyResult(Long.parseLong(row.group(1)), Integer.parseInt(row.group(2)), roundTrips);
+            if (summary && row.matches()) {
+                // a summary without its round trips (no -U) is no result, and no error line either
+                if (roundTrips != null && unreadable.isEmpty()) {
+                    last = new LatencyResult(Long.parseLong(row.group(1)), Integer.parseInt(row.group(2)), roundTrips);
+                }
                 continue;
             }
             if (!PerftestOutputParser.isChatter(line)) {
