@@ -3,11 +3,16 @@ package io.rdmamon.agent.sim.perftest;
 import io.rdmamon.agent.host.Fixtures;
 import io.rdmamon.agent.probe.PerftestArguments;
 import io.rdmamon.agent.probe.PerftestFailure;
+import io.rdmamon.agent.probe.PerftestLatencyOutputParser;
 import io.rdmamon.agent.probe.PerftestOutcome;
 import io.rdmamon.agent.probe.PerftestOutputParser;
 import io.rdmamon.agent.probe.PerftestReportFormat;
 import io.rdmamon.agent.probe.PerftestRun;
 import io.rdmamon.agent.probe.ProbeRunner;
+import io.rdmamon.agent.sim.FabricSimulator;
+import io.rdmamon.agent.sim.Scenario;
+import io.rdmamon.agent.sim.SimulationSpec;
+import io.rdmamon.protocol.probe.LatencyResult;
 import io.rdmamon.protocol.probe.PerftestResult;
 import io.rdmamon.protocol.probe.PerftestSpec;
 import io.rdmamon.protocol.probe.PerftestTest;
@@ -104,6 +109,36 @@ class SimulatedPerftestLauncherTest {
             // GID 3 is ::ffff:192.168.1.2, printed in decimal bytes like perftest's PERF_GID_FMT
             assertEquals(2, side.output().stream()
                     .filter(" GID: 00:00:00:00:00:00:00:00:00:00:255:255:192:168:01:02"::equals).count(), side.output().toString());
+        }
+    }
+
+    @Test
+    void latencyPairPrintsSendLatsOutputWithTheFabricsRoundTrips(@TempDir Path trees) throws Exception {
+        try (FabricSimulator simulator = FabricSimulator.create(trees,
+                new SimulationSpec(8, Scenario.TOR_UPLINK_LOSS, 7, 3))) {
+            SimulatedPerftestFabric lossy = new SimulatedPerftestFabric(simulator);
+            // node 1 (leaf-01) to node 3 (leaf-02): across leaf-01's uplink; -u 1 keeps a retransmission short
+            Path serverRoot = simulator.nodes().get(0).hostRoot();
+            Path clientRoot = simulator.nodes().get(2).hostRoot();
+            PerftestSpec spec = PerftestSpec.latency("mlx5_0", 1, 3, 64, 1_000, 10, 1, 106);
+            int port = ProbeRunner.freeTcpPort();
+            PerftestRun server = lossy.launcherFor(serverRoot).launch(PerftestTest.SEND_LAT,
+                    PerftestArguments.build(serverRoot, spec, ProbeRole.SERVER, port, null), line -> { });
+            PerftestRun client = lossy.launcherFor(clientRoot).launch(PerftestTest.SEND_LAT,
+                    PerftestArguments.build(clientRoot, spec, ProbeRole.CLIENT, port, "10.0.0.1"), line -> { });
+            assertEquals(0, client.exit().get(5, TimeUnit.SECONDS));
+            assertEquals(0, server.exit().get(5, TimeUnit.SECONDS));
+            assertTrue(client.output().contains(" Test with events. Using mlx5_0_comp0"), client.output().toString());
+            LatencyResult result = assertInstanceOf(PerftestOutcome.MeasuredLatency.class,
+                    PerftestLatencyOutputParser.parse(client.output())).latency();
+            assertEquals(1_000, result.iterations());
+            assertEquals(999, result.rttNanos().size(), "every gap between posts, the whole list kept");
+            // about 8 µs across leaves; a retransmission adds 4.096 µs × 2^1
+            long retransmitted = result.rttNanos().stream().filter(rtt -> rtt > 12_000).count();
+            assertTrue(retransmitted > 5 && retransmitted < 60, retransmitted + " of 999");
+            assertTrue(result.rttNanos().stream().allMatch(rtt -> rtt > 7_000 && rtt < 17_000), result.rttNanos().toString());
+            assertEquals(result, assertInstanceOf(PerftestOutcome.MeasuredLatency.class,
+                    PerftestLatencyOutputParser.parse(server.output())).latency(), "both sides print the ping-pong");
         }
     }
 
