@@ -17,7 +17,8 @@ import java.util.SplittableRandom;
  * <p>Faults: configuration faults that are fleet-wide in practice (wrong-priority, ecn-off,
  * erdma-ratelimit) hit every node they can; local faults (pfc-storm, link-degraded, gid-missing)
  * hit the first node they can, so the healthy peers show the contrast. {@code mixed} gives about a
- * quarter of the nodes one fault each, kinds and nodes drawn from the seed.
+ * quarter of the nodes one fault each, kinds and nodes drawn from the seed. tor-uplink-loss is leaf-01's: its
+ * nodes (RoCE, since it needs three leaves of them) carry it.
  */
 final class FleetPlan {
     /** One planned node; {@code index} is 1-based and appears in the name. */
@@ -49,7 +50,8 @@ final class FleetPlan {
                  GPU_FAR_NIC, ACS_REDIRECT, NO_PEERMEM -> kind == NodeKind.ROCE_MLX5;
             case LINK_DEGRADED, PCIE_X8 -> kind != NodeKind.ERDMA;
             case ERDMA_RATELIMIT -> kind == NodeKind.ERDMA;
-            case MIXED, TOR_UPLINK_LOSS -> false;
+            case TOR_UPLINK_LOSS -> kind == NodeKind.ROCE_MLX5;
+            case MIXED -> false;
         };
     }
 
@@ -65,6 +67,11 @@ final class FleetPlan {
             assignMixed(kinds, faults, new SplittableRandom(spec.seed() ^ MIXED_STREAM));
         } else if (scenario == Scenario.TOR_UPLINK_LOSS) {
             requireRoceLeaves(kinds, scenario);
+            for (int i = 0; i < kinds.size(); i++) {
+                if (SimulatedRacks.leafOf(i + 1).equals(SimulatedRacks.leafOf(1))) {
+                    faults[i] = scenario;
+                }
+            }
         } else if (scenario != Scenario.HEALTHY) {
             assignSingle(kinds, faults, scenario, spec.nodeCount());
         }
@@ -109,7 +116,7 @@ final class FleetPlan {
     }
 
     /**
-     * A switch's fault is seen from pairs across leaves: the faulty leaf and two more that see each other clean (so
+     * A switch's fault (its nodes carry it in their counters) is seen from pairs across leaves: the faulty leaf and two more that see each other clean (so
      * that the verdict can tell the leaf from the spine), all RoCE, so that one kind of port shows it.
      */
     private static void requireRoceLeaves(List<NodeKind> kinds, Scenario scenario) {

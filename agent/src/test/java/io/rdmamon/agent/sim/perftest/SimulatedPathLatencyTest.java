@@ -9,7 +9,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -18,7 +20,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The simulated fabric's round trips: the leaves set the base, and in tor-uplink-loss only the pairs across
- * leaf-01's uplink lose exchanges to a retransmission, at about 3 %. Seeded: the counts are the same every run.
+ * leaf-01's uplink lose exchanges to a retransmission, at about 3 %, while leaf-01's nodes count retransmissions.
+ * Seeded: the counts are the same every run.
  */
 class SimulatedPathLatencyTest {
     private static final int EXCHANGES = 4_000;
@@ -85,6 +88,20 @@ class SimulatedPathLatencyTest {
             assertTrue(rtt >= 2 * 4.0 * 0.96 && rtt <= 2 * 4.0 * 1.04, "across leaves " + rtt);
         }
         assertEquals(roundTrips(healthy, 1, 3, 18_800), roundTrips(healthy, 1, 3, 18_800), "seeded");
+    }
+
+    @Test
+    void theNodesUnderLeafOneCountTheRetransmissionsAndTheOthersDoNot() throws IOException {
+        long[] before = {outOfSequence(1), outOfSequence(2), outOfSequence(3), outOfSequence(6)};
+        lossy.advance(Duration.ofSeconds(5));
+        assertTrue(outOfSequence(1) > before[0] && outOfSequence(2) > before[1], "leaf-01's nodes");
+        assertEquals(before[2], outOfSequence(3));
+        assertEquals(before[3], outOfSequence(6));
+    }
+
+    private static long outOfSequence(int nodeIndex) throws IOException {
+        return Long.parseLong(Files.readString(root(lossy, nodeIndex)
+                .resolve("sys/class/infiniband/mlx5_0/ports/1/hw_counters/out_of_sequence")).strip());
     }
 
     @Test
