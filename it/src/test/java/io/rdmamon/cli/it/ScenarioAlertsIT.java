@@ -352,8 +352,9 @@ class ScenarioAlertsIT {
     }
 
     /**
-     * eRDMA nodes appear from 2 nodes, InfiniBand from 3; mixed needs 8 for two faulty nodes, tor-uplink-loss 8 for three leaves of RoCE nodes; the QoS scenarios 5, so
-     * that 3 RoCE nodes make a fleet whose majority the faulty one drifts from (qos_config_drift).
+     * eRDMA nodes appear from 2 nodes, InfiniBand from 3; mixed needs 8 for two faulty nodes, tor-uplink-loss 8 for
+     * three leaves of RoCE nodes; the QoS scenarios 5, so that 3 RoCE nodes make a fleet whose majority the faulty one
+     * drifts from (qos_config_drift).
      */
     private static int nodeCount(Scenario scenario) {
         return switch (scenario) {
