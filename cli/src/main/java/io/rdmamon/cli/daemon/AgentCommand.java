@@ -101,7 +101,7 @@ public final class AgentCommand implements Callable<Integer> {
 
     @Option(names = "--probe-max-duration", paramLabel = "DURATION", defaultValue = "120s",
             converter = DurationConverter.class,
-            description = "Longest probe (perftest -D) this node accepts. Default: ${DEFAULT-VALUE}.")
+            description = "Longest probe (perftest -D; a latency probe's longest run) this node accepts. Default: ${DEFAULT-VALUE}.")
     Duration probeMaxDuration;
 
     @Option(names = "--gid-refresh", defaultValue = "30s", paramLabel = "DURATION", converter = DurationConverter.class,

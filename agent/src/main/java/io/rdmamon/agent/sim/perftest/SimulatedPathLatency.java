@@ -33,7 +33,7 @@ final class SimulatedPathLatency {
     /** The unit of the IB local ACK timeout: 4.096 µs × 2^timeout (IBTA, perftest's {@code -u}). */
     static final double ACK_TIMEOUT_UNIT_MICROS = 4.096;
 
-    /** Host root to leaf; a root not in it (a test's fixture) sits under a leaf of its own kind: all share one. */
+    /** Host root to leaf; roots not in it (tests' fixtures) count as one more leaf, shared by all of them. */
     private final Map<Path, String> leaves;
     private final String lossyLeaf;
     private final long seed;
