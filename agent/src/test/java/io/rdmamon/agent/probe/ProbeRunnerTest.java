@@ -220,6 +220,21 @@ class ProbeRunnerTest {
     }
 
     @Test
+    void debianSendLatTakesTheArgvAndFailsVerbatimWithoutDevices() throws Exception {
+        Path binary = Path.of("/usr/bin/ib_send_lat");
+        Assumptions.assumeTrue(Files.isExecutable(binary), "Debian perftest is not installed (/usr/bin/ib_send_lat)");
+        // found beside --perftest; every option parsed (a bad one would print "Invalid Command or flag.")
+        runner("/usr/bin/ib_write_bw", EnumSet.of(PerftestTest.SEND_LAT));
+        runner.start(new Frame.ProbeStart("debian-lat", ProbeRole.CLIENT,
+                PerftestSpec.latency("mlx5_0", 1, 3, 64, 100, 10, 10, 106), "127.0.0.1", 18_600, 30_000));
+        Frame.ProbeReport failed = reports.awaitTerminal("debian-lat", ProbeRole.CLIENT, WAIT);
+        assertEquals(ProbePhase.FAILED, failed.phase());
+        assertEquals(1, failed.exitCode());
+        assertEquals(" Did not detect devices \n If device exists, check if driver is up\n"
+                + " Unable to find the Infiniband/RoCE device", failed.error());
+    }
+
+    @Test
     void eachKindOfProbeNeedsItsOwnConsent() throws Exception {
         runner(StandInBinary.write(dir, Map.of()).toString(), EnumSet.of(PerftestTest.WRITE_BW));
         runner.start(latencyServer("mesh-1"));
