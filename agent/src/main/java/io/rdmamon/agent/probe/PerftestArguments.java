@@ -16,12 +16,20 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
- * The argv (without the binary) of one side of a probe, checked against the host it runs on:
- * {@code -d DEV -i PORT [-x GID] -s SIZE -D SECONDS -q QPS [-b] -p TCPPORT --report_gbits -F [-R] [SERVER]}.
- * perftest wants the same options on both sides (its README); {@code --report_gbits} makes the
+ * The argv (without the binary) of one side of a probe, checked against the host it runs on. Bandwidth
+ * ({@code ib_write_bw}): {@code -d DEV -i PORT [-x GID] -s SIZE -D SECONDS -q QPS [-b] -p TCPPORT --report_gbits -F
+ * [-R] [SERVER]}, plus {@code -u} and {@code --tclass} when the spec names them. Latency ({@code ib_send_lat}): {@code -d DEV -i PORT [-x GID] -s SIZE -n ITERS [-u QPTIMEOUT]
+ * [--tclass TC] -e -U -F -p TCPPORT [-R] [SERVER]}.
+ *
+ * <p>perftest wants the same options on both sides (its README); {@code --report_gbits} makes the
  * table speak the unit the link rate is given in; {@code -F} stops the CPU frequency warnings that
  * perftest interleaves with its table; {@code -R} (rdma_cm) is what iWARP ports ({@link PortTransport#IWARP}:
- * an RNIC such as eRDMA without RoCE v2 GIDs) need to connect at all.
+ * an RNIC such as eRDMA without RoCE v2 GIDs) need to connect at all. A latency probe sleeps on completion
+ * events ({@code -e}), so that one waiting out a retransmission (4.096 µs × 2^{@code -u}) costs no CPU, and prints
+ * every round trip in the order measured ({@code -U}), so that a lost packet shows as the round trip it cost rather
+ * than vanishing into perftest's percentiles. Every option was checked against Debian's perftest 4.5
+ * ({@code ib_send_lat --help}, {@code src/perftest_parameters.c} at v4.5-0.17: {@code -n} 5..10^8, {@code -u} a
+ * uint8, {@code --tclass} a required argument).
  *
  * <p>Reads below the host root ({@code sys/class/infiniband}): blocking, call it on a worker.
  */
@@ -60,12 +68,24 @@ public final class PerftestArguments {
         if (spec.gidIndex() != null) {
             argv.addAll(List.of("-x", Integer.toString(spec.gidIndex())));
         }
-        argv.addAll(List.of("-s", Long.toString(spec.sizeBytes()), "-D", Integer.toString(spec.durationSeconds()),
-                "-q", Integer.toString(spec.qps())));
-        if (spec.bidirectional()) {
-            argv.add("-b");
+        argv.addAll(List.of("-s", Long.toString(spec.sizeBytes())));
+        if (spec.test().latency()) {
+            argv.addAll(List.of("-n", Integer.toString(spec.iterations())));
+        } else {
+            argv.addAll(List.of("-D", Integer.toString(spec.durationSeconds()), "-q", Integer.toString(spec.qps())));
+            if (spec.bidirectional()) {
+                argv.add("-b");
+            }
         }
-        argv.addAll(List.of("-p", Integer.toString(tcpPort), "--report_gbits", "-F"));
+        // ib_write_bw takes both as well: a bandwidth spec that names them gets them
+        if (spec.qpTimeout() != null) {
+            argv.addAll(List.of("-u", Integer.toString(spec.qpTimeout())));
+        }
+        if (spec.trafficClass() != null) {
+            argv.addAll(List.of("--tclass", Integer.toString(spec.trafficClass())));
+        }
+        argv.addAll(spec.test().latency() ? List.of("-e", "-U", "-F", "-p", Integer.toString(tcpPort))
+                : List.of("-p", Integer.toString(tcpPort), "--report_gbits", "-F"));
         if (transport(deviceDir, portDir).needsRdmaCm()) {
             argv.add("-R");
         }

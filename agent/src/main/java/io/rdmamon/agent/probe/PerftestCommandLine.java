@@ -3,9 +3,9 @@ package io.rdmamon.agent.probe;
 import java.util.List;
 
 /**
- * The options of an {@code ib_write_bw} command line, as {@link PerftestArguments} writes them, read
- * back by the programs that stand in for perftest (the demo's simulated one and the tests' stand-in),
- * so that they take exactly the real binary's argv.
+ * The options of an {@code ib_write_bw} or {@code ib_send_lat} command line, as {@link PerftestArguments} writes
+ * them, read back by the programs that stand in for perftest (the demo's simulated one and the tests' stand-in),
+ * so that they take exactly the real binaries' argv. Defaults are perftest's.
  *
  * @param device        {@code -d}
  * @param port          {@code -i}
@@ -18,11 +18,22 @@ import java.util.List;
  * @param reportGbits   {@code --report_gbits}
  * @param rdmaCm        {@code -R}
  * @param server        the server's address (the last, positional argument); null for the server side
+ * @param iterations    {@code -n}; perftest's default 1000 when absent
+ * @param qpTimeout     {@code -u}; perftest's default 14 when absent
+ * @param trafficClass  {@code --tclass}; null when absent
+ * @param events        {@code -e} (sleep on completion events)
+ * @param unsorted      {@code -U} (every round trip, in the order measured)
  */
 public record PerftestCommandLine(String device, int port, Integer gidIndex, long sizeBytes, int durationSeconds, int qps,
-                                  boolean bidirectional, int tcpPort, boolean reportGbits, boolean rdmaCm, String server) {
+                                  boolean bidirectional, int tcpPort, boolean reportGbits, boolean rdmaCm, String server,
+                                  int iterations, int qpTimeout, Integer trafficClass, boolean events,
+                                  boolean unsorted) {
     /** perftest's default TCP port ({@code DEF_PORT}). */
     public static final int DEFAULT_TCP_PORT = 18515;
+    /** perftest's default {@code -n} for the tests other than ib_write_bw ({@code DEF_ITERS}). */
+    public static final int DEFAULT_ITERATIONS = 1000;
+    /** perftest's default {@code -u} ({@code DEF_QP_TIME}): 4.096 µs × 2^14, about 67 ms. */
+    public static final int DEFAULT_QP_TIMEOUT = 14;
 
     /**
      * @throws IllegalArgumentException naming the option that is unknown, lacks its value or has a bad one
@@ -39,6 +50,11 @@ public record PerftestCommandLine(String device, int port, Integer gidIndex, lon
         boolean bidirectional = false;
         boolean gbits = false;
         boolean rdmaCm = false;
+        int iterations = DEFAULT_ITERATIONS;
+        int qpTimeout = DEFAULT_QP_TIMEOUT;
+        Integer trafficClass = null;
+        boolean events = false;
+        boolean unsorted = false;
         for (int i = 0; i < argv.size(); i++) {
             String arg = argv.get(i);
             switch (arg) {
@@ -49,6 +65,11 @@ public record PerftestCommandLine(String device, int port, Integer gidIndex, lon
                 case "-D" -> duration = intValue(argv, ++i, arg);
                 case "-q" -> qps = intValue(argv, ++i, arg);
                 case "-p" -> tcpPort = intValue(argv, ++i, arg);
+                case "-n" -> iterations = intValue(argv, ++i, arg);
+                case "-u" -> qpTimeout = intValue(argv, ++i, arg);
+                case "--tclass" -> trafficClass = intValue(argv, ++i, arg);
+                case "-e" -> events = true;
+                case "-U" -> unsorted = true;
                 case "-b" -> bidirectional = true;
                 case "-R" -> rdmaCm = true;
                 case "--report_gbits" -> gbits = true;
@@ -64,7 +85,7 @@ public record PerftestCommandLine(String device, int port, Integer gidIndex, lon
             }
         }
         return new PerftestCommandLine(device, port, gid, size, duration, qps, bidirectional, tcpPort, gbits, rdmaCm,
-                server);
+                server, iterations, qpTimeout, trafficClass, events, unsorted);
     }
 
     public boolean isServer() {

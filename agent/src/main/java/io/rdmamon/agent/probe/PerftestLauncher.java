@@ -1,5 +1,7 @@
 package io.rdmamon.agent.probe;
 
+import io.rdmamon.protocol.probe.PerftestTest;
+
 import java.io.IOException;
 import java.util.List;
 import java.util.function.Consumer;
@@ -14,9 +16,10 @@ public interface PerftestLauncher {
     /**
      * Starts one perftest.
      *
+     * @param test      which perftest program ({@link PerftestTest#program()})
      * @param arguments the argv after the binary's name
      * @param onLine    called with every output line (stdout and stderr, in order) on a launcher thread
      * @throws IOException when it cannot be started at all (binary missing, fork failed), naming why
      */
-    PerftestRun launch(List<String> arguments, Consumer<String> onLine) throws IOException;
+    PerftestRun launch(PerftestTest test, List<String> arguments, Consumer<String> onLine) throws IOException;
 }

@@ -1,17 +1,25 @@
 package io.rdmamon.agent.probe;
 
+import io.rdmamon.protocol.probe.LatencyResult;
 import io.rdmamon.protocol.probe.PerftestResult;
 
 import java.util.List;
 import java.util.Objects;
 
-/** What one perftest run's output says: a measured result row, or why there is none. */
+/** What one perftest run's output says: a measured result (bandwidth row or round trips), or why there is none. */
 public sealed interface PerftestOutcome {
 
     /** The (last) row of perftest's bandwidth table, in bits per second. */
     record Measured(PerftestResult result) implements PerftestOutcome {
         public Measured {
             Objects.requireNonNull(result, "result");
+        }
+    }
+
+    /** The round trips of a latency test ({@code ib_send_lat -U}) and its summary row's size and iterations. */
+    record MeasuredLatency(LatencyResult latency) implements PerftestOutcome {
+        public MeasuredLatency {
+            Objects.requireNonNull(latency, "latency");
         }
     }
 

@@ -19,7 +19,8 @@ import java.util.regex.Pattern;
  * Units are converted to bits and messages per second here, at the edge. A row is five
  * whitespace-separated numbers, in either the 2-decimal or the 6-decimal ({@code REPORT_FMT_EXT})
  * form; lines perftest interleaves (CPU frequency warnings) are skipped; with {@code -a} or a
- * repeated table the last row counts.
+ * repeated table the last row counts. Latency tests: {@link PerftestLatencyOutputParser}, which shares the error
+ * lines' reading.
  */
 public final class PerftestOutputParser {
     private static final Pattern HEADER = Pattern.compile(
@@ -28,9 +29,18 @@ public final class PerftestOutputParser {
             "\\s*(\\d+)\\s+(\\d+)\\s+(\\d+(?:\\.\\d+)?)\\s+(\\d+(?:\\.\\d+)?)\\s+(\\d+(?:\\.\\d+)?)\\s*");
     /** perftest's RESULT_LINE (87 dashes) and the server's "Waiting for client" box. */
     private static final Pattern FRAME = Pattern.compile("-{20,}|\\*{20,}|\\* Waiting for client to connect\\.\\.\\. \\*");
-    /** Banner lines: the test's title, " key : value" settings (keys padded to 16), QP addresses and GIDs. */
-    private static final Pattern BANNER = Pattern.compile(
-            "\\s*(?:[\\w ]+ BW Test|[A-Za-z][\\w*. -]{0,15}\\s*:\\s.*|(?:local|remote) address: .*|GID: .*)");
+    /**
+     * Banner lines: the test's title, " key : value" settings (keys padded to 16), the events line of {@code -e}
+     * (ctx_print_test_info, perftest_parameters.c), QP addresses and GIDs.
+     */
+    private static final Pattern BANNER = Pattern.compile("\\s*(?:[\\w ]+ (?:BW|Latency) Test|Test with events\\. .*"
+            + "|[A-Za-z][\\w*. -]{0,15}\\s*:\\s.*|(?:local|remote) address: .*|GID: .*)");
+    /**
+     * What perftest writes to stderr when the CPUs' clocks disagree by more than 2 % (proc_get_cpu_mhz, get_clock.c,
+     * unless {@code -F}); stdout is buffered, so it lands anywhere among the table's lines.
+     */
+    private static final Pattern CPU_FREQUENCY_WARNING = Pattern.compile(
+            "Conflicting CPU frequency values detected: .* CPU Frequency is not max\\.\\s*");
     private static final Pattern NO_DEVICE = Pattern.compile("\\s*Did not detect devices\\s*");
     private static final Pattern DEVICE_NOT_FOUND = Pattern.compile("\\s*IB device \\S+ not found\\s*");
     private static final Pattern CONNECT_FAILED = Pattern.compile("\\s*Couldn't connect to \\S+\\s*");
@@ -63,14 +73,25 @@ public final class PerftestOutputParser {
                         Double.parseDouble(row.group(5)) * PER_MEGA);
                 continue;
             }
-            if (!line.isBlank() && !FRAME.matcher(line).matches() && !BANNER.matcher(line).matches()) {
+            if (!isChatter(line)) {
                 other.add(line);
             }
         }
         if (last != null) {
             return new PerftestOutcome.Measured(last);
         }
-        return new PerftestOutcome.Failed(classify(other), other);
+        return failed(other);
+    }
+
+    /** Lines that say nothing about a result or a failure: blank ones, frames, the banner, the CPU warning. */
+    static boolean isChatter(String line) {
+        return line.isBlank() || FRAME.matcher(line).matches() || BANNER.matcher(line).matches()
+                || CPU_FREQUENCY_WARNING.matcher(line).matches();
+    }
+
+    /** No result: why, from perftest's own {@code lines} (those that are not {@link #isChatter chatter}). */
+    static PerftestOutcome.Failed failed(List<String> lines) {
+        return new PerftestOutcome.Failed(classify(lines), lines);
     }
 
     private static PerftestFailure classify(List<String> lines) {

@@ -10,6 +10,8 @@ import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -26,10 +28,14 @@ import java.util.function.Consumer;
  * once a client connected; client: RUNNING; then DONE, FAILED or CANCELLED with the exit code, the
  * error lines verbatim and the output's tail).
  *
- * <p>Limits: probes only with {@code --allow-probes}; {@code -D} at most the max duration; one
- * probe per device port; each run killed (its whole process group) at the frame's timeout, which
- * is itself capped at the max duration plus {@link #TIMEOUT_ALLOWANCE}, so a server whose client
- * never comes does not stay.
+ * <p>Limits: bandwidth probes ({@code ib_write_bw}) only with {@code --allow-probes}, the pingmesh's latency
+ * probes ({@code ib_send_lat}) only with {@code --allow-pingmesh}; {@code -D} (a latency probe: its longest time) at
+ * most the max duration; on one device port either one bandwidth probe or up to {@link #MAX_LATENCY_PROBES_PER_PORT}
+ * latency probes (a port is the server of some peers' probes while the client of another's), never both kinds at
+ * once, since each distorts the other: a bandwidth probe fills the queues a latency probe would measure, and a
+ * latency probe's retransmission stalls look like the bandwidth probe's; each run killed (its whole process group)
+ * at the frame's timeout, which is itself capped at the max duration plus {@link #TIMEOUT_ALLOWANCE}, so a server
+ * whose client never comes does not stay.
  *
  * <p>{@link #start} and {@link #cancel} return at once (call them from the event loop); processes
  * are waited for on this runner's own threads, and {@code reports} is called from them.
@@ -37,6 +43,10 @@ import java.util.function.Consumer;
 public final class ProbeRunner implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(ProbeRunner.class.getName());
     public static final String DISABLED = "probes are disabled on this agent (start it with --allow-probes)";
+    public static final String PINGMESH_DISABLED =
+            "latency probes (pingmesh) are disabled on this agent (start it with --allow-pingmesh)";
+    /** Latency probes one port runs at once: its own as client and its peers' as server. */
+    public static final int MAX_LATENCY_PROBES_PER_PORT = 4;
     /** Longest a probe may live beyond its duration: the server's wait for its client, setup, teardown. */
     static final Duration TIMEOUT_ALLOWANCE = Duration.ofSeconds(60);
     /** Output lines sent with a terminal report (the run keeps more; the frame stays small). */
@@ -62,11 +72,11 @@ public final class ProbeRunner implements AutoCloseable {
 
     /** Validates and starts one side of a probe; refusals are reported as FAILED naming the reason. */
     public synchronized void start(Frame.ProbeStart frame) {
-        if (!settings.enabled()) {
-            reports.accept(failure(frame, DISABLED));
+        PerftestSpec spec = frame.spec();
+        if (!settings.allows(spec.test())) {
+            reports.accept(failure(frame, spec.test().latency() ? PINGMESH_DISABLED : DISABLED));
             return;
         }
-        PerftestSpec spec = frame.spec();
         if (spec.durationSeconds() > settings.maxDuration().toSeconds()) {
             reports.accept(failure(frame, "durationSeconds " + spec.durationSeconds() + " exceeds this agent's limit of "
                     + settings.maxDuration().toSeconds() + "s (--probe-max-duration)"));
@@ -79,12 +89,10 @@ public final class ProbeRunner implements AutoCloseable {
             return;
         }
         String portName = spec.device() + " port " + spec.port();
-        for (Execution other : executions.values()) {
-            // both sides of one probe may share a port (a loopback test), two probes may not
-            if (other.portName.equals(portName) && !other.frame.probeId().equals(frame.probeId())) {
-                reports.accept(failure(frame, portName + " is already in probe " + other.frame.probeId()));
-                return;
-            }
+        String conflict = portConflict(frame, portName);
+        if (conflict != null) {
+            reports.accept(failure(frame, conflict));
+            return;
         }
         Execution execution = new Execution(frame, portName);
         executions.put(key, execution);
@@ -92,6 +100,36 @@ public final class ProbeRunner implements AutoCloseable {
                 "perftest did not finish within " + execution.timeoutMillis + " ms; killed"),
                 execution.timeoutMillis, TimeUnit.MILLISECONDS);
         workers.execute(execution::run);
+    }
+
+    /**
+     * Why {@code frame} may not run on {@code portName} now, or null. Both sides of one probe may share a port (a
+     * loopback test); other probes count by kind.
+     */
+    private String portConflict(Frame.ProbeStart frame, String portName) {
+        boolean latency = frame.spec().test().latency();
+        Set<String> latencyProbes = new TreeSet<>();
+        for (Execution other : executions.values()) {
+            String otherId = other.frame.probeId();
+            if (!other.portName.equals(portName) || otherId.equals(frame.probeId())) {
+                continue;
+            }
+            boolean otherLatency = other.frame.spec().test().latency();
+            if (!latency) {
+                return portName + " is already in " + (otherLatency ? "latency probe " : "probe ") + otherId
+                        + (otherLatency ? " (a bandwidth probe would distort it, and it the bandwidth)" : "");
+            }
+            if (!otherLatency) {
+                return portName + " is in bandwidth probe " + otherId
+                        + " (a latency probe would measure its queues, not the path)";
+            }
+            latencyProbes.add(otherId);
+        }
+        if (latencyProbes.size() >= MAX_LATENCY_PROBES_PER_PORT) {
+            return portName + " already runs " + latencyProbes.size() + " latency probes (" + String.join(", ",
+                    latencyProbes) + "), the most one port runs at once";
+        }
+        return null;
     }
 
     /** Stops the probe's process(es) on this agent; each reports CANCELLED with {@code reason}. */
@@ -224,7 +262,7 @@ public final class ProbeRunner implements AutoCloseable {
                 return null;
             }
             tcpPort = port;
-            run = settings.launcher().launch(arguments, this::onLine);
+            run = settings.launcher().launch(frame.spec().test(), arguments, this::onLine);
             return run;
         }
 
@@ -298,14 +336,20 @@ public final class ProbeRunner implements AutoCloseable {
                 reason = stopReason;
             }
             List<String> output = finished.output();
-            List<String> reported = output.subList(Math.max(0, output.size() - REPORTED_LINES), output.size());
+            List<String> reported = reported(output);
             if (phase != null) {
                 return new Frame.ProbeReport(frame.probeId(), frame.role(), phase, 0, null, exitCode, reason, reported);
             }
-            PerftestOutcome outcome = PerftestOutputParser.parse(output);
+            PerftestOutcome outcome = frame.spec().test().latency() ? PerftestLatencyOutputParser.parse(output)
+                    : PerftestOutputParser.parse(output);
             if (exitCode == 0 && outcome instanceof PerftestOutcome.Measured measured) {
                 return new Frame.ProbeReport(frame.probeId(), frame.role(), ProbePhase.DONE, 0, measured.result(), 0,
                         null, reported);
+            }
+            if (exitCode == 0 && outcome instanceof PerftestOutcome.MeasuredLatency measured) {
+                // both sides of ib_send_lat time the ping-pong: each reports its own round trips
+                return new Frame.ProbeReport(frame.probeId(), frame.role(), ProbePhase.DONE, 0, null,
+                        measured.latency(), 0, null, reported);
             }
             if (exitCode == 0 && frame.role() == ProbeRole.SERVER) {
                 return new Frame.ProbeReport(frame.probeId(), frame.role(), ProbePhase.DONE, 0, null, 0, null, reported);
@@ -315,6 +359,16 @@ public final class ProbeRunner implements AutoCloseable {
                     : exitCode == 0 ? "perftest exited 0 without a result row" : "perftest exited with code " + exitCode;
             return new Frame.ProbeReport(frame.probeId(), frame.role(), ProbePhase.FAILED, 0, null, exitCode, error,
                     reported);
+        }
+
+        /**
+         * The output's last lines for the report; a latency probe's round trips are in its result already, and a
+         * pingmesh sends many reports: they are left out.
+         */
+        private List<String> reported(List<String> output) {
+            List<String> kept = frame.spec().test().latency()
+                    ? output.stream().filter(line -> !PerftestLatencyOutputParser.isRoundTrip(line)).toList() : output;
+            return kept.subList(Math.max(0, kept.size() - REPORTED_LINES), kept.size());
         }
 
         private Frame.ProbeReport progress(ProbePhase phase, int port) {

@@ -1,5 +1,7 @@
 package io.rdmamon.agent.probe;
 
+import io.rdmamon.protocol.probe.PerftestTest;
+
 import java.io.BufferedReader;
 import java.io.File;
 import java.io.IOException;
@@ -10,6 +12,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -30,14 +33,36 @@ public final class ProcessPerftestLauncher implements PerftestLauncher {
     static final Duration KILL_GRACE = Duration.ofSeconds(2);
     private static final List<Path> SETSID = List.of(Path.of("/usr/bin/setsid"), Path.of("/bin/setsid"));
 
-    private final String binary;
+    private final Map<PerftestTest, String> binaries;
     private final Path setsid;
 
-    /** @param binary a path, or a name looked up on PATH at each launch (e.g. {@link #DEFAULT_BINARY}) */
-    public ProcessPerftestLauncher(String binary) {
-        this.binary = binary;
+    /**
+     * @param bandwidthBinary {@code ib_write_bw}: a path, or a name looked up on PATH at each launch (e.g.
+     *                        {@link #DEFAULT_BINARY})
+     * @param latencyBinary   {@code ib_send_lat}, the same way (see {@link #latencyBinaryBeside})
+     */
+    public ProcessPerftestLauncher(String bandwidthBinary, String latencyBinary) {
+        this.binaries = Map.of(PerftestTest.WRITE_BW, bandwidthBinary, PerftestTest.SEND_LAT, latencyBinary);
         this.setsid = ProcessGroupSignals.available()
                 ? SETSID.stream().filter(Files::isExecutable).findFirst().orElse(null) : null;
+    }
+
+    /** {@code bandwidthBinary} for bandwidth probes, {@link #latencyBinaryBeside} it for latency probes. */
+    public ProcessPerftestLauncher(String bandwidthBinary) {
+        this(bandwidthBinary, latencyBinaryBeside(bandwidthBinary));
+    }
+
+    /**
+     * The {@code ib_send_lat} that goes with an {@code ib_write_bw}: in the same directory when that is a path (a
+     * perftest built or installed elsewhere ships both), else looked up on PATH like it.
+     */
+    public static String latencyBinaryBeside(String bandwidthBinary) {
+        if (!bandwidthBinary.contains("/")) {
+            return PerftestTest.SEND_LAT.program();
+        }
+        Path directory = Path.of(bandwidthBinary).getParent();
+        return directory == null ? PerftestTest.SEND_LAT.program()
+                : directory.resolve(PerftestTest.SEND_LAT.program()).toString();
     }
 
     /**
@@ -66,16 +91,16 @@ public final class ProcessPerftestLauncher implements PerftestLauncher {
     }
 
     @Override
-    public PerftestRun launch(List<String> arguments, Consumer<String> onLine) throws IOException {
+    public PerftestRun launch(PerftestTest test, List<String> arguments, Consumer<String> onLine) throws IOException {
         List<String> command = new ArrayList<>();
         if (setsid != null) {
             command.add(setsid.toString());
         }
-        command.add(resolve(binary).toString());
+        command.add(resolve(binaries.get(test)).toString());
         command.addAll(arguments);
         Process process = new ProcessBuilder(command).redirectErrorStream(true)
                 .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null"))).start();
-        return new ChildRun(process, setsid != null, onLine);
+        return new ChildRun(test, process, setsid != null, onLine);
     }
 
     private static final class ChildRun extends OutputKeepingRun {
@@ -84,8 +109,8 @@ public final class ProcessPerftestLauncher implements PerftestLauncher {
         private final AtomicBoolean killed = new AtomicBoolean();
         private final Thread reader;
 
-        ChildRun(Process process, boolean ownGroup, Consumer<String> onLine) {
-            super(onLine);
+        ChildRun(PerftestTest test, Process process, boolean ownGroup, Consumer<String> onLine) {
+            super(test, onLine);
             this.process = process;
             this.ownGroup = ownGroup;
             this.reader = new Thread(this::read, "perftest-output-" + process.pid());

@@ -17,7 +17,8 @@ import java.util.SplittableRandom;
  * <p>Faults: configuration faults that are fleet-wide in practice (wrong-priority, ecn-off,
  * erdma-ratelimit) hit every node they can; local faults (pfc-storm, link-degraded, gid-missing)
  * hit the first node they can, so the healthy peers show the contrast. {@code mixed} gives about a
- * quarter of the nodes one fault each, kinds and nodes drawn from the seed.
+ * quarter of the nodes one fault each, kinds and nodes drawn from the seed. tor-uplink-loss is leaf-01's: its
+ * nodes (RoCE, since it needs three leaves of them) carry it.
  */
 final class FleetPlan {
     /** One planned node; {@code index} is 1-based and appears in the name. */
@@ -29,6 +30,8 @@ final class FleetPlan {
     private static final List<Scenario> NODE_FAULTS = List.of(Scenario.WRONG_PRIORITY, Scenario.PFC_STORM,
             Scenario.ECN_OFF, Scenario.LINK_DEGRADED, Scenario.GID_MISSING, Scenario.ERDMA_RATELIMIT,
             Scenario.PFC_LOST, Scenario.TRUST_PCP, Scenario.DSCP_MAP_WRONG);
+    /** Leaves of RoCE nodes {@link Scenario#TOR_UPLINK_LOSS} needs: the faulty one and two that see each other. */
+    static final int MIN_ROCE_LEAVES = 3;
     /** Keeps the mixed-fault draw independent of the traffic streams drawn from the same seed. */
     private static final long MIXED_STREAM = 0x6d69786564L;
 
@@ -47,6 +50,7 @@ final class FleetPlan {
                  GPU_FAR_NIC, ACS_REDIRECT, NO_PEERMEM -> kind == NodeKind.ROCE_MLX5;
             case LINK_DEGRADED, PCIE_X8 -> kind != NodeKind.ERDMA;
             case ERDMA_RATELIMIT -> kind == NodeKind.ERDMA;
+            case TOR_UPLINK_LOSS -> kind == NodeKind.ROCE_MLX5;
             case MIXED -> false;
         };
     }
@@ -61,6 +65,13 @@ final class FleetPlan {
         Scenario scenario = spec.scenario();
         if (scenario == Scenario.MIXED) {
             assignMixed(kinds, faults, new SplittableRandom(spec.seed() ^ MIXED_STREAM));
+        } else if (scenario == Scenario.TOR_UPLINK_LOSS) {
+            requireRoceLeaves(kinds, scenario);
+            for (int i = 0; i < kinds.size(); i++) {
+                if (SimulatedRacks.leafOf(i + 1).equals(SimulatedRacks.leafOf(1))) {
+                    faults[i] = scenario;
+                }
+            }
         } else if (scenario != Scenario.HEALTHY) {
             assignSingle(kinds, faults, scenario, spec.nodeCount());
         }
@@ -101,6 +112,20 @@ final class FleetPlan {
         if (!assigned) {
             throw new IllegalArgumentException("scenario '" + scenario.cliName() + "' needs a node that can show it, but a fleet of "
                     + nodeCount + " node(s) has none (eRDMA nodes appear from 2 nodes, InfiniBand from 3)");
+        }
+    }
+
+    /**
+     * A switch's fault (its nodes carry it in their counters) is seen from pairs across leaves: the faulty leaf and two more that see each other clean (so
+     * that the verdict can tell the leaf from the spine), all RoCE, so that one kind of port shows it.
+     */
+    private static void requireRoceLeaves(List<NodeKind> kinds, Scenario scenario) {
+        long roce = kinds.stream().filter(kind -> kind == NodeKind.ROCE_MLX5).count();
+        if (roce < MIN_ROCE_LEAVES * SimulatedRacks.NODES_PER_LEAF) {
+            throw new IllegalArgumentException("scenario '" + scenario.cliName() + "' needs at least "
+                    + MIN_ROCE_LEAVES * SimulatedRacks.NODES_PER_LEAF + " RoCE nodes (" + MIN_ROCE_LEAVES + " leaves of "
+                    + SimulatedRacks.NODES_PER_LEAF + "), but a fleet of " + kinds.size() + " node(s) has " + roce
+                    + " (a tenth each are InfiniBand and eRDMA): use 8 nodes or more");
         }
     }
 

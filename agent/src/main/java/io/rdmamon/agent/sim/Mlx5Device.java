@@ -405,7 +405,8 @@ final class Mlx5Device implements SimulatedDevice {
             // bits FEC corrected: the BER of the optic's worst lane on the bits the PHY received (idle symbols too)
             ethtool.add("rx_corrected_bits_phy", optic.preFecBer() * speed.bytesPerSecond() * 8 * seconds * upFraction);
         }
-        if (storming || flapping) {
+        // under a leaf whose uplink drops packets, the node's cross-leaf traffic retransmits all the time
+        if (storming || flapping || events && fault == Scenario.TOR_UPLINK_LOSS) {
             addTransportLoss(seconds);
         }
         if (storming) {

@@ -5,9 +5,10 @@ import java.util.Locale;
 import java.util.stream.Collectors;
 
 /**
- * What the simulated fabric does wrong. Each value except {@link #MIXED} is also the fault a single
- * node carries ({@link SimulatedNode#fault()}); {@link #HEALTHY} means none. docs/simulator.md says
- * which diagnosis rule (DESIGN.md §6) each one should trigger.
+ * What the simulated fabric does wrong. Each value except {@link #MIXED} is also the fault a single node carries
+ * ({@link SimulatedNode#fault()}: for {@link #TOR_UPLINK_LOSS}, a switch's fault, the nodes under that switch, whose
+ * counters show it); {@link #HEALTHY} means none. docs/simulator.md says which diagnosis rule (DESIGN.md §6) each one
+ * should trigger.
  */
 public enum Scenario {
     /** Lossless priority carries the RDMA traffic, PFC and ECN behave, links are clean. */
@@ -49,6 +50,14 @@ public enum Scenario {
     ACS_REDIRECT("acs-redirect"),
     /** One RoCE GPU node has no nvidia_peermem and runs the proprietary driver (no DMA-BUF): gpudirect_not_ready. */
     NO_PEERMEM("no-peermem"),
+    /**
+     * The uplink of leaf-01 (the top-of-rack switch of nodes 1 and 2, {@link SimulatedRacks}) drops about 3 % of
+     * packets: latency probes between a leaf-01 node and a node of another leaf wait out a retransmission (the QP's
+     * ACK timeout) that often; pairs under leaf-01 and among the other leaves stay clean. The switch is at fault
+     * (path_loss naming leaf-01); the two nodes under it carry the fault in that their retransmission counters rise
+     * (transport_loss). Needs at least 6 RoCE nodes (3 leaves).
+     */
+    TOR_UPLINK_LOSS("tor-uplink-loss"),
     /** A realistic fleet: most nodes healthy, a few (about a quarter) with one of the faults above. */
     MIXED("mixed");
 

@@ -211,7 +211,7 @@ public final class AgentStreamer extends VerticleBase {
         StreamEndpoint endpoint = endpoint();
         // the hello tells the collector whether this agent runs probes, so that it can refuse one at once
         encoder = new SampleEncoder(options.node(), options.agentVersion(), options.interval().toMillis(),
-                options.probes().enabled() ? List.of(Frame.Hello.CAPABILITY_PROBES) : List.of(), instance);
+                options.probes().capabilities(), instance);
         sentUpTo = buffer.replayFrom(acknowledgedSeq);
         LOG.log(System.Logger.Level.INFO, "streaming to {0}; {1} samples to replay ({2} acknowledged ones sent again)",
                 endpoint, buffer.size(), String.valueOf(acknowledgedSeq - sentUpTo));

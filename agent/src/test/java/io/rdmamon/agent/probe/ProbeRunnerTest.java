@@ -3,6 +3,7 @@ package io.rdmamon.agent.probe;
 import io.rdmamon.agent.host.Fixtures;
 import io.rdmamon.agent.probe.standin.StandInBinary;
 import io.rdmamon.protocol.probe.PerftestSpec;
+import io.rdmamon.protocol.probe.PerftestTest;
 import io.rdmamon.protocol.probe.ProbePhase;
 import io.rdmamon.protocol.probe.ProbeRole;
 import io.rdmamon.protocol.testing.Waits;
@@ -15,7 +16,10 @@ import org.junit.jupiter.api.io.TempDir;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.EnumSet;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
 
@@ -175,6 +179,109 @@ class ProbeRunnerTest {
         assertEquals("mlx5_0 port 1 is already in probe first-1", refused.error());
         assertFalse(reports.all().stream().anyMatch(r -> r.probeId().equals("first-1") && r.phase().terminal()),
                 "the first probe runs on");
+    }
+
+    private ProbeRunner runner(String binary, Set<PerftestTest> allowed) {
+        runner = new ProbeRunner(new ProbeSettings(allowed, new ProcessPerftestLauncher(binary), ROOT,
+                Duration.ofSeconds(60)), reports);
+        return runner;
+    }
+
+    private static Frame.ProbeStart latencyServer(String id) {
+        return new Frame.ProbeStart(id, ProbeRole.SERVER, latencySpec("mlx5_0"), null, 0, 30_000);
+    }
+
+    private static PerftestSpec latencySpec(String device) {
+        return PerftestSpec.latency(device, 1, null, 64, 7, 10, 13, null);
+    }
+
+    @Test
+    void latencyPairReportsEveryRoundTripAndLeavesThemOutOfTheOutput() throws Exception {
+        // a retransmission at -u 13 among plain exchanges
+        runner(StandInBinary.write(dir, Map.of("STANDIN_HALF_RTT_USEC", "2.5,33556.4,2.25")).toString(),
+                EnumSet.of(PerftestTest.SEND_LAT));
+        runner.start(latencyServer("lat-1"));
+        Frame.ProbeReport listening = reports.await("lat-1", ProbeRole.SERVER, ProbePhase.LISTENING, WAIT);
+        runner.start(new Frame.ProbeStart("lat-1", ProbeRole.CLIENT, latencySpec("mlx5_1"), "127.0.0.1",
+                listening.tcpPort(), 30_000));
+
+        Frame.ProbeReport client = reports.awaitTerminal("lat-1", ProbeRole.CLIENT, WAIT);
+        assertEquals(ProbePhase.DONE, client.phase(), client.toString());
+        assertNull(client.result(), "no bandwidth row");
+        assertEquals(64, client.latency().sizeBytes());
+        assertEquals(7, client.latency().iterations());
+        assertEquals(List.of(5_000L, 67_112_800L, 4_500L, 5_000L, 67_112_800L, 4_500L), client.latency().rttNanos());
+        assertTrue(client.output().contains(PerftestReportFormat.HEADER_LATENCY), client.output().toString());
+        assertFalse(client.output().stream().anyMatch(PerftestLatencyOutputParser::isRoundTrip),
+                "the round trips travel in the result, not twice: " + client.output());
+        Frame.ProbeReport server = reports.awaitTerminal("lat-1", ProbeRole.SERVER, WAIT);
+        assertEquals(ProbePhase.DONE, server.phase(), server.toString());
+        assertEquals(6, server.latency().rttNanos().size(), "the server times the ping-pong too");
+    }
+
+    @Test
+    void debianSendLatTakesTheArgvAndFailsVerbatimWithoutDevices() throws Exception {
+        Path binary = Path.of("/usr/bin/ib_send_lat");
+        Assumptions.assumeTrue(Files.isExecutable(binary), "Debian perftest is not installed (/usr/bin/ib_send_lat)");
+        // found beside --perftest; every option parsed (a bad one would print "Invalid Command or flag.")
+        runner("/usr/bin/ib_write_bw", EnumSet.of(PerftestTest.SEND_LAT));
+        runner.start(new Frame.ProbeStart("debian-lat", ProbeRole.CLIENT,
+                PerftestSpec.latency("mlx5_0", 1, 3, 64, 100, 10, 10, 106), "127.0.0.1", 18_600, 30_000));
+        Frame.ProbeReport failed = reports.awaitTerminal("debian-lat", ProbeRole.CLIENT, WAIT);
+        assertEquals(ProbePhase.FAILED, failed.phase());
+        assertEquals(1, failed.exitCode());
+        assertEquals(" Did not detect devices \n If device exists, check if driver is up\n"
+                + " Unable to find the Infiniband/RoCE device", failed.error());
+    }
+
+    @Test
+    void eachKindOfProbeNeedsItsOwnConsent() throws Exception {
+        runner(StandInBinary.write(dir, Map.of()).toString(), EnumSet.of(PerftestTest.WRITE_BW));
+        runner.start(latencyServer("mesh-1"));
+        Frame.ProbeReport refused = reports.awaitTerminal("mesh-1", ProbeRole.SERVER, WAIT);
+        assertEquals(ProbePhase.FAILED, refused.phase());
+        assertEquals(ProbeRunner.PINGMESH_DISABLED, refused.error());
+        assertTrue(refused.error().contains("--allow-pingmesh"));
+        runner.close();
+
+        runner(StandInBinary.write(dir, Map.of()).toString(), EnumSet.of(PerftestTest.SEND_LAT));
+        runner.start(server("bw-1", "mlx5_0", 30_000));
+        assertEquals(ProbeRunner.DISABLED, reports.awaitTerminal("bw-1", ProbeRole.SERVER, WAIT).error());
+    }
+
+    @Test
+    void bandwidthAndLatencyProbesNeverShareAPort() throws Exception {
+        runner(StandInBinary.write(dir, Map.of()).toString(), EnumSet.allOf(PerftestTest.class));
+        runner.start(latencyServer("lat-2"));
+        reports.await("lat-2", ProbeRole.SERVER, ProbePhase.LISTENING, WAIT);
+        runner.start(server("bw-2", "mlx5_0", 30_000));
+        assertEquals("mlx5_0 port 1 is already in latency probe lat-2 (a bandwidth probe would distort it, and it the"
+                + " bandwidth)", reports.awaitTerminal("bw-2", ProbeRole.SERVER, WAIT).error());
+        runner.cancel(new Frame.ProbeCancel("lat-2", "done with it"));
+        reports.awaitTerminal("lat-2", ProbeRole.SERVER, WAIT);
+        Waits.waitFor(() -> runner.running() == 0, "the latency probe gone", WAIT);
+
+        runner.start(server("bw-3", "mlx5_0", 30_000));
+        reports.await("bw-3", ProbeRole.SERVER, ProbePhase.LISTENING, WAIT);
+        runner.start(latencyServer("lat-3"));
+        assertEquals("mlx5_0 port 1 is in bandwidth probe bw-3 (a latency probe would measure its queues, not the path)",
+                reports.awaitTerminal("lat-3", ProbeRole.SERVER, WAIT).error());
+    }
+
+    @Test
+    void aPortRunsFourLatencyProbesAtOnceNotFive() throws Exception {
+        runner(StandInBinary.write(dir, Map.of()).toString(), EnumSet.of(PerftestTest.SEND_LAT));
+        for (int i = 1; i <= ProbeRunner.MAX_LATENCY_PROBES_PER_PORT; i++) {
+            runner.start(latencyServer("peer-" + i));
+        }
+        for (int i = 1; i <= ProbeRunner.MAX_LATENCY_PROBES_PER_PORT; i++) {
+            reports.await("peer-" + i, ProbeRole.SERVER, ProbePhase.LISTENING, WAIT);
+        }
+        runner.start(latencyServer("peer-5"));
+        assertEquals("mlx5_0 port 1 already runs 4 latency probes (peer-1, peer-2, peer-3, peer-4), the most one port"
+                + " runs at once", reports.awaitTerminal("peer-5", ProbeRole.SERVER, WAIT).error());
+        runner.start(new Frame.ProbeStart("other-port", ProbeRole.SERVER, latencySpec("mlx5_1"), null, 0, 30_000));
+        reports.await("other-port", ProbeRole.SERVER, ProbePhase.LISTENING, WAIT);
     }
 
     /** A sleep duration nobody else uses, to find the grandchild among all processes. */

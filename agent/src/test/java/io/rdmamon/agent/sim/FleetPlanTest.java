@@ -54,6 +54,20 @@ class FleetPlanTest {
     }
 
     @Test
+    void torUplinkLossNeedsThreeLeavesOfRoceNodesAndMarksLeafOnesNodes() {
+        // 7 nodes: 5 RoCE, one InfiniBand, one eRDMA; the third RoCE leaf would be half empty
+        IllegalArgumentException error = assertThrows(IllegalArgumentException.class,
+                () -> FleetPlan.plan(SimulationSpec.of(7, Scenario.TOR_UPLINK_LOSS)));
+        assertEquals("scenario 'tor-uplink-loss' needs at least 6 RoCE nodes (3 leaves of 2), but a fleet of 7 node(s)"
+                + " has 5 (a tenth each are InfiniBand and eRDMA): use 8 nodes or more", error.getMessage());
+        List<FleetPlan.NodePlan> fleet = FleetPlan.plan(SimulationSpec.of(8, Scenario.TOR_UPLINK_LOSS));
+        assertEquals(6, fleet.stream().filter(node -> node.kind() == NodeKind.ROCE_MLX5).count());
+        assertEquals(List.of("gpu-node-001", "gpu-node-002"), fleet.stream()
+                .filter(node -> node.fault() == Scenario.TOR_UPLINK_LOSS).map(FleetPlan.NodePlan::name).toList(),
+                "the nodes under leaf-01 carry it (their counters)");
+    }
+
+    @Test
     void mixedGivesAboutAQuarterOfTheNodesAFaultTheyCanShowDrawnFromTheSeed() {
         Function<Long, List<FleetPlan.NodePlan>> plan =
                 seed -> FleetPlan.plan(new SimulationSpec(20, Scenario.MIXED, seed, 3));

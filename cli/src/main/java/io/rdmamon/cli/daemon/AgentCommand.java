@@ -11,6 +11,7 @@ import io.rdmamon.cli.CliFailure;
 import io.rdmamon.cli.node.HostRootOption;
 import io.rdmamon.protocol.exposition.MetricSelection;
 import io.rdmamon.protocol.model.Names;
+import io.rdmamon.protocol.probe.PerftestTest;
 import io.rdmamon.protocol.net.HostPort;
 import io.vertx.core.Vertx;
 import picocli.CommandLine.Command;
@@ -20,6 +21,8 @@ import picocli.CommandLine.Option;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.EnumSet;
+import java.util.Set;
 import java.util.concurrent.Callable;
 
 @Command(name = "agent",
@@ -30,9 +33,13 @@ import java.util.concurrent.Callable;
                 "  rdmamon agent --collector https://collector:9470 --node gpu-017 --token-file /etc/rdmamon/agent.token",
                 "  rdmamon agent --listen 0.0.0.0:9471 --node gpu-017      (no collector: local /metrics only)",
                 "  rdmamon agent --collector https://collector:9470 --node gpu-017 --allow-probes --perftest /usr/bin/ib_write_bw",
+                "  rdmamon agent --collector https://collector:9470 --node gpu-017 --allow-pingmesh",
                 "", "Probes: with --allow-probes the collector's operators can start perftest bandwidth probes on this",
                 "node (docs/probes-agent.md): one per port, each at most --probe-max-duration, killed with its",
-                "process group at its timeout, on cancel or when the collector connection drops."})
+                "process group at its timeout, on cancel or when the collector connection drops.",
+                "With --allow-pingmesh the collector runs the pingmesh's latency probes (ib_send_lat) on this node:",
+                "a separate consent, because they are continuous low-rate traffic the collector plans, not an",
+                "operator's on-demand bandwidth test; up to 4 at once per port, never on a port in a bandwidth probe."})
 public final class AgentCommand implements Callable<Integer> {
     private static final Duration MIN_INTERVAL = Duration.ofMillis(100);
 
@@ -77,13 +84,24 @@ public final class AgentCommand implements Callable<Integer> {
             description = "Let the collector start active bandwidth probes (perftest) on this node. Default: off.")
     boolean allowProbes;
 
+    @Option(names = "--allow-pingmesh",
+            description = {"Let the collector run the pingmesh's latency probes (perftest ib_send_lat) on this node:",
+                    "continuous low-rate traffic the collector plans, a consent separate from --allow-probes (an",
+                    "operator's on-demand bandwidth test). Default: off."})
+    boolean allowPingmesh;
+
     @Option(names = "--perftest", paramLabel = "PATH", defaultValue = ProcessPerftestLauncher.DEFAULT_BINARY,
-            description = "perftest binary run for probes (a path, or a name looked up on PATH). Default: ${DEFAULT-VALUE}.")
+            description = "perftest binary run for bandwidth probes (a path, or a name looked up on PATH). Default: ${DEFAULT-VALUE}.")
     String perftest;
+
+    @Option(names = "--perftest-lat", paramLabel = "PATH",
+            description = {"perftest binary run for latency probes (a path, or a name looked up on PATH).",
+                    "Default: ib_send_lat beside --perftest when that is a path, else ib_send_lat on PATH."})
+    String perftestLat;
 
     @Option(names = "--probe-max-duration", paramLabel = "DURATION", defaultValue = "120s",
             converter = DurationConverter.class,
-            description = "Longest probe (perftest -D) this node accepts. Default: ${DEFAULT-VALUE}.")
+            description = "Longest probe (perftest -D; a latency probe's longest run) this node accepts. Default: ${DEFAULT-VALUE}.")
     Duration probeMaxDuration;
 
     @Option(names = "--gid-refresh", defaultValue = "30s", paramLabel = "DURATION", converter = DurationConverter.class,
@@ -150,9 +168,12 @@ public final class AgentCommand implements Callable<Integer> {
         System.err.printf("rdmamon agent: node %s, host root %s, every %s%s%s%n", node, hostRoot.path(),
                 interval, collector == null ? "" : ", streaming to " + collector, listen == null ? ""
                         : ", metrics at http://" + listen.replaceFirst(":\\d+$", "") + ":" + daemon.metrics().port() + "/metrics");
-        if (probes.enabled()) {
+        if (probes.allows(PerftestTest.WRITE_BW)) {
             System.err.printf("rdmamon agent: probes allowed (perftest %s, at most %ss each)%n", perftest,
                     probes.maxDuration().toSeconds());
+        }
+        if (probes.allows(PerftestTest.SEND_LAT)) {
+            System.err.printf("rdmamon agent: pingmesh latency probes allowed (perftest %s)%n", latencyBinary());
         }
         return RunUntilStopped.await(vertx, () -> { });
     }
@@ -161,18 +182,41 @@ public final class AgentCommand implements Callable<Integer> {
         if (probeMaxDuration.compareTo(Duration.ofSeconds(1)) < 0) {
             throw CliFailure.badInput("--probe-max-duration " + probeMaxDuration.toMillis() + "ms: must be at least 1s");
         }
-        if (!allowProbes) {
+        Set<PerftestTest> allowed = EnumSet.noneOf(PerftestTest.class);
+        if (allowProbes) {
+            allowed.add(PerftestTest.WRITE_BW);
+        }
+        if (allowPingmesh) {
+            allowed.add(PerftestTest.SEND_LAT);
+        }
+        if (allowed.isEmpty()) {
             return ProbeSettings.disabled();
         }
         if (collector == null) {
-            throw CliFailure.badInput("--allow-probes needs --collector: probes are started by the collector");
+            throw CliFailure.badInput(ProbeSettings.flagFor(allowed.iterator().next())
+                    + " needs --collector: probes are started by the collector");
         }
+        if (allowProbes) {
+            requireBinary("--perftest", perftest);
+        }
+        if (allowPingmesh) {
+            requireBinary(perftestLat == null ? "--perftest-lat (default: beside --perftest)" : "--perftest-lat",
+                    latencyBinary());
+        }
+        return new ProbeSettings(allowed, new ProcessPerftestLauncher(perftest, latencyBinary()), root,
+                probeMaxDuration);
+    }
+
+    private String latencyBinary() {
+        return perftestLat != null ? perftestLat : ProcessPerftestLauncher.latencyBinaryBeside(perftest);
+    }
+
+    private static void requireBinary(String flag, String binary) {
         try {
-            ProcessPerftestLauncher.resolve(perftest);
+            ProcessPerftestLauncher.resolve(binary);
         } catch (IOException e) {
-            throw CliFailure.badInput("--perftest: " + e.getMessage());
+            throw CliFailure.badInput(flag + ": " + e.getMessage());
         }
-        return ProbeSettings.enabled(new ProcessPerftestLauncher(perftest), root, probeMaxDuration);
     }
 
     private AgentStreamerOptions streamerOptions() {

@@ -24,7 +24,8 @@ import java.util.concurrent.Callable;
                 "sysfs/ethtool trees, and one agent per node streams them over WebSockets on loopback,",
                 "all through the production code paths. Ctrl-C stops it."},
         footer = {"", "Scenarios: healthy, wrong-priority, pfc-storm, ecn-off, link-degraded, gid-missing,",
-                "erdma-ratelimit, mixed (docs/simulator.md).", "",
+                "erdma-ratelimit, tor-uplink-loss (leaf-01's uplink drops packets: the pingmesh's",
+                "latency probes show it; --nodes 8 or more), mixed, and more (docs/simulator.md).", "",
                 "Example:  rdmamon demo --scenario wrong-priority --nodes 8"})
 public final class DemoCommand implements Callable<Integer> {
     @Option(names = "--listen", paramLabel = "HOST:PORT", defaultValue = "127.0.0.1:" + CollectorConfig.DEFAULT_PORT,

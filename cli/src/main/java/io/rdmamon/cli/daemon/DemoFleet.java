@@ -9,6 +9,7 @@ import io.rdmamon.agent.sim.FabricSimulator;
 import io.rdmamon.agent.sim.SimulatedNode;
 import io.rdmamon.agent.sim.perftest.SimulatedPerftestFabric;
 import io.rdmamon.agent.stream.AgentStreamerOptions;
+import io.rdmamon.protocol.probe.PerftestTest;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 
@@ -16,6 +17,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -24,8 +26,8 @@ import java.util.function.UnaryOperator;
 /**
  * The demo's wiring of a simulated fabric to a collector: the simulator runs its clock, and one
  * {@link AgentDaemon} per simulated node streams what the real {@link HostReader} reads from that
- * node's tree. Every agent runs probes through one in-process simulated perftest, which rendezvouses
- * the simulated nodes by TCP port. {@code rdmamon demo} runs it; tests reuse it so they exercise the
+ * node's tree. Every agent runs probes, bandwidth and the pingmesh's latency ones, through one in-process simulated
+ * perftest, which rendezvouses the simulated nodes by TCP port and plays the scenario's paths. {@code rdmamon demo} runs it; tests reuse it so they exercise the
  * exact demo path.
  */
 public final class DemoFleet {
@@ -61,15 +63,16 @@ public final class DemoFleet {
         }
         simulator.startClock(interval,
                 e -> System.err.println("rdmamon demo: simulator step failed: " + e.getMessage()));
-        SimulatedPerftestFabric perftest = new SimulatedPerftestFabric();
+        SimulatedPerftestFabric perftest = new SimulatedPerftestFabric(simulator);
         List<String> names = new ArrayList<>();
         List<Future<String>> deployments = new ArrayList<>();
         for (int i = 0; i < readers.size(); i++) {
             String name = nodePrefix + simulator.nodes().get(i).name();
             HostReader reader = readers.get(i);
             Path hostRoot = simulator.nodes().get(i).hostRoot();
-            ProbeSettings probes = ProbeSettings.enabled(perftest.launcherFor(hostRoot), hostRoot,
-                    ProbeSettings.DEFAULT_MAX_DURATION);
+            // as if started with --allow-probes --allow-pingmesh
+            ProbeSettings probes = new ProbeSettings(EnumSet.allOf(PerftestTest.class), perftest.launcherFor(hostRoot),
+                    hostRoot, ProbeSettings.DEFAULT_MAX_DURATION);
             names.add(name);
             AgentStreamerOptions streamer = options.apply(AgentStreamerOptions.of(collectorUrl, name)
                     .withInterval(interval).withProbes(probes));

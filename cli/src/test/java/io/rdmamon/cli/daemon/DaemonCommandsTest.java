@@ -30,6 +30,9 @@ class DaemonCommandsTest {
             "agent --node n1 --listen 127.0.0.1:0 --allow-probes          | --allow-probes needs --collector",
             "agent --node n1 --collector http://127.0.0.1:1 --allow-probes --perftest /nonexistent/ib_write_bw | --perftest: perftest binary /nonexistent/ib_write_bw is not an executable file",
             "agent --node n1 --collector http://127.0.0.1:1 --allow-probes --perftest no-such-perftest | --perftest: perftest binary no-such-perftest not found on PATH",
+            "agent --node n1 --listen 127.0.0.1:0 --allow-pingmesh        | --allow-pingmesh needs --collector",
+            "agent --node n1 --collector http://127.0.0.1:1 --allow-pingmesh --perftest /nonexistent/ib_write_bw | --perftest-lat (default: beside --perftest): perftest binary /nonexistent/ib_send_lat is not an executable file",
+            "agent --node n1 --collector http://127.0.0.1:1 --allow-pingmesh --perftest-lat no-such-lat | --perftest-lat: perftest binary no-such-lat not found on PATH",
             "agent --node n1 --collector http://127.0.0.1:1 --probe-max-duration 500ms | --probe-max-duration 500ms: must be at least 1s",
             "agent --node n1 --collector http://127.0.0.1:1 --ack-timeout 0s | --ack-timeout 0ms: must be positive",
             "agent --node n1 --listen 127.0.0.1:0 --metrics everything     | --metrics: unknown metrics profile 'everything' (known: full, standard, minimal",
@@ -50,6 +53,7 @@ class DaemonCommandsTest {
             "agent --node n1 --collector https://127.0.0.1:1 --ca-file /nonexistent/ca.pem | --ca-file /nonexistent/ca.pem: cannot read CA file: NoSuchFileException",
             "agent --node n1 --collector https://127.0.0.1:1 --ca-file pom.xml | --ca-file pom.xml: not a PEM certificate",
             "demo --scenario nope                                          | --scenario: unknown scenario 'nope'",
+            "demo --scenario tor-uplink-loss --nodes 6                     | scenario 'tor-uplink-loss' needs at least 6 RoCE nodes (3 leaves of 2), but a fleet of 6 node(s) has 4",
             "demo --nodes 0                                                | --nodes 0: must be 1..",
             "demo --nodes 1001                                             | simulated nodes (",
             "demo --lossless-priority 9                                    | --lossless-priority 9: must be 0..7"})
@@ -58,6 +62,16 @@ class DaemonCommandsTest {
         assertEquals(2, run.exitCode(), run::toString);
         assertTrue(run.err().startsWith("rdmamon: "), run::toString);
         assertTrue(run.err().contains(expected), () -> "expected '" + expected + "' in: " + run);
+    }
+
+    @org.junit.jupiter.api.Test
+    void agentHelpNamesBothConsentsAndWhyTheyAreSeparate() {
+        CliRun run = CliRun.of("agent", "--help");
+        assertEquals(0, run.exitCode(), run::toString);
+        for (String expected : new String[]{"--allow-probes", "--allow-pingmesh", "--perftest-lat",
+                "continuous low-rate traffic the collector plans"}) {
+            assertTrue(run.out().contains(expected), () -> "expected '" + expected + "' in: " + run);
+        }
     }
 
     /**

@@ -1,6 +1,7 @@
 package io.rdmamon.agent.sim.perftest;
 
 import io.rdmamon.agent.probe.PerftestLauncher;
+import io.rdmamon.agent.sim.FabricSimulator;
 
 import java.nio.file.Path;
 import java.util.concurrent.ConcurrentHashMap;
@@ -14,6 +15,8 @@ import java.util.function.DoubleSupplier;
  * The "network" between simulated perftests of one process ({@code rdmamon demo}): servers wait
  * here under their TCP port, and a client finds its server by that port, like perftest's TCP
  * rendezvous. Ports come from the agents' free-port choice, so they are unique on the machine.
+ * Bandwidth follows the ports' rates; round trips follow the simulator's leaves and scenario
+ * ({@link SimulatedPathLatency}).
  */
 public final class SimulatedPerftestFabric {
     /** RDMA WRITE reaches 93–97 % of the link rate on a healthy link (headers and flow control take the rest). */
@@ -27,15 +30,26 @@ public final class SimulatedPerftestFabric {
         return thread;
     });
     private final DoubleSupplier efficiency;
+    private final SimulatedPathLatency latency;
 
-    /** Efficiency drawn uniformly from 93–97 % per run. */
-    public SimulatedPerftestFabric() {
-        this(() -> ThreadLocalRandom.current().nextDouble(MIN_EFFICIENCY, MAX_EFFICIENCY));
+    /** The paths between {@code simulator}'s nodes; efficiency drawn uniformly from 93–97 % per run. */
+    public SimulatedPerftestFabric(FabricSimulator simulator) {
+        this(() -> ThreadLocalRandom.current().nextDouble(MIN_EFFICIENCY, MAX_EFFICIENCY),
+                SimulatedPathLatency.of(simulator));
     }
 
-    /** @param efficiency the share of the link rate a run reaches (tests fix it) */
+    /**
+     * Every host under one leaf, without loss.
+     *
+     * @param efficiency the share of the link rate a run reaches (tests fix it)
+     */
     public SimulatedPerftestFabric(DoubleSupplier efficiency) {
+        this(efficiency, SimulatedPathLatency.clean());
+    }
+
+    SimulatedPerftestFabric(DoubleSupplier efficiency, SimulatedPathLatency latency) {
         this.efficiency = efficiency;
+        this.latency = latency;
     }
 
     /** A launcher for the simulated node whose host root is {@code hostRoot}. */
@@ -53,5 +67,9 @@ public final class SimulatedPerftestFabric {
 
     double efficiency() {
         return efficiency.getAsDouble();
+    }
+
+    SimulatedPathLatency latency() {
+        return latency;
     }
 }

@@ -7,6 +7,7 @@ import io.rdmamon.agent.probe.PerftestReportFormat;
 import io.rdmamon.agent.probe.PerftestRun;
 import io.rdmamon.agent.sysfs.SysfsFiles;
 import io.rdmamon.agent.sysfs.SysfsParsers;
+import io.rdmamon.protocol.probe.PerftestTest;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -20,10 +21,11 @@ import java.util.function.Consumer;
 import java.util.stream.Stream;
 
 /**
- * perftest for the simulated fabric, in-process: takes {@code ib_write_bw}'s argv, looks for the
- * device in the simulated node's host root, fails like perftest when it is not there, prints
- * perftest's output ({@link PerftestReportFormat}) and runs for {@code -D} seconds of wall time. The
- * bandwidth comes from the two ports' {@code rate} files, so a degraded (half-rate) port shows.
+ * perftest for the simulated fabric, in-process: takes {@code ib_write_bw}'s or {@code ib_send_lat}'s argv, looks
+ * for the device in the simulated node's host root, fails like perftest when it is not there, prints perftest's
+ * output ({@link PerftestReportFormat}) and runs as long as the real one would: {@code -D} seconds of wall time for
+ * bandwidth, the sum of the round trips for latency. The bandwidth comes from the two ports' {@code rate} files, so
+ * a degraded (half-rate) port shows; the round trips from the fabric's paths ({@link SimulatedPathLatency}).
  */
 final class SimulatedPerftestLauncher implements PerftestLauncher {
     /** What a process stopped by SIGTERM exits with, as Java reports it (128 + 15). */
@@ -38,14 +40,14 @@ final class SimulatedPerftestLauncher implements PerftestLauncher {
     }
 
     @Override
-    public PerftestRun launch(List<String> arguments, Consumer<String> onLine) throws IOException {
+    public PerftestRun launch(PerftestTest test, List<String> arguments, Consumer<String> onLine) throws IOException {
         PerftestCommandLine options;
         try {
             options = PerftestCommandLine.parse(arguments);
         } catch (IllegalArgumentException e) {
             throw new IOException("simulated perftest: " + e.getMessage(), e);
         }
-        SimulatedRun run = new SimulatedRun(options, onLine);
+        SimulatedRun run = new SimulatedRun(test, options, onLine);
         List<String> devices = names(hostRoot.resolve("sys/class/infiniband"));
         if (devices.isEmpty()) {
             run.fail(PerftestReportFormat.noDevices());
@@ -61,11 +63,13 @@ final class SimulatedPerftestLauncher implements PerftestLauncher {
 
     /** One simulated perftest process. */
     final class SimulatedRun extends OutputKeepingRun {
+        private final PerftestTest test;
         private final PerftestCommandLine options;
         private ScheduledFuture<?> finish;
 
-        SimulatedRun(PerftestCommandLine options, Consumer<String> onLine) {
-            super(onLine);
+        SimulatedRun(PerftestTest test, PerftestCommandLine options, Consumer<String> onLine) {
+            super(test, onLine);
+            this.test = test;
             this.options = options;
         }
 
@@ -93,11 +97,23 @@ final class SimulatedPerftestLauncher implements PerftestLauncher {
                 fail(PerftestReportFormat.couldNotConnect(options.server(), options.tcpPort()));
                 return;
             }
-            double linkBits = Math.min(rateBits(hostRoot, options), rateBits(server.hostRoot(), server.options));
-            double averageGbits = linkBits * fabric.efficiency() * (options.bidirectional() ? 2 : 1) / 1e9;
-            long iterations = (long) (averageGbits * 1e9 / 8 * options.durationSeconds() / options.sizeBytes());
-            // -D runs measure no peak: perftest prints 0.00 for it
-            List<String> table = PerftestReportFormat.gbitsTable(options.sizeBytes(), iterations, 0, averageGbits);
+            List<String> table;
+            long millis;
+            if (test.latency()) {
+                // perftest times the gaps between consecutive posts: one fewer than the exchanges
+                List<Double> roundTrips = fabric.latency().roundTripsMicros(hostRoot, server.hostRoot(),
+                        options.iterations() - 1, options.qpTimeout(), options.tcpPort());
+                table = PerftestReportFormat.latencyTable(options.sizeBytes(), options.iterations(),
+                        roundTrips.stream().map(micros -> micros / 2).toList());
+                millis = (long) Math.ceil(roundTrips.stream().mapToDouble(Double::doubleValue).sum() / 1_000);
+            } else {
+                double linkBits = Math.min(rateBits(hostRoot, options), rateBits(server.hostRoot(), server.options));
+                double averageGbits = linkBits * fabric.efficiency() * (options.bidirectional() ? 2 : 1) / 1e9;
+                long iterations = (long) (averageGbits * 1e9 / 8 * options.durationSeconds() / options.sizeBytes());
+                // -D runs measure no peak: perftest prints 0.00 for it
+                table = PerftestReportFormat.gbitsTable(options.sizeBytes(), iterations, 0, averageGbits);
+                millis = options.durationSeconds() * 1_000L;
+            }
             synchronized (server) {
                 if (server.exit().isDone()) {
                     fail(PerftestReportFormat.couldNotConnect(options.server(), options.tcpPort()));
@@ -105,19 +121,20 @@ final class SimulatedPerftestLauncher implements PerftestLauncher {
                 }
                 // QP numbers as a driver hands them out: small, consecutive, different per side
                 int serverQpn = 0x100 + options.tcpPort() % 0x1000;
-                server.start(table, serverQpn, serverQpn + 1, this);
+                server.start(table, millis, serverQpn, serverQpn + 1, this);
             }
-            start(table, 0x100 + options.tcpPort() % 0x1000 + 1, 0x100 + options.tcpPort() % 0x1000, server);
+            start(table, millis, 0x100 + options.tcpPort() % 0x1000 + 1, 0x100 + options.tcpPort() % 0x1000, server);
         }
 
         private Path hostRoot() {
             return hostRoot;
         }
 
-        private synchronized void start(List<String> table, int localQpn, int remoteQpn, SimulatedRun peer) {
-            print(PerftestReportFormat.banner(options, linkType(), gidIndex()));
+        private synchronized void start(List<String> table, long millis, int localQpn, int remoteQpn,
+                                        SimulatedRun peer) {
+            print(PerftestReportFormat.banner(test, options, linkType(), gidIndex()));
             print(PerftestReportFormat.addresses(localQpn, gid(), remoteQpn, peer.gid()));
-            finish = fabric.clock().schedule(() -> complete(table), options.durationSeconds(), TimeUnit.SECONDS);
+            finish = fabric.clock().schedule(() -> complete(table), millis, TimeUnit.MILLISECONDS);
         }
 
         private synchronized void complete(List<String> table) {

@@ -1,5 +1,7 @@
 package io.rdmamon.agent.probe.standin;
 
+import io.rdmamon.protocol.probe.PerftestTest;
+
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -8,15 +10,24 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Writes an executable {@code ib_write_bw} into a directory that execs {@link StandInPerftest} in a
- * new JVM with the test classpath, so the agent starts it exactly as it starts the real binary.
+ * Writes executables {@code ib_write_bw} and {@code ib_send_lat} into a directory that exec {@link StandInPerftest}
+ * in a new JVM with the test classpath, so the agent starts them exactly as it starts the real binaries.
  */
 public final class StandInBinary {
     private StandInBinary() {
     }
 
-    /** @param environment STANDIN_* settings baked into the script */
+    /**
+     * @param environment STANDIN_* settings baked into the scripts
+     * @return the {@code ib_write_bw} (its {@code ib_send_lat} beside it)
+     */
     public static Path write(Path dir, Map<String, String> environment) throws IOException {
+        Path bandwidth = write(dir, PerftestTest.WRITE_BW, environment);
+        write(dir, PerftestTest.SEND_LAT, environment);
+        return bandwidth;
+    }
+
+    private static Path write(Path dir, PerftestTest test, Map<String, String> environment) throws IOException {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         StringBuilder script = new StringBuilder("#!/bin/sh\n");
         new TreeMap<>(environment).forEach((name, value) ->
@@ -24,8 +35,8 @@ public final class StandInBinary {
         // a small, quick JVM: the stand-in lives for seconds
         script.append("exec ").append(quote(java)).append(" -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -Xss512k -cp ")
                 .append(quote(System.getProperty("java.class.path"))).append(' ')
-                .append(StandInPerftest.class.getName()).append(" \"$@\"\n");
-        Path binary = dir.resolve("ib_write_bw");
+                .append(StandInPerftest.class.getName()).append(' ').append(test.wireName()).append(" \"$@\"\n");
+        Path binary = dir.resolve(test.program());
         Files.writeString(binary, script);
         Files.setPosixFilePermissions(binary, PosixFilePermissions.fromString("rwx------"));
         return binary;

@@ -3,13 +3,19 @@ package io.rdmamon.agent.sim.perftest;
 import io.rdmamon.agent.host.Fixtures;
 import io.rdmamon.agent.probe.PerftestArguments;
 import io.rdmamon.agent.probe.PerftestFailure;
+import io.rdmamon.agent.probe.PerftestLatencyOutputParser;
 import io.rdmamon.agent.probe.PerftestOutcome;
 import io.rdmamon.agent.probe.PerftestOutputParser;
 import io.rdmamon.agent.probe.PerftestReportFormat;
 import io.rdmamon.agent.probe.PerftestRun;
 import io.rdmamon.agent.probe.ProbeRunner;
+import io.rdmamon.agent.sim.FabricSimulator;
+import io.rdmamon.agent.sim.Scenario;
+import io.rdmamon.agent.sim.SimulationSpec;
+import io.rdmamon.protocol.probe.LatencyResult;
 import io.rdmamon.protocol.probe.PerftestResult;
 import io.rdmamon.protocol.probe.PerftestSpec;
+import io.rdmamon.protocol.probe.PerftestTest;
 import io.rdmamon.protocol.probe.ProbeRole;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -36,12 +42,12 @@ class SimulatedPerftestLauncherTest {
 
     private PerftestResult pair(Path serverRoot, Path clientRoot, boolean bidirectional) throws Exception {
         int port = ProbeRunner.freeTcpPort();
-        PerftestRun server = fabric.launcherFor(serverRoot).launch(argv(serverRoot, "mlx5_0", ProbeRole.SERVER, port,
+        PerftestRun server = fabric.launcherFor(serverRoot).launch(PerftestTest.WRITE_BW, argv(serverRoot, "mlx5_0", ProbeRole.SERVER, port,
                 bidirectional), line -> { });
         assertTrue(server.listening(port));
         assertFalse(server.listening(port + 1));
         long started = System.nanoTime();
-        PerftestRun client = fabric.launcherFor(clientRoot).launch(argv(clientRoot, "mlx5_1", ProbeRole.CLIENT, port,
+        PerftestRun client = fabric.launcherFor(clientRoot).launch(PerftestTest.WRITE_BW, argv(clientRoot, "mlx5_1", ProbeRole.CLIENT, port,
                 bidirectional), line -> { });
         assertFalse(server.listening(port), "one client, then the server stops listening");
         assertEquals(0, client.exit().get(5, TimeUnit.SECONDS));
@@ -69,11 +75,11 @@ class SimulatedPerftestLauncherTest {
 
     @Test
     void failsLikePerftestForMissingDevicesAndAbsentServers(@TempDir Path empty) throws Exception {
-        PerftestRun none = fabric.launcherFor(empty).launch(List.of("-d", "mlx5_0", "-p", "18515"), line -> { });
+        PerftestRun none = fabric.launcherFor(empty).launch(PerftestTest.WRITE_BW, List.of("-d", "mlx5_0", "-p", "18515"), line -> { });
         assertEquals(1, none.exit().get(1, TimeUnit.SECONDS));
         assertEquals(PerftestReportFormat.noDevices(), none.output());
 
-        PerftestRun missing = fabric.launcherFor(ROOT).launch(List.of("-d", "mlx5_9", "-p", "18515"), line -> { });
+        PerftestRun missing = fabric.launcherFor(ROOT).launch(PerftestTest.WRITE_BW, List.of("-d", "mlx5_9", "-p", "18515"), line -> { });
         assertEquals(1, missing.exit().get(1, TimeUnit.SECONDS));
         PerftestOutcome.Failed failed = assertInstanceOf(PerftestOutcome.Failed.class,
                 PerftestOutputParser.parse(missing.output()));
@@ -81,7 +87,7 @@ class SimulatedPerftestLauncherTest {
         assertEquals(List.of("IB device mlx5_9 not found", " Unable to find the Infiniband/RoCE device"), failed.lines());
 
         int port = ProbeRunner.freeTcpPort();
-        PerftestRun lonely = fabric.launcherFor(ROOT).launch(argv(ROOT, "mlx5_0", ProbeRole.CLIENT, port, false),
+        PerftestRun lonely = fabric.launcherFor(ROOT).launch(PerftestTest.WRITE_BW, argv(ROOT, "mlx5_0", ProbeRole.CLIENT, port, false),
                 line -> { });
         assertEquals(1, lonely.exit().get(1, TimeUnit.SECONDS));
         assertEquals(PerftestFailure.CONNECT_FAILED,
@@ -92,9 +98,9 @@ class SimulatedPerftestLauncherTest {
     void withoutGidIndexTheBannerShowsTheGidPerftestWouldPick() throws Exception {
         // mlx5-roce mlx5_0 port 1: 0/1 link-local v1/v2, 2/3 IPv4-mapped v1/v2: perftest scores 3 highest
         int port = ProbeRunner.freeTcpPort();
-        PerftestRun server = fabric.launcherFor(ROOT).launch(argv(ROOT, "mlx5_0", ProbeRole.SERVER, port, false),
+        PerftestRun server = fabric.launcherFor(ROOT).launch(PerftestTest.WRITE_BW, argv(ROOT, "mlx5_0", ProbeRole.SERVER, port, false),
                 line -> { });
-        PerftestRun client = fabric.launcherFor(ROOT).launch(argv(ROOT, "mlx5_0", ProbeRole.CLIENT, port, false),
+        PerftestRun client = fabric.launcherFor(ROOT).launch(PerftestTest.WRITE_BW, argv(ROOT, "mlx5_0", ProbeRole.CLIENT, port, false),
                 line -> { });
         assertEquals(0, client.exit().get(5, TimeUnit.SECONDS));
         assertEquals(0, server.exit().get(5, TimeUnit.SECONDS));
@@ -107,9 +113,39 @@ class SimulatedPerftestLauncherTest {
     }
 
     @Test
+    void latencyPairPrintsSendLatsOutputWithTheFabricsRoundTrips(@TempDir Path trees) throws Exception {
+        try (FabricSimulator simulator = FabricSimulator.create(trees,
+                new SimulationSpec(8, Scenario.TOR_UPLINK_LOSS, 7, 3))) {
+            SimulatedPerftestFabric lossy = new SimulatedPerftestFabric(simulator);
+            // node 1 (leaf-01) to node 3 (leaf-02): across leaf-01's uplink; -u 1 keeps a retransmission short
+            Path serverRoot = simulator.nodes().get(0).hostRoot();
+            Path clientRoot = simulator.nodes().get(2).hostRoot();
+            PerftestSpec spec = PerftestSpec.latency("mlx5_0", 1, 3, 64, 1_000, 10, 1, 106);
+            int port = ProbeRunner.freeTcpPort();
+            PerftestRun server = lossy.launcherFor(serverRoot).launch(PerftestTest.SEND_LAT,
+                    PerftestArguments.build(serverRoot, spec, ProbeRole.SERVER, port, null), line -> { });
+            PerftestRun client = lossy.launcherFor(clientRoot).launch(PerftestTest.SEND_LAT,
+                    PerftestArguments.build(clientRoot, spec, ProbeRole.CLIENT, port, "10.0.0.1"), line -> { });
+            assertEquals(0, client.exit().get(5, TimeUnit.SECONDS));
+            assertEquals(0, server.exit().get(5, TimeUnit.SECONDS));
+            assertTrue(client.output().contains(" Test with events. Using mlx5_0_comp0"), client.output().toString());
+            LatencyResult result = assertInstanceOf(PerftestOutcome.MeasuredLatency.class,
+                    PerftestLatencyOutputParser.parse(client.output())).latency();
+            assertEquals(1_000, result.iterations());
+            assertEquals(999, result.rttNanos().size(), "every gap between posts, the whole list kept");
+            // about 8 µs across leaves; a retransmission adds 4.096 µs × 2^1
+            long retransmitted = result.rttNanos().stream().filter(rtt -> rtt > 12_000).count();
+            assertTrue(retransmitted > 5 && retransmitted < 60, retransmitted + " of 999");
+            assertTrue(result.rttNanos().stream().allMatch(rtt -> rtt > 7_000 && rtt < 17_000), result.rttNanos().toString());
+            assertEquals(result, assertInstanceOf(PerftestOutcome.MeasuredLatency.class,
+                    PerftestLatencyOutputParser.parse(server.output())).latency(), "both sides print the ping-pong");
+        }
+    }
+
+    @Test
     void killEndsARunLikeSigterm() throws Exception {
         int port = ProbeRunner.freeTcpPort();
-        PerftestRun server = fabric.launcherFor(ROOT).launch(argv(ROOT, "mlx5_0", ProbeRole.SERVER, port, false),
+        PerftestRun server = fabric.launcherFor(ROOT).launch(PerftestTest.WRITE_BW, argv(ROOT, "mlx5_0", ProbeRole.SERVER, port, false),
                 line -> { });
         server.kill();
         assertEquals(SimulatedPerftestLauncher.KILLED_EXIT_CODE, server.exit().get(1, TimeUnit.SECONDS));
