@@ -19,7 +19,8 @@ import java.util.stream.Stream;
  * The argv (without the binary) of one side of a probe, checked against the host it runs on. Bandwidth
  * ({@code ib_write_bw}): {@code -d DEV -i PORT [-x GID] -s SIZE -D SECONDS -q QPS [-b] -p TCPPORT --report_gbits -F
  * [-R] [SERVER]}, plus {@code -u} and {@code --tclass} when the spec names them. Latency ({@code ib_send_lat}): {@code -d DEV -i PORT [-x GID] -s SIZE -n ITERS [-u QPTIMEOUT]
- * [--tclass TC] -e -U -F -p TCPPORT [-R] [SERVER]}.
+ * [--tclass TC] -U -F -p TCPPORT [-R] [SERVER]}: polling, not {@code -e} (sleep on completion events), which hung
+ * both sides for minutes in the Soft-RoCE lab when a packet was lost (docs/probes-agent.md).
  *
  * <p>perftest wants the same options on both sides (its README); {@code --report_gbits} makes the
  * table speak the unit the link rate is given in; {@code -F} stops the CPU frequency warnings that
@@ -84,7 +85,7 @@ public final class PerftestArguments {
         if (spec.trafficClass() != null) {
             argv.addAll(List.of("--tclass", Integer.toString(spec.trafficClass())));
         }
-        argv.addAll(spec.test().latency() ? List.of("-e", "-U", "-F", "-p", Integer.toString(tcpPort))
+        argv.addAll(spec.test().latency() ? List.of("-U", "-F", "-p", Integer.toString(tcpPort))
                 : List.of("-p", Integer.toString(tcpPort), "--report_gbits", "-F"));
         if (transport(deviceDir, portDir).needsRdmaCm()) {
             argv.add("-R");

@@ -15,7 +15,7 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * {@code ib_send_lat -e -U} outputs written out from perftest's printf formats at v4.5-0.17 (Debian's):
+ * {@code ib_send_lat -U} outputs written out from perftest's printf formats at v4.5-0.17 (Debian's):
  * ctx_print_test_info (src/perftest_parameters.c line 3158) for the banner, send_lat.c lines 401-403 for the header
  * printed before the run, print_report_lat (perftest_parameters.c line 3678) for {@code "#, usec"} and its
  * {@code "%d, %g"} lines, RESULT_FMT_LAT and REPORT_FMT_LAT (src/perftest_parameters.h lines 212 and 246) for the

@@ -4,8 +4,7 @@ import io.rdmamon.protocol.wire.FrameException;
 
 /**
  * Which perftest program a probe runs. Bandwidth probes (an operator's request) run {@code ib_write_bw}; the
- * pingmesh's latency probes run {@code ib_send_lat}, whose ping-pong can sleep on completion events ({@code -e}) so
- * that a probe waiting out a retransmission costs no CPU (ib_write_lat polls memory and cannot).
+ * pingmesh's latency probes run {@code ib_send_lat}, a send/receive ping-pong that prints every round trip.
  */
 public enum PerftestTest {
     WRITE_BW("write_bw", "ib_write_bw"),
