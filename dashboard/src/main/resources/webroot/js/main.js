@@ -140,6 +140,7 @@ function applyTheme(theme) {
   themeButton.textContent = dark ? 'Light' : 'Dark';
   themeButton.setAttribute('aria-label', 'Switch to ' + (dark ? 'light' : 'dark') + ' theme');
   detail.restyle();
+  pingmesh.restyle();
 }
 themeButton.addEventListener('click', () => {
   const dark = document.documentElement.dataset.theme

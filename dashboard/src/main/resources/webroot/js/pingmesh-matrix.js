@@ -1,7 +1,8 @@
 // The pingmesh matrix as pixels: the ports of /api/pingmesh ordered by group, then node, device and port; every
-// probed pair a colour level; the whole picture written into one ImageData and put on the canvas at once. At fleet
-// size (16,000 ports) a cell is smaller than a pixel, so a pixel shows the worst of the cells that fall on it and
-// remembers which cell that was (for the hover). Pure data work except `draw`, which touches only its canvas.
+// probed pair a colour level; the whole picture (group bands, port state strips, matrix) composed into one RGBA
+// buffer that the page puts on its canvas at once. At fleet size (16,000 ports) a cell is smaller than a pixel, so a
+// pixel shows the worst of the cells that fall on it and remembers which cell that was (for the hover). Pure: no DOM,
+// so that pingmesh-worker.js runs it off the page's main thread.
 
 const PORT_ORDER = new Intl.Collator('en', {numeric: true});
 
@@ -36,18 +37,34 @@ export function lossLevel(lost, sent) {
   return LOSS_LOW + Math.round(t * (LOSS_HIGH - LOSS_LOW));
 }
 
-/** A cell of the API, [src, dst, sent, lost, p50, p99, age]: loss first, then the round trip. */
-export function cellLevel(cell, median) {
-  const lost = cell[3];
-  if (lost > 0) return lossLevel(lost, cell[2]);
-  return rttLevel(cell[4], median);
+/** Numbers per cell of the API, [src, dst, sent, lost, p50, p99, age], in the flat arrays used here. */
+export const CELL = 7;
+
+/** The API's cells, one array each, as one flat array of CELL numbers per cell (null p50/p99 become NaN). */
+export function flatCells(cells) {
+  const flat = new Float64Array(cells.length * CELL);
+  cells.forEach((c, k) => {
+    for (let i = 0; i < CELL; i++) flat[k * CELL + i] = c[i] ?? NaN;
+  });
+  return flat;
 }
 
-/** The median p50 of the cells that have one (null without any). */
+/** Cell k of a flat array, as the API sent it. */
+export const cellAt = (cells, k) => Array.from(cells.subarray(k * CELL, k * CELL + CELL), (v) => Number.isNaN(v) ? null : v);
+
+/** The level of cell k of a flat array: loss first, then the round trip. */
+export function cellLevel(cells, k, median) {
+  const at = k * CELL;
+  const lost = cells[at + 3];
+  if (lost > 0) return lossLevel(lost, cells[at + 2]);
+  return rttLevel(cells[at + 4], median);
+}
+
+/** The median p50 of the cells (flat) that have one (null without any). */
 export function medianP50(cells) {
-  const values = new Float64Array(cells.length);
+  const values = new Float64Array(cells.length / CELL);
   let n = 0;
-  for (const c of cells) if (c[4] > 0) values[n++] = c[4];
+  for (let at = 4; at < cells.length; at += CELL) if (cells[at] > 0) values[n++] = cells[at];
   if (!n) return null;
   const sorted = values.subarray(0, n).sort();
   return n % 2 ? sorted[(n - 1) / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
@@ -89,15 +106,18 @@ export function samePorts(a, b) {
 
 /**
  * Where `count` positions fall on `side` pixels: with room, whole cells of `cell` pixels each; without, several
- * positions share a pixel (`cell` 0) and position p lies on pixel floor(p * side / count).
+ * positions share a pixel (`cell` 0) and position p lies on pixel floor(p * side / count) (`start[p]`).
  */
 export function axis(count, side) {
   const cell = count > 0 && count <= side ? Math.floor(side / count) : 0;
   const start = new Int32Array(count + 1);
   for (let p = 0; p <= count; p++) start[p] = cell ? p * cell : Math.floor(p * side / count);
-  return {cell, width: Math.max(1, cell), drawn: cell ? count * cell : Math.min(side, count), start,
-    /** The position a pixel shows (the first of those sharing it). */
-    at: (pixel) => cell ? Math.floor(pixel / cell) : Math.ceil(pixel * count / side)};
+  return {count, side, cell, width: Math.max(1, cell), drawn: cell ? count * cell : Math.min(side, count), start};
+}
+
+/** The position a pixel of an axis shows (the first of those sharing it). */
+export function positionAt(ax, pixel) {
+  return Math.min(ax.count - 1, ax.cell ? Math.floor(pixel / ax.cell) : Math.ceil(pixel * ax.count / ax.side));
 }
 
 /**
@@ -105,16 +125,15 @@ export function axis(count, side) {
  * level of each pixel, and the index of that cell in `owner` (-1: none). Cells of `cell` ≥ 5 pixels keep a
  * one-pixel gap so that neighbours stay apart.
  */
-export function rasterize(cells, position, axisInfo, side, median, levels, owner) {
-  const {cell, width, drawn, start} = axisInfo;
+export function rasterize(cells, position, axisInfo, median, levels, owner) {
+  const {side, cell, width, drawn, start} = axisInfo;
   levels.fill(LEVEL_EMPTY);
   owner.fill(-1);
   for (let y = 0; y < drawn; y++) levels.fill(LEVEL_UNPROBED, y * side, y * side + drawn);
-  for (let k = 0; k < cells.length; k++) {
-    const c = cells[k];
-    const level = cellLevel(c, median);
-    const y0 = start[position[c[0]]];
-    const x0 = start[position[c[1]]];
+  for (let k = 0; k < cells.length / CELL; k++) {
+    const level = cellLevel(cells, k, median);
+    const y0 = start[position[cells[k * CELL]]];
+    const x0 = start[position[cells[k * CELL + 1]]];
     if (!cell) {
       const i = y0 * side + x0;
       if (owner[i] < 0 || level > levels[i]) {
@@ -178,134 +197,81 @@ const BAND = 18;
 const STRIP = 5;
 
 /**
- * The picture on one canvas: group bands along the top and left (labelled where wide enough), each port's
- * state as a strip inside them, and the matrix. Keeps what it needs to answer `hit`.
+ * Where things go on a square canvas of `cssSide` CSS pixels at `ratio` device pixels per CSS pixel: the group
+ * band along the top and left edges, then the state strip, then (from `origin`) the matrix of `count` positions.
  */
-export class MatrixPicture {
-  constructor(canvas) {
-    this.canvas = canvas;
-    this.context = canvas.getContext('2d');
-    this.image = null;
-    this.levels = null;
-    this.owner = null;
-    this.model = null;
-  }
-
-  /**
-   * Draws `model` ({ports, order, position, bands, cells, median}) on a canvas of `cssSide` CSS pixels. The
-   * pixel work runs on typed arrays; the canvas sees one putImageData and the few labels that fit.
-   */
-  draw(model, cssSide, ratio) {
-    const side = Math.max(1, Math.round(cssSide * ratio));
-    const band = Math.round(BAND * ratio);
-    const strip = Math.max(2, Math.round(STRIP * ratio));
-    const origin = band + strip + 1;
-    const matrixSide = Math.max(1, side - origin);
-    if (!this.image || this.image.width !== side) {
-      this.canvas.width = side;
-      this.canvas.height = side;
-      this.canvas.style.width = cssSide + 'px';
-      this.canvas.style.height = cssSide + 'px';
-      this.image = this.context.createImageData(side, side);
-      this.levels = new Uint8Array(matrixSide * matrixSide);
-      this.owner = new Int32Array(matrixSide * matrixSide);
-    }
-    const count = model.order.length;
-    const ax = axis(count, matrixSide);
-    rasterize(model.cells, model.position, ax, matrixSide, model.median, this.levels, this.owner);
-    const pixels = new Uint32Array(this.image.data.buffer);
-    pixels.fill(0);
-    // group bands, alternating shades, along both axes
-    model.bands.forEach((g, i) => {
-      const from = ax.start[g.start];
-      const to = Math.max(from + 1, ax.start[g.end]);
-      const colour = BAND_COLOURS[i % 2];
-      for (let y = 0; y < band; y++) pixels.fill(colour, y * side + origin + from, y * side + origin + Math.min(to, matrixSide));
-      for (let y = from; y < Math.min(to, matrixSide); y++) pixels.fill(colour, (origin + y) * side, (origin + y) * side + band);
-    });
-    // the port state strip: the worst state of the ports on each pixel
-    const worst = new Uint8Array(ax.drawn);
-    for (let p = 0; p < count; p++) {
-      const rank = STATE_RANK[model.ports[model.order[p]].state] || 0;
-      const from = ax.start[p];
-      for (let x = from; x < from + ax.width; x++) if (rank > worst[x]) worst[x] = rank;
-    }
-    for (let x = 0; x < ax.drawn; x++) {
-      const colour = STATE_COLOURS[worst[x]];
-      for (let y = band; y < band + strip; y++) pixels[y * side + origin + x] = colour;
-      pixels.fill(colour, (origin + x) * side + band, (origin + x) * side + band + strip);
-    }
-    // the matrix
-    for (let y = 0; y < ax.drawn; y++) {
-      const row = (origin + y) * side + origin;
-      const from = y * matrixSide;
-      for (let x = 0; x < ax.drawn; x++) pixels[row + x] = COLOURS[this.levels[from + x]];
-    }
-    this.context.putImageData(this.image, 0, 0);
-    this.labels(model, ax, origin, band, ratio);
-    this.model = model;
-    this.geometry = {ratio, band, strip, origin, matrixSide, axis: ax};
-  }
-
-  /** Group names where their band is wide enough to hold some of the name. */
-  labels(model, ax, origin, band, ratio) {
-    const c = this.context;
-    c.save();
-    c.font = Math.round(11 * ratio) + 'px system-ui, sans-serif';
-    c.fillStyle = getComputedStyle(this.canvas).color;
-    c.textBaseline = 'middle';
-    for (const g of model.bands) {
-      const from = ax.start[g.start];
-      const width = ax.start[g.end] - from;
-      if (width < 28 * ratio) continue;
-      const name = fit(c, g.name, width - 6 * ratio);
-      c.fillText(name, origin + from + 3 * ratio, band / 2);
-      c.save();
-      c.translate(band / 2, origin + from + width - 3 * ratio);
-      c.rotate(-Math.PI / 2);
-      c.fillText(name, 0, 0);
-      c.restore();
-    }
-    c.restore();
-  }
-
-  /**
-   * What is under the CSS pixel (x, y) of the canvas: {cell: index into model.cells, src, dst} (port indices) in
-   * the matrix, {group} on a band, {port} on a state strip, or null.
-   */
-  hit(x, y) {
-    const g = this.geometry;
-    if (!g || !this.model) return null;
-    const px = Math.floor(x * g.ratio);
-    const py = Math.floor(y * g.ratio);
-    const ax = g.axis;
-    const mx = px - g.origin;
-    const my = py - g.origin;
-    const inside = (v) => v >= 0 && v < ax.drawn;
-    const {order, bands} = this.model;
-    const portAt = (v) => order[Math.min(order.length - 1, ax.at(v))];
-    if (inside(mx) && inside(my)) {
-      const k = this.owner[my * g.matrixSide + mx];
-      if (k >= 0) {
-        const cell = this.model.cells[k];
-        return {cell: k, src: cell[0], dst: cell[1]};
-      }
-      return {cell: -1, src: portAt(my), dst: portAt(mx)};
-    }
-    // the top edge (columns) or the left edge (rows): `along` the axis, `across` into the band and strip
-    const top = inside(mx) && py >= 0 && py < g.origin;
-    const left = inside(my) && px >= 0 && px < g.origin;
-    if (!top && !left) return null;
-    const position = Math.min(order.length - 1, ax.at(top ? mx : my));
-    if ((top ? py : px) < g.band) return {group: bands.find((b) => position >= b.start && position < b.end).name};
-    return {port: order[position]};
-  }
+export function geometry(count, cssSide, ratio) {
+  const side = Math.max(1, Math.round(cssSide * ratio));
+  const band = Math.round(BAND * ratio);
+  const strip = Math.max(2, Math.round(STRIP * ratio));
+  const origin = band + strip + 1;
+  return {cssSide, ratio, side, band, strip, origin, axis: axis(count, Math.max(1, side - origin))};
 }
 
-/** The longest prefix of `text` (with an ellipsis when cut) that fits `width` pixels. */
-function fit(context, text, width) {
-  if (context.measureText(text).width <= width) return text;
-  let n = text.length;
-  while (n > 1 && context.measureText(text.slice(0, n) + '…').width > width) n--;
-  return text.slice(0, n) + '…';
+/**
+ * The whole picture of `model` ({ports, order, position, bands, cells (flat), median}) for geometry `g`: RGBA
+ * pixels of the canvas (one 32-bit value per pixel, as ImageData holds them) and, per matrix pixel, the cell it
+ * shows (`owner`, -1 for none).
+ */
+export function compose(model, g) {
+  const {side, band, strip, origin} = g;
+  const ax = g.axis;
+  const matrixSide = ax.side;
+  const levels = new Uint8Array(matrixSide * matrixSide);
+  const owner = new Int32Array(matrixSide * matrixSide);
+  rasterize(model.cells, model.position, ax, model.median, levels, owner);
+  const pixels = new Uint32Array(side * side);
+  // group bands, alternating shades, along both edges
+  model.bands.forEach((b, i) => {
+    const from = ax.start[b.start];
+    const to = Math.min(matrixSide, Math.max(from + 1, ax.start[b.end]));
+    const colour = BAND_COLOURS[i % 2];
+    for (let y = 0; y < band; y++) pixels.fill(colour, y * side + origin + from, y * side + origin + to);
+    for (let y = from; y < to; y++) pixels.fill(colour, (origin + y) * side, (origin + y) * side + band);
+  });
+  // the port state strip: the worst state of the ports on each pixel
+  const worst = new Uint8Array(ax.drawn);
+  for (let p = 0; p < ax.count; p++) {
+    const rank = STATE_RANK[model.ports[model.order[p]].state] || 0;
+    for (let x = ax.start[p]; x < ax.start[p] + ax.width; x++) if (rank > worst[x]) worst[x] = rank;
+  }
+  for (let x = 0; x < ax.drawn; x++) {
+    const colour = STATE_COLOURS[worst[x]];
+    for (let y = band; y < band + strip; y++) pixels[y * side + origin + x] = colour;
+    pixels.fill(colour, (origin + x) * side + band, (origin + x) * side + band + strip);
+  }
+  // the matrix
+  for (let y = 0; y < ax.drawn; y++) {
+    const row = (origin + y) * side + origin;
+    const from = y * matrixSide;
+    for (let x = 0; x < ax.drawn; x++) pixels[row + x] = COLOURS[levels[from + x]];
+  }
+  return {pixels, owner};
+}
+
+/**
+ * What is under the CSS pixel (x, y) of a canvas drawn with geometry `g`: {cell: index of the cell shown (-1: none,
+ * unprobed), src, dst} (port indices) in the matrix, {group} on a band, {port} on a state strip, or null.
+ */
+export function hitTest(g, owner, model, x, y) {
+  const px = Math.floor(x * g.ratio);
+  const py = Math.floor(y * g.ratio);
+  const ax = g.axis;
+  const mx = px - g.origin;
+  const my = py - g.origin;
+  const inside = (v) => v >= 0 && v < ax.drawn;
+  const {order, bands, cells} = model;
+  if (!ax.count) return null;
+  if (inside(mx) && inside(my)) {
+    const k = owner[my * ax.side + mx];
+    if (k >= 0) return {cell: k, src: cells[k * CELL], dst: cells[k * CELL + 1]};
+    return {cell: -1, src: order[positionAt(ax, my)], dst: order[positionAt(ax, mx)]};
+  }
+  // the top edge (columns) or the left edge (rows): along the axis, and across into the band or the strip
+  const top = inside(mx) && py >= 0 && py < g.origin;
+  const left = inside(my) && px >= 0 && px < g.origin;
+  if (!top && !left) return null;
+  const position = positionAt(ax, top ? mx : my);
+  if ((top ? py : px) < g.band) return {group: bands.find((b) => position >= b.start && position < b.end).name};
+  return {port: order[position]};
 }

@@ -4,11 +4,11 @@
 // request and card, through the probe store main.js shares).
 
 import * as fmt from './format.js';
-import {AuthRequired, getJson} from './api.js';
+import {authHeaders, requireAuth} from './api.js';
 import {byId, el, setText, text} from './dom.js';
 import {refusal} from './operator.js';
-import {LEVEL_UNPROBED, MatrixPicture, RTT_SPAN, levelColour, lossLevel, medianP50, portOrder, rttLevel, samePorts}
-  from './pingmesh-matrix.js';
+import {MatrixCanvas} from './pingmesh-canvas.js';
+import {CELL, LEVEL_UNPROBED, RTT_SPAN, cellAt, levelColour, lossLevel, rttLevel} from './pingmesh-matrix.js';
 import {PairTooltip, portText} from './pingmesh-pair.js';
 import {ProbeCard} from './probe-card.js';
 import {startProbe} from './probe-form.js';
@@ -18,10 +18,13 @@ const DEFAULT_ROUND_SECONDS = 5;
 
 export const pingmeshHref = (group) => '#/pingmesh' + (group ? '?group=' + encodeURIComponent(group) : '');
 
-/** One measure of each name is kept (the previous is dropped), so a page left open does not collect them. */
-function measure(name, start) {
+/**
+ * A User Timing measure (DevTools' performance panel, and the frame-time bench) of `duration` ms ending now; one of
+ * each name is kept, so a page left open does not collect them.
+ */
+function measure(name, duration) {
   performance.clearMeasures(name);
-  performance.measure(name, {start});
+  performance.measure(name, {end: performance.now(), duration});
 }
 
 export class Pingmesh {
@@ -30,37 +33,39 @@ export class Pingmesh {
     this.store = store;
     this.view = byId('pingmesh-view');
     this.stage = byId('pm-stage');
-    this.canvas = byId('pm-canvas');
     this.groupSelect = byId('pm-group');
     this.status = byId('pm-status');
     this.notice = byId('pm-notice');
     this.verdicts = byId('pm-verdicts');
-    this.picture = new MatrixPicture(this.canvas);
+    this.canvas = byId('pm-canvas');
+    this.picture = new MatrixCanvas(this.canvas);
     this.tooltip = new PairTooltip(byId('pm-tooltip'));
     this.card = new ProbeCard(store);
     this.probeStatus = el('p', {className: 'probe-form-status', id: 'pm-probe-status', role: 'status', 'aria-live': 'polite'},
       'Click a cell to start a bandwidth probe between its two ports.');
     byId('pm-probe').append(this.probeStatus, this.card.root);
     byId('pm-legend').replaceChildren(...legend());
+    this.worker = new Worker(new URL('./pingmesh-worker.js', import.meta.url), {type: 'module'});
+    this.worker.onmessage = ({data}) => this.onWorker(data);
+    this.worker.onerror = (e) => this.say('Pingmesh: the page\'s worker failed: ' + (e.message || 'no reason given'));
     this.group = '';
     this.answer = null;
-    this.model = null;
-    this.fleetMedian = null;
+    this.model = null;       // {ports, order, bands, cells (flat)} of the last answer, for the tooltip
     this.groupsShown = '';
     this.side = 0;
+    this.seq = 0;
+    this.waiting = 0;        // the fetch whose answer starts the next round's timer
     this.timer = null;
-    this.controller = null;
-    this.drawPending = false;
+    this.pending = null;     // a frame waiting for the next animation frame
     this.pointer = null;
     this.probeId = null;
     this.groupSelect.addEventListener('change', () => { location.hash = pingmeshHref(this.groupSelect.value); });
     // the stage's size comes from the observer, never read back from the layout while drawing
     new ResizeObserver(([entry]) => {
       const side = Math.floor(Math.min(entry.contentRect.width, entry.contentRect.height));
-      if (side !== this.side) {
-        this.side = side;
-        this.scheduleDraw();
-      }
+      if (side === this.side) return;
+      this.side = side;
+      if (this.model && this.drawable()) this.worker.postMessage({type: 'draw', seq: ++this.seq, ...this.size()});
     }).observe(this.stage);
     this.canvas.addEventListener('pointermove', (e) => this.pointerAt(e));
     this.canvas.addEventListener('pointerleave', () => {
@@ -83,65 +88,74 @@ export class Pingmesh {
   }
 
   close() {
+    if (this.view.hidden) return;
     this.view.hidden = true;
     clearTimeout(this.timer);
-    this.controller?.abort();
-    this.controller = null;
+    this.waiting = 0;
+    this.worker.postMessage({type: 'abort'});
     this.tooltip.hide();
   }
 
-  /** Fetches the matrix, then again a round later, while the view is open. */
-  async poll() {
-    clearTimeout(this.timer);
-    this.controller?.abort();
-    const controller = new AbortController();
-    this.controller = controller;
-    const group = this.group;
-    const started = performance.now();
-    let round = this.answer?.roundSeconds || DEFAULT_ROUND_SECONDS;
-    try {
-      const answer = await getJson('/api/pingmesh' + (group ? '?group=' + encodeURIComponent(group) : ''), controller.signal);
-      if (this.controller !== controller) return;
-      measure('pingmesh-fetch', started);
-      round = answer.roundSeconds || round;
-      this.apply(answer, group);
-    } catch (e) {
-      if (this.controller !== controller || e.name === 'AbortError') return;
-      if (!(e instanceof AuthRequired)) {
-        this.say(e.status === 404 && !group ? 'This collector has no pingmesh API (' + e.message + ').' : 'Pingmesh: ' + e.message);
-      }
-    }
-    this.timer = setTimeout(() => this.poll(), Math.max(1, round) * 1000);
+  drawable() {
+    return !this.view.hidden && !this.stage.hidden && this.side >= 40;
   }
 
-  apply(answer, group) {
+  size() {
+    return {cssSide: this.drawable() ? this.side : 0, ratio: devicePixelRatio || 1};
+  }
+
+  /** Asks the worker for the matrix; its answer sets the timer for the next round. */
+  poll() {
+    clearTimeout(this.timer);
+    this.waiting = ++this.seq;
+    const url = '/api/pingmesh' + (this.group ? '?group=' + encodeURIComponent(this.group) : '');
+    this.worker.postMessage({type: 'fetch', seq: this.waiting, url, headers: authHeaders(), group: this.group, ...this.size()});
+  }
+
+  onWorker(message) {
+    if (message.type === 'answer') {
+      this.apply(message);
+    } else if (message.type === 'frame') {
+      this.schedule(message.frame);
+    } else if (message.type === 'error') {
+      if (message.status === 401) requireAuth();
+      else this.say(message.status === 404 && !this.group ? 'This collector has no pingmesh API (' + message.message + ').'
+        : 'Pingmesh: ' + message.message);
+    }
+    if (message.seq === this.waiting && message.type !== 'frame' && !this.view.hidden) {
+      const round = this.answer?.roundSeconds || DEFAULT_ROUND_SECONDS;
+      this.timer = setTimeout(() => this.poll(), Math.max(1, round) * 1000);
+    }
+  }
+
+  /** A new answer from the worker: texts now, the picture at the next animation frame. */
+  apply({answer, group, ports, order, cells, median, frame, timings}) {
     const started = performance.now();
-    const ports = answer.ports || [];
-    const cells = answer.cells || [];
-    if (!samePorts(ports, this.answer?.ports) || !this.order) this.order = portOrder(ports);
-    const median = medianP50(cells);
-    if (!group) this.fleetMedian = median;
     this.answer = answer;
-    // colours compare with the fleet's median even when one group is shown (a slow group must not look green)
-    this.model = {ports, cells, ...this.order, median: (group && this.fleetMedian) || median};
-    measure('pingmesh-model', started);
+    this.model = {ports: ports || this.model.ports, ...(order || {order: this.model.order, bands: this.model.bands}), cells};
+    const portCount = this.model.ports.length;
+    const cellCount = cells.length / CELL;
     this.renderGroups(answer);
-    this.renderVerdicts(answer);
+    this.renderVerdicts(answer.verdicts || [], this.model.ports, answer.enabled);
     if (!answer.enabled) {
       this.say('Pingmesh is off: no agent runs with --allow-pingmesh, so no port is probed.');
-    } else if (!ports.length) {
+    } else if (!portCount) {
       this.say(group ? 'Group ' + group + ' has no port in the pingmesh.' : 'No port is probed yet: the agents that run '
         + 'with --allow-pingmesh have not reported an RDMA port.');
     } else {
       this.notice.hidden = true;
       this.stage.hidden = false;
     }
-    setText(this.status, [ports.length + ' ports', (answer.groups || []).length + ' groups', cells.length
+    setText(this.status, [portCount + ' ports', (answer.groups || []).length + ' groups', cellCount
       + ' pairs probed in the last ' + answer.windowSeconds + '\u202fs', 'a round every ' + answer.roundSeconds + '\u202fs',
     'median p50 ' + fmt.latency(median), 'updated ' + fmt.clock(Date.now())].join(' · '));
-    this.canvas.setAttribute('aria-label', 'Pingmesh matrix of ' + ports.length + ' ports: rows are sources, columns '
-      + 'destinations; ' + cells.length + ' pairs probed');
-    this.scheduleDraw();
+    this.canvas.setAttribute('aria-label', 'Pingmesh matrix of ' + portCount + ' ports: rows are sources, columns '
+      + 'destinations; ' + cellCount + ' pairs probed');
+    if (frame) this.schedule(frame);
+    else if (this.drawable()) this.worker.postMessage({type: 'draw', seq: ++this.seq, ...this.size()});
+    measure('pingmesh-worker-fetch', timings.fetch);
+    measure('pingmesh-worker-compose', timings.model + timings.compose);
+    measure('pingmesh-apply', performance.now() - started);
   }
 
   /** Says why there is no matrix, in place of it. */
@@ -165,30 +179,41 @@ export class Pingmesh {
     this.groupSelect.value = this.group;
   }
 
-  renderVerdicts(answer) {
-    const ports = answer.ports || [];
-    const items = (answer.verdicts || []).map((v) => {
+  /** The collector's verdicts (rule, culprit, its name, summary, the ports as indices into `ports`). */
+  renderVerdicts(verdicts, ports, enabled) {
+    const items = verdicts.map((v) => {
       const named = (v.ports || []).slice(0, 4).map((i) => ports[i] ? portText(ports[i]) : '#' + i);
       const more = (v.ports || []).length - named.length;
       return el('li', {className: 'diag pm-verdict', 'data-rule': v.rule},
         el('code', {className: 'rule'}, v.rule), ' ', el('b', {}, v.culprit + ' ' + v.name), ': ', v.summary,
         named.length ? el('div', {className: 'where'}, named.join(', ') + (more > 0 ? ' and ' + more + ' more' : '')) : null);
     });
-    if (!items.length && answer.enabled) items.push(el('li', {className: 'sev-ok none'}, 'no verdict: no pair is bad'));
+    if (!items.length && enabled) items.push(el('li', {className: 'sev-ok none'}, 'no verdict: no pair is bad'));
     this.verdicts.replaceChildren(...items);
   }
 
-  scheduleDraw() {
-    if (this.drawPending) return;
-    this.drawPending = true;
+  /**
+   * Puts `frame` on the canvas at the next animation frame (a newer frame replaces one still waiting), with the
+   * model whose cells its `owner` indexes: the one current when the worker composed it.
+   */
+  schedule(frame) {
+    const waiting = this.pending;
+    this.pending = {frame, model: this.model};
+    if (waiting) return;
     requestAnimationFrame(() => {
-      this.drawPending = false;
-      if (!this.model || this.view.hidden || this.stage.hidden || this.side < 40) return;
+      const next = this.pending;
+      this.pending = null;
       const started = performance.now();
-      this.picture.draw(this.model, this.side, devicePixelRatio || 1);
-      measure('pingmesh-render', started);
+      this.picture.show(next.frame, next.model);
+      measure('pingmesh-render', performance.now() - started);
       if (this.pointer) this.hover();
     });
+  }
+
+  /** The theme changed: labels in its text colour. */
+  restyle() {
+    this.picture.restyle();
+    if (this.model && this.drawable()) this.worker.postMessage({type: 'draw', seq: ++this.seq, ...this.size()});
   }
 
   pointerAt(e) {
@@ -202,14 +227,14 @@ export class Pingmesh {
     const at = this.pointer;
     if (!at) return;
     const hit = this.picture.hit(at.x, at.y);
-    const {ports, cells} = this.model;
     if (!hit) {
       this.tooltip.hide();
       return;
     }
+    const {ports, cells} = this.picture.model;
     if (hit.group != null) this.tooltip.showGroup(hit.group, hit.group === this.group);
     else if (hit.port != null) this.tooltip.showPort(ports[hit.port]);
-    else this.tooltip.showPair(ports[hit.src], ports[hit.dst], hit.cell >= 0 ? cells[hit.cell] : null, this.answer.windowSeconds);
+    else this.tooltip.showPair(ports[hit.src], ports[hit.dst], hit.cell >= 0 ? cellAt(cells, hit.cell) : null, this.answer.windowSeconds);
     this.tooltip.moveTo(at.clientX, at.clientY);
   }
 
@@ -219,8 +244,8 @@ export class Pingmesh {
     if (hit.group != null) {
       location.hash = pingmeshHref(hit.group === this.group ? '' : hit.group);
     } else if (hit.src != null && hit.src !== hit.dst) {
-      const src = this.model.ports[hit.src];
-      const dst = this.model.ports[hit.dst];
+      const src = this.picture.model.ports[hit.src];
+      const dst = this.picture.model.ports[hit.dst];
       // confirm() would freeze the page under the pointer's tooltip: hide it first
       this.tooltip.hide();
       if (confirm('Start a bandwidth probe (ib_write_bw) from ' + portText(src) + ' to ' + portText(dst) + '?')) {

@@ -21,12 +21,15 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * every update, and the page records
  * <ul>
  *   <li>the time between consecutive requestAnimationFrame callbacks (the frame time the user sees),</li>
- *   <li>the view's own User Timing measures per update: {@code pingmesh-fetch} (request and JSON parse),
- *       {@code pingmesh-model} (order and median) and {@code pingmesh-render} (raster and putImageData),</li>
+ *   <li>the view's own User Timing measures per update: on the page's main thread {@code pingmesh-apply} (the
+ *       worker's answer taken: texts, verdicts) and {@code pingmesh-render} (putImageData and labels); in its worker
+ *       {@code pingmesh-worker-fetch} (request and JSON parse) and {@code pingmesh-worker-compose} (order, median,
+ *       the picture's pixels),</li>
  *   <li>long tasks (main-thread work over 50 ms).</li>
  * </ul>
  * Usage: {@code java -cp $CP io.rdmamon.cli.dashboard.PingmeshMatrixBench [--nodes 2000] [--ports 8]
- * [--group-nodes 4] [--own-peers 6] [--other-peers 4] [--seconds 20] [--rounds 5]}.
+ * [--group-nodes 4] [--own-peers 6] [--other-peers 4] [--seconds 20] [--rounds 5]}; it leaves a screenshot in
+ * {@code target/dashboard-screenshots/pingmesh-bench.png}.
  */
 public final class PingmeshMatrixBench {
     private static final String RECORD = """
@@ -77,7 +80,8 @@ public final class PingmeshMatrixBench {
             report("frame time (requestAnimationFrame deltas)", numbers(page.evaluate("window.pingmeshBench.frames")));
             @SuppressWarnings("unchecked")
             List<List<Object>> measures = (List<List<Object>>) page.evaluate("window.pingmeshBench.measures");
-            for (String name : List.of("pingmesh-fetch", "pingmesh-model", "pingmesh-render")) {
+            for (String name : List.of("pingmesh-apply", "pingmesh-render", "pingmesh-worker-fetch",
+                    "pingmesh-worker-compose")) {
                 report(name + " per update", measures.stream().filter(m -> m.get(0).equals(name))
                         .mapToDouble(m -> ((Number) m.get(1)).doubleValue()).toArray());
             }
@@ -85,6 +89,10 @@ public final class PingmeshMatrixBench {
             System.out.printf(Locale.ROOT, "long tasks (> 50 ms): %d, %.0f ms in all%n", longTasks.length, Arrays.stream(longTasks).sum());
             System.out.println("tooltip: " + page.textContent("#pm-tooltip").replace('\u202f', ' '));
             System.out.println("console errors (the push channel is 404 in the test double): " + errors.size());
+            Path screenshot = Path.of("target", "dashboard-screenshots", "pingmesh-bench.png");
+            Files.createDirectories(screenshot.getParent());
+            page.screenshot(new Page.ScreenshotOptions().setPath(screenshot));
+            System.out.println("screenshot: " + screenshot.toAbsolutePath());
         }
     }
 
