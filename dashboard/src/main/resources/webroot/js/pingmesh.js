@@ -45,9 +45,7 @@ export class Pingmesh {
       'Click a cell to start a bandwidth probe between its two ports.');
     byId('pm-probe').append(this.probeStatus, this.card.root);
     byId('pm-legend').replaceChildren(...legend());
-    this.worker = new Worker(new URL('./pingmesh-worker.js', import.meta.url), {type: 'module'});
-    this.worker.onmessage = ({data}) => this.onWorker(data);
-    this.worker.onerror = (e) => this.say('Pingmesh: the page\'s worker failed: ' + (e.message || 'no reason given'));
+    this.worker = null;      // started when the view first opens
     this.group = '';
     this.answer = null;
     this.model = null;       // {ports, order, bands, cells (flat)} of the last answer, for the tooltip
@@ -92,7 +90,7 @@ export class Pingmesh {
     this.view.hidden = true;
     clearTimeout(this.timer);
     this.waiting = 0;
-    this.worker.postMessage({type: 'abort'});
+    this.worker?.postMessage({type: 'abort'});
     this.tooltip.hide();
   }
 
@@ -107,6 +105,11 @@ export class Pingmesh {
   /** Asks the worker for the matrix; its answer sets the timer for the next round. */
   poll() {
     clearTimeout(this.timer);
+    if (!this.worker) {
+      this.worker = new Worker(new URL('./pingmesh-worker.js', import.meta.url), {type: 'module'});
+      this.worker.onmessage = ({data}) => this.onWorker(data);
+      this.worker.onerror = (e) => this.say('Pingmesh: the page\'s worker failed: ' + (e.message || 'no reason given'));
+    }
     this.waiting = ++this.seq;
     const url = '/api/pingmesh' + (this.group ? '?group=' + encodeURIComponent(this.group) : '');
     this.worker.postMessage({type: 'fetch', seq: this.waiting, url, headers: authHeaders(), group: this.group, ...this.size()});
