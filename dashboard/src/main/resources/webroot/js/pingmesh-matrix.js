@@ -229,11 +229,14 @@ export function compose(model, g) {
     for (let y = 0; y < band; y++) pixels.fill(colour, y * side + origin + from, y * side + origin + to);
     for (let y = from; y < to; y++) pixels.fill(colour, (origin + y) * side, (origin + y) * side + band);
   });
-  // the port state strip: the worst state of the ports on each pixel
+  // the port state strip: the worst state of the ports on each pixel; where ports share pixels, a port with loss or
+  // unreachable is marked a pixel wider on each side, so that one bad port among 16,000 can be found by eye
   const worst = new Uint8Array(ax.drawn);
   for (let p = 0; p < ax.count; p++) {
     const rank = STATE_RANK[model.ports[model.order[p]].state] || 0;
-    for (let x = ax.start[p]; x < ax.start[p] + ax.width; x++) if (rank > worst[x]) worst[x] = rank;
+    const grow = !ax.cell && rank >= STATE_RANK.loss ? 1 : 0;
+    const to = Math.min(ax.drawn, ax.start[p] + ax.width + grow);
+    for (let x = Math.max(0, ax.start[p] - grow); x < to; x++) if (rank > worst[x]) worst[x] = rank;
   }
   for (let x = 0; x < ax.drawn; x++) {
     const colour = STATE_COLOURS[worst[x]];
