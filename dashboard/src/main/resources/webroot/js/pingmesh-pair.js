@@ -121,7 +121,8 @@ function history(pair) {
   const x = (p) => 2 + (p.timestampMillis - first) / span * (SPARK_WIDTH - 4);
   const y = (v) => SPARK_HEIGHT - 2 - v / top * (SPARK_HEIGHT - 6);
   const style = getComputedStyle(document.documentElement);
-  c.fillStyle = style.getPropertyValue('--bad');
+  const colour = (name) => style.getPropertyValue(name).trim();
+  c.fillStyle = colour('--bad');
   for (const p of points) {
     if (p.lost > 0) {
       const h = Math.max(2, p.lost / Math.max(p.sent, 1) * SPARK_HEIGHT);
@@ -146,8 +147,8 @@ function history(pair) {
     }
     c.stroke();
   };
-  line('p99Seconds', style.getPropertyValue('--muted'));
-  line('p50Seconds', style.getPropertyValue('--accent'));
+  line('p99Seconds', colour('--muted'));
+  line('p50Seconds', colour('--accent'));
   const lost = points.reduce((n, p) => n + (p.lost || 0), 0);
   const sent = points.reduce((n, p) => n + (p.sent || 0), 0);
   const last = points[points.length - 1];
