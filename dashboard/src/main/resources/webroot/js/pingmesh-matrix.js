@@ -9,7 +9,7 @@ const PORT_ORDER = new Intl.Collator('en', {numeric: true});
 // Colour levels, one byte per pixel, so that "worst of the cells on a pixel" is the largest byte:
 // 0 nothing (the page shows through), 1 no answer yet (grey), 2..127 round trip from the median (green) to
 // RTT_SPAN doublings above it (yellow), 128..255 loss from LOSS_FLOOR (light red) to all lost (dark red).
-export const LEVEL_EMPTY = 0;
+const LEVEL_EMPTY = 0;
 export const LEVEL_UNPROBED = 1;
 const RTT_LOW = 2;
 const RTT_HIGH = 127;
@@ -21,7 +21,7 @@ export const RTT_SPAN = 2;
 const LOSS_DECADES = 3;
 
 /** Port states of the API, worst last: a pixel of the state strip shows the worst port on it. */
-export const STATE_RANK = {unprobed: 0, ok: 1, slow: 2, loss: 3, unreachable: 4};
+const STATE_RANK = {unprobed: 0, ok: 1, slow: 2, loss: 3, unreachable: 4};
 
 /** 0..1 → level of a round trip p50 relative to the fleet median (at or below it: green). */
 export function rttLevel(p50, median) {
@@ -168,7 +168,7 @@ function hsl(h, s, l, a) {
 }
 
 /** The 256 colours of the levels; the same in dark and light (grey is translucent over the panel). */
-export function palette() {
+function palette() {
   const colours = new Uint32Array(256);
   colours[LEVEL_UNPROBED] = rgba(128, 128, 128, 0.3);
   for (let level = RTT_LOW; level <= RTT_HIGH; level++) {

@@ -14,13 +14,13 @@ const SPARK_HEIGHT = 56;
 export const portText = (p) => p.node + ' ' + p.device + '/' + p.port;
 
 /** The query of /api/pingmesh/pair for two ports (API objects {node, device, port}). */
-export function pairQuery(src, dst) {
+function pairQuery(src, dst) {
   return new URLSearchParams({srcNode: src.node, srcDevice: src.device, srcPort: String(src.port),
     dstNode: dst.node, dstDevice: dst.device, dstPort: String(dst.port)}).toString();
 }
 
 /** The last figures of a cell [src, dst, sent, lost, p50, p99, age] as one line. */
-export function cellText(cell, windowSeconds) {
+function cellText(cell, windowSeconds) {
   if (!cell) return 'not probed in the last ' + windowSeconds + '\u202fs';
   const [, , sent, lost, p50, p99, age] = cell;
   const loss = lost > 0 ? lost + ' of ' + sent + ' lost (' + fmt.percent(lost / Math.max(sent, 1)) + ')' : 'no loss in ' + sent;
