@@ -35,12 +35,12 @@ let authPrompt = () => {};
 export const onAuthRequired = (fn) => { authPrompt = fn; };
 export const requireAuth = () => authPrompt();
 
-export async function getJson(path, signal) {
-  const response = await fetch(path, {headers: {Accept: 'application/json', ...authHeaders()}, signal});
-  if (response.status === 401) {
-    requireAuth();
-    throw new AuthRequired();
-  }
+/**
+ * GET of a JSON answer with these headers; rejects with an Error carrying the HTTP `status`. Uses no storage and no
+ * DOM, so a worker (pingmesh-worker.js) calls it too, with the headers the page gives it.
+ */
+export async function fetchJson(path, headers, signal) {
+  const response = await fetch(path, {headers: {Accept: 'application/json', ...headers}, signal});
   const body = await response.json().catch(() => ({error: 'not JSON'}));
   if (!response.ok) {
     const error = new Error(path + ': ' + response.status + ' ' + (body.error || ''));
@@ -48,6 +48,17 @@ export async function getJson(path, signal) {
     throw error;
   }
   return body;
+}
+
+/** GET with the viewer token; a 401 asks for the token (and rejects with AuthRequired). */
+export async function getJson(path, signal) {
+  try {
+    return await fetchJson(path, authHeaders(), signal);
+  } catch (e) {
+    if (e.status !== 401) throw e;
+    requireAuth();
+    throw new AuthRequired();
+  }
 }
 
 /** The collector refused to act for this token (401: none or unknown, 403: not an operator's). */

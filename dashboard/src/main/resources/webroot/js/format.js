@@ -31,6 +31,9 @@ export const perSecond = (value) => scaled(value, ['/s', 'k/s', 'M/s', 'G/s'], 1
 /** µs of pause per second → µs/s, ms/s, s/s */
 export const pausePerSecond = (micros) => scaled(micros, ['µs/s', 'ms/s', 's/s'], 1000);
 
+/** seconds → ns, µs, ms, s (round trips) */
+export const latency = (seconds) => seconds == null ? '—' : scaled(seconds * 1e9, ['ns', 'µs', 'ms', 's'], 1000);
+
 /** 0..1 → % */
 export const percent = (share) =>
   share == null || Number.isNaN(share) ? '—' : (share * 100).toFixed(share >= 0.995 || share < 0.1 ? 1 : 0) + NBSP + '%';

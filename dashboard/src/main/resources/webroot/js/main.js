@@ -1,13 +1,15 @@
 // Wiring: the push stream feeds the fleet model and the open port; the URL fragment says what is
 // open, so every view is a deep link (#/port/<node>/<device>/<port>[/<tab>], #/?q=…&f=…,
-// #/probes[/<id>]). The views (overview.js, detail.js, probes.js) never import one another: this module
-// composes them, and what they share lives in helper modules (dom.js, links.js, diagnoses.js, format.js).
+// #/probes[/<id>], #/pingmesh[?group=G]). The views (overview.js, detail.js, probes.js, pingmesh.js) never import one
+// another: this module composes them (the pingmesh view starts probes into the Probes view's store), and what they
+// share lives in helper modules (dom.js, links.js, diagnoses.js, format.js).
 
 import {Fleet} from './fleet.js';
 import {LiveStream} from './live.js';
 import {Overview} from './overview.js';
 import {Detail} from './detail.js';
 import {Probes} from './probes.js';
+import {Pingmesh} from './pingmesh.js';
 import {onAuthRequired, setToken, token} from './api.js';
 import * as fmt from './format.js';
 import {byId, setText} from './dom.js';
@@ -53,6 +55,7 @@ const overview = new Overview(fleet, {
 });
 const detail = new Detail(live, fleet);
 const probes = new Probes(fleet);
+const pingmesh = new Pingmesh(probes.store);
 
 function renderStatus() {
   if (status.connected) {
@@ -71,7 +74,21 @@ function route() {
   const [path, query] = hash.split('?');
   const parts = path.split('/').filter(Boolean).map(decodeURIComponent);
   const inProbes = parts[0] === 'probes';
+  const inPingmesh = parts[0] === 'pingmesh';
   byId('probes-link').toggleAttribute('aria-current', inProbes);
+  byId('pingmesh-link').toggleAttribute('aria-current', inPingmesh);
+  if (!inPingmesh) pingmesh.close();
+  if (inPingmesh) {
+    byId('overview-view').hidden = true;
+    detail.close();
+    probes.closePort();
+    probes.closeView();
+    const group = new URLSearchParams(query || '').get('group') || '';
+    pingmesh.open(group);
+    byId('crumbs').replaceChildren(group ? 'group ' + group : '');
+    document.title = 'Pingmesh · rdmamon';
+    return;
+  }
   if (inProbes) {
     byId('overview-view').hidden = true;
     detail.close();
@@ -107,8 +124,9 @@ document.addEventListener('keydown', (e) => {
     e.preventDefault();
     if (!byId('overview-view').hidden) byId('search').focus();
     else if (!byId('probes-view').hidden) byId('pv-source-filter').focus();
+    else if (!byId('pingmesh-view').hidden) byId('pm-group').focus();
     else byId('counter-search').focus();
-  } else if (e.key === 'Escape' && !typing && /^#\/(port\/|probes)/.test(location.hash)) {
+  } else if (e.key === 'Escape' && !typing && /^#\/(port\/|probes|pingmesh)/.test(location.hash)) {
     location.hash = '#/';
   }
 });
@@ -122,6 +140,7 @@ function applyTheme(theme) {
   themeButton.textContent = dark ? 'Light' : 'Dark';
   themeButton.setAttribute('aria-label', 'Switch to ' + (dark ? 'light' : 'dark') + ' theme');
   detail.restyle();
+  pingmesh.restyle();
 }
 themeButton.addEventListener('click', () => {
   const dark = document.documentElement.dataset.theme

@@ -77,6 +77,16 @@ function optionText(row) {
     + (notes.length ? ' · ' + notes.join(', ') : '');
 }
 
+/**
+ * Asks the collector for a probe (POST /api/probes, as an operator: docs/probes.md) and adds the answer to
+ * `store`; resolves to the probe, rejects with the refusal (see operator.js `refusal`).
+ */
+export async function startProbe(store, body) {
+  const probe = await asOperator('Starting a probe', () => sendJson('POST', '/api/probes', body));
+  store.put(probe);
+  return probe;
+}
+
 /** Source, destination and perftest parameters; starts a probe. */
 export class ProbeForm {
   constructor(fleet, store, prefix, onStarted) {
@@ -170,8 +180,7 @@ export class ProbeForm {
     this.start.disabled = true;
     this.say('Starting…', '');
     try {
-      const probe = await asOperator('Starting a probe', () => sendJson('POST', '/api/probes', body));
-      this.store.put(probe);
+      const probe = await startProbe(this.store, body);
       this.say('Started probe ' + probe.id + '.', 'ok');
       this.onStarted(probe);
     } catch (e) {

@@ -2,9 +2,11 @@ package io.rdmamon.cli.dashboard;
 
 import com.microsoft.playwright.BrowserContext;
 import com.microsoft.playwright.BrowserType;
+import com.microsoft.playwright.Locator;
 import com.microsoft.playwright.Page;
 import com.microsoft.playwright.Playwright;
 import com.microsoft.playwright.TimeoutError;
+import com.microsoft.playwright.options.WaitForSelectorState;
 
 import java.nio.file.Path;
 import java.nio.file.Paths;
@@ -63,6 +65,13 @@ final class HeadlessChromium implements AutoCloseable {
         } catch (TimeoutError e) {
             throw new AssertionError("timed out waiting for " + what + "; console errors: " + consoleErrors, e);
         }
+    }
+
+    /** Answers the page's token prompt (it asks when the collector first answers 401) with {@code token}. */
+    static void giveToken(Page page, String token) {
+        page.locator("#token-dialog").waitFor(new Locator.WaitForOptions().setState(WaitForSelectorState.VISIBLE));
+        page.fill("#token-input", token);
+        page.click("#token-form button[type=submit]");
     }
 
     @Override

@@ -196,9 +196,7 @@ class ProbeBrowserTest {
         consoleErrors.clear();
         Page page = chromium.newPage(consoleErrors);
         page.navigate(fleet.baseUrl() + path);
-        page.locator("#token-dialog").waitFor(new Locator.WaitForOptions().setState(WaitForSelectorState.VISIBLE));
-        page.fill("#token-input", token);
-        page.click("#token-form button[type=submit]");
+        HeadlessChromium.giveToken(page, token);
         waitFor(page, () -> page.textContent("#conn").startsWith("live"), "the live stream");
         return page;
     }

@@ -62,7 +62,10 @@ final class GrafanaFiles {
             "rdma_qos_pfc_enabled", "rdma_qos_info", "rdma_qos_priority_tc", "rdma_qos_tc_bandwidth_percent",
             "rdma_qos_ecn_enabled", "rdma_port_fec_info", "rdma_port_workload_info", "rdma_port_workload_qps",
             // host topology (DESIGN.md §5)
-            "rdma_gpu_nic_path_info", "rdma_gpudirect_ready");
+            "rdma_gpu_nic_path_info", "rdma_gpudirect_ready",
+            // the pingmesh (DESIGN.md §5): per port and scope, and per ordered group pair
+            "rdma_pingmesh_rtt_seconds", "rdma_pingmesh_loss_ratio", "rdma_pingmesh_group_rtt_seconds",
+            "rdma_pingmesh_group_loss_ratio");
     /** DESIGN.md §5 (contract): the families named by pattern, one metric per sysfs counter file. */
     private static final Pattern CONTRACT_FAMILIES = Pattern.compile("rdma_(port|hw)_[a-z0-9_]+_total");
 
