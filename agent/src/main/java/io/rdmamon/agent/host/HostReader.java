@@ -475,9 +475,9 @@ public final class HostReader {
             }
             IbPort withSources = IbPorts.with(port, port.netdev(), stats, attributes);
             ports.add(port.netdev() == null ? withSources
-                    : IbPorts.withNeighbor(IbPorts.withFec(IbPorts.withModule(withSources,
-                            modulesByNetdev.computeIfAbsent(port.netdev(), netdev -> readModule(netdev, sources)).module()),
-                            readFec(port, sources)), readNeighbor(port, neighborsByNetdev, sources)));
+                    : IbPorts.withFec(IbPorts.withModule(withSources, modulesByNetdev.computeIfAbsent(port.netdev(),
+                            netdev -> readModule(netdev, sources)).module()), readFec(port, sources))
+                            .withNeighbor(readNeighbor(port, neighborsByNetdev, sources)));
         }
         if (verbs != null) {
             // verbs unavailable = no libibverbs or a kernel without uverbs: the host lacks them, nothing failed

@@ -3,7 +3,6 @@ package io.rdmamon.agent.sysfs;
 import io.rdmamon.protocol.model.EthtoolStats;
 import io.rdmamon.protocol.model.FecMode;
 import io.rdmamon.protocol.model.IbPort;
-import io.rdmamon.protocol.model.LldpNeighbor;
 import io.rdmamon.protocol.model.QosConfig;
 import io.rdmamon.protocol.model.TransceiverModule;
 import io.rdmamon.protocol.model.VerbsPortAttributes;
@@ -52,13 +51,5 @@ public final class IbPorts {
                 port.rate(), port.rateBytesPerSecond(), port.linkLayer(), port.lid(), port.netdev(), port.counters(),
                 port.hwCounters(), port.gids(), port.ethtool(), port.verbs(), port.qos(), port.netdevCounters(), module,
                 port.fec(), port.hwCountersSource(), port.gidsDropped(), port.neighbor());
-    }
-
-    /** {@code port} with the LLDP neighbour of its netdev (null: none known). */
-    public static IbPort withNeighbor(IbPort port, LldpNeighbor neighbor) {
-        return new IbPort(port.port(), port.stateId(), port.state(), port.physStateId(), port.physState(),
-                port.rate(), port.rateBytesPerSecond(), port.linkLayer(), port.lid(), port.netdev(), port.counters(),
-                port.hwCounters(), port.gids(), port.ethtool(), port.verbs(), port.qos(), port.netdevCounters(),
-                port.module(), port.fec(), port.hwCountersSource(), port.gidsDropped(), neighbor);
     }
 }

@@ -126,6 +126,13 @@ public record IbPort(
                 neighbor);
     }
 
+    /** This port with {@code neighbor} as its LLDP neighbour (null: none known). */
+    public IbPort withNeighbor(LldpNeighbor neighbor) {
+        return new IbPort(port, stateId, state, physStateId, physState, rate, rateBytesPerSecond, linkLayer, lid,
+                netdev, counters, hwCounters, gids, ethtool, verbs, qos, netdevCounters, module, fec, hwCountersSource,
+                gidsDropped, neighbor);
+    }
+
     /** A port whose FEC encoding was not read. */
     public IbPort(int port, int stateId, String state, int physStateId, String physState, String rate,
                   Long rateBytesPerSecond, String linkLayer, String lid, String netdev, Map<String, Long> counters,

@@ -25,13 +25,8 @@ class NeighborWireTest {
 
     private static HostSample withNeighbor(HostSample sample, LldpNeighbor neighbor) {
         IbDevice device = sample.devices().get(0);
-        IbPort p = device.ports().get(0);
-        IbPort cabled = new IbPort(p.port(), p.stateId(), p.state(), p.physStateId(), p.physState(), p.rate(),
-                p.rateBytesPerSecond(), p.linkLayer(), p.lid(), p.netdev(), p.counters(), p.hwCounters(), p.gids(),
-                p.ethtool(), p.verbs(), p.qos(), p.netdevCounters(), p.module(), p.fec(), p.hwCountersSource(),
-                p.gidsDropped(), neighbor);
         List<IbPort> ports = new ArrayList<>(device.ports());
-        ports.set(0, cabled);
+        ports.set(0, ports.get(0).withNeighbor(neighbor));
         List<IbDevice> devices = new ArrayList<>(sample.devices());
         devices.set(0, device.withPorts(ports));
         return new HostSample(sample.node(), sample.timestampMillis(), devices, sample.sources(), sample.ncclConf());
