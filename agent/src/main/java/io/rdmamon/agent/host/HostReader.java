@@ -312,7 +312,8 @@ public final class HostReader {
      */
     public HostReader withDcbSource(DcbSource source) {
         return new HostReader(hostRoot, watchdog, files, sysfs, ethtool, verbs, deviceInclude, deviceExclude, clock,
-                modules, source, qosReader(hostRoot, watchdog, files, source, Duration.ZERO, clock), fecCadence, rdma, lldp);
+                modules, source, qosReader(hostRoot, watchdog, files, source, Duration.ZERO, clock), fecCadence, rdma,
+                lldp);
     }
 
     public Path hostRoot() {
@@ -366,7 +367,7 @@ public final class HostReader {
      * lacks (no DCB, no libibverbs, no ethtool statistics) is an unsupported status, not a failed one.
      * Statuses: one {@code sysfs} per device, one {@code ethtool} per netdev read, one {@code verbs}
      * per device when verbs are used, one {@code rdma-netlink} per device when RDMA netlink is used and the kernel
-     * has it.
+     * has it, one {@code lldp} per Ethernet netdev whose LLDP neighbour was read or could not be.
      *
      * <p>Returns even when reads never do: each read has {@link #READ_DEADLINE}, and one that passes it is
      * named in its source's status ({@code read stuck for ...}) and skipped by later samples until it
@@ -537,7 +538,8 @@ public final class HostReader {
      * answer was read, with or without a neighbour; failed when it did not parse or lldpctl failed; unsupported when a
      * live host has no lldpctl; none when a captured root has no capture for it.
      */
-    private LldpNeighbor readNeighbor(IbPort port, Map<String, LldpReader.Result> byNetdev, List<SourceStatus> sources) {
+    private LldpNeighbor readNeighbor(IbPort port, Map<String, LldpReader.Result> byNetdev,
+                                      List<SourceStatus> sources) {
         if ("InfiniBand".equals(port.linkLayer())) {
             return null;
         }

@@ -152,7 +152,8 @@ public final class LldpReader {
     private static String readCapture(Path file, String name) throws IOException {
         RegularFiles.require(file, name); // a FIFO here would block the read for ever
         if (Files.size(file) > MAX_CAPTURE_BYTES) {
-            throw new IOException(name + ": larger than " + MAX_CAPTURE_BYTES + " bytes, not an lldpctl -f json capture");
+            throw new IOException(name + ": larger than " + MAX_CAPTURE_BYTES
+                    + " bytes, not an lldpctl -f json capture");
         }
         try {
             return Files.readString(file, StandardCharsets.UTF_8);

@@ -62,8 +62,8 @@ public final class LldpctlCommand {
             // "--": a netdev may be named "-d"; lldpctl's getopt must not take it for an option
             process = new ProcessBuilder(List.of(program, "-f", "json", "--", ifname)).start();
         } catch (IOException e) {
-            throw new UnsupportedCapabilityException(call(ifname) + ": cannot run " + program + " (lldpd not installed?): "
-                    + e.getMessage());
+            throw new UnsupportedCapabilityException(call(ifname) + ": cannot run " + program
+                    + " (lldpd not installed?): " + e.getMessage());
         }
         process.getOutputStream().close();
         AtomicBoolean killed = new AtomicBoolean();

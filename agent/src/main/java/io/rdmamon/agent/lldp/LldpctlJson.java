@@ -24,7 +24,8 @@ import java.util.Map;
  * <ul>
  *   <li>one interface: {@code {"lldp": {"interface": {"eth0": {...}}}}} (lldpd's tests/integration/test_lldpcli.py,
  *       {@code test_json_output}); several: {@code "interface"} is an array of single-key objects
- *       {@code [{"eth0": {...}}, {"Ethernet0": {...}}]} (SONiC's sonic-dbsyncd {@code tests/subproc_outputs/lldpctl.json});
+ *       {@code [{"eth0": {...}}, {"Ethernet0": {...}}]} (SONiC's sonic-dbsyncd
+ *       {@code tests/subproc_outputs/lldpctl.json});
  *       one interface with two neighbours: two array elements under the same name (the first is taken);</li>
  *   <li>{@code "chassis"} keyed by the system name, {@code {"leaf1": {"id": {"type": "mac", "value": "..."}, ...}}},
  *       or holding {@code "id"} directly when the neighbour sent no name;</li>
@@ -36,7 +37,7 @@ import java.util.Map;
  * in a {@code name} key) is read too, by the same unwrapping. Unknown keys are ignored.
  */
 public final class LldpctlJson {
-    /** Anything after the document is refused; duplicate keys are not (lldpd never writes them, and they harm nothing). */
+    /** Anything after the document is refused; duplicate keys are not (lldpd never writes them; they harm nothing). */
     private static final ObjectMapper MAPPER = JsonMapper.builder()
             .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS).build();
 
