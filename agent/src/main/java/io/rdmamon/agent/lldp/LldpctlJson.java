@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.MissingNode;
 import io.rdmamon.protocol.model.LldpNeighbor;
+import io.rdmamon.protocol.wire.WireText;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -111,9 +112,35 @@ public final class LldpctlJson {
         }
         JsonNode chassisId = single(chassis.path("id"));
         JsonNode portId = single(port.path("id"));
-        return new LldpNeighbor(text(chassisId, path + ".chassis.id"), idType(chassisId, path + ".chassis.id"),
-                systemName, text(portId, path + ".port.id"), idType(portId, path + ".port.id"),
-                text(port.get("descr"), path + ".port.descr"));
+        return new LldpNeighbor(sendable(text(chassisId, path + ".chassis.id")),
+                sendable(idType(chassisId, path + ".chassis.id")), sendable(systemName),
+                sendable(text(portId, path + ".port.id")), sendable(idType(portId, path + ".port.id")),
+                sendable(text(port.get("descr"), path + ".port.descr")));
+    }
+
+    /**
+     * {@code value} as the collector takes it from the wire: a character it refuses ({@link WireText#printable}: a
+     * switch may put control characters in its names, which lldpctl prints escaped) as U+FFFD, and at most
+     * {@link LldpNeighbor#MAX_FIELD_CHARS} characters. The values come from the network, and one odd switch must not
+     * get the node's stream refused.
+     */
+    static String sendable(String value) {
+        if (value == null) {
+            return null;
+        }
+        StringBuilder out = new StringBuilder(Math.min(value.length(), LldpNeighbor.MAX_FIELD_CHARS));
+        for (int i = 0; i < value.length(); ) {
+            int codePoint = value.codePointAt(i);
+            int chars = Character.charCount(codePoint);
+            if (out.length() + chars > LldpNeighbor.MAX_FIELD_CHARS) {
+                break;
+            }
+            // a whole surrogate pair is printable text; a lone half, a control or format character is not
+            boolean ok = chars == 2 || WireText.printable((char) codePoint);
+            out.appendCodePoint(ok ? codePoint : '\uFFFD');
+            i += chars;
+        }
+        return out.toString();
     }
 
     /**

@@ -105,6 +105,22 @@ class LldpctlJsonTest {
         assertEquals(expected, LldpctlJson.parse(json).get("eth0"));
     }
 
+    @Test
+    void whatTheCollectorWouldRefuseIsMadeSendable() {
+        String json = """
+                {"lldp": {"interface": {"eth0": {"chassis": {"leaf\\u001b[2J": {"id": {"type": "local", "value": "%s"}}},
+                                                 "port": {"id": {"type": "ifname", "value": "swp\\n1"}}}}}}"""
+                .formatted("ab".repeat(50));
+
+        LldpNeighbor neighbor = LldpctlJson.parse(json).get("eth0");
+
+        assertEquals("leaf\uFFFD[2J", neighbor.systemName());
+        assertEquals("swp\uFFFD1", neighbor.portId());
+        assertEquals("ab".repeat(32), neighbor.chassisId(), "cut to LldpNeighbor.MAX_FIELD_CHARS");
+        assertEquals("a\uD83D\uDE00", LldpctlJson.sendable("a\uD83D\uDE00"), "a surrogate pair is text");
+        assertEquals("\uFFFDb", LldpctlJson.sendable("\uD83Db"), "a lone half is not");
+    }
+
     static Stream<Arguments> malformed() {
         return Stream.of(
                 Arguments.of("", "not lldpctl -f json output: expected an object with key \"lldp\""),

@@ -20,6 +20,13 @@ package io.rdmamon.protocol.model;
  */
 public record LldpNeighbor(String chassisId, String chassisIdType, String systemName, String portId, String portIdType,
                            String portDescription) {
+    /**
+     * Most characters of a field the agent sends. The values come from a switch (LLDP strings reach 255 bytes, and
+     * lldpctl prints an unknown id subtype as hex, three characters a byte); 64 is the least {@code ingest.maxNameLength}
+     * a collector accepts, so a long value costs its tail, never the node's stream.
+     */
+    public static final int MAX_FIELD_CHARS = 64;
+
     public LldpNeighbor {
         chassisId = blankToNull(chassisId);
         chassisIdType = blankToNull(chassisIdType);
