@@ -69,6 +69,8 @@ public final class LldpctlCommand {
         AtomicBoolean killed = new AtomicBoolean();
         process.onExit().orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS).exceptionally(timedOut -> {
             killed.set(true);
+            // its children too: one holding the pipe open would keep the read below waiting
+            process.descendants().forEach(ProcessHandle::destroyForcibly);
             process.destroyForcibly();
             return null;
         });
@@ -81,6 +83,9 @@ public final class LldpctlCommand {
                 throw new IOException(call(ifname) + ": printed more than " + MAX_OUTPUT_BYTES + " bytes");
             }
             error = err.readNBytes(MAX_ERROR_BYTES);
+        } catch (IOException e) {
+            // killing the process closes its pipes under the read ("Stream closed")
+            throw killed.get() ? timedOut(ifname) : e;
         }
         int exit;
         try {
@@ -91,7 +96,7 @@ public final class LldpctlCommand {
             throw new IOException(call(ifname) + ": interrupted", e);
         }
         if (killed.get()) {
-            throw new IOException(call(ifname) + ": no answer within " + timeout.toMillis() + " ms (killed)");
+            throw timedOut(ifname);
         }
         if (exit != 0) {
             String reason = new String(error, StandardCharsets.UTF_8).lines().filter(l -> !l.isBlank()).findFirst()
@@ -99,5 +104,9 @@ public final class LldpctlCommand {
             throw new IOException(call(ifname) + ": exit " + exit + ": " + reason.strip());
         }
         return new String(output, StandardCharsets.UTF_8);
+    }
+
+    private IOException timedOut(String ifname) {
+        return new IOException(call(ifname) + ": no answer within " + timeout.toMillis() + " ms (killed)");
     }
 }

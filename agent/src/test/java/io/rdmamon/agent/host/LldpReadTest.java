@@ -189,6 +189,17 @@ class LldpReadTest {
     }
 
     @Test
+    void lldpctlThatDoesNotAnswerIsKilledAtTheTimeout() throws IOException {
+        Path lldpctl = script("lldpctl", "exec sleep 600\n");
+        LldpReader reader = new LldpReader(root, new LldpctlCommand(lldpctl.toString(), Duration.ofMillis(200)));
+
+        LldpReader.Result result = reader.read(NETDEV, "4", UNWATCHED);
+
+        assertEquals(SourceStatus.failed("lldp", NETDEV, lldpctl + " -f json " + NETDEV
+                + ": no answer within 200 ms (killed)"), result.status());
+    }
+
+    @Test
     void aCaptureWinsOverLldpctl() throws IOException {
         Path lldpctl = script("lldpctl", "echo 'must not run' >&2\nexit 1\n");
         capture(NETDEV, "one-interface.json");
