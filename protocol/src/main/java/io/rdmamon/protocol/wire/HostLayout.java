@@ -193,19 +193,7 @@ public record HostLayout(List<DeviceLayout> devices, Map<String, String> ncclCon
             netdevCounterNames = netdevCounterNames == null ? List.of() : List.copyOf(netdevCounterNames);
         }
 
-        /** A port without an LLDP neighbour. */
-        public PortLayout(int port, int stateId, String state, int physStateId, String physState, String rate,
-                          Long rateBytesPerSecond, String linkLayer, String lid, String netdev,
-                          List<String> counterNames, List<String> hwCounterNames, List<GidEntry> gids,
-                          EthtoolLayout ethtool, VerbsPortAttributes verbs, QosConfig qos,
-                          List<String> netdevCounterNames, ModuleLayout module, FecMode fec, String hwCountersSource,
-                          int gidsDropped) {
-            this(port, stateId, state, physStateId, physState, rate, rateBytesPerSecond, linkLayer, lid, netdev,
-                    counterNames, hwCounterNames, gids, ethtool, verbs, qos, netdevCounterNames, module, fec,
-                    hwCountersSource, gidsDropped, null);
-        }
-
-        /** A port that left out no GID entry. */
+        /** A port that left out no GID entry, without an LLDP neighbour. */
         public PortLayout(int port, int stateId, String state, int physStateId, String physState, String rate,
                           Long rateBytesPerSecond, String linkLayer, String lid, String netdev,
                           List<String> counterNames, List<String> hwCounterNames, List<GidEntry> gids,
@@ -213,7 +201,7 @@ public record HostLayout(List<DeviceLayout> devices, Map<String, String> ncclCon
                           List<String> netdevCounterNames, ModuleLayout module, FecMode fec, String hwCountersSource) {
             this(port, stateId, state, physStateId, physState, rate, rateBytesPerSecond, linkLayer, lid, netdev,
                     counterNames, hwCounterNames, gids, ethtool, verbs, qos, netdevCounterNames, module, fec,
-                    hwCountersSource, 0);
+                    hwCountersSource, 0, null);
         }
 
         /** A port without QoS configuration, netdev counters or module (every protocol 1 and 2 layout). */
