@@ -8,6 +8,7 @@ import io.rdmamon.protocol.model.IbDevice;
 import io.rdmamon.protocol.model.EthtoolStats;
 import io.rdmamon.protocol.model.FecMode;
 import io.rdmamon.protocol.model.IbPort;
+import io.rdmamon.protocol.model.LldpNeighbor;
 import io.rdmamon.protocol.model.TransceiverModule;
 import io.rdmamon.protocol.model.PciFunction;
 import io.rdmamon.protocol.model.PortWorkload;
@@ -167,6 +168,16 @@ class EventsApiTest {
     }
 
     @Test
+    void theNodeDetailAndTheMetricsCarryThePortsLldpNeighbour() throws Exception {
+        assertEquals("{\"chassisId\":\"1c:34:da:07:00:00\",\"chassisIdType\":\"mac\",\"systemName\":\"leaf-07\","
+                + "\"portId\":\"Ethernet8\",\"portIdType\":\"ifname\",\"portDescription\":null}",
+                detailOf("rocep1s0f0").get("neighbor").toString());
+        assertTrue(detailOf("mlx5_4").get("neighbor").isNull(), "none known");
+        assertTrue(get("/metrics").body().contains("rdma_port_neighbor_info{chassis_id=\"1c:34:da:07:00:00\","
+                + "device=\"rocep1s0f0\",node=\"gpu-07\",port=\"1\",port_id=\"Ethernet8\",system_name=\"leaf-07\"} 1"));
+    }
+
+    @Test
     void anUnknownNodeIsA404NamingIt() throws Exception {
         HttpResponse<String> response = get("/api/nodes/gpu-99/events");
 
@@ -216,7 +227,8 @@ class EventsApiTest {
                 EthtoolStats.of("enp1s0f0np0", Map.of("rx_corrected_bits_phy", sampleIndex * 1_000_000L,
                         "rx_pcs_symbol_err_phy", 0L)), null, null,
                 Map.of("carrier_down_count", carrierDowns, "carrier_up_count", carrierDowns), OPTIC,
-                new FecMode("RS", List.of("Auto", "RS"))).withHwCounters(Map.of(), IbPort.HW_COUNTERS_NETLINK);
+                new FecMode("RS", List.of("Auto", "RS"))).withHwCounters(Map.of(), IbPort.HW_COUNTERS_NETLINK)
+                .withNeighbor(new LldpNeighbor("1c:34:da:07:00:00", "mac", "leaf-07", "Ethernet8", "ifname", null));
         IbPort ib = new IbPort(1, 4, "ACTIVE", 5, "LinkUp", null, null, "InfiniBand", "0x12", null,
                 Map.of("link_downed", linkDowned), Map.of(), List.of(), null, null);
         return new HostSample("gpu-07", timestamp, List.of(

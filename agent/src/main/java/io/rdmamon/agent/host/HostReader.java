@@ -6,6 +6,8 @@ import io.rdmamon.agent.ethtool.EthtoolStatsSource;
 import io.rdmamon.agent.ethtool.EthtoolViews;
 import io.rdmamon.agent.ethtool.IoctlEthtoolStatsSource;
 import io.rdmamon.agent.host.ReadWatchdog.StuckReadException;
+import io.rdmamon.agent.lldp.LldpReader;
+import io.rdmamon.agent.lldp.LldpctlCommand;
 import io.rdmamon.agent.module.CapturedModuleEepromSource;
 import io.rdmamon.agent.module.IoctlModuleEepromSource;
 import io.rdmamon.agent.module.ModuleEepromSource;
@@ -37,6 +39,7 @@ import io.rdmamon.protocol.model.FecMode;
 import io.rdmamon.protocol.model.HostSample;
 import io.rdmamon.protocol.model.IbDevice;
 import io.rdmamon.protocol.model.IbPort;
+import io.rdmamon.protocol.model.LldpNeighbor;
 import io.rdmamon.protocol.model.PortTransport;
 import io.rdmamon.protocol.model.QosConfig;
 import io.rdmamon.protocol.model.SourceStatus;
@@ -107,11 +110,13 @@ public final class HostReader {
     private final SlowCadenceCache fecCadence;
     /** Resources, QPs and port hw counters over RDMA netlink; null when not used (any root but {@code /}). */
     private final RdmaNetlinkReader rdma;
+    /** Each Ethernet netdev's LLDP neighbour, with its own reuse interval. */
+    private final LldpReader lldp;
 
     private HostReader(Path hostRoot, ReadWatchdog watchdog, SmallFileReader files, InfiniBandClassReader sysfs,
                        EthtoolStatsSource ethtool, VerbsPortReader verbs, Pattern deviceInclude, Pattern deviceExclude,
                        Clock clock, ModuleReader modules, DcbSource dcb, QosReader qos,
-                       SlowCadenceCache fecCadence, RdmaNetlinkReader rdma) {
+                       SlowCadenceCache fecCadence, RdmaNetlinkReader rdma, LldpReader lldp) {
         this.hostRoot = hostRoot;
         this.watchdog = watchdog;
         this.files = files;
@@ -128,6 +133,7 @@ public final class HostReader {
                 Duration.ofMillis(qos.refreshMillis()), clock::millis);
         this.fecCadence = fecCadence;
         this.rdma = rdma;
+        this.lldp = lldp;
     }
 
     /**
@@ -188,9 +194,12 @@ public final class HostReader {
         Clock clock = Clock.systemUTC();
         // on a live host the DCB netlink reader, elsewhere the dcb -j captures under the root
         DcbSource dcb = root.getParent() == null ? NetlinkDcbSource.loadNative() : new CapturedDcbSource(root);
+        // on a live host lldpd answers for a netdev without a capture; elsewhere only captures count
+        LldpReader lldp = new LldpReader(root, root.getParent() == null ? LldpctlCommand.standard() : null)
+                .withClock(clock::millis);
         return new HostReader(root, watchdog, watched, new InfiniBandClassReader(root, watched), ethtool, verbs,
                 null, null, clock, new ModuleReader(new CapturedModuleEepromSource(root), null, clock::millis), dcb,
-                qosReader(root, watchdog, watched, dcb, Duration.ZERO, clock), null, null);
+                qosReader(root, watchdog, watched, dcb, Duration.ZERO, clock), null, null, lldp);
     }
 
     /**
@@ -200,7 +209,7 @@ public final class HostReader {
      */
     public HostReader withDeviceFilter(Pattern include, Pattern exclude) {
         return new HostReader(hostRoot, watchdog, files, sysfs, ethtool, verbs, include, exclude, clock, modules, dcb,
-                qos, fecCadence, rdma);
+                qos, fecCadence, rdma, lldp);
     }
 
     /**
@@ -216,7 +225,7 @@ public final class HostReader {
     public HostReader withGidRefresh(Duration refresh) {
         SlowCadenceCache cache = new SlowCadenceCache(refresh, () -> clock.millis());
         return new HostReader(hostRoot, watchdog, files, new InfiniBandClassReader(hostRoot, files, cache), ethtool,
-                verbs, deviceInclude, deviceExclude, clock, modules, dcb, qos, cache, rdma);
+                verbs, deviceInclude, deviceExclude, clock, modules, dcb, qos, cache, rdma, lldp);
     }
 
     /**
@@ -225,13 +234,23 @@ public final class HostReader {
      */
     public HostReader withModuleRefresh(Duration refresh) {
         return new HostReader(hostRoot, watchdog, files, sysfs, ethtool, verbs, deviceInclude, deviceExclude, clock,
-                modules.withRefresh(refresh), dcb, qos, fecCadence, rdma);
+                modules.withRefresh(refresh), dcb, qos, fecCadence, rdma, lldp);
+    }
+
+    /**
+     * A reader that reads each netdev's LLDP neighbour ({@link LldpReader}) at most once per {@code refresh} and reuses
+     * it between, re-read sooner when the port's state changes; {@link Duration#ZERO} (one-shot commands) reads it
+     * every sample. Measured with this reader's clock, so set the clock first.
+     */
+    public HostReader withLldpRefresh(Duration refresh) {
+        return new HostReader(hostRoot, watchdog, files, sysfs, ethtool, verbs, deviceInclude, deviceExclude, clock,
+                modules, dcb, qos, fecCadence, rdma, lldp.withRefresh(refresh));
     }
 
     /** A reader whose transceivers come from {@code source} (the ioctl on a live host). */
     public HostReader withModuleSource(ModuleEepromSource source) {
         return new HostReader(hostRoot, watchdog, files, sysfs, ethtool, verbs, deviceInclude, deviceExclude, clock,
-                new ModuleReader(source, null, clock::millis), dcb, qos, fecCadence, rdma);
+                new ModuleReader(source, null, clock::millis), dcb, qos, fecCadence, rdma, lldp);
     }
 
     /**
@@ -268,13 +287,13 @@ public final class HostReader {
     public HostReader withRdmaNetlink(RdmaNetlink netlink, PodDirectory pods) {
         return new HostReader(hostRoot, watchdog, files, sysfs, ethtool, verbs, deviceInclude, deviceExclude, clock,
                 modules, dcb, qos, fecCadence, new RdmaNetlinkReader(new WatchedRdmaNetlink(netlink, watchdog),
-                new WorkloadAttributor(new ProcessFiles(hostRoot), pods)));
+                new WorkloadAttributor(new ProcessFiles(hostRoot), pods)), lldp);
     }
 
     /** The clock that stamps samples. */
     public HostReader withClock(Clock clock) {
         return new HostReader(hostRoot, watchdog, files, sysfs, ethtool, verbs, deviceInclude, deviceExclude, clock,
-                modules.withClock(clock::millis), dcb, qos, fecCadence, rdma);
+                modules.withClock(clock::millis), dcb, qos, fecCadence, rdma, lldp.withClock(clock::millis));
     }
 
     /**
@@ -284,7 +303,7 @@ public final class HostReader {
      */
     public HostReader withQosRefresh(Duration refresh) {
         return new HostReader(hostRoot, watchdog, files, sysfs, ethtool, verbs, deviceInclude, deviceExclude, clock,
-                modules, dcb, qosReader(hostRoot, watchdog, files, dcb, refresh, clock), fecCadence, rdma);
+                modules, dcb, qosReader(hostRoot, watchdog, files, dcb, refresh, clock), fecCadence, rdma, lldp);
     }
 
     /**
@@ -293,7 +312,8 @@ public final class HostReader {
      */
     public HostReader withDcbSource(DcbSource source) {
         return new HostReader(hostRoot, watchdog, files, sysfs, ethtool, verbs, deviceInclude, deviceExclude, clock,
-                modules, source, qosReader(hostRoot, watchdog, files, source, Duration.ZERO, clock), fecCadence, rdma);
+                modules, source, qosReader(hostRoot, watchdog, files, source, Duration.ZERO, clock), fecCadence, rdma,
+                lldp);
     }
 
     public Path hostRoot() {
@@ -347,7 +367,7 @@ public final class HostReader {
      * lacks (no DCB, no libibverbs, no ethtool statistics) is an unsupported status, not a failed one.
      * Statuses: one {@code sysfs} per device, one {@code ethtool} per netdev read, one {@code verbs}
      * per device when verbs are used, one {@code rdma-netlink} per device when RDMA netlink is used and the kernel
-     * has it.
+     * has it, one {@code lldp} per Ethernet netdev whose LLDP neighbour was read or could not be.
      *
      * <p>Returns even when reads never do: each read has {@link #READ_DEADLINE}, and one that passes it is
      * named in its source's status ({@code read stuck for ...}) and skipped by later samples until it
@@ -387,6 +407,7 @@ public final class HostReader {
         }
         Map<String, EthtoolStats> ethtoolByNetdev = new HashMap<>();
         Map<String, ModuleReader.Result> modulesByNetdev = new HashMap<>();
+        Map<String, LldpReader.Result> neighborsByNetdev = new HashMap<>();
         for (String name : names) {
             RdmaNetlinkReader.Device rdmaDevice = rdmaSample == null ? null : rdmaSample.device(name);
             DeviceReading reading;
@@ -404,7 +425,7 @@ public final class HostReader {
                 continue;
             }
             IbDevice device = withQos(withOtherSources(reading.device(), verbsUnavailable, ethtoolByNetdev,
-                    modulesByNetdev, sources), sources);
+                    modulesByNetdev, neighborsByNetdev, sources), sources);
             if (rdmaDevice != null) {
                 device = device.withResources(rdmaDevice.resources());
                 sources.add(rdmaDevice.status());
@@ -435,7 +456,8 @@ public final class HostReader {
 
     private IbDevice withOtherSources(IbDevice device, String verbsUnavailable,
                                       Map<String, EthtoolStats> ethtoolByNetdev,
-                                      Map<String, ModuleReader.Result> modulesByNetdev, List<SourceStatus> sources) {
+                                      Map<String, ModuleReader.Result> modulesByNetdev,
+                                      Map<String, LldpReader.Result> neighborsByNetdev, List<SourceStatus> sources) {
         List<String> verbsProblems = new ArrayList<>();
         List<IbPort> ports = new ArrayList<>();
         for (IbPort port : device.ports()) {
@@ -455,7 +477,8 @@ public final class HostReader {
             IbPort withSources = IbPorts.with(port, port.netdev(), stats, attributes);
             ports.add(port.netdev() == null ? withSources
                     : IbPorts.withFec(IbPorts.withModule(withSources, modulesByNetdev.computeIfAbsent(port.netdev(),
-                            netdev -> readModule(netdev, sources)).module()), readFec(port, sources)));
+                            netdev -> readModule(netdev, sources)).module()), readFec(port, sources))
+                            .withNeighbor(readNeighbor(port, neighborsByNetdev, sources)));
         }
         if (verbs != null) {
             // verbs unavailable = no libibverbs or a kernel without uverbs: the host lacks them, nothing failed
@@ -507,6 +530,27 @@ public final class HostReader {
         return fecCadence == null ? read.read().value()
                 : fecCadence.get(hostRoot.resolve("ethtool").resolve(netdev).resolve("fec"),
                         Integer.toString(port.stateId()), read);
+    }
+
+    /**
+     * The LLDP neighbour of {@code port}'s netdev: none on an InfiniBand port (LLDP is an Ethernet protocol). One
+     * {@code lldp} status per netdev read (two ports on one netdev share its reading): ok when a capture or lldpctl's
+     * answer was read, with or without a neighbour; failed when it did not parse or lldpctl failed; unsupported when a
+     * live host has no lldpctl; none when a captured root has no capture for it.
+     */
+    private LldpNeighbor readNeighbor(IbPort port, Map<String, LldpReader.Result> byNetdev,
+                                      List<SourceStatus> sources) {
+        if ("InfiniBand".equals(port.linkLayer())) {
+            return null;
+        }
+        return byNetdev.computeIfAbsent(port.netdev(), netdev -> {
+            LldpReader.Result result = lldp.read(netdev, Integer.toString(port.stateId()),
+                    (call, read) -> watchdog.watch(call, read::read));
+            if (result.status() != null) {
+                sources.add(result.status());
+            }
+            return result;
+        }).neighbor();
     }
 
     /**

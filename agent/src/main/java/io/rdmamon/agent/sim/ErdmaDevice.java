@@ -73,6 +73,11 @@ final class ErdmaDevice implements SimulatedDevice {
     }
 
     @Override
+    public String netdev() {
+        return NETDEV;
+    }
+
+    @Override
     public void writeLayout(HostTree tree) throws IOException {
         String device = "sys/class/infiniband/" + DEVICE + "/";
         String guid = Addresses.guidText(Addresses.eui64(mac)) + "\n";

@@ -241,6 +241,11 @@ final class Mlx5Device implements SimulatedDevice {
     }
 
     @Override
+    public String netdev() {
+        return netdev;
+    }
+
+    @Override
     public void writeLayout(HostTree tree) throws IOException {
         String device = "sys/class/infiniband/" + name + "/";
         writePciFunction(tree, device);

@@ -7,6 +7,9 @@ interface SimulatedDevice {
     /** The device's name under {@code sys/class/infiniband}. */
     String name();
 
+    /** The Ethernet netdev of the device's port; null when it has none (InfiniBand). */
+    String netdev();
+
     /** Writes the files that never change: identity, link layer, GID table, netdev address. */
     void writeLayout(HostTree tree) throws IOException;
 

@@ -36,10 +36,15 @@ final class SimulatedHost {
         SimulatedNode node = new SimulatedNode(plan.name(), tree.root(), plan.kind(), plan.fault());
         SimulatedHost host = new SimulatedHost(node, tree, devices(plan, spec, random));
         double uptimeSeconds = random.nextDouble(2, 20) * SECONDS_PER_DAY;
-        for (SimulatedDevice device : host.devices) {
+        for (int ordinal = 0; ordinal < host.devices.size(); ordinal++) {
+            SimulatedDevice device = host.devices.get(ordinal);
             device.advance(uptimeSeconds, true);
             device.writeLayout(tree);
             device.writeState(tree);
+            if (device.netdev() != null) {
+                // one port per device: the device's ordinal is its port's; InfiniBand ports have no LLDP
+                SimulatedLldp.write(tree, plan.index(), plan.name(), ordinal, device.netdev());
+            }
         }
         if (plan.kind() == NodeKind.ROCE_MLX5) {
             // what doRoCE writes (qos-facts.md §6.1): NCCL marks its traffic with the fleet's RoCE DSCP, on GID 3

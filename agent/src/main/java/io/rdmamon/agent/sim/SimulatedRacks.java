@@ -14,10 +14,15 @@ public final class SimulatedRacks {
 
     /** The leaf of the node with 1-based {@code nodeIndex}: {@code leaf-01} for nodes 1 and 2, and so on. */
     public static String leafOf(int nodeIndex) {
+        return String.format("leaf-%02d", leafNumberOf(nodeIndex));
+    }
+
+    /** The 1-based number of {@link #leafOf}'s leaf: 1 for nodes 1 and 2, and so on. */
+    public static int leafNumberOf(int nodeIndex) {
         if (nodeIndex < 1) {
             throw new IllegalArgumentException("node index " + nodeIndex + " is not 1-based");
         }
-        return String.format("leaf-%02d", (nodeIndex - 1) / NODES_PER_LEAF + 1);
+        return (nodeIndex - 1) / NODES_PER_LEAF + 1;
     }
 
     /**

@@ -18,7 +18,7 @@ public final class IbPorts {
         return new IbPort(port.port(), port.stateId(), port.state(), port.physStateId(), port.physState(),
                 port.rate(), port.rateBytesPerSecond(), port.linkLayer(), port.lid(), netdev,
                 port.counters(), port.hwCounters(), port.gids(), ethtool, verbs, port.qos(), port.netdevCounters(),
-                port.module(), port.fec(), port.hwCountersSource(), port.gidsDropped());
+                port.module(), port.fec(), port.hwCountersSource(), port.gidsDropped(), port.neighbor());
     }
 
     /** {@code port} with its netdev's {@link io.rdmamon.protocol.model.NetdevCounters}. */
@@ -26,7 +26,7 @@ public final class IbPorts {
         return new IbPort(port.port(), port.stateId(), port.state(), port.physStateId(), port.physState(),
                 port.rate(), port.rateBytesPerSecond(), port.linkLayer(), port.lid(), port.netdev(),
                 port.counters(), port.hwCounters(), port.gids(), port.ethtool(), port.verbs(), port.qos(), netdevCounters,
-                port.module(), port.fec(), port.hwCountersSource(), port.gidsDropped());
+                port.module(), port.fec(), port.hwCountersSource(), port.gidsDropped(), port.neighbor());
     }
 
     /** {@code port} with its netdev's QoS configuration. */
@@ -34,7 +34,7 @@ public final class IbPorts {
         return new IbPort(port.port(), port.stateId(), port.state(), port.physStateId(), port.physState(),
                 port.rate(), port.rateBytesPerSecond(), port.linkLayer(), port.lid(), port.netdev(), port.counters(),
                 port.hwCounters(), port.gids(), port.ethtool(), port.verbs(), qos, port.netdevCounters(), port.module(),
-                port.fec(), port.hwCountersSource(), port.gidsDropped());
+                port.fec(), port.hwCountersSource(), port.gidsDropped(), port.neighbor());
     }
 
     /** {@code port} with its netdev's FEC encoding (null: none, or not read). */
@@ -42,7 +42,7 @@ public final class IbPorts {
         return new IbPort(port.port(), port.stateId(), port.state(), port.physStateId(), port.physState(),
                 port.rate(), port.rateBytesPerSecond(), port.linkLayer(), port.lid(), port.netdev(), port.counters(),
                 port.hwCounters(), port.gids(), port.ethtool(), port.verbs(), port.qos(), port.netdevCounters(),
-                port.module(), fec, port.hwCountersSource(), port.gidsDropped());
+                port.module(), fec, port.hwCountersSource(), port.gidsDropped(), port.neighbor());
     }
 
     /** {@code port} with the transceiver in its netdev's cage (null: none). */
@@ -50,6 +50,6 @@ public final class IbPorts {
         return new IbPort(port.port(), port.stateId(), port.state(), port.physStateId(), port.physState(),
                 port.rate(), port.rateBytesPerSecond(), port.linkLayer(), port.lid(), port.netdev(), port.counters(),
                 port.hwCounters(), port.gids(), port.ethtool(), port.verbs(), port.qos(), port.netdevCounters(), module,
-                port.fec(), port.hwCountersSource(), port.gidsDropped());
+                port.fec(), port.hwCountersSource(), port.gidsDropped(), port.neighbor());
     }
 }

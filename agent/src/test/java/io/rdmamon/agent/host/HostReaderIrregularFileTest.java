@@ -35,9 +35,11 @@ class HostReaderIrregularFileTest {
         // the other captures read whole: under the read deadline in the agent, but each FIFO held a thread for ever
         Fifos.make(root.resolve("ethtool/ens1f1np1/statistics"));
         Fifos.make(root.resolve("dcb/ens1f1np1/pfc.json"));
-        // as the agent configures it: QoS and modules on their slow cadence
+        Fifos.make(root.resolve("lldp/ens1f0np0.json"));
+        // as the agent configures it: QoS, modules and LLDP on their slow cadence
         HostReader reader = HostReader.forRoot(root).withGidRefresh(Duration.ofSeconds(60))
-                .withQosRefresh(Duration.ofSeconds(60)).withModuleRefresh(Duration.ofSeconds(60));
+                .withQosRefresh(Duration.ofSeconds(60)).withModuleRefresh(Duration.ofSeconds(60))
+                .withLldpRefresh(Duration.ofSeconds(60));
 
         for (int sample = 1; sample <= 2; sample++) {
             HostSample read = Fifos.callWithin(BOUND, () -> reader.read("n1"));
@@ -50,6 +52,8 @@ class HostReaderIrregularFileTest {
                     "ethtool/ens1f1np1/statistics: not a regular file (FIFO)")), read.sources().toString());
             assertTrue(read.sources().contains(SourceStatus.failed("qos", "ens1f1np1",
                     "dcb/ens1f1np1/pfc.json: not a regular file (FIFO)")), read.sources().toString());
+            assertTrue(read.sources().contains(SourceStatus.failed("lldp", "ens1f0np0",
+                    "lldp/ens1f0np0.json: not a regular file (FIFO)")), read.sources().toString());
             assertEquals(1, reader.readerThreadsStarted(), "no read was left blocked");
             assertNull(read.ncclConf());
             assertEquals(2, read.devices().size(), "the devices are still read");

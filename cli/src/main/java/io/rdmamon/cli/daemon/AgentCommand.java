@@ -120,6 +120,12 @@ public final class AgentCommand implements Callable<Integer> {
                     + " often (sooner when the port's state changes). Default: ${DEFAULT-VALUE}.")
     Duration qosRefresh;
 
+    @Option(names = "--lldp-refresh", defaultValue = "60s", paramLabel = "DURATION", converter = DurationConverter.class,
+            description = "Re-read each Ethernet port's LLDP neighbour (<root>/lldp/<if>.json, or lldpctl -f json on /)"
+                    + " at most this often (sooner when the port's state changes); cabling changes rarely."
+                    + " Default: ${DEFAULT-VALUE}.")
+    Duration lldpRefresh;
+
     @Mixin
     HostRootOption hostRoot;
 
@@ -141,12 +147,13 @@ public final class AgentCommand implements Callable<Integer> {
         requirePositive("--gid-refresh", gidRefresh);
         requirePositive("--module-refresh", moduleRefresh);
         requirePositive("--qos-refresh", qosRefresh);
+        requirePositive("--lldp-refresh", lldpRefresh);
         if (ackTimeout != null) {
             requirePositive("--ack-timeout", ackTimeout);
         }
         MetricSelection selection = metricSelection();
         HostReader reader = hostRoot.open().withGidRefresh(gidRefresh).withQosRefresh(qosRefresh)
-                .withModuleRefresh(moduleRefresh);
+                .withModuleRefresh(moduleRefresh).withLldpRefresh(lldpRefresh);
         ProbeSettings probes = probeSettings(reader.hostRoot());
         AgentDaemonOptions options = AgentDaemonOptions.of(node, interval, () -> reader.read(node));
         if (listen != null) {

@@ -11,7 +11,8 @@ import java.util.concurrent.Callable;
 
 /** {@code rdmamon devinfo}: the {@code ibv_devinfo} of rdmamon, read from sysfs. */
 @Command(name = "devinfo",
-        description = "Devices and ports: state, rate, link layer, firmware, GID count, netdev (like ibv_devinfo).")
+        description = "Devices and ports: state, rate, link layer, firmware, GID count, netdev (like ibv_devinfo), and"
+                + " the switch port each Ethernet port is cabled to (its LLDP neighbour).")
 public final class DevinfoCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;

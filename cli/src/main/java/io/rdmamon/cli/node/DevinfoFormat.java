@@ -2,6 +2,7 @@ package io.rdmamon.cli.node;
 
 import io.rdmamon.protocol.model.IbDevice;
 import io.rdmamon.protocol.model.IbPort;
+import io.rdmamon.protocol.model.LldpNeighbor;
 
 import java.util.List;
 
@@ -9,7 +10,8 @@ import java.util.List;
  * {@code rdmamon devinfo}: devices and ports laid out like {@code ibv_devinfo} (rdma-core
  * {@code libibverbs/examples/devinfo.c}: tab-indented {@code key:<tabs>value} lines, one block per
  * device, a blank line after each port). It shows what sysfs knows: node type instead of
- * transport, the sysfs rate text, the GID count and the port's netdev. Absent values are left out,
+ * transport, the sysfs rate text, the GID count, the port's netdev and the switch port it is cabled to (its LLDP
+ * neighbour, a line ibv_devinfo does not have). Absent values are left out,
  * as ibv_devinfo leaves out an empty fw_ver or board_id. Pure: no I/O.
  */
 public final class DevinfoFormat {
@@ -22,10 +24,14 @@ public final class DevinfoFormat {
                              List<PortInfo> ports) {
     }
 
-    /** JSON shape of one port; null fields are absent in the host and omitted from the JSON. */
+    /**
+     * JSON shape of one port; null fields are absent in the host and omitted from the JSON. {@code neighbor} is the
+     * port's LLDP neighbour ({@code chassisId}, {@code chassisIdType}, {@code systemName}, {@code portId},
+     * {@code portIdType}, {@code portDescription}, each omitted when absent).
+     */
     public record PortInfo(int port, String state, Integer stateId, String physState, Integer physStateId,
                            String rate, Long rateBytesPerSecond, String linkLayer, Integer lid, int gidCount,
-                           String netdev) {
+                           String netdev, LldpNeighbor neighbor) {
     }
 
     public static List<DeviceInfo> info(List<IbDevice> devices) {
@@ -42,7 +48,7 @@ public final class DevinfoFormat {
         return new PortInfo(p.port(), p.state(), p.stateId() < 0 ? null : p.stateId(),
                 p.physState(), p.physStateId() < 0 ? null : p.physStateId(), p.rate(), p.rateBytesPerSecond(),
                 p.linkLayer(), parseLid(p.lid()), (int) p.gids().stream().filter(ShowGidsFormat::isShown).count(),
-                p.netdev());
+                p.netdev(), p.neighbor());
     }
 
     public static String text(List<IbDevice> devices) {
@@ -72,10 +78,31 @@ public final class DevinfoFormat {
                 line(out, 3, "link_layer", p.linkLayer());
                 line(out, 3, "gid_count", String.valueOf(p.gidCount()));
                 line(out, 3, "netdev", p.netdev());
+                line(out, 3, "lldp_neighbor", p.neighbor() == null ? null : neighborText(p.neighbor()));
                 out.append('\n');
             }
         }
         return out.toString();
+    }
+
+    /**
+     * The switch port in one line: {@code leaf-07 port Ethernet8 (chassis 1c:34:da:07:00:00)}; a switch without a system
+     * name by its chassis id ({@code chassis f4:b5:2f:04:22:40 port 525}).
+     */
+    static String neighborText(LldpNeighbor n) {
+        StringBuilder text = new StringBuilder();
+        if (n.systemName() != null) {
+            text.append(n.systemName());
+        } else if (n.chassisId() != null) {
+            text.append("chassis ").append(n.chassisId());
+        }
+        if (n.portId() != null) {
+            text.append(text.isEmpty() ? "" : " ").append("port ").append(n.portId());
+        }
+        if (n.systemName() != null && n.chassisId() != null) {
+            text.append(" (chassis ").append(n.chassisId()).append(')');
+        }
+        return text.toString();
     }
 
     /**

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.rdmamon.protocol.model.IbDevice;
 import io.rdmamon.protocol.model.IbPort;
+import io.rdmamon.protocol.model.LldpNeighbor;
 import io.rdmamon.protocol.testing.FixtureHosts;
 import io.rdmamon.protocol.testing.Samples;
 import org.junit.jupiter.api.Test;
@@ -15,6 +16,7 @@ import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class DevinfoFormatTest {
 
@@ -102,5 +104,44 @@ class DevinfoFormatTest {
         assertEquals(4, port.get("stateId").asInt());
         assertEquals("eth2", port.get("netdev").asText());
         assertFalse(json.get(1).has("boardId"), "absent board_id must be absent, not null");
+    }
+
+    private static IbDevice cabled(LldpNeighbor neighbor) {
+        IbDevice device = FixtureHosts.commandsMlx5();
+        return device.withPorts(List.of(device.ports().get(0).withNeighbor(neighbor)));
+    }
+
+    @Test
+    void theLldpNeighbourFollowsTheNetdevInTextAndJson() throws Exception {
+        LldpNeighbor leaf = new LldpNeighbor("1c:34:da:07:00:00", "mac", "leaf-07", "Ethernet8", "ifname", null);
+
+        String text = DevinfoFormat.text(List.of(cabled(leaf)));
+        assertTrue(text.contains("\t\t\tnetdev:\t\t\teth2\n"
+                + "\t\t\tlldp_neighbor:\t\tleaf-07 port Ethernet8 (chassis 1c:34:da:07:00:00)\n\n"), text);
+
+        JsonNode neighbor = new ObjectMapper().readTree(JsonOutput.write(DevinfoFormat.info(List.of(cabled(leaf)))))
+                .get(0).get("ports").get(0).get("neighbor");
+        assertEquals("leaf-07", neighbor.get("systemName").asText());
+        assertEquals("Ethernet8", neighbor.get("portId").asText());
+        assertEquals("ifname", neighbor.get("portIdType").asText());
+        assertEquals("1c:34:da:07:00:00", neighbor.get("chassisId").asText());
+        assertFalse(neighbor.has("portDescription"), "absent fields are omitted");
+    }
+
+    @ParameterizedTest
+    @CsvSource(nullValues = "NULL", value = {
+            "1c:34:da:07:00:00, leaf-07, Ethernet8, leaf-07 port Ethernet8 (chassis 1c:34:da:07:00:00)",
+            "f4:b5:2f:04:22:40, NULL,    525,       chassis f4:b5:2f:04:22:40 port 525",
+            "NULL,              leaf-07, NULL,      leaf-07",
+            "NULL,              NULL,    swp1,      port swp1"})
+    void neighbourInOneLine(String chassisId, String systemName, String portId, String expected) {
+        assertEquals(expected, DevinfoFormat.neighborText(new LldpNeighbor(chassisId, "mac", systemName, portId,
+                "ifname", null)));
+    }
+
+    @Test
+    void noNeighbourNoLine() {
+        assertFalse(DevinfoFormat.text(List.of(FixtureHosts.commandsMlx5())).contains("lldp_neighbor"));
+        assertFalse(JsonOutput.write(DevinfoFormat.info(List.of(FixtureHosts.commandsMlx5()))).contains("neighbor"));
     }
 }

@@ -360,6 +360,8 @@ public final class NodesApi implements Routes {
         }
         // the agent sent the first GidEntry.MAX_PER_PORT entries of a larger table: "GID table truncated"
         p.put("gidsDropped", port.gidsDropped());
+        // the switch port it is cabled to (LLDP): every field of LldpNeighbor, null when absent; null when none known
+        p.set("neighbor", port.neighbor() == null ? p.nullNode() : MAPPER.valueToTree(port.neighbor()));
         workloads(p, device, port);
         EthtoolStats e = port.ethtool();
         if (e == null) {

@@ -1,6 +1,7 @@
 package io.rdmamon.collector.ingest;
 
 import io.rdmamon.protocol.model.GidEntry;
+import io.rdmamon.protocol.model.LldpNeighbor;
 import io.rdmamon.protocol.model.PortWorkload;
 import io.rdmamon.protocol.model.QosConfig;
 import io.rdmamon.protocol.model.QueuePair;
@@ -210,6 +211,25 @@ final class FrameLimits {
         }
         if (port.hwCountersSource() != null) {
             name(at + ".hwCountersSource", port.hwCountersSource());
+        }
+        if (port.neighbor() != null) {
+            neighbor(at + ".neighbor", port.neighbor(), labels);
+        }
+    }
+
+    /** The LLDP neighbour's texts: chassis id, system name and port id become labels, the rest is shown by the API. */
+    private void neighbor(String at, LldpNeighbor neighbor, LabelBytes labels) throws StreamRefusal {
+        labels.optName(at + ".chassisId", neighbor.chassisId());
+        labels.optName(at + ".systemName", neighbor.systemName());
+        labels.optName(at + ".portId", neighbor.portId());
+        if (neighbor.chassisIdType() != null) {
+            name(at + ".chassisIdType", neighbor.chassisIdType());
+        }
+        if (neighbor.portIdType() != null) {
+            name(at + ".portIdType", neighbor.portIdType());
+        }
+        if (neighbor.portDescription() != null) {
+            name(at + ".portDescription", neighbor.portDescription());
         }
     }
 

@@ -9,6 +9,7 @@ import io.rdmamon.collector.auth.Role;
 import io.rdmamon.collector.auth.TokenEntry;
 import io.rdmamon.collector.store.NodeView;
 import io.rdmamon.protocol.model.HostSample;
+import io.rdmamon.protocol.model.LldpNeighbor;
 import io.rdmamon.protocol.model.QosConfig;
 import io.rdmamon.protocol.model.QueuePair;
 import io.rdmamon.protocol.model.RdmaResources;
@@ -364,6 +365,15 @@ class HostileAgentTest {
         assertEquals((short) 1002, resources.closed());
         assertTrue(resources.closeReason.startsWith("hello.layout.devices[0].resources.qps[0].kernName 'ib_core\\u000a"),
                 resources.closeReason);
+        // the LLDP neighbour: chassis id, system name and port id become labels
+        RawAgent lldp = rawAgent();
+        PortLayout cabled = new PortLayout(1, 4, "ACTIVE", 5, "LinkUp", null, null, "Ethernet", null, "ens3f0np0",
+                List.of(), List.of(), List.of(), null, null, null, null, null, null, null, 0,
+                new LldpNeighbor("1c:34:da:00:00:01", "mac", "leaf-01\"} 1\nrdma_agent_up", "Ethernet0", "ifname", null));
+        lldp.send(hello("lldp", oneDevice(List.of(cabled))));
+        assertEquals((short) 1002, lldp.closed());
+        assertTrue(lldp.closeReason.startsWith("hello.layout.devices[0].ports[0].neighbor.systemName 'leaf-01\"} 1\\u000a"),
+                lldp.closeReason);
         RawAgent nccl = rawAgent();
         nccl.send(hello("nccl", new HostLayout(layout.devices(), Map.of("NCCL_IB_TC", "106\u001b[2J"))));
         assertEquals((short) 1002, nccl.closed());

@@ -40,6 +40,9 @@ public final class MetricFamilies {
                     + "configuration (lossless_source config) or from which pause counters exist (counters)");
     public static final Family PORT_FEC_INFO = Family.info("rdma_port_fec",
             "FEC encoding of the port's netdev (ethtool --show-fec: active, and the configured encodings)");
+    public static final Family PORT_NEIGHBOR_INFO = Family.info("rdma_port_neighbor",
+            "The switch port the port's netdev is cabled to, as its LLDP neighbour announces it (lldpctl -f json: "
+                    + "chassis id, system name, port id); the pingmesh groups ports by it");
     public static final Family GID_INFO = Family.info("rdma_gid",
             "Non-empty GID table entries (sysfs gids/, gid_attrs/)");
     public static final Family PRIO_BYTES = Family.counter("rdma_prio_bytes",
@@ -128,7 +131,8 @@ public final class MetricFamilies {
      * them; a counter file that maps onto one of these names is dropped ({@link NodeRenderer}).
      */
     public static final List<Family> NODE = List.of(AGENT_UP, LAST_SAMPLE, SOURCE_SUCCESS, SOURCE_SUPPORTED, DEVICE_INFO,
-            DEVICE_RESOURCES, WORKLOAD_INFO, WORKLOAD_QPS, PORT_STATE, PHYS_STATE, PORT_RATE, PORT_INFO, PORT_FEC_INFO, GID_INFO, PRIO_BYTES,
+            DEVICE_RESOURCES, WORKLOAD_INFO, WORKLOAD_QPS, PORT_STATE, PHYS_STATE, PORT_RATE, PORT_INFO, PORT_FEC_INFO,
+            PORT_NEIGHBOR_INFO, GID_INFO, PRIO_BYTES,
             PRIO_PACKETS, PAUSE_FRAMES, PAUSE_DURATION, PAUSE_TRANSITIONS, CARRIER_CHANGES, CARRIER_UP_CHANGES,
             CARRIER_DOWN_CHANGES, PCIE_LINK_WIDTH, PCIE_LINK_WIDTH_MAX, PCIE_LINK_SPEED, PCIE_LINK_SPEED_MAX, PCIE_AER_ERRORS, MODULE_INFO, MODULE_TEMPERATURE,
             MODULE_VOLTAGE, MODULE_RX_POWER, MODULE_TX_POWER, MODULE_TX_BIAS, MODULE_TEMPERATURE_THRESHOLD,

@@ -210,6 +210,11 @@ public final class NodeRenderer {
                     "configured", String.join(" ", p.fec().configured()), "device", device, "node", nodeLabel,
                     "port", portNumber));
         }
+        if (p.neighbor() != null) {
+            info(MetricFamilies.PORT_NEIGHBOR_INFO, labels("chassis_id", text(p.neighbor().chassisId()),
+                    "device", device, "node", nodeLabel, "port", portNumber, "port_id", text(p.neighbor().portId()),
+                    "system_name", text(p.neighbor().systemName())));
+        }
         if (p.qos() != null) {
             qos(nodeLabel, device, portNumber, p.qos());
         }

@@ -40,6 +40,8 @@ import java.util.Map;
  *                           not recorded (agents before it was carried)
  * @param gidsDropped        entries of the port's GID table beyond the first {@link GidEntry#MAX_PER_PORT} non-empty
  *                           ones, neither read nor sent (the table was truncated); 0 for every real table
+ * @param neighbor           the switch port {@link #netdev} is cabled to, from LLDP, read on the slow cadence; null
+ *                           when none is known (no netdev, no LLDP capture or daemon, no neighbour, or not read)
  */
 public record IbPort(
         int port,
@@ -62,7 +64,8 @@ public record IbPort(
         TransceiverModule module,
         FecMode fec,
         String hwCountersSource,
-        int gidsDropped) {
+        int gidsDropped,
+        LldpNeighbor neighbor) {
     /**
      * Most names one counter group of a port (its {@code counters/}, {@code hw_counters/}, its netdev's ethtool
      * statistics) sends: the collector's default {@code ingest.maxCountersPerGroup}, about three times the most a real
@@ -87,6 +90,16 @@ public record IbPort(
         }
     }
 
+    /** A port without an LLDP neighbour. */
+    public IbPort(int port, int stateId, String state, int physStateId, String physState, String rate,
+                  Long rateBytesPerSecond, String linkLayer, String lid, String netdev, Map<String, Long> counters,
+                  Map<String, Long> hwCounters, List<GidEntry> gids, EthtoolStats ethtool, VerbsPortAttributes verbs,
+                  QosConfig qos, Map<String, Long> netdevCounters, TransceiverModule module, FecMode fec,
+                  String hwCountersSource, int gidsDropped) {
+        this(port, stateId, state, physStateId, physState, rate, rateBytesPerSecond, linkLayer, lid, netdev, counters,
+                hwCounters, gids, ethtool, verbs, qos, netdevCounters, module, fec, hwCountersSource, gidsDropped, null);
+    }
+
     /** A port whose GID table was sent whole. */
     public IbPort(int port, int stateId, String state, int physStateId, String physState, String rate,
                   Long rateBytesPerSecond, String linkLayer, String lid, String netdev, Map<String, Long> counters,
@@ -109,7 +122,15 @@ public record IbPort(
     /** This port with {@code values} as its hw counters, read from {@code source}. */
     public IbPort withHwCounters(Map<String, Long> values, String source) {
         return new IbPort(port, stateId, state, physStateId, physState, rate, rateBytesPerSecond, linkLayer, lid,
-                netdev, counters, values, gids, ethtool, verbs, qos, netdevCounters, module, fec, source, gidsDropped);
+                netdev, counters, values, gids, ethtool, verbs, qos, netdevCounters, module, fec, source, gidsDropped,
+                neighbor);
+    }
+
+    /** This port with {@code neighbor} as its LLDP neighbour (null: none known). */
+    public IbPort withNeighbor(LldpNeighbor neighbor) {
+        return new IbPort(port, stateId, state, physStateId, physState, rate, rateBytesPerSecond, linkLayer, lid,
+                netdev, counters, hwCounters, gids, ethtool, verbs, qos, netdevCounters, module, fec, hwCountersSource,
+                gidsDropped, neighbor);
     }
 
     /** A port whose FEC encoding was not read. */

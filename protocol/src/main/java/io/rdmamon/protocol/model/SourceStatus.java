@@ -10,8 +10,8 @@ package io.rdmamon.protocol.model;
  * is a kind of success on purpose: a reader that knows only {@code success} (a collector before the field, an
  * alert on {@code rdma_source_success}) counts it as not failing, which is what it is.
  *
- * @param source      {@code sysfs}, {@code ethtool}, {@code verbs}, {@code qos}, {@code module}, {@code fec} or
- *                    {@code rdma-netlink}
+ * @param source      {@code sysfs}, {@code ethtool}, {@code verbs}, {@code qos}, {@code module}, {@code fec},
+ *                    {@code lldp} or {@code rdma-netlink}
  * @param subject     what was read: a device ({@code mlx5_0}), a port ({@code mlx5_0/1}) or a netdev
  * @param success     false only when a read failed
  * @param error       one-line reason naming the file or call at fault; null unless failed

@@ -10,6 +10,7 @@ import io.rdmamon.protocol.json.StrictJson;
 import io.rdmamon.protocol.json.StrictJsonException;
 import io.rdmamon.protocol.model.EthtoolStats;
 import io.rdmamon.protocol.model.GidEntry;
+import io.rdmamon.protocol.model.LldpNeighbor;
 import io.rdmamon.protocol.model.PciFunction;
 import io.rdmamon.protocol.model.SharedValues;
 import io.rdmamon.protocol.model.FecMode;
@@ -314,6 +315,9 @@ public final class FrameCodec {
                 if (p.hwCountersSource() != null) {
                     port.put("hwCountersSource", p.hwCountersSource());
                 }
+                if (p.neighbor() != null) {
+                    neighborJson(port.putObject("neighbor"), p.neighbor());
+                }
             }
         }
         if (layout.ncclConf() != null) {
@@ -376,6 +380,28 @@ public final class FrameCodec {
                 m.optString("type"), m.optString("vendor"), m.optString("part"), m.optString("revision"),
                 m.optString("serial"), m.optString("date"), null, null, lanes, thresholds,
                 m.has("notes") ? m.strings("notes") : List.of()));
+    }
+
+    /** A port's LLDP neighbour: its non-null fields, e.g. {@code {"chassisId": "1c:34:da:00:00:01", ...}}. */
+    private static void neighborJson(ObjectNode json, LldpNeighbor n) {
+        putIfPresent(json, "chassisId", n.chassisId());
+        putIfPresent(json, "chassisIdType", n.chassisIdType());
+        putIfPresent(json, "systemName", n.systemName());
+        putIfPresent(json, "portId", n.portId());
+        putIfPresent(json, "portIdType", n.portIdType());
+        putIfPresent(json, "portDescription", n.portDescription());
+    }
+
+    private static void putIfPresent(ObjectNode json, String key, String value) {
+        if (value != null) {
+            json.put(key, value);
+        }
+    }
+
+    /** Protocol 3's optional {@code neighbor} of a port (absent = none known): every field optional text. */
+    private static LldpNeighbor neighbor(StrictJson n) throws FrameException {
+        return new LldpNeighbor(n.optString("chassisId"), n.optString("chassisIdType"), n.optString("systemName"),
+                n.optString("portId"), n.optString("portIdType"), n.optString("portDescription"));
     }
 
     /** Protocol 3's optional {@code fec} of a port: {@code {"active": "RS", "configured": ["Auto", "RS"]}}. */
@@ -453,7 +479,7 @@ public final class FrameCodec {
                         p.has("netdevCounters") ? sharedNames(p, "netdevCounters") : List.of(),
                         p.has("module") ? module(p.object("module")) : null,
                         p.has("fec") ? fec(p.object("fec")) : null, p.optString("hwCountersSource"),
-                        gidsDropped(p)));
+                        gidsDropped(p), p.has("neighbor") ? neighbor(p.object("neighbor")) : null));
             }
             StrictJson pci = d.optObject("pci");
             devices.add(new DeviceLayout(d.string("name"), d.integer("nodeTypeId"), d.optString("nodeType"),

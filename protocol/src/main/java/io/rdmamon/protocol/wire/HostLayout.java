@@ -6,6 +6,7 @@ import io.rdmamon.protocol.model.GpuTopology;
 import io.rdmamon.protocol.model.HostSample;
 import io.rdmamon.protocol.model.IbDevice;
 import io.rdmamon.protocol.model.IbPort;
+import io.rdmamon.protocol.model.LldpNeighbor;
 import io.rdmamon.protocol.model.PciFunction;
 import io.rdmamon.protocol.model.RdmaResources;
 import io.rdmamon.protocol.model.FecMode;
@@ -175,14 +176,16 @@ public record HostLayout(List<DeviceLayout> devices, Map<String, String> ncclCon
      * (protocol 3) are the {@link io.rdmamon.protocol.model.NetdevCounters} the port's netdev has, and {@code module}
      * its transceiver; their slots follow the ethtool ones. {@code hwCountersSource} (protocol 3, optional) says
      * where the hw counters were read ({@link IbPort#hwCountersSource()}), and {@code gidsDropped} (protocol 3,
-     * optional, absent = 0) how many GID entries the agent left out ({@link IbPort#gidsDropped()}).
+     * optional, absent = 0) how many GID entries the agent left out ({@link IbPort#gidsDropped()}). {@code neighbor}
+     * (protocol 3, optional, absent = none known) is the port's LLDP neighbour ({@link IbPort#neighbor()}): text that
+     * changes when the cabling does, so it belongs to the layout like the netdev.
      */
     public record PortLayout(int port, int stateId, String state, int physStateId, String physState, String rate,
                              Long rateBytesPerSecond, String linkLayer, String lid, String netdev,
                              List<String> counterNames, List<String> hwCounterNames, List<GidEntry> gids,
                              EthtoolLayout ethtool, VerbsPortAttributes verbs, QosConfig qos,
                              List<String> netdevCounterNames, ModuleLayout module, FecMode fec,
-                             String hwCountersSource, int gidsDropped) {
+                             String hwCountersSource, int gidsDropped, LldpNeighbor neighbor) {
         public PortLayout {
             counterNames = List.copyOf(counterNames);
             hwCounterNames = List.copyOf(hwCounterNames);
@@ -190,7 +193,7 @@ public record HostLayout(List<DeviceLayout> devices, Map<String, String> ncclCon
             netdevCounterNames = netdevCounterNames == null ? List.of() : List.copyOf(netdevCounterNames);
         }
 
-        /** A port that left out no GID entry. */
+        /** A port that left out no GID entry, without an LLDP neighbour. */
         public PortLayout(int port, int stateId, String state, int physStateId, String physState, String rate,
                           Long rateBytesPerSecond, String linkLayer, String lid, String netdev,
                           List<String> counterNames, List<String> hwCounterNames, List<GidEntry> gids,
@@ -198,7 +201,7 @@ public record HostLayout(List<DeviceLayout> devices, Map<String, String> ncclCon
                           List<String> netdevCounterNames, ModuleLayout module, FecMode fec, String hwCountersSource) {
             this(port, stateId, state, physStateId, physState, rate, rateBytesPerSecond, linkLayer, lid, netdev,
                     counterNames, hwCounterNames, gids, ethtool, verbs, qos, netdevCounterNames, module, fec,
-                    hwCountersSource, 0);
+                    hwCountersSource, 0, null);
         }
 
         /** A port without QoS configuration, netdev counters or module (every protocol 1 and 2 layout). */
@@ -217,7 +220,7 @@ public record HostLayout(List<DeviceLayout> devices, Map<String, String> ncclCon
                     port.ethtool() == null ? null : EthtoolLayout.of(port.ethtool()), port.verbs(), port.qos(),
                     List.copyOf(port.netdevCounters().keySet()),
                     port.module() == null ? null : ModuleLayout.of(port.module()), port.fec(),
-                    port.hwCountersSource(), port.gidsDropped());
+                    port.hwCountersSource(), port.gidsDropped(), port.neighbor());
         }
 
         public int slotCount() {

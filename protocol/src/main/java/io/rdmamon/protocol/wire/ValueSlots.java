@@ -141,7 +141,7 @@ public final class ValueSlots {
                     ports[i] = new IbPort(p.port(), p.stateId(), p.state(), p.physStateId(), p.physState(), p.rate(),
                             p.rateBytesPerSecond(), p.linkLayer(), p.lid(), p.netdev(), counters, hwCounters, p.gids(),
                             ethtool, p.verbs(), p.qos(), netdevCounters, module, p.fec(), p.hwCountersSource(),
-                            p.gidsDropped());
+                            p.gidsDropped(), p.neighbor());
                 }
                 PciFunction pci = null;
                 if (device.pci() != null) {

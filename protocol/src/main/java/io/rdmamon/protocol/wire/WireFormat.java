@@ -7,8 +7,8 @@ public final class WireFormat {
      * has one slot (raw); the typed per-priority view is derived from it on decoding. 3: the layout may carry
      * optional fields (absent = not read): a port's {@code qos} and {@code netdevCounters} (whose slots follow its
      * ethtool ones), its transceiver {@code module}, a device's {@code pci}, the host's {@code ncclConf}, a device's
-     * RDMA netlink {@code resources} and a port's {@code hwCountersSource}; a version 1 or 2 frame has none of them
-     * and decodes unchanged. The last two take no value slot and a layout is read without a key check, so a
+     * RDMA netlink {@code resources}, a port's {@code hwCountersSource} and its LLDP {@code neighbor}; a version 1 or 2
+     * frame has none of them and decodes unchanged. The last three take no value slot and a layout is read without a key check, so a
      * collector that predates them skips them: they needed no new version. Likewise a values frame's source status
      * may carry {@code unsupported} (the reason the subject lacks the capability; {@code success} is then true): a
      * collector that predates it reads the status without a key check and counts it as read, not failed.
