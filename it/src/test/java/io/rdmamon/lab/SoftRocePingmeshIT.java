@@ -86,7 +86,7 @@ class SoftRocePingmeshIT {
             JsonArray cell = (JsonArray) c;
             cells.add(new Cell(ports.getJsonObject(cell.getInteger(0)).getString("node"),
                     ports.getJsonObject(cell.getInteger(1)).getString("node"), cell.getLong(2), cell.getLong(3),
-                    cell.getDouble(4, Double.NaN)));
+                    cell.getValue(4) instanceof Number p50 ? p50.doubleValue() : Double.NaN));
         }
         return cells;
     }
