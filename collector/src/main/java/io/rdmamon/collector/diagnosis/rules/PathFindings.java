@@ -57,7 +57,7 @@ final class PathFindings {
         for (PortKey end : worst.ends()) {
             if (!end.equals(self)) {
                 PathContext.Reads reads = in.paths().ends().get(end);
-                text.append("; ").append(reads == null ? end + ": not held by this collector"
+                text.append("; counters of the other end ").append(reads == null ? end + ": not held by this collector"
                         : counters(end, reads.previous(), reads.current(), reads.elapsedMillis(), config, new LinkedHashMap<>()));
             }
         }
