@@ -26,8 +26,10 @@ import java.util.stream.Collectors;
  *
  * <p>A pair is judged when it had at least {@code minProbes} probes; it is <em>unreachable</em> when every probe
  * failed, <em>lossy</em> when at least {@code minLost} round trips and {@code lossRatio} of those sent were lost,
- * <em>slow</em> when its p50 reaches {@code rttHighSeconds} and {@code slowFactor} × the median p50 of the judged
- * pairs. The pattern of the bad pairs is then read from the narrowest culprit to the widest, each step leaving out
+ * <em>slow</em> when its p50 reaches {@code rttHighSeconds} and {@code slowFactor} × the fabric's normal p50. The
+ * normal p50 is the median, over ports, of each port's fastest judged pair rather than the median of all pairs: a
+ * slow port slows every pair it is in, which among three ports is two thirds of them, and must not raise the
+ * baseline it is judged against. The pattern of the bad pairs is then read from the narrowest culprit to the widest, each step leaving out
  * the pairs an earlier one explained:
  * <ol>
  *   <li>a <b>port</b> bad with most of its peers (at least {@code portShare} of them, and two), also inside its own
@@ -54,7 +56,7 @@ public final class PathLocalizer {
      * @param lossRatio      a pair is lossy from this share of lost round trips
      * @param minLost        ... and at least this many lost
      * @param rttHighSeconds a pair is slow from this p50 ...
-     * @param slowFactor     ... and this many times the median p50 of all judged pairs
+     * @param slowFactor     ... and this many times the fabric's normal p50 (the median of each port's fastest pair)
      * @param portShare      "most": the share of a port's peers (of a group's other groups, of the group pairs) that
      *                       must be bad to blame it
      * @param minProbes      probes a pair needs in the window to be judged at all
@@ -142,23 +144,25 @@ public final class PathLocalizer {
         private final Thresholds t;
         private final List<Judged> judged = new ArrayList<>();
         private final Map<PortKey, String> groupOf = new HashMap<>();
-        private final double medianP50;
+        /** The fabric's normal p50: the median, over ports, of each port's fastest judged pair. */
+        private final double normalP50;
         private final double slowFrom;
         private final Set<Judged> explained = new HashSet<>();
         private final List<PathVerdict> verdicts = new ArrayList<>();
 
         Window(List<PairStats> pairs, Thresholds thresholds) {
             this.t = thresholds;
-            List<Double> p50s = new ArrayList<>();
+            Map<PortKey, Double> fastest = new HashMap<>();
             for (PairStats pair : pairs) {
                 groupOf.putIfAbsent(pair.src(), pair.srcGroup());
                 groupOf.putIfAbsent(pair.dst(), pair.dstGroup());
                 if (pair.probes() >= t.minProbes() && Double.isFinite(pair.p50Seconds())) {
-                    p50s.add(pair.p50Seconds());
+                    fastest.merge(pair.src(), pair.p50Seconds(), Math::min);
+                    fastest.merge(pair.dst(), pair.p50Seconds(), Math::min);
                 }
             }
-            medianP50 = median(p50s);
-            slowFrom = Double.isNaN(medianP50) ? t.rttHighSeconds() : Math.max(t.rttHighSeconds(), t.slowFactor() * medianP50);
+            normalP50 = median(List.copyOf(fastest.values()));
+            slowFrom = Double.isNaN(normalP50) ? t.rttHighSeconds() : Math.max(t.rttHighSeconds(), t.slowFactor() * normalP50);
             for (PairStats pair : pairs) {
                 if (pair.probes() >= t.minProbes()) {
                     judged.add(new Judged(pair, symptom(pair)));
@@ -432,8 +436,8 @@ public final class PathLocalizer {
                 evidence.add(String.format(Locale.ROOT, "loss %s (%,d of %,d round trips)", percent(loss), lost, sent));
             }
             if (!Double.isNaN(p50)) {
-                evidence.add("RTT p50 " + rtt(p50) + ", p99 " + rtt(p99) + " (median p50 of all pairs "
-                        + (Double.isNaN(medianP50) ? "unknown" : rtt(medianP50)) + "; slow from " + rtt(slowFrom) + ")");
+                evidence.add("RTT p50 " + rtt(p50) + ", p99 " + rtt(p99) + " (normal p50 " + rtt(normalP50)
+                        + ", slow from " + rtt(slowFrom) + ")");
             }
             evidence.add((bad.size() > EXAMPLES ? "e.g. " : "") + bad.stream().sorted(WORST_FIRST).limit(EXAMPLES)
                     .map(PathLocalizer::example).collect(Collectors.joining(", ")));
