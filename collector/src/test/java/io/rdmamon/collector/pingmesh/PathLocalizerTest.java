@@ -115,6 +115,10 @@ class PathLocalizerTest {
                 Arguments.of("a lossy port among 20 that is fine with 4 of its peers",
                         window(twenty, Fault.on((a, b) -> a.index() == 7 && b.index() > 4, Effect.LOSSY)),
                         "path_loss port n07/mlx5_0/1 on [n07/mlx5_0/1]"),
+                Arguments.of("two lossy ports among 20, peers of each other",
+                        window(twenty, (a, b) -> a.index() == 3 || b.index() == 3 || a.index() == 11 || b.index() == 11
+                                ? Effect.LOSSY : Effect.FINE), "path_loss port n03/mlx5_0/1 on [n03/mlx5_0/1]\n"
+                                + "path_loss port n11/mlx5_0/1 on [n11/mlx5_0/1]"),
                 Arguments.of("a lossy port in a group is the port, not its group",
                         window(fiveByFour, Fault.port(6, Effect.LOSSY)), "path_loss port n06/mlx5_0/1 on [n06/mlx5_0/1]"),
                 // R-Pingmesh's caveat: with two NICs per ToR, one NIC's fault is half of its ToR mesh
