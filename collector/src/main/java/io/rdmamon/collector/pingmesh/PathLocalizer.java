@@ -29,8 +29,8 @@ import java.util.stream.Collectors;
  * <em>slow</em> when its p50 reaches {@code rttHighSeconds} and {@code slowFactor} × the fabric's normal p50. The
  * normal p50 is the median, over ports, of each port's fastest judged pair rather than the median of all pairs: a
  * slow port slows every pair it is in, which among three ports is two thirds of them, and must not raise the
- * baseline it is judged against. The pattern of the bad pairs is then read from the narrowest culprit to the widest, each step leaving out
- * the pairs an earlier one explained:
+ * baseline it is judged against. The pattern of the bad pairs is then read from the narrowest culprit to the
+ * widest, each step leaving out the pairs an earlier one explained:
  * <ol>
  *   <li>a <b>port</b> bad with most of its peers (at least {@code portShare} of them, and two), also inside its own
  *       group, while those peers are mostly fine with the others they probe: its host or its link;</li>
@@ -103,14 +103,8 @@ public final class PathLocalizer {
         }
     }
 
+    /** A pair with what it shows. */
     private record Judged(PairStats stats, Symptom symptom) {
-        boolean touches(PortKey port) {
-            return stats.src().equals(port) || stats.dst().equals(port);
-        }
-
-        PortKey other(PortKey port) {
-            return stats.src().equals(port) ? stats.dst() : stats.src();
-        }
     }
 
     /** Judged pairs between two members (ports, groups), both directions together. */
@@ -162,7 +156,8 @@ public final class PathLocalizer {
                 }
             }
             normalP50 = median(List.copyOf(fastest.values()));
-            slowFrom = Double.isNaN(normalP50) ? t.rttHighSeconds() : Math.max(t.rttHighSeconds(), t.slowFactor() * normalP50);
+            slowFrom = Double.isNaN(normalP50) ? t.rttHighSeconds()
+                    : Math.max(t.rttHighSeconds(), t.slowFactor() * normalP50);
             for (PairStats pair : pairs) {
                 if (pair.probes() >= t.minProbes()) {
                     judged.add(new Judged(pair, symptom(pair)));
@@ -203,11 +198,19 @@ public final class PathLocalizer {
         // ---- ports
 
         private void ports() {
-            Map<PortKey, Map<PortKey, Tally>> edges = edges(open(), Function.identity());
+            Map<PortKey, Map<PortKey, Tally>> edges = edges(judged, Function.identity());
             boolean grouped = new HashSet<>(groupOf.values()).size() > 1;
             Set<PortKey> culprits = culprits(edges, port -> !grouped || badInsideOwnGroup(port, edges));
+            Map<PortKey, List<Judged>> byPort = new HashMap<>();
+            for (Judged pair : judged) {
+                for (PortKey end : List.of(pair.stats().src(), pair.stats().dst())) {
+                    if (culprits.contains(end)) {
+                        byPort.computeIfAbsent(end, k -> new ArrayList<>()).add(pair);
+                    }
+                }
+            }
             for (PortKey port : sorted(culprits, PortKey::toString)) {
-                List<Judged> all = judged.stream().filter(j -> j.touches(port) && !explained.contains(j)).toList();
+                List<Judged> all = byPort.get(port);
                 List<Judged> bad = all.stream().filter(j -> j.symptom().bad()).toList();
                 Map<PortKey, Tally> peers = edges.get(port);
                 int badPeers = (int) peers.values().stream().filter(Tally::isBad).count();
@@ -242,16 +245,19 @@ public final class PathLocalizer {
         // ---- groups
 
         private void twoGroups(List<String> groups) {
-            List<Judged> between = open().stream().filter(j -> !sameGroup(j)).toList();
+            List<Judged> open = open();
+            Map<String, Tally> inside = insideTallies(open);
+            List<Judged> between = open.stream().filter(j -> !sameGroup(j)).toList();
             Tally tally = new Tally();
             between.forEach(tally::add);
-            if (tally.bad < 2 || !tally.isBad() || !fineInside(groups.get(0)) || !fineInside(groups.get(1))) {
+            if (tally.bad < 2 || !tally.isBad() || !fineInside(inside, groups.get(0))
+                    || !fineInside(inside, groups.get(1))) {
                 return;
             }
             List<Judged> bad = between.stream().filter(j -> j.symptom().bad()).toList();
             List<String> lines = List.of(tally.bad + " of " + tally.judged + " pairs between them bad (" + symptoms(bad)
-                    + "); inside " + groups.get(0) + " " + inside(groups.get(0)) + ", inside " + groups.get(1) + " "
-                    + inside(groups.get(1)));
+                    + "); inside " + groups.get(0) + " " + describe(inside, groups.get(0)) + ", inside " + groups.get(1)
+                    + " " + describe(inside, groups.get(1)));
             verdicts.add(verdict(rule(bad), PathVerdict.Culprit.GROUP, groups.get(0) + PathVerdict.BETWEEN + groups.get(1),
                     portsOf(Set.copyOf(groups)), List.of(), bad, tally.bad, tally.judged, lines));
             explained.addAll(between);
@@ -259,39 +265,47 @@ public final class PathLocalizer {
 
         private void groups() {
             List<Judged> open = open();
+            Map<String, Tally> inside = insideTallies(open);
             Map<String, Map<String, Tally>> edges = edges(open.stream().filter(j -> !sameGroup(j)).toList(), groupOf::get);
-            Set<String> culprits = culprits(edges, this::fineInside);
+            Set<String> culprits = culprits(edges, group -> fineInside(inside, group));
             for (String group : sorted(culprits, Function.identity())) {
                 Map<String, Tally> others = edges.get(group);
                 List<String> badOthers = others.entrySet().stream().filter(e -> e.getValue().isBad()).map(Map.Entry::getKey)
                         .sorted().toList();
-                List<Judged> bad = open.stream().filter(j -> j.symptom().bad() && !sameGroup(j)
-                        && (group.equals(groupOf.get(j.stats().src())) || group.equals(groupOf.get(j.stats().dst())))).toList();
-                List<String> lines = List.of("bad towards " + badOthers.size() + " of " + others.size() + " other groups ("
-                        + String.join(", ", badOthers) + "; " + symptoms(bad) + "), fine inside (" + inside(group) + "); "
-                        + confirmation(group, edges, culprits) + " of those groups are fine with the others");
+                List<Judged> bad = open.stream().filter(j -> j.symptom().bad() && !sameGroup(j) && touches(j, Set.of(group)))
+                        .toList();
+                List<String> lines = List.of("bad towards " + badOthers.size() + " of " + others.size()
+                        + " other groups (" + String.join(", ", badOthers) + "; " + symptoms(bad) + "), fine inside ("
+                        + describe(inside, group) + "); " + confirmation(group, edges, culprits)
+                        + " of those groups are fine with the others");
                 verdicts.add(verdict(rule(bad), PathVerdict.Culprit.GROUP, group, portsOf(Set.of(group)), List.of(), bad,
                         badOthers.size(), others.size(), lines));
             }
-            open.stream().filter(j -> !sameGroup(j) && (culprits.contains(groupOf.get(j.stats().src()))
-                    || culprits.contains(groupOf.get(j.stats().dst())))).forEach(explained::add);
+            open.stream().filter(j -> !sameGroup(j) && touches(j, culprits)).forEach(explained::add);
+        }
+
+        /** The pairs inside each group among {@code open}. */
+        private Map<String, Tally> insideTallies(List<Judged> open) {
+            Map<String, Tally> inside = new HashMap<>();
+            open.stream().filter(this::sameGroup)
+                    .forEach(j -> inside.computeIfAbsent(groupOf.get(j.stats().src()), k -> new Tally()).add(j));
+            return inside;
         }
 
         /** The group's judged inside pairs (those no earlier verdict explained) are mostly fine, or there are none. */
-        private boolean fineInside(String group) {
-            Tally tally = insideTally(group);
+        private boolean fineInside(Map<String, Tally> inside, String group) {
+            Tally tally = inside.getOrDefault(group, new Tally());
             return tally.bad < (1 - t.portShare()) * tally.judged || tally.judged == 0;
         }
 
-        private Tally insideTally(String group) {
-            Tally tally = new Tally();
-            open().stream().filter(j -> sameGroup(j) && group.equals(groupOf.get(j.stats().src()))).forEach(tally::add);
-            return tally;
+        private static String describe(Map<String, Tally> inside, String group) {
+            Tally tally = inside.getOrDefault(group, new Tally());
+            return tally.bad + " of " + tally.judged + " pairs bad";
         }
 
-        private String inside(String group) {
-            Tally tally = insideTally(group);
-            return tally.bad + " of " + tally.judged + " pairs bad";
+        /** Either end of the pair is in one of {@code groups}. */
+        private boolean touches(Judged pair, Set<String> groups) {
+            return groups.contains(groupOf.get(pair.stats().src())) || groups.contains(groupOf.get(pair.stats().dst()));
         }
 
         private boolean sameGroup(Judged pair) {
@@ -302,7 +316,8 @@ public final class PathLocalizer {
         private List<PortKey> portsOf(Set<String> groups) {
             Set<PortKey> blamed = new HashSet<>();
             verdicts.stream().filter(v -> v.culprit() == PathVerdict.Culprit.PORT).forEach(v -> blamed.addAll(v.ports()));
-            return sorted(groupOf.entrySet().stream().filter(e -> groups.contains(e.getValue()) && !blamed.contains(e.getKey()))
+            return sorted(groupOf.entrySet().stream()
+                    .filter(e -> groups.contains(e.getValue()) && !blamed.contains(e.getKey()))
                     .map(Map.Entry::getKey).toList(), PortKey::toString);
         }
 
@@ -358,15 +373,16 @@ public final class PathLocalizer {
                 PortKey src = pair.stats().src();
                 PortKey dst = pair.stats().dst();
                 List<String> lines = List.of(src + " is bad with " + otherBad(edges, src, dst) + " of "
-                        + (edges.get(src).size() - 1) + " other peers, " + dst + " with " + otherBad(edges, dst, src) + " of "
-                        + (edges.get(dst).size() - 1));
+                        + (edges.get(src).size() - 1) + " other peers, " + dst + " with " + otherBad(edges, dst, src)
+                        + " of " + (edges.get(dst).size() - 1));
                 verdicts.add(verdict(rule(List.of(pair)), PathVerdict.Culprit.PATH, src + PathVerdict.TO + dst, List.of(src),
                         List.of(src, dst), List.of(pair), 1, 1, lines));
             }
         }
 
         private static long otherBad(Map<PortKey, Map<PortKey, Tally>> edges, PortKey port, PortKey except) {
-            return edges.get(port).entrySet().stream().filter(e -> !e.getKey().equals(except) && e.getValue().isBad()).count();
+            return edges.get(port).entrySet().stream()
+                    .filter(e -> !e.getKey().equals(except) && e.getValue().isBad()).count();
         }
 
         // ---- shared
@@ -430,7 +446,8 @@ public final class PathLocalizer {
             long lost = bad.stream().mapToLong(j -> j.stats().lost()).sum();
             double loss = sent == 0 ? Double.NaN : (double) lost / sent;
             double p50 = median(bad.stream().map(j -> j.stats().p50Seconds()).filter(Double::isFinite).toList());
-            double p99 = bad.stream().mapToDouble(j -> j.stats().p99Seconds()).filter(Double::isFinite).max().orElse(Double.NaN);
+            double p99 = bad.stream().mapToDouble(j -> j.stats().p99Seconds()).filter(Double::isFinite).max()
+                    .orElse(Double.NaN);
             List<String> evidence = new ArrayList<>(lines);
             if (lost > 0) {
                 evidence.add(String.format(Locale.ROOT, "loss %s (%,d of %,d round trips)", percent(loss), lost, sent));

@@ -50,7 +50,8 @@ final class PathFindings {
         values.put("judged", (double) worst.judged());
         StringBuilder text = new StringBuilder(worst.describe()).append(": ").append(String.join("; ", worst.evidence()));
         if (verdicts.size() > 1) {
-            text.append("; ").append(verdicts.size() - 1).append(" more ").append(rule.id()).append(" verdict(s) on this port");
+            text.append("; ").append(verdicts.size() - 1).append(" more ").append(rule.id())
+                    .append(" verdict(s) on this port");
         }
         PortKey self = in.paths().port();
         text.append("; counters ").append(counters(self, in.previous(), in.current(), in.elapsedMillis(), config, values));
@@ -58,7 +59,8 @@ final class PathFindings {
             if (!end.equals(self)) {
                 PathContext.Reads reads = in.paths().ends().get(end);
                 text.append("; counters of the other end ").append(reads == null ? end + ": not held by this collector"
-                        : counters(end, reads.previous(), reads.current(), reads.elapsedMillis(), config, new LinkedHashMap<>()));
+                        : counters(end, reads.previous(), reads.current(), reads.elapsedMillis(), config,
+                        new LinkedHashMap<>()));
             }
         }
         return Optional.of(new Finding(rule, text.toString(), values, severity.apply(worst)));
