@@ -238,9 +238,8 @@ public final class PathLocalizer {
                 Map<PortKey, Tally> peers = edges.get(port);
                 int badPeers = (int) peers.values().stream().filter(Tally::isBad).count();
                 boolean unreachable = all.stream().allMatch(j -> j.symptom() == Symptom.UNREACHABLE);
-                List<String> lines = new ArrayList<>();
-                lines.add("bad with " + badPeers + " of " + peers.size() + " peers (" + symptoms(bad) + "); "
-                        + confirmation(port, edges, culprits) + " of those peers are fine with the others they probe");
+                List<String> lines = List.of("bad with " + badPeers + " of " + peers.size() + " peers (" + symptoms(bad)
+                        + "); " + confirmation(port, edges, culprits) + " of those peers are fine with the others they probe");
                 verdicts.add(verdict(unreachable ? Rule.PORT_UNREACHABLE : rule(bad), PathVerdict.Culprit.PORT,
                         port.toString(), List.of(port), List.of(port), bad, badPeers, peers.size(), lines));
             }
