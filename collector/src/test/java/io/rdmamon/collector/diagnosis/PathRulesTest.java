@@ -1,6 +1,8 @@
 package io.rdmamon.collector.diagnosis;
 
 import io.rdmamon.collector.live.PortKey;
+import io.rdmamon.collector.pingmesh.PairStats;
+import io.rdmamon.collector.pingmesh.PathLocalizer;
 import io.rdmamon.collector.pingmesh.PathVerdict;
 import io.rdmamon.collector.store.NodeStore;
 import io.rdmamon.protocol.model.HostSample;
@@ -9,6 +11,7 @@ import io.rdmamon.protocol.model.RdmaResources;
 import io.rdmamon.protocol.testing.MovingPort;
 import org.junit.jupiter.api.Test;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -152,6 +155,28 @@ class PathRulesTest {
         assertTrue(evidence.startsWith("group leaf-01 (its switch or its uplinks): bad towards 3 of 4 other groups; "
                 + "counters "), evidence);
         assertTrue(evidence.endsWith("; hits: ml/train-llama-0 (12 QPs)"), evidence);
+    }
+
+    @Test
+    void theLocalizersVerdictOnALossyPortRaisesPathLossOnThatPortAlone() {
+        PortKey n3 = new PortKey("n3", "mlx5_0", 1);
+        List<PairStats> window = new ArrayList<>();
+        for (PortKey src : List.of(N1, N2, n3)) {
+            for (PortKey dst : List.of(N1, N2, n3)) {
+                if (!src.equals(dst)) {
+                    long lost = src.equals(N2) || dst.equals(N2) ? 40 : 0;
+                    window.add(new PairStats(src, dst, "fleet", "fleet", 1000, lost, 12e-6, 30e-6, 10, 0));
+                }
+            }
+        }
+        verdicts.set(PathVerdicts.of(PathLocalizer.localize(window, PathLocalizer.Thresholds.defaults())));
+        for (int i = 0; i < 4; i++) {
+            tick();
+        }
+        assertEquals(Set.of("n2 path_loss warning"), active());
+        assertTrue(only().evidence().startsWith("port n2/mlx5_0/1 (its host or its link): bad with 2 of 2 peers "
+                + "(4 lossy); 2 of 2 of those peers are fine with the others they probe; loss 4.0% (160 of 4,000 round "
+                + "trips)"), only().evidence());
     }
 
     @Test
