@@ -14,7 +14,9 @@ import java.util.Objects;
  * @param srcGroup     {@code src}'s group (its ToR from LLDP, else configured, else {@code fleet})
  * @param dstGroup     {@code dst}'s group
  * @param sent         round trips sent in the window
- * @param lost         round trips of them without an answer; a failed probe's round trips count as sent and lost
+ * @param lost         round trips of them lost: those that waited out a retransmission (RC hides a lost packet behind
+ *                     its local ACK timeout, as TCP's SYN retransmission did for Pingmesh), and every round trip of a
+ *                     probe that failed (counted as sent too)
  * @param p50Seconds   median round-trip time of the answered ones; NaN when none was answered
  * @param p99Seconds   99th percentile of the same; NaN when none was answered
  * @param probes       probe runs in the window
