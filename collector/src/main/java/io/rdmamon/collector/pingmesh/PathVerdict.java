@@ -2,6 +2,8 @@ package io.rdmamon.collector.pingmesh;
 
 import io.rdmamon.collector.diagnosis.Rule;
 import io.rdmamon.collector.live.PortKey;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
 
 import java.util.List;
 import java.util.Locale;
@@ -60,6 +62,33 @@ public record PathVerdict(Rule rule, Culprit culprit, String culpritName, List<P
         ports = List.copyOf(ports);
         ends = List.copyOf(ends);
         evidence = List.copyOf(evidence);
+    }
+
+    /**
+     * The verdict as {@code GET /api/pingmesh} lists it: {@code {"rule", "culprit", "culpritName", "description",
+     * "ports": [{"node", "device", "port"}…], "ends": […], "lossRatio", "p50Seconds", "p99Seconds", "affected",
+     * "judged", "evidence": […]}}; a ratio or time that is not known (NaN) is left out.
+     */
+    public JsonObject toJson() {
+        JsonObject json = new JsonObject().put("rule", rule.id()).put("culprit", culprit.id())
+                .put("culpritName", culpritName).put("description", describe())
+                .put("ports", ports(ports)).put("ends", ports(ends));
+        putFinite(json, "lossRatio", lossRatio);
+        putFinite(json, "p50Seconds", p50Seconds);
+        putFinite(json, "p99Seconds", p99Seconds);
+        return json.put("affected", affected).put("judged", judged).put("evidence", new JsonArray(evidence));
+    }
+
+    private static JsonArray ports(List<PortKey> keys) {
+        JsonArray array = new JsonArray();
+        keys.forEach(k -> array.add(new JsonObject().put("node", k.node()).put("device", k.device()).put("port", k.port())));
+        return array;
+    }
+
+    private static void putFinite(JsonObject json, String key, double value) {
+        if (Double.isFinite(value)) {
+            json.put(key, value);
+        }
     }
 
     /** The culprit as the evidence names it, with what it stands for. */

@@ -1,6 +1,8 @@
 package io.rdmamon.collector.pingmesh;
 
 import io.rdmamon.collector.live.PortKey;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -191,6 +193,18 @@ class PathLocalizerTest {
                 "e.g. n01/mlx5_0/1 → n07/mlx5_0/1 loss 30%, n02/mlx5_0/1 → n07/mlx5_0/1 loss 30%, "
                         + "n03/mlx5_0/1 → n07/mlx5_0/1 loss 30%"), verdict.evidence());
         assertEquals("port n07/mlx5_0/1 (its host or its link)", verdict.describe());
+    }
+
+    @Test
+    void aVerdictAsTheApiListsIt() {
+        PathVerdict unreachable = PathLocalizer.localize(window(fleet(1, 3), Fault.port(2, Effect.UNREACHABLE)),
+                DEFAULTS).get(0);
+        assertEquals(new JsonObject().put("rule", "port_unreachable").put("culprit", "port")
+                .put("culpritName", "n02/mlx5_0/1").put("description", "port n02/mlx5_0/1 (its host or its link)")
+                .put("ports", new JsonArray().add(new JsonObject().put("node", "n02").put("device", "mlx5_0").put("port", 1)))
+                .put("ends", new JsonArray().add(new JsonObject().put("node", "n02").put("device", "mlx5_0").put("port", 1)))
+                .put("lossRatio", 1.0).put("affected", 2).put("judged", 2)
+                .put("evidence", new JsonArray(unreachable.evidence())), unreachable.toJson());
     }
 
     @Test
