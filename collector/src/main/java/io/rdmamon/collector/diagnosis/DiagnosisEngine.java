@@ -4,6 +4,8 @@ import io.rdmamon.collector.diagnosis.rules.LinkDegraded;
 import io.rdmamon.collector.diagnosis.rules.RuleTable;
 import io.rdmamon.collector.flaps.FlapLedger;
 import io.rdmamon.collector.flaps.PortFlaps;
+import io.rdmamon.collector.live.PortKey;
+import io.rdmamon.collector.pingmesh.PathVerdict;
 import io.rdmamon.collector.store.NodeStore;
 import io.rdmamon.collector.store.NodeView;
 import io.rdmamon.protocol.model.HostSample;
@@ -79,6 +81,7 @@ public final class DiagnosisEngine {
     private final DiagnosisConfig config;
     private final NodeStore store;
     private final LongSupplier clock;
+    private final PathVerdicts pathVerdicts;
     private final Map<String, NodeState> nodes = new HashMap<>();
     private final FleetRates fleetRates = new FleetRates();
     private final QosFleet qosFleet = new QosFleet();
@@ -88,9 +91,15 @@ public final class DiagnosisEngine {
 
     /** {@code store}: where the samples this engine is given are held, and their previous ones read. */
     public DiagnosisEngine(DiagnosisConfig config, NodeStore store, LongSupplier clock) {
+        this(config, store, clock, PathVerdicts.NONE);
+    }
+
+    /** Also judges the path rules on the pingmesh's verdicts ({@code pathVerdicts}, read once per port per sample). */
+    public DiagnosisEngine(DiagnosisConfig config, NodeStore store, LongSupplier clock, PathVerdicts pathVerdicts) {
         this.config = config;
         this.store = store;
         this.clock = clock;
+        this.pathVerdicts = pathVerdicts;
     }
 
     public DiagnosisConfig config() {
@@ -141,7 +150,7 @@ public final class DiagnosisEngine {
                 PortInput input = new PortInput(device, previousPort, port, elapsed, expectedRate(device, port), recentFlaps,
                         ledger(state, previousPort, port, sample.timestampMillis()), pciBefore.get(device.name()),
                         sample.ncclConf(), fleetQos(), rxBaseline(state, port, sample.timestampMillis()), state.portQos,
-                        sample.topology());
+                        sample.topology(), paths(new PortKey(sample.node(), device.name(), port.port())));
                 for (PortRule rule : RuleTable.PORT_RULES) {
                     if (rule.judges(input)) {
                         track(sample.node(), state, rule.id(), rule.evaluate(input, config).orElse(null), now);
@@ -287,6 +296,39 @@ public final class DiagnosisEngine {
                 dirty = true;
             }
         }
+    }
+
+    /**
+     * The pingmesh verdicts raised on {@code key}, with the store's last two reads of the other ports they name (their
+     * counters go into the evidence); nothing is looked up for a port without a verdict.
+     */
+    private PathContext paths(PortKey key) {
+        List<PathVerdict> verdicts = pathVerdicts.forPort(key);
+        if (verdicts.isEmpty()) {
+            return PathContext.NONE;
+        }
+        Map<PortKey, PathContext.Reads> ends = new HashMap<>();
+        for (PathVerdict verdict : verdicts) {
+            for (PortKey end : verdict.ends()) {
+                if (!end.equals(key) && !ends.containsKey(end)) {
+                    reads(end).ifPresent(reads -> ends.put(end, reads));
+                }
+            }
+        }
+        return new PathContext(key, verdicts, ends);
+    }
+
+    /** The last two reads of {@code key} the store holds; empty when it holds no sample with the port. */
+    private Optional<PathContext.Reads> reads(PortKey key) {
+        NodeStore.LastSamples held = store.lastSamples(key.node()).orElse(null);
+        IbPort current = held == null ? null : NodeStore.portsByKey(held.last()).get(key.devicePort());
+        if (current == null) {
+            return Optional.empty();
+        }
+        HostSample previous = held.previous();
+        IbPort before = previous == null ? null : NodeStore.portsByKey(previous).get(key.devicePort());
+        return Optional.of(new PathContext.Reads(before, current,
+                before == null ? 0 : held.last().timestampMillis() - previous.timestampMillis()));
     }
 
     /** Each lane's Rx power baseline before this sample (and this sample's readings added to it). */

@@ -26,16 +26,27 @@ import java.util.Set;
  * @param portQos       what the QoS rules derive from the port's configuration; null: derived for this input alone
  *                      (the engine passes the view it keeps while the configuration is unchanged)
  * @param topology      the node's GPU↔NIC topology and verdicts; null when it has none (no GPU)
+ * @param paths         the pingmesh verdicts raised on the port and the reads of their other ends; null: none
  */
 public record PortInput(IbDevice device, IbPort previous, IbPort current, long elapsedMillis, ExpectedRate expectedRate,
                         long recentFlaps, FlapCounts linkFlaps, PciFunction previousPci, Map<String, String> ncclConf,
                         QosProfile.Fleet fleetQos, Map<Integer, Double> rxPowerBaselineWatts, PortQos portQos,
-                        GpuTopology topology) {
+                        GpuTopology topology, PathContext paths) {
 
     public PortInput {
         linkFlaps = linkFlaps == null ? FlapCounts.NONE : linkFlaps;
         rxPowerBaselineWatts = rxPowerBaselineWatts == null ? Map.of() : Map.copyOf(rxPowerBaselineWatts);
         portQos = portQos == null ? PortQos.of(device, current, ncclConf) : portQos;
+        paths = paths == null ? PathContext.NONE : paths;
+    }
+
+    /** An input without pingmesh verdicts. */
+    public PortInput(IbDevice device, IbPort previous, IbPort current, long elapsedMillis, ExpectedRate expectedRate,
+                     long recentFlaps, FlapCounts linkFlaps, PciFunction previousPci, Map<String, String> ncclConf,
+                     QosProfile.Fleet fleetQos, Map<Integer, Double> rxPowerBaselineWatts, PortQos portQos,
+                     GpuTopology topology) {
+        this(device, previous, current, elapsedMillis, expectedRate, recentFlaps, linkFlaps, previousPci, ncclConf,
+                fleetQos, rxPowerBaselineWatts, portQos, topology, null);
     }
 
     /** An input without a GPU topology. */

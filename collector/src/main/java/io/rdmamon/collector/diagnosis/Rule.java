@@ -118,6 +118,19 @@ public enum Rule {
             "Relaxed ordering is off in the NIC's PCIe Device Control, so its DMA writes are strictly ordered (the "
                     + "mlx5e patch measured 10 to 40 GB/s when enabled). Enable it (ethtool --set-priv-flags IF "
                     + "pci_ro_write on, firmware and BIOS settings)."),
+    PATH_LOSS("path_loss", Severity.WARNING, Severity.CRITICAL, false,
+            "The pingmesh loses probes on the paths behind this port, and the pattern names the culprit: the port "
+                    + "(its host or link: check its symbol errors, PFC pauses and transport errors, the cable/optic and "
+                    + "the switch port), its group's switch or uplinks, the spine, or one path. Critical from 5 % loss: "
+                    + "RoCE retransmits go-back-N, so drain the culprit from jobs before it stalls them."),
+    PATH_LATENCY_HIGH("path_latency_high", Severity.WARNING, false,
+            "The pingmesh's round trips through this port are slow (p50 above the threshold and several times the "
+                    + "fleet's median) without loss. Look for PFC pauses and congestion on the culprit (its switch, the "
+                    + "spine), a port trained at a lower rate, or an overloaded host: probe replies wait for the CPU."),
+    PORT_UNREACHABLE("port_unreachable", Severity.CRITICAL, false,
+            "No peer reaches this port over RDMA: every probe to and from it failed. Check the link (ibv_devinfo, "
+                    + "ip link), its RoCE v2 GID and IP address, the switch port and its VLAN/PFC configuration, and "
+                    + "that its agent still answers probes; the host's other ports tell host from link."),
     AGENT_STALE("agent_stale", Severity.WARNING, false,
             "The node's agent stopped delivering fresh samples, or a source fails on it, so part of the node is "
                     + "not watched. Check that the agent runs (systemctl status rdmamon-agent), its token and "

@@ -52,7 +52,12 @@ final class PortDeltas {
      * those the port has pause counters for (learned, {@link LosslessPriorities}).
      */
     static SortedSet<Integer> losslessPriorities(PortInput in, DiagnosisConfig config) {
-        return config.losslessPriorities().isEmpty() ? LosslessPriorities.of(in.current()).priorities()
+        return losslessPriorities(in.current(), config);
+    }
+
+    /** The lossless priorities of {@code port}, as {@link #losslessPriorities(PortInput, DiagnosisConfig)}. */
+    static SortedSet<Integer> losslessPriorities(IbPort port, DiagnosisConfig config) {
+        return config.losslessPriorities().isEmpty() ? LosslessPriorities.of(port).priorities()
                 : config.losslessPriorities();
     }
 

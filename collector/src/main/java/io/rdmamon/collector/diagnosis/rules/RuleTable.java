@@ -36,7 +36,10 @@ public final class RuleTable {
             new GpudirectNotReady(),
             new GpuNicCrossNuma(),
             new PcieAcsRedirect(),
-            new PcieRelaxedOrderingOff());
+            new PcieRelaxedOrderingOff(),
+            new PathLoss(),
+            new PathLatencyHigh(),
+            new PortUnreachable());
     public static final AgentStale AGENT_STALE = new AgentStale();
     public static final NodeNameConflict NODE_NAME_CONFLICT = new NodeNameConflict();
 

@@ -17,9 +17,10 @@ public final class TransportLoss implements PortRule {
     /**
      * mlx5's names, then Soft-RoCE's (rxe, kernel {@code rxe_hw_counters.c}) for the same three events: a request
      * arriving after a gap (responder), a NAK for a sequence error received and a retransmission after an ACK timeout
-     * (requester). A device exports one set or the other, so the sum never counts an event twice.
+     * (requester). A device exports one set or the other, so the sum never counts an event twice. The path rules show
+     * them as counters of both ends.
      */
-    private static final List<String> TRANSPORT_ERRORS = List.of("out_of_sequence", "packet_seq_err",
+    static final List<String> TRANSPORT_ERRORS = List.of("out_of_sequence", "packet_seq_err",
             "local_ack_timeout_err", "out_of_seq_request", "rcvd_seq_err", "completer_retry_err");
 
     @Override
