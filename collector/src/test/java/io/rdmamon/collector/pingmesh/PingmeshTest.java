@@ -1,0 +1,231 @@
+package io.rdmamon.collector.pingmesh;
+
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import io.rdmamon.collector.live.PortKey;
+import io.rdmamon.collector.probe.Endpoint;
+import io.rdmamon.collector.probe.ProbeConfig;
+import io.rdmamon.collector.probe.ProbeNodes;
+import io.rdmamon.collector.probe.ProbeOrchestrator;
+import io.rdmamon.collector.probe.ProbeOutcomes;
+import io.rdmamon.collector.probe.ProbeRequest;
+import io.rdmamon.collector.probe.Requester;
+import io.rdmamon.collector.store.NodeStore;
+import io.rdmamon.protocol.probe.PerftestTest;
+import io.rdmamon.protocol.probe.ProbeRole;
+import io.rdmamon.protocol.testing.FixtureHosts;
+import io.rdmamon.protocol.wire.Frame;
+import io.vertx.core.Context;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonObject;
+import io.vertx.junit5.VertxExtension;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+
+import static io.rdmamon.collector.pingmesh.FakeMeshAgents.Behaviour.DEAD;
+import static io.rdmamon.collector.pingmesh.FakeMeshAgents.Behaviour.HANGING;
+import static io.rdmamon.collector.pingmesh.FakeMeshAgents.Behaviour.HEALTHY;
+import static io.rdmamon.collector.pingmesh.FakeMeshAgents.Behaviour.LOSSY;
+import static io.rdmamon.collector.pingmesh.FakeMeshAgents.Behaviour.REFUSING;
+import static io.rdmamon.protocol.testing.Waits.waitFor;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The pingmesh service driving agents through the orchestrator's {@link io.rdmamon.collector.ingest.AgentLinks}:
+ * four golden hosts (a RoCE port and an eRDMA port each) in two configured racks; the agents answer as scripted.
+ * One round: in slot 0 each port probes its rack peer, in slot 1 one port of the other rack.
+ */
+@ExtendWith(VertxExtension.class)
+class PingmeshTest {
+    private static final Duration LIMIT = Duration.ofSeconds(20);
+    private Vertx vertx;
+    private Context context;
+    private NodeStore store;
+    private FakeMeshAgents agents;
+    private ProbeOrchestrator orchestrator;
+    private Pingmesh pingmesh;
+    private PrometheusRegistry registry;
+
+    @BeforeEach
+    void setUp(Vertx v) {
+        vertx = v;
+        context = vertx.getOrCreateContext();
+        store = new NodeStore(System::currentTimeMillis, 3, 600_000, 10, 100);
+        agents = new FakeMeshAgents(context);
+        registry = new PrometheusRegistry();
+        orchestrator = new ProbeOrchestrator(vertx, ProbeConfig.defaults(), ProbeNodes.of(store), agents,
+                new ProbeOutcomes(), registry, Duration.ofSeconds(10));
+        agents.orchestrator = orchestrator;
+        PingmeshConfig config = new PingmeshConfig(true, 2, 60, 20, 1, 1, 3, 14, 8, List.of(
+                GroupRule.of("rack-a", List.of("n1", "n2"), "rack-a"), GroupRule.of("rack-b", List.of("n3", "n4"), "rack-b")));
+        pingmesh = new Pingmesh(vertx, config, store, agents, orchestrator, new PortGroups(config.groups(), port -> null),
+                () -> null, registry, System::currentTimeMillis);
+    }
+
+    private void nodes(FakeMeshAgents.Behaviour... behaviours) {
+        for (int i = 0; i < behaviours.length; i++) {
+            String node = "n" + (i + 1);
+            store.connect(node, "test", 1000);
+            store.accept(FixtureHosts.golden(node, System.currentTimeMillis(), 1));
+            agents.node(node, behaviours[i]);
+        }
+    }
+
+    private <T> T onContext(Callable<T> action) throws Exception {
+        CompletableFuture<T> result = new CompletableFuture<>();
+        context.runOnContext(v -> {
+            try {
+                result.complete(action.call());
+            } catch (Exception | AssertionError e) {
+                result.completeExceptionally(e);
+            }
+        });
+        return result.get(10, TimeUnit.SECONDS);
+    }
+
+    private void round(long number) throws Exception {
+        onContext(() -> {
+            pingmesh.round(number);
+            return null;
+        });
+    }
+
+    private double outcomes(String outcome) {
+        return registry.scrape().stream().filter(s -> s.getMetadata().getName().equals("rdmamon_collector_pingmesh_probes"))
+                .flatMap(s -> s.getDataPoints().stream())
+                .filter(p -> p.getLabels().get("outcome").equals(outcome))
+                .mapToDouble(p -> ((io.prometheus.metrics.model.snapshots.CounterSnapshot.CounterDataPointSnapshot) p).getValue())
+                .sum();
+    }
+
+    private double ended() {
+        return outcomes("ok") + outcomes("failed") + outcomes("skipped");
+    }
+
+    private static PortKey roce(String node) {
+        return new PortKey(node, "mlx5_0", 1);
+    }
+
+    private static PortKey erdma(String node) {
+        return new PortKey(node, "erdma_0", 1);
+    }
+
+    private Map<List<PortKey>, PairStats> stats() {
+        return pingmesh.results().pairStats(System.currentTimeMillis()).stream()
+                .collect(Collectors.toMap(s -> List.of(s.src(), s.dst()), s -> s));
+    }
+
+    @Test
+    void aRoundProbesEveryPortServerFirstAsLatencyProbesOnItsOwnFabric() throws Exception {
+        nodes(HEALTHY, HEALTHY, HEALTHY, HEALTHY);
+        round(0);
+        // own rack: 2 racks × 2 ports × 2 fabrics; other rack: as many
+        waitFor(() -> outcomes("ok") == 16, "16 probes done", LIMIT);
+        assertEquals(0.0, outcomes("failed") + outcomes("skipped"));
+        Map<List<PortKey>, PairStats> stats = stats();
+        assertEquals(16, stats.size(), stats.keySet().toString());
+        PairStats own = stats.get(List.of(roce("n1"), roce("n2")));
+        assertEquals(new PairStats(roce("n1"), roce("n2"), "rack-a", "rack-a", 19, 0, 3e-6, 3e-6, 1, 0), own);
+        assertTrue(stats.keySet().stream().allMatch(pair -> pair.get(0).device().equals(pair.get(1).device())),
+                "never a RoCE port with an eRDMA one");
+        assertEquals(8, stats.values().stream().filter(s -> !s.srcGroup().equals(s.dstGroup())).count());
+
+        Map<String, List<FakeMeshAgents.Sent>> byProbe = agents.starts().stream()
+                .collect(Collectors.groupingBy(s -> ((Frame.ProbeStart) s.frame()).probeId()));
+        assertEquals(16, byProbe.size());
+        byProbe.forEach((id, starts) -> {
+            assertTrue(id.startsWith("pm-"), id);
+            Frame.ProbeStart server = (Frame.ProbeStart) starts.get(0).frame();
+            Frame.ProbeStart client = (Frame.ProbeStart) starts.get(1).frame();
+            assertEquals(ProbeRole.SERVER, server.role(), "server first");
+            assertEquals(ProbeRole.CLIENT, client.role());
+            assertEquals(8_000, client.timeoutMillis());
+            assertEquals(PerftestTest.SEND_LAT, client.spec().test());
+            assertEquals(20, client.spec().iterations());
+            assertEquals(14, client.spec().qpTimeout());
+            assertEquals(64, client.spec().sizeBytes());
+            assertNull(client.spec().trafficClass(), "no lossless class known");
+            if (client.spec().device().equals("mlx5_0")) {
+                assertEquals(3, client.spec().gidIndex(), "the RoCE v2 GID the orchestrator picks");
+                assertEquals(3, server.spec().gidIndex());
+                assertEquals("192.168.1.2", client.serverAddress());
+            } else {
+                assertNull(client.spec().gidIndex());
+                assertEquals(agents.remoteHost(starts.get(0).node()).orElseThrow(), client.serverAddress());
+            }
+        });
+        JsonObject listed = onContext(() -> orchestrator.list());
+        assertEquals(0, listed.getJsonArray("probes").size(), "not listed by default");
+        JsonObject all = onContext(() -> orchestrator.list(true));
+        assertEquals(16, all.getJsonArray("probes").size());
+        assertEquals("send_lat", all.getJsonArray("probes").getJsonObject(0).getString("test"));
+        assertEquals(16, pingmesh.mesh().ports().size() * 2);
+        assertEquals(Map.of("rack-a", PortGroups.Source.CONFIG, "rack-b", PortGroups.Source.CONFIG),
+                pingmesh.mesh().groupSources());
+    }
+
+    @Test
+    void lossIsCountedFailedProbesAreUnreachableAndRefusalsAreSkipped() throws Exception {
+        nodes(HEALTHY, LOSSY, REFUSING, DEAD);
+        round(0);
+        waitFor(() -> ended() == 16, "16 probes ended", LIMIT);
+        Map<List<PortKey>, PairStats> stats = stats();
+        PairStats lossy = stats.get(List.of(roce("n1"), roce("n2")));
+        assertEquals(19, lossy.sent());
+        assertEquals(4, lossy.lost(), "round trips of 100 ms waited for a retransmission (67 ms at qpTimeout 14)");
+        assertTrue(stats.keySet().stream().flatMap(List::stream).noneMatch(p -> p.node().equals("n3")),
+                "a refusing agent's pairs have no statistics: " + stats.keySet());
+        List<PairStats> towardsDead = stats.values().stream().filter(s -> s.dst().node().equals("n4")
+                || s.src().node().equals("n4")).toList();
+        assertTrue(!towardsDead.isEmpty());
+        for (PairStats s : towardsDead) {
+            assertEquals(s.sent(), s.lost(), s.toString());
+            assertEquals(20, s.sent());
+            assertEquals(1, s.failedProbes());
+        }
+        // n3 as client (server n4 listened... but n3 refuses) and as server: skipped, with the agent's reason
+        List<ProbePoint> refused = pingmesh.results().history(new PingmeshResults.Pair(roce("n4"), roce("n3")));
+        assertEquals(1, refused.size());
+        assertTrue(refused.get(0).skipped());
+        assertEquals("probes are disabled on this agent", refused.get(0).error());
+        assertTrue(outcomes("failed") > 0);
+        assertTrue(outcomes("skipped") > 0);
+    }
+
+    @Test
+    void portsInAnOperatorsProbeAreLeftAlone() throws Exception {
+        nodes(HEALTHY, HEALTHY, HEALTHY, HEALTHY);
+        onContext(() -> orchestrator.start(new ProbeRequest(new Endpoint("n1", "mlx5_0", 1),
+                new Endpoint("n2", "mlx5_0", 1), 65_536, 5, 1, null, false), new Requester("operator", null, null)));
+        round(0);
+        waitFor(() -> ended() == 16, "16 probes ended", LIMIT);
+        List<ProbePoint> skipped = pingmesh.results().history(new PingmeshResults.Pair(roce("n1"), roce("n2")));
+        assertTrue(skipped.get(0).skipped());
+        assertTrue(skipped.get(0).error().contains("is in an operator's probe"), skipped.get(0).error());
+        assertEquals(2 + 2 + 2, outcomes("skipped"), "every probe of n1's and n2's RoCE ports: n1↔n2, 2 towards "
+                + "rack-b, 2 from it");
+        assertEquals(1, onContext(() -> orchestrator.list()).getJsonArray("probes").size(), "the operator's probe runs");
+    }
+
+    @Test
+    void aClientStillRunningIsNotStartedAgain() throws Exception {
+        nodes(HANGING, HEALTHY, HEALTHY, HEALTHY);
+        round(0);
+        waitFor(() -> outcomes("ok") == 12, "the probes without n1 as client done", LIMIT);
+        round(1);
+        waitFor(() -> outcomes("skipped") == 4, "n1's clients of round 1 skipped", LIMIT);
+        List<ProbePoint> history = pingmesh.results().history(new PingmeshResults.Pair(erdma("n1"), erdma("n2")));
+        assertEquals(1, history.size());
+        assertTrue(history.get(0).error().contains("is still the client of pm-"), history.get(0).error());
+    }
+}
