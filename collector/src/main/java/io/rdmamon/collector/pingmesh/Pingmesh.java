@@ -63,12 +63,13 @@ public final class Pingmesh {
     }
 
     /**
+     * @param results       where the probes' outcomes go (the metrics read them too)
      * @param configuredQos the configured fleet QoS profile ({@code diagnosis.qosProfile}); null when none
      * @param registry      where {@code rdmamon_collector_pingmesh_probes_total} is registered
      */
     public Pingmesh(Vertx vertx, PingmeshConfig config, NodeStore store, AgentLinks agents,
-                    ProbeOrchestrator orchestrator, PortGroups groups, Supplier<QosProfile> configuredQos,
-                    PrometheusRegistry registry, LongSupplier clock) {
+                    ProbeOrchestrator orchestrator, PortGroups groups, PingmeshResults results,
+                    Supplier<QosProfile> configuredQos, PrometheusRegistry registry, LongSupplier clock) {
         this.vertx = vertx;
         this.config = config;
         this.store = store;
@@ -77,7 +78,7 @@ public final class Pingmesh {
         this.groups = groups;
         this.configuredQos = configuredQos;
         this.clock = clock;
-        this.results = new PingmeshResults(config.window(), config.lossRttSeconds());
+        this.results = results;
         this.counters = new PathCounters(config.window().toMillis());
         this.outcomes = Counter.builder().name("rdmamon_collector_pingmesh_probes")
                 .help("Pingmesh probes by outcome: ok (round trips measured), failed (the client never got through "

@@ -1,20 +1,13 @@
 package io.rdmamon.collector.pingmesh;
 
-import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.rdmamon.collector.live.PortKey;
 import io.rdmamon.collector.probe.Endpoint;
-import io.rdmamon.collector.probe.ProbeConfig;
-import io.rdmamon.collector.probe.ProbeNodes;
 import io.rdmamon.collector.probe.ProbeOrchestrator;
-import io.rdmamon.collector.probe.ProbeOutcomes;
 import io.rdmamon.collector.probe.ProbeRequest;
 import io.rdmamon.collector.probe.Requester;
-import io.rdmamon.collector.store.NodeStore;
 import io.rdmamon.protocol.probe.PerftestTest;
 import io.rdmamon.protocol.probe.ProbeRole;
-import io.rdmamon.protocol.testing.FixtureHosts;
 import io.rdmamon.protocol.wire.Frame;
-import io.vertx.core.Context;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import io.vertx.junit5.VertxExtension;
@@ -26,8 +19,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
 import static io.rdmamon.collector.pingmesh.FakeMeshAgents.Behaviour.DEAD;
@@ -40,76 +31,41 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/**
- * The pingmesh service driving agents through the orchestrator's {@link io.rdmamon.collector.ingest.AgentLinks}:
- * four golden hosts (a RoCE port and an eRDMA port each) in two configured racks; the agents answer as scripted.
- * One round: in slot 0 each port probes its rack peer, in slot 1 one port of the other rack.
- */
+/** The pingmesh service driving agents through the orchestrator's AgentLinks ({@link MeshFixture}). */
 @ExtendWith(VertxExtension.class)
 class PingmeshTest {
     private static final Duration LIMIT = Duration.ofSeconds(20);
-    private Vertx vertx;
-    private Context context;
-    private NodeStore store;
+    private MeshFixture mesh;
     private FakeMeshAgents agents;
     private ProbeOrchestrator orchestrator;
     private Pingmesh pingmesh;
-    private PrometheusRegistry registry;
 
     @BeforeEach
-    void setUp(Vertx v) {
-        vertx = v;
-        context = vertx.getOrCreateContext();
-        store = new NodeStore(System::currentTimeMillis, 3, 600_000, 10, 100);
-        agents = new FakeMeshAgents(context);
-        registry = new PrometheusRegistry();
-        orchestrator = new ProbeOrchestrator(vertx, ProbeConfig.defaults(), ProbeNodes.of(store), agents,
-                new ProbeOutcomes(), registry, Duration.ofSeconds(10));
-        agents.orchestrator = orchestrator;
-        PingmeshConfig config = new PingmeshConfig(true, 2, 60, 20, 1, 1, 3, 14, 8, List.of(
-                GroupRule.of("rack-a", List.of("n1", "n2"), "rack-a"), GroupRule.of("rack-b", List.of("n3", "n4"), "rack-b")));
-        pingmesh = new Pingmesh(vertx, config, store, agents, orchestrator, new PortGroups(config.groups(), port -> null),
-                () -> null, registry, System::currentTimeMillis);
+    void setUp(Vertx vertx) {
+        mesh = new MeshFixture(vertx);
+        agents = mesh.agents;
+        orchestrator = mesh.orchestrator;
+        pingmesh = mesh.pingmesh;
     }
 
     private void nodes(FakeMeshAgents.Behaviour... behaviours) {
-        for (int i = 0; i < behaviours.length; i++) {
-            String node = "n" + (i + 1);
-            store.connect(node, "test", 1000);
-            store.accept(FixtureHosts.golden(node, System.currentTimeMillis(), 1));
-            agents.node(node, behaviours[i]);
-        }
+        mesh.nodes(behaviours);
     }
 
     private <T> T onContext(Callable<T> action) throws Exception {
-        CompletableFuture<T> result = new CompletableFuture<>();
-        context.runOnContext(v -> {
-            try {
-                result.complete(action.call());
-            } catch (Exception | AssertionError e) {
-                result.completeExceptionally(e);
-            }
-        });
-        return result.get(10, TimeUnit.SECONDS);
+        return mesh.onContext(action);
     }
 
     private void round(long number) throws Exception {
-        onContext(() -> {
-            pingmesh.round(number);
-            return null;
-        });
+        mesh.round(number);
     }
 
     private double outcomes(String outcome) {
-        return registry.scrape().stream().filter(s -> s.getMetadata().getName().equals("rdmamon_collector_pingmesh_probes"))
-                .flatMap(s -> s.getDataPoints().stream())
-                .filter(p -> p.getLabels().get("outcome").equals(outcome))
-                .mapToDouble(p -> ((io.prometheus.metrics.model.snapshots.CounterSnapshot.CounterDataPointSnapshot) p).getValue())
-                .sum();
+        return mesh.outcomes(outcome);
     }
 
     private double ended() {
-        return outcomes("ok") + outcomes("failed") + outcomes("skipped");
+        return mesh.ended();
     }
 
     private static PortKey roce(String node) {
