@@ -15,8 +15,7 @@ import java.util.EnumSet;
 import java.util.function.Function;
 
 /**
- * {@code /api/probes}: start (POST, operator), list (GET; {@code ?include=pingmesh} adds the pingmesh's probes), one
- * probe (GET), cancel (DELETE, operator).
+ * {@code /api/probes}: start (POST, operator), list (GET), one probe (GET), cancel (DELETE, operator).
  * The read routes rely on the router's {@code /api/*} viewer check. Shapes in docs/probes.md.
  */
 public final class ProbeApi implements Routes {
@@ -48,8 +47,7 @@ public final class ProbeApi implements Routes {
                 .handler(auth.requireOperator((ctx, refusal) -> probes.refused(
                         requester(ctx, EnumSet.allOf(Role.class)), refusal.status(), refusal.error())))
                 .handler(this::start);
-        // the pingmesh's own probes only when asked: they are many, short, and no operator's business by default
-        router.get(PATH).handler(ctx -> JsonReplies.ok(ctx, probes.list("pingmesh".equals(ctx.queryParams().get("include")))));
+        router.get(PATH).handler(ctx -> JsonReplies.ok(ctx, probes.list()));
         router.get(PATH + "/:id").handler(ctx -> probes.get(ctx.pathParam("id")).ifPresentOrElse(
                 probe -> JsonReplies.ok(ctx, probe),
                 () -> error(ctx, new ProbeRefused(404, "unknown probe '" + ctx.pathParam("id") + "'"))));
