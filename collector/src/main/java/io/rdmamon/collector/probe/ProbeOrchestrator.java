@@ -21,7 +21,9 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -58,6 +60,13 @@ public final class ProbeOrchestrator implements AgentRegistry.Listener {
     private final ProbeOutcomes outcomes;
     private final ProbeAudit audit;
     private final Map<String, Probe> probes = new LinkedHashMap<>();
+    /**
+     * The system probes, apart: at fleet scale thousands run at once, and an operator's start, the pingmesh's
+     * port check and the history must not walk them.
+     */
+    private final Map<String, Probe> systemProbes = new LinkedHashMap<>();
+    /** The ids of the finished system probes, oldest first: those beyond the history size are dropped. */
+    private final ArrayDeque<String> finishedSystem = new ArrayDeque<>();
     /** Unordered pair → when its last probe finished, for the cooldown. */
     private final Map<String, Long> pairFinished = new HashMap<>();
     private Consumer<JsonObject> onChange = json -> { };
@@ -112,7 +121,7 @@ public final class ProbeOrchestrator implements AgentRegistry.Listener {
             throw e;
         }
         probes.put(probe.id, probe);
-        trimHistory(false);
+        trimHistory();
         audit.record("start", probe.id, request, who, "server address " + probe.serverAddress);
         probe.hardTimer = vertx.setTimer(request.durationSeconds() * 1000L + config.timeoutMargin().toMillis(),
                 t -> timedOut(probe));
@@ -149,8 +158,7 @@ public final class ProbeOrchestrator implements AgentRegistry.Listener {
                 dst, request.spec(dst, gidIndex(dstDevice, dstPort)));
         Probe probe = new Probe(newId("pm-"), request.asRequest(), "system:pingmesh", System.currentTimeMillis(), null,
                 config.passRatio(), address, specs, end);
-        probes.put(probe.id, probe);
-        trimHistory(true);
+        systemProbes.put(probe.id, probe);
         long timeout = request.timeout().toMillis();
         probe.hardTimer = vertx.setTimer(timeout, t -> timedOut(probe));
         probe.serverLive = agents.send(dst.node(), new Frame.ProbeStart(probe.id, ProbeRole.SERVER, probe.spec(dst),
@@ -165,7 +173,7 @@ public final class ProbeOrchestrator implements AgentRegistry.Listener {
 
     /** Whether {@code port} is in an operator's probe that has not ended (the pingmesh then leaves it alone). */
     public boolean inOperatorProbe(Endpoint port) {
-        return probes.values().stream().anyMatch(p -> !p.system() && !p.state.terminal() && p.uses(port));
+        return probes.values().stream().anyMatch(p -> !p.state.terminal() && p.uses(port));
     }
 
     /** Audits a start refused before it reached {@link #start} (unreadable body, a viewer's token). */
@@ -179,7 +187,7 @@ public final class ProbeOrchestrator implements AgentRegistry.Listener {
      * @throws ProbeRefused 404 for an unknown id, 409 when it already finished
      */
     public JsonObject cancel(String id, Requester who) {
-        Probe probe = probes.get(id);
+        Probe probe = find(id);
         if (probe == null) {
             throw new ProbeRefused(404, "unknown probe '" + id + "'");
         }
@@ -192,7 +200,7 @@ public final class ProbeOrchestrator implements AgentRegistry.Listener {
     }
 
     public Optional<JsonObject> get(String id) {
-        return Optional.ofNullable(probes.get(id)).map(p -> p.json(System.currentTimeMillis()));
+        return Optional.ofNullable(find(id)).map(p -> p.json(System.currentTimeMillis()));
     }
 
     /**
@@ -206,7 +214,11 @@ public final class ProbeOrchestrator implements AgentRegistry.Listener {
     /** {@link #list()}, with the system probes too when {@code includeSystem} ({@code ?include=pingmesh}). */
     public JsonObject list(boolean includeSystem) {
         long now = System.currentTimeMillis();
-        List<Probe> newestFirst = new ArrayList<>(probes.values().stream().filter(p -> includeSystem || !p.system()).toList());
+        List<Probe> newestFirst = new ArrayList<>(probes.values());
+        if (includeSystem) {
+            newestFirst.addAll(systemProbes.values());
+            newestFirst.sort(Comparator.comparingLong(p -> p.createdMillis));
+        }
         java.util.Collections.reverse(newestFirst);
         JsonArray array = new JsonArray();
         newestFirst.forEach(p -> array.add(p.json(now)));
@@ -221,7 +233,7 @@ public final class ProbeOrchestrator implements AgentRegistry.Listener {
 
     @Override
     public void probeReport(String node, Frame.ProbeReport report) {
-        Probe probe = probes.get(report.probeId());
+        Probe probe = find(report.probeId());
         Endpoint side = probe == null ? null
                 : report.role() == ProbeRole.SERVER ? probe.request.destination() : probe.request.source();
         if (side == null || !side.node().equals(node)) {
@@ -248,7 +260,9 @@ public final class ProbeOrchestrator implements AgentRegistry.Listener {
 
     @Override
     public void disconnected(String node) {
-        for (Probe probe : List.copyOf(probes.values())) {
+        List<Probe> all = new ArrayList<>(probes.values());
+        all.addAll(systemProbes.values());
+        for (Probe probe : all) {
             if (probe.state.terminal() || !probe.involves(node)) {
                 continue;
             }
@@ -386,6 +400,10 @@ public final class ProbeOrchestrator implements AgentRegistry.Listener {
             probe.clientLive = false;
         }
         if (probe.system()) {
+            finishedSystem.addLast(probe.id);
+            while (finishedSystem.size() > config.historySize()) {
+                systemProbes.remove(finishedSystem.removeFirst());
+            }
             LOG.log(System.Logger.Level.DEBUG, "pingmesh probe {0} {1} → {2}: {3}{4}", probe.id, probe.request.source(),
                     probe.request.destination(), state.jsonName(), probe.error == null ? "" : ": " + firstLine(probe.error));
             probe.systemEnd.accept(new SystemProbeEnd(probe.id, state, probe.serverTcpPort != 0, probe.latency, probe.error,
@@ -415,7 +433,7 @@ public final class ProbeOrchestrator implements AgentRegistry.Listener {
         String address = serverAddress(request, srcDevice, srcPort, dstDevice, dstPort);
         long now = System.currentTimeMillis();
         for (Probe active : probes.values()) {
-            if (active.state.terminal() || active.system()) {
+            if (active.state.terminal()) {
                 continue;
             }
             for (Endpoint port : List.of(request.source(), request.destination())) {
@@ -424,7 +442,7 @@ public final class ProbeOrchestrator implements AgentRegistry.Listener {
                 }
             }
         }
-        long running = probes.values().stream().filter(p -> !p.state.terminal() && !p.system()).count();
+        long running = probes.values().stream().filter(p -> !p.state.terminal()).count();
         if (running >= config.maxConcurrent()) {
             throw new ProbeRefused(429, "already " + running + " probes running (probes.maxConcurrent "
                     + config.maxConcurrent() + ")");
@@ -538,27 +556,27 @@ public final class ProbeOrchestrator implements AgentRegistry.Listener {
         return json;
     }
 
-    /**
-     * Drops the oldest finished probes of one kind (operators' or system) beyond the history size, each kind
-     * keeping its own, so that the pingmesh's many probes never push an operator's out (running ones stay).
-     */
-    private void trimHistory(boolean system) {
-        long kept = probes.values().stream().filter(p -> p.system() == system).count();
+    /** Drops the oldest finished operator's probes beyond the history size (running ones stay: at most maxConcurrent). */
+    private void trimHistory() {
         Iterator<Probe> oldestFirst = probes.values().iterator();
-        while (kept > config.historySize() && oldestFirst.hasNext()) {
-            Probe probe = oldestFirst.next();
-            if (probe.system() == system && probe.state.terminal()) {
+        while (probes.size() > config.historySize() && oldestFirst.hasNext()) {
+            if (oldestFirst.next().state.terminal()) {
                 oldestFirst.remove();
-                kept--;
             }
         }
+    }
+
+    /** The probe {@code id}, an operator's or a system one; null when unknown. */
+    private Probe find(String id) {
+        Probe probe = probes.get(id);
+        return probe != null ? probe : systemProbes.get(id);
     }
 
     private String newId(String prefix) {
         String id;
         do {
             id = prefix + Long.toHexString(ThreadLocalRandom.current().nextLong() & 0xffff_ffff_ffffL);
-        } while (probes.containsKey(id));
+        } while (find(id) != null);
         return id;
     }
 
