@@ -31,9 +31,13 @@ final class MeshFixture {
     final Pingmesh pingmesh;
 
     MeshFixture(Vertx vertx) {
+        this(vertx, ProbeConfig.defaults());
+    }
+
+    MeshFixture(Vertx vertx, ProbeConfig probes) {
         context = vertx.getOrCreateContext();
         agents = new FakeMeshAgents(context);
-        orchestrator = new ProbeOrchestrator(vertx, ProbeConfig.defaults(), ProbeNodes.of(store), agents,
+        orchestrator = new ProbeOrchestrator(vertx, probes, ProbeNodes.of(store), agents,
                 new ProbeOutcomes(), registry, Duration.ofSeconds(10));
         agents.orchestrator = orchestrator;
         PingmeshConfig config = new PingmeshConfig(true, 2, 60, 20, 1, 1, 3, 14, 8, List.of(

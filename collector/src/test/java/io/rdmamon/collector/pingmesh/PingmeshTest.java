@@ -2,6 +2,7 @@ package io.rdmamon.collector.pingmesh;
 
 import io.rdmamon.collector.live.PortKey;
 import io.rdmamon.collector.probe.Endpoint;
+import io.rdmamon.collector.probe.ProbeConfig;
 import io.rdmamon.collector.probe.ProbeOrchestrator;
 import io.rdmamon.collector.probe.ProbeRequest;
 import io.rdmamon.collector.probe.Requester;
@@ -9,6 +10,7 @@ import io.rdmamon.protocol.probe.PerftestTest;
 import io.rdmamon.protocol.probe.ProbeRole;
 import io.rdmamon.protocol.wire.Frame;
 import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.junit5.VertxExtension;
 import org.junit.jupiter.api.BeforeEach;
@@ -183,5 +185,19 @@ class PingmeshTest {
         List<ProbePoint> history = pingmesh.results().history(new PingmeshResults.Pair(erdma("n1"), erdma("n2")));
         assertEquals(1, history.size());
         assertTrue(history.get(0).error().contains("is still the client of pm-"), history.get(0).error());
+    }
+
+    @Test
+    void finishedSystemProbesKeepTheirOwnHistoryAndNeverPushAnOperatorsOut(Vertx vertx) throws Exception {
+        MeshFixture small = new MeshFixture(vertx, ProbeConfig.defaults().withHistorySize(5));
+        small.nodes(HEALTHY, HEALTHY, HEALTHY, HEALTHY);
+        small.onContext(() -> small.orchestrator.start(new ProbeRequest(new Endpoint("n1", "mlx5_0", 2),
+                new Endpoint("n3", "mlx5_0", 2), 65_536, 5, 1, null, false), new Requester("operator", null, null)));
+        small.round(0);
+        waitFor(() -> small.outcomes("ok") == 16, "16 probes done", LIMIT);
+        JsonArray all = small.onContext(() -> small.orchestrator.list(true)).getJsonArray("probes");
+        assertEquals(6, all.size(), "the operator's probe and the 5 newest system probes");
+        assertEquals(1, all.stream().filter(p -> ((JsonObject) p).getString("id").startsWith("pr-")).count());
+        assertEquals(1, small.onContext(() -> small.orchestrator.list(false)).getJsonArray("probes").size());
     }
 }
