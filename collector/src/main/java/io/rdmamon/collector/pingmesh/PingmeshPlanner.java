@@ -21,7 +21,8 @@ import java.util.TreeMap;
  * group of a fabric's {@code m} groups probes the group {@code d} places further, {@code d = ((round ×
  * otherGroupsPerRound + j) mod (m − 1)) + 1}, each of its ports towards one port of that group (rotating with the
  * round), no server taking more than {@code maxServerPerPort} clients: every ordered group pair is probed within
- * {@code ceil((m−1)/otherGroupsPerRound)} rounds. Two ports of one node are never paired (multi-rail hosts would
+ * {@code ceil((m−1)/otherGroupsPerRound)} rounds, and a group larger than its target's capacity takes turns. A port
+ * is thus the client of at most one probe per slot and the server of at most {@code maxServerPerPort}. Two ports of one node are never paired (multi-rail hosts would
  * hairpin inside the host: rpingmesh issue #39), nor two ports of different fabrics.
  */
 public final class PingmeshPlanner {
