@@ -6,6 +6,7 @@ import io.rdmamon.collector.auth.TokenEntry;
 import io.rdmamon.collector.cluster.ClusterConfig;
 import io.rdmamon.collector.diagnosis.DiagnosisConfig;
 import io.rdmamon.collector.ingest.IngestLimits;
+import io.rdmamon.collector.pingmesh.PingmeshConfig;
 import io.rdmamon.collector.probe.ProbeConfig;
 import io.rdmamon.protocol.exposition.MetricSelection;
 import io.rdmamon.protocol.json.StrictJson;
@@ -49,6 +50,8 @@ import java.util.Set;
  *                            {@link ClusterConfig#NONE} = a lone collector
  * @param metrics             the families {@code /metrics} renders (the {@code "metrics"} key, {@code --metrics}:
  *                            DESIGN.md §3, docs/metrics.md "Profiles"); {@link MetricSelection#FULL} = all
+ * @param pingmesh            continuous latency probing between the agents that allow it (the {@code "pingmesh"}
+ *                            section, docs/pingmesh.md)
  */
 public record CollectorConfig(
         String listenHost,
@@ -67,12 +70,13 @@ public record CollectorConfig(
         HttpLimits http,
         int historyBudgetMiB,
         ClusterConfig cluster,
-        MetricSelection metrics) {
+        MetricSelection metrics,
+        PingmeshConfig pingmesh) {
 
     public static final int DEFAULT_PORT = 9470;
     private static final Set<String> FILE_KEYS = Set.of("listen", "insecure", "tokens", "staleAfterIntervals",
             "expireAfter", "historyPoints", "maxNodes", "maxFrameBytes", "probes",
-            "diagnosis", "tls", "ingest", "http", "historyBudgetMiB", "cluster", "metrics");
+            "diagnosis", "tls", "ingest", "http", "historyBudgetMiB", "cluster", "metrics", "pingmesh");
     /**
      * Share of the maximum heap the histories may take when no budget is configured. The full history is about a
      * fifth of the live heap per node (122 KB of 0.4 to 0.6 MiB for 8 ports, docs/performance.md) and the
@@ -92,6 +96,7 @@ public record CollectorConfig(
         Objects.requireNonNull(http, "http");
         Objects.requireNonNull(cluster, "cluster");
         Objects.requireNonNull(metrics, "metrics");
+        Objects.requireNonNull(pingmesh, "pingmesh");
         if (listenPort < 0 || listenPort > 65535) {
             throw new ConfigException("listen port out of range: " + listenPort);
         }
@@ -121,7 +126,7 @@ public record CollectorConfig(
                            IngestLimits ingest, HttpLimits http, int historyBudgetMiB) {
         this(listenHost, listenPort, insecure, tokens, staleAfterIntervals, expireAfter, historyPoints, maxNodes,
                 maxFrameBytes, probes, diagnosis, tls, ingest, http, historyBudgetMiB, ClusterConfig.NONE,
-                MetricSelection.FULL);
+                MetricSelection.FULL, PingmeshConfig.defaults());
     }
 
     /** The history budget in bytes, {@code maxHeapBytes} being the JVM's maximum heap. */
@@ -158,32 +163,38 @@ public record CollectorConfig(
     /** {@code --insecure}. */
     public CollectorConfig withInsecure(boolean value) {
         return new CollectorConfig(listenHost, listenPort, value, tokens, staleAfterIntervals, expireAfter,
-                historyPoints, maxNodes, maxFrameBytes, probes, diagnosis, tls, ingest, http, historyBudgetMiB, cluster, metrics);
+                historyPoints, maxNodes, maxFrameBytes, probes, diagnosis, tls, ingest, http, historyBudgetMiB, cluster,
+                metrics, pingmesh);
     }
 
     public CollectorConfig withTokens(List<TokenEntry> value) {
         return new CollectorConfig(listenHost, listenPort, insecure, value, staleAfterIntervals, expireAfter,
-                historyPoints, maxNodes, maxFrameBytes, probes, diagnosis, tls, ingest, http, historyBudgetMiB, cluster, metrics);
+                historyPoints, maxNodes, maxFrameBytes, probes, diagnosis, tls, ingest, http, historyBudgetMiB, cluster,
+                metrics, pingmesh);
     }
 
     public CollectorConfig withStaleness(int intervals, Duration expiry) {
         return new CollectorConfig(listenHost, listenPort, insecure, tokens, intervals, expiry, historyPoints,
-                maxNodes, maxFrameBytes, probes, diagnosis, tls, ingest, http, historyBudgetMiB, cluster, metrics);
+                maxNodes, maxFrameBytes, probes, diagnosis, tls, ingest, http, historyBudgetMiB, cluster,
+                metrics, pingmesh);
     }
 
     public CollectorConfig withLimits(int points, int nodes, int frameBytes) {
         return new CollectorConfig(listenHost, listenPort, insecure, tokens, staleAfterIntervals, expireAfter,
-                points, nodes, frameBytes, probes, diagnosis, tls, ingest, http, historyBudgetMiB, cluster, metrics);
+                points, nodes, frameBytes, probes, diagnosis, tls, ingest, http, historyBudgetMiB, cluster,
+                metrics, pingmesh);
     }
 
     public CollectorConfig withProbes(ProbeConfig value) {
         return new CollectorConfig(listenHost, listenPort, insecure, tokens, staleAfterIntervals, expireAfter,
-                historyPoints, maxNodes, maxFrameBytes, value, diagnosis, tls, ingest, http, historyBudgetMiB, cluster, metrics);
+                historyPoints, maxNodes, maxFrameBytes, value, diagnosis, tls, ingest, http, historyBudgetMiB, cluster,
+                metrics, pingmesh);
     }
 
     public CollectorConfig withDiagnosis(DiagnosisConfig value) {
         return new CollectorConfig(listenHost, listenPort, insecure, tokens, staleAfterIntervals, expireAfter,
-                historyPoints, maxNodes, maxFrameBytes, probes, value, tls, ingest, http, historyBudgetMiB, cluster, metrics);
+                historyPoints, maxNodes, maxFrameBytes, probes, value, tls, ingest, http, historyBudgetMiB, cluster,
+                metrics, pingmesh);
     }
 
     /** {@code --tls-cert FILE --tls-key FILE}: either may be null to keep the earlier layers' file. */
@@ -200,35 +211,46 @@ public record CollectorConfig(
 
     public CollectorConfig withIngest(IngestLimits value) {
         return new CollectorConfig(listenHost, listenPort, insecure, tokens, staleAfterIntervals, expireAfter,
-                historyPoints, maxNodes, maxFrameBytes, probes, diagnosis, tls, value, http, historyBudgetMiB, cluster, metrics);
+                historyPoints, maxNodes, maxFrameBytes, probes, diagnosis, tls, value, http, historyBudgetMiB, cluster,
+                metrics, pingmesh);
     }
 
     public CollectorConfig withTls(TlsConfig value) {
         return new CollectorConfig(listenHost, listenPort, insecure, tokens, staleAfterIntervals, expireAfter,
-                historyPoints, maxNodes, maxFrameBytes, probes, diagnosis, value, ingest, http, historyBudgetMiB, cluster, metrics);
+                historyPoints, maxNodes, maxFrameBytes, probes, diagnosis, value, ingest, http, historyBudgetMiB, cluster,
+                metrics, pingmesh);
     }
 
     public CollectorConfig withHttp(HttpLimits value) {
         return new CollectorConfig(listenHost, listenPort, insecure, tokens, staleAfterIntervals, expireAfter,
-                historyPoints, maxNodes, maxFrameBytes, probes, diagnosis, tls, ingest, value, historyBudgetMiB, cluster, metrics);
+                historyPoints, maxNodes, maxFrameBytes, probes, diagnosis, tls, ingest, value, historyBudgetMiB, cluster,
+                metrics, pingmesh);
     }
 
     public CollectorConfig withCluster(ClusterConfig value) {
         return new CollectorConfig(listenHost, listenPort, insecure, tokens, staleAfterIntervals, expireAfter,
-                historyPoints, maxNodes, maxFrameBytes, probes, diagnosis, tls, ingest, http, historyBudgetMiB, value, metrics);
+                historyPoints, maxNodes, maxFrameBytes, probes, diagnosis, tls, ingest, http, historyBudgetMiB, value,
+                metrics, pingmesh);
+    }
+
+    public CollectorConfig withPingmesh(PingmeshConfig value) {
+        return new CollectorConfig(listenHost, listenPort, insecure, tokens, staleAfterIntervals, expireAfter,
+                historyPoints, maxNodes, maxFrameBytes, probes, diagnosis, tls, ingest, http, historyBudgetMiB, cluster,
+                metrics, value);
     }
 
     /** {@code historyBudgetMiB}; 0 = automatic. */
     public CollectorConfig withHistoryBudgetMiB(int value) {
         return new CollectorConfig(listenHost, listenPort, insecure, tokens, staleAfterIntervals, expireAfter,
-                historyPoints, maxNodes, maxFrameBytes, probes, diagnosis, tls, ingest, http, value, cluster, metrics);
+                historyPoints, maxNodes, maxFrameBytes, probes, diagnosis, tls, ingest, http, value, cluster,
+                metrics, pingmesh);
     }
 
     /** {@code --metrics SPEC} or the {@code "metrics"} key: which families {@code /metrics} renders. */
     public CollectorConfig withMetrics(MetricSelection value) {
         return new CollectorConfig(listenHost, listenPort, insecure, tokens, staleAfterIntervals, expireAfter,
                 historyPoints, maxNodes, maxFrameBytes, probes, diagnosis, tls, ingest, http, historyBudgetMiB, cluster,
-                value);
+                value, pingmesh);
     }
 
     /** {@code --metrics SPEC}, {@code origin} naming it in the error when SPEC is refused. */
@@ -243,7 +265,8 @@ public record CollectorConfig(
     private CollectorConfig withListen(String hostPort, String origin) {
         ListenAddress address = ListenAddress.parse(hostPort, origin);
         return new CollectorConfig(address.host(), address.port(), insecure, tokens, staleAfterIntervals, expireAfter,
-                historyPoints, maxNodes, maxFrameBytes, probes, diagnosis, tls, ingest, http, historyBudgetMiB, cluster, metrics);
+                historyPoints, maxNodes, maxFrameBytes, probes, diagnosis, tls, ingest, http, historyBudgetMiB, cluster,
+                metrics, pingmesh);
     }
 
     private CollectorConfig overlayFile(Path file) {
@@ -310,6 +333,9 @@ public record CollectorConfig(
         }
         if (json.has("metrics")) {
             c = c.withMetrics(json.string("metrics"), "metrics");
+        }
+        if (json.has("pingmesh")) {
+            c = c.withPingmesh(c.pingmesh.overlay(json.object("pingmesh")));
         }
         return c.withLimits(json.integer("historyPoints", c.historyPoints), json.integer("maxNodes", c.maxNodes),
                 json.integer("maxFrameBytes", c.maxFrameBytes));

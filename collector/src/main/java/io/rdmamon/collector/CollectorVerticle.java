@@ -25,6 +25,10 @@ import io.rdmamon.collector.live.LiveFeed;
 import io.rdmamon.collector.live.LiveFeedOptions;
 import io.rdmamon.collector.metrics.RdmaMetrics;
 import io.rdmamon.collector.metrics.SelfMetrics;
+import io.rdmamon.collector.pingmesh.Pingmesh;
+import io.rdmamon.collector.pingmesh.PingmeshApi;
+import io.rdmamon.collector.pingmesh.PingmeshResults;
+import io.rdmamon.collector.pingmesh.PortGroups;
 import io.rdmamon.collector.probe.ProbeApi;
 import io.rdmamon.collector.probe.ProbeOrchestrator;
 import io.rdmamon.collector.probe.ProbeOutcomes;
@@ -36,6 +40,7 @@ import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.handler.StaticHandler;
@@ -62,7 +67,9 @@ public final class CollectorVerticle extends VerticleBase {
     private final RdmaMetrics rdmaMetrics;
     private final RunbookPages runbooks;
     private final FleetCluster cluster;
+    private final PingmeshResults pingmeshResults;
     private ProbeOrchestrator probes;
+    private Pingmesh pingmesh;
     private AgentRegistry agents;
     private volatile boolean ready;
     private volatile int port;
@@ -70,7 +77,9 @@ public final class CollectorVerticle extends VerticleBase {
 
     CollectorVerticle(CollectorConfig config, NodeStore store, PrometheusRegistry registry, SelfMetrics selfMetrics,
                       TokenAuthenticator auth, List<Routes> extraRoutes, ProbeOutcomes probeOutcomes,
-                      DiagnosisEngine diagnoses, RdmaMetrics rdmaMetrics, RunbookPages runbooks, FleetCluster cluster) {
+                      DiagnosisEngine diagnoses, RdmaMetrics rdmaMetrics, RunbookPages runbooks, FleetCluster cluster,
+                      PingmeshResults pingmeshResults) {
+        this.pingmeshResults = pingmeshResults;
         this.runbooks = runbooks;
         this.cluster = cluster;
         this.rdmaMetrics = rdmaMetrics;
@@ -98,6 +107,10 @@ public final class CollectorVerticle extends VerticleBase {
                 config.http().refusalLogWindow());
         probeAgents.serve(probes);
         probes.onChange(probe -> live.publish("probe", probe.encode()));
+        // the LLDP neighbour's switch joins at merge (the port model's neighbour); until then: configuration or fleet
+        pingmesh = new Pingmesh(vertx, config.pingmesh(), store, probeAgents, probes,
+                new PortGroups(config.pingmesh().groups(), port -> null), pingmeshResults,
+                () -> diagnoses.config().qosProfile(), registry, System::currentTimeMillis);
         NodesApi nodesApi = new NodesApi(store, cluster.selfId());
         EventsApi eventsApi = new EventsApi(store, diagnoses);
         DiagnosesApi diagnosesApi = new DiagnosesApi(diagnoses);
@@ -120,6 +133,7 @@ public final class CollectorVerticle extends VerticleBase {
                 diagnosesApi,
                 router -> router.get(RunbookPages.PATH).handler(runbooks::serve),
                 live,
+                new PingmeshApi(vertx, pingmesh, JsonArray::new),
                 new ProbeApi(probes, auth, config.probes(), request -> probeAgents.prefetch(request.source().node())
                         .compose(v -> probeAgents.prefetch(request.destination().node())))));
         routes.addAll(extraRoutes);
@@ -152,6 +166,7 @@ public final class CollectorVerticle extends VerticleBase {
                 .compose(v -> server.listen(config.listenPort(), config.listenHost())).map(s -> {
             port = s.actualPort();
             new ExpirySweep(vertx, this::expire).start(sweepMillis);
+            pingmesh.start();
             LOG.log(System.Logger.Level.INFO, "collector listening on {0}://{1}:{2}", config.tls().enabled() ? "https" : "http",
                     config.listenHost(), String.valueOf(port));
             return s;
@@ -209,6 +224,9 @@ public final class CollectorVerticle extends VerticleBase {
     @Override
     public Future<?> stop() {
         ready = false;
+        if (pingmesh != null) {
+            pingmesh.stop();
+        }
         if (agents != null) {
             agents.closeAllForShutdown(); // before the server closes: each agent moves on at once and replays
         }

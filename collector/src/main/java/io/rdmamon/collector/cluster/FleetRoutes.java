@@ -71,7 +71,9 @@ public final class FleetRoutes implements Routes {
                 Comparator.comparing((JsonObject item) -> severityRank(item.getString("severity")))
                         .thenComparingLong(item -> item.getLong("sinceMillis", 0L))
                         .thenComparing(item -> item.getString("node", "")), null));
-        router.get("/api/probes").handler(ctx -> gather(ctx, new JsonObject().put("query", "probes"), "probes",
+        // ?include=pingmesh: the pingmesh's own probes too (docs/probes.md)
+        router.get("/api/probes").handler(ctx -> gather(ctx, new JsonObject().put("query", "probes")
+                        .put("include", ctx.request().getParam("include")), "probes",
                 Comparator.comparingLong((JsonObject probe) -> probe.getLong("createdMillis", 0L)).reversed(), null));
         router.get("/api/probes/:id").handler(this::probe);
         for (String part : List.of("", "/history", "/nccl", "/topology", "/events")) {
@@ -90,7 +92,7 @@ public final class FleetRoutes implements Routes {
             case "nccl" -> nodes.nccl(node);
             case "topology" -> nodes.topology(node);
             case "events" -> events.events(node);
-            case "probes" -> ApiAnswer.ok(probes.list().encode());
+            case "probes" -> ApiAnswer.ok(probes.list("pingmesh".equals(query.getString("include"))).encode());
             case "probe" -> probes.get(query.getString("id")).map(probe -> ApiAnswer.ok(probe.encode()))
                     .orElseGet(() -> ApiAnswer.error(404, "unknown probe '" + query.getString("id") + "'"));
             default -> ApiAnswer.error(400, "unknown cluster query '" + query.getString("query") + "'");

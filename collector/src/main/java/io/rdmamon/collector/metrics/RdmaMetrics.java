@@ -1,11 +1,13 @@
 package io.rdmamon.collector.metrics;
 
 import io.rdmamon.collector.diagnosis.Diagnosis;
+import io.rdmamon.collector.pingmesh.PingmeshResults;
 import io.rdmamon.collector.store.NodeStore;
 import io.rdmamon.collector.store.NodeView;
 import io.rdmamon.protocol.exposition.ExpositionAssembler;
 import io.rdmamon.protocol.exposition.ExpositionBytes;
 import io.rdmamon.protocol.exposition.ExpositionFormat;
+import io.rdmamon.protocol.exposition.Family;
 import io.rdmamon.protocol.exposition.MetricSelection;
 import io.rdmamon.protocol.exposition.NodeChunk;
 import io.rdmamon.protocol.exposition.NodeRenderer;
@@ -26,10 +28,15 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 import static io.rdmamon.protocol.exposition.MetricFamilies.AGENT_UP;
 import static io.rdmamon.protocol.exposition.MetricFamilies.DIAGNOSIS_ACTIVE;
+import static io.rdmamon.protocol.exposition.MetricFamilies.PINGMESH_GROUP_LOSS;
+import static io.rdmamon.protocol.exposition.MetricFamilies.PINGMESH_GROUP_RTT;
+import static io.rdmamon.protocol.exposition.MetricFamilies.PINGMESH_LOSS;
+import static io.rdmamon.protocol.exposition.MetricFamilies.PINGMESH_RTT;
 import static io.rdmamon.protocol.exposition.MetricFamilies.PROBE_BANDWIDTH;
 import static io.rdmamon.protocol.exposition.MetricFamilies.PROBE_SUCCESS;
 import static io.rdmamon.protocol.exposition.MetricFamilies.PROBE_TIMESTAMP;
@@ -55,6 +62,7 @@ public final class RdmaMetrics {
     private final Supplier<? extends Collection<ProbeOutcome>> probes;
     private final Supplier<List<Diagnosis>> diagnoses;
     private final MetricSelection selection;
+    private final Supplier<PingmeshResults.Aggregates> pingmesh;
     private final Map<String, NodeChunk> chunks = new ConcurrentHashMap<>();
 
     public RdmaMetrics(NodeStore store) {
@@ -78,10 +86,21 @@ public final class RdmaMetrics {
      */
     public RdmaMetrics(NodeStore store, Supplier<? extends Collection<ProbeOutcome>> probes,
                        Supplier<List<Diagnosis>> diagnoses, MetricSelection selection) {
+        this(store, probes, diagnoses, selection, () -> null);
+    }
+
+    /**
+     * Also the {@code rdma_pingmesh_*} families from {@code pingmesh}, the window's aggregates (called on the scrape's
+     * thread; null: none), each port's series from the probes it took part in at either end.
+     */
+    public RdmaMetrics(NodeStore store, Supplier<? extends Collection<ProbeOutcome>> probes,
+                       Supplier<List<Diagnosis>> diagnoses, MetricSelection selection,
+                       Supplier<PingmeshResults.Aggregates> pingmesh) {
         this.store = store;
         this.probes = probes;
         this.diagnoses = diagnoses;
         this.selection = selection;
+        this.pingmesh = pingmesh;
     }
 
     /** The families rendered; the collector's own registry is filtered by it too ({@code MetricsHandler}). */
@@ -118,6 +137,7 @@ public final class RdmaMetrics {
         families.add(AGENT_UP, up);
         probes(families, renderer);
         diagnoses(families, renderer);
+        pingmesh(families, renderer);
         families.write(out, format);
     }
 
@@ -193,6 +213,61 @@ public final class RdmaMetrics {
     private static String[] probeLabelValues(ProbeOutcome p) {
         return new String[] {p.dstDevice(), p.dstNode(), Integer.toString(p.dstPort()),
                 p.srcDevice(), p.srcNode(), Integer.toString(p.srcPort())};
+    }
+
+    /** Bounded: per port two scopes, per group pair one series a quantile; never one series per port pair. */
+    private void pingmesh(ExpositionAssembler families, NodeRenderer renderer) {
+        boolean ports = selection.includes(PINGMESH_RTT) || selection.includes(PINGMESH_LOSS);
+        boolean groups = selection.includes(PINGMESH_GROUP_RTT) || selection.includes(PINGMESH_GROUP_LOSS);
+        PingmeshResults.Aggregates aggregates = ports || groups ? pingmesh.get() : null;
+        if (aggregates == null) {
+            return;
+        }
+        // label values in label-name order: device, node, port, scope / dst_group, src_group
+        List<Map.Entry<String[], PingmeshResults.Summary>> portRows = new ArrayList<>();
+        aggregates.ports().forEach((k, v) -> portRows.add(Map.entry(new String[] {k.port().device(), k.port().node(),
+                Integer.toString(k.port().port()), k.scope()}, v)));
+        portRows.sort(Map.Entry.comparingByKey(BY_LABEL_VALUES));
+        ExpositionBytes rtt = new ExpositionBytes(256);
+        ExpositionBytes loss = new ExpositionBytes(256);
+        for (Map.Entry<String[], PingmeshResults.Summary> row : portRows) {
+            String[] v = row.getKey();
+            PingmeshResults.Summary summary = row.getValue();
+            quantiles(rtt, PINGMESH_RTT, summary, q -> renderer.labels("device", v[0], "node", v[1], "port", v[2],
+                    "quantile", q, "scope", v[3]));
+            if (!Double.isNaN(summary.lossRatio())) {
+                loss.sample(PINGMESH_LOSS.sampleName(), renderer.labels("device", v[0], "node", v[1], "port", v[2],
+                        "scope", v[3]), summary.lossRatio());
+            }
+        }
+        List<Map.Entry<String[], PingmeshResults.Summary>> groupRows = new ArrayList<>();
+        aggregates.groups().forEach((k, v) -> groupRows.add(Map.entry(new String[] {k.dstGroup(), k.srcGroup()}, v)));
+        groupRows.sort(Map.Entry.comparingByKey(BY_LABEL_VALUES));
+        ExpositionBytes groupRtt = new ExpositionBytes(256);
+        ExpositionBytes groupLoss = new ExpositionBytes(256);
+        for (Map.Entry<String[], PingmeshResults.Summary> row : groupRows) {
+            String[] v = row.getKey();
+            PingmeshResults.Summary summary = row.getValue();
+            quantiles(groupRtt, PINGMESH_GROUP_RTT, summary, q -> renderer.labels("dst_group", v[0], "quantile", q,
+                    "src_group", v[1]));
+            if (!Double.isNaN(summary.lossRatio())) {
+                groupLoss.sample(PINGMESH_GROUP_LOSS.sampleName(), renderer.labels("dst_group", v[0], "src_group", v[1]),
+                        summary.lossRatio());
+            }
+        }
+        families.add(PINGMESH_RTT, rtt);
+        families.add(PINGMESH_LOSS, loss);
+        families.add(PINGMESH_GROUP_RTT, groupRtt);
+        families.add(PINGMESH_GROUP_LOSS, groupLoss);
+    }
+
+    /** The {@code 0.5} and {@code 0.99} samples of {@code summary}; none when no round trip was measured. */
+    private static void quantiles(ExpositionBytes out, Family family,
+                                  PingmeshResults.Summary summary, Function<String, byte[]> labels) {
+        if (!Double.isNaN(summary.p50Seconds())) {
+            out.sample(family.sampleName(), labels.apply("0.5"), summary.p50Seconds());
+            out.sample(family.sampleName(), labels.apply("0.99"), summary.p99Seconds());
+        }
     }
 
     private void diagnoses(ExpositionAssembler families, NodeRenderer renderer) {

@@ -1,10 +1,15 @@
 package io.rdmamon.collector.probe;
 
+import io.rdmamon.protocol.probe.LatencyResult;
 import io.rdmamon.protocol.probe.PerftestResult;
+import io.rdmamon.protocol.probe.PerftestSpec;
+import io.rdmamon.protocol.probe.PerftestTest;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
 import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
 
 /**
  * One probe's record. Mutable, confined to the collector's event loop; {@link #json(long)} renders the
@@ -19,11 +24,18 @@ final class Probe {
     final double passRatio;
     /** Where the client connects: the destination's RoCE v2 GID IPv4, or its agent's address. */
     final String serverAddress;
+    /** The specs of a system probe's sides (the pingmesh's latency probes); null for an operator's probe. */
+    final Map<Endpoint, PerftestSpec> systemSpecs;
+    /** Told how a system probe ended; null for an operator's probe. */
+    final Consumer<SystemProbeEnd> systemEnd;
     ProbeState state = ProbeState.QUEUED;
     int serverTcpPort;
     Long startedMillis;
     Long finishedMillis;
     PerftestResult result;
+    LatencyResult latency;
+    /** The failure was no failure of perftest: an agent refused a side or was gone ({@link SystemProbeEnd#refused}). */
+    boolean refused;
     Double linkRatio;
     Boolean passed;
     String error;
@@ -37,6 +49,14 @@ final class Probe {
 
     Probe(String id, ProbeRequest request, String requestedBy, long createdMillis, Double linkRateBitsPerSecond,
           double passRatio, String serverAddress) {
+        this(id, request, requestedBy, createdMillis, linkRateBitsPerSecond, passRatio, serverAddress, null, null);
+    }
+
+    /** A system probe: {@code specs} per side, {@code end} told when it ends. */
+    Probe(String id, ProbeRequest request, String requestedBy, long createdMillis, Double linkRateBitsPerSecond,
+          double passRatio, String serverAddress, Map<Endpoint, PerftestSpec> specs, Consumer<SystemProbeEnd> end) {
+        this.systemSpecs = specs;
+        this.systemEnd = end;
         this.id = id;
         this.request = request;
         this.requestedBy = requestedBy;
@@ -44,6 +64,15 @@ final class Probe {
         this.linkRateBitsPerSecond = linkRateBitsPerSecond;
         this.passRatio = passRatio;
         this.serverAddress = serverAddress;
+    }
+
+    boolean system() {
+        return systemSpecs != null;
+    }
+
+    /** The perftest options of {@code side}. */
+    PerftestSpec spec(Endpoint side) {
+        return system() ? systemSpecs.get(side) : request.spec(side);
     }
 
     boolean uses(Endpoint port) {
@@ -89,6 +118,10 @@ final class Probe {
                 .put("createdMillis", createdMillis).put("startedMillis", startedMillis)
                 .put("finishedMillis", finishedMillis).put("progress", progress(nowMillis))
                 .put("linkRateBitsPerSecond", linkRateBitsPerSecond).put("passRatio", passRatio)
+                .put("test", (system() ? PerftestTest.SEND_LAT : PerftestTest.WRITE_BW).wireName())
+                .put("system", system())
+                .put("latency", latency == null ? null : new JsonObject().put("sizeBytes", latency.sizeBytes())
+                        .put("iterations", latency.iterations()).put("rttNanos", new JsonArray(latency.rttNanos())))
                 .put("result", resultJson).put("error", error).put("exitCode", exitCode)
                 .put("output", new JsonArray(output));
     }

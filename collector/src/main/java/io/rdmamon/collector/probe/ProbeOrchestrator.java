@@ -21,7 +21,9 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -40,6 +42,11 @@ import java.util.function.Consumer;
  * listen within {@link ProbeConfig#serverReadyTimeout()}, the whole probe must end within its duration
  * plus {@link ProbeConfig#timeoutMargin()}.
  *
+ * <p>System probes ({@link #startSystem}: the pingmesh's latency probes, ids {@code pm-…}) share the flow and
+ * the timers (one: the whole probe within its timeout), not the operator's limits: no cooldown, no concurrency
+ * limit, no audit line, no {@code rdma_probe_*} series, no live event; {@link #list} leaves them out unless asked.
+ * An operator's probe ignores the system probes when it checks whether its ports are free.
+ *
  * <p>Confined to the collector verticle's event loop (REST handlers, agent frames and timers all run
  * there), so nothing here locks or blocks; only {@link ProbeOutcomes} is read from scrape workers.
  */
@@ -53,6 +60,13 @@ public final class ProbeOrchestrator implements AgentRegistry.Listener {
     private final ProbeOutcomes outcomes;
     private final ProbeAudit audit;
     private final Map<String, Probe> probes = new LinkedHashMap<>();
+    /**
+     * The system probes, apart: at fleet scale thousands run at once, and an operator's start, the pingmesh's
+     * port check and the history must not walk them.
+     */
+    private final Map<String, Probe> systemProbes = new LinkedHashMap<>();
+    /** The ids of the finished system probes, oldest first: those beyond the history size are dropped. */
+    private final ArrayDeque<String> finishedSystem = new ArrayDeque<>();
     /** Unordered pair → when its last probe finished, for the cooldown. */
     private final Map<String, Long> pairFinished = new HashMap<>();
     private Consumer<JsonObject> onChange = json -> { };
@@ -113,13 +127,53 @@ public final class ProbeOrchestrator implements AgentRegistry.Listener {
                 t -> timedOut(probe));
         probe.readyTimer = vertx.setTimer(config.serverReadyTimeout().toMillis(), t -> serverNotReady(probe));
         Endpoint dst = request.destination();
-        probe.serverLive = agents.send(dst.node(), new Frame.ProbeStart(probe.id, ProbeRole.SERVER, request.spec(dst),
+        probe.serverLive = agents.send(dst.node(), new Frame.ProbeStart(probe.id, ProbeRole.SERVER, probe.spec(dst),
                 null, 0, sideTimeoutMillis(request) + config.serverReadyTimeout().toMillis()));
         JsonObject json = changed(probe);
         if (!probe.serverLive) {
             fail(probe, "agent of " + dst.node() + " (destination) is not connected", null);
         }
         return json;
+    }
+
+    /**
+     * Starts a system probe (the pingmesh's): the destination's server first, then the source's client. The agents
+     * must have announced {@link Frame.Hello#CAPABILITY_PINGMESH}; the GID index of each RoCE side is the one
+     * {@link GidAdvice#ncclGid} recommends. {@code end} is told once how it ended (never synchronously from here).
+     *
+     * @return the probe's id ({@code pm-…})
+     * @throws ProbeRefused when it cannot start (unknown node or port, agent not connected or not allowing the
+     *                      pingmesh, no RoCE v2 GID with an IPv4 address); nothing is sent then
+     */
+    public String startSystem(LatencyProbe request, Consumer<SystemProbeEnd> end) {
+        String capability = Frame.Hello.CAPABILITY_PINGMESH;
+        Endpoint src = request.source();
+        Endpoint dst = request.destination();
+        IbDevice srcDevice = device(src, "source", capability);
+        IbPort srcPort = port(srcDevice, src, "source");
+        IbDevice dstDevice = device(dst, "destination", capability);
+        IbPort dstPort = port(dstDevice, dst, "destination");
+        String address = serverAddress(request.asRequest(), srcDevice, srcPort, dstDevice, dstPort);
+        Map<Endpoint, PerftestSpec> specs = Map.of(src, request.spec(src, gidIndex(srcDevice, srcPort)),
+                dst, request.spec(dst, gidIndex(dstDevice, dstPort)));
+        Probe probe = new Probe(newId("pm-"), request.asRequest(), "system:pingmesh", System.currentTimeMillis(), null,
+                config.passRatio(), address, specs, end);
+        systemProbes.put(probe.id, probe);
+        long timeout = request.timeout().toMillis();
+        probe.hardTimer = vertx.setTimer(timeout, t -> timedOut(probe));
+        probe.serverLive = agents.send(dst.node(), new Frame.ProbeStart(probe.id, ProbeRole.SERVER, probe.spec(dst),
+                null, 0, timeout));
+        if (!probe.serverLive) {
+            probe.refused = true;
+            // told on the next turn of the loop, as every other end
+            vertx.runOnContext(v -> fail(probe, "agent of " + dst.node() + " (destination) is not connected", null));
+        }
+        return probe.id;
+    }
+
+    /** Whether {@code port} is in an operator's probe that has not ended (the pingmesh then leaves it alone). */
+    public boolean inOperatorProbe(Endpoint port) {
+        return probes.values().stream().anyMatch(p -> !p.state.terminal() && p.uses(port));
     }
 
     /** Audits a start refused before it reached {@link #start} (unreadable body, a viewer's token). */
@@ -133,7 +187,7 @@ public final class ProbeOrchestrator implements AgentRegistry.Listener {
      * @throws ProbeRefused 404 for an unknown id, 409 when it already finished
      */
     public JsonObject cancel(String id, Requester who) {
-        Probe probe = probes.get(id);
+        Probe probe = find(id);
         if (probe == null) {
             throw new ProbeRefused(404, "unknown probe '" + id + "'");
         }
@@ -146,7 +200,7 @@ public final class ProbeOrchestrator implements AgentRegistry.Listener {
     }
 
     public Optional<JsonObject> get(String id) {
-        return Optional.ofNullable(probes.get(id)).map(p -> p.json(System.currentTimeMillis()));
+        return Optional.ofNullable(find(id)).map(p -> p.json(System.currentTimeMillis()));
     }
 
     /**
@@ -154,8 +208,17 @@ public final class ProbeOrchestrator implements AgentRegistry.Listener {
      * what a request without the field gets, the steps the state names of a probe that succeeds, in order.
      */
     public JsonObject list() {
+        return list(false);
+    }
+
+    /** {@link #list()}, with the system probes too when {@code includeSystem} ({@code ?include=pingmesh}). */
+    public JsonObject list(boolean includeSystem) {
         long now = System.currentTimeMillis();
         List<Probe> newestFirst = new ArrayList<>(probes.values());
+        if (includeSystem) {
+            newestFirst.addAll(systemProbes.values());
+            newestFirst.sort(Comparator.comparingLong(p -> p.createdMillis));
+        }
         java.util.Collections.reverse(newestFirst);
         JsonArray array = new JsonArray();
         newestFirst.forEach(p -> array.add(p.json(now)));
@@ -170,7 +233,7 @@ public final class ProbeOrchestrator implements AgentRegistry.Listener {
 
     @Override
     public void probeReport(String node, Frame.ProbeReport report) {
-        Probe probe = probes.get(report.probeId());
+        Probe probe = find(report.probeId());
         Endpoint side = probe == null ? null
                 : report.role() == ProbeRole.SERVER ? probe.request.destination() : probe.request.source();
         if (side == null || !side.node().equals(node)) {
@@ -197,7 +260,9 @@ public final class ProbeOrchestrator implements AgentRegistry.Listener {
 
     @Override
     public void disconnected(String node) {
-        for (Probe probe : List.copyOf(probes.values())) {
+        List<Probe> all = new ArrayList<>(probes.values());
+        all.addAll(systemProbes.values());
+        for (Probe probe : all) {
             if (probe.state.terminal() || !probe.involves(node)) {
                 continue;
             }
@@ -209,6 +274,7 @@ public final class ProbeOrchestrator implements AgentRegistry.Listener {
             if (source) {
                 probe.clientLive = false;
             }
+            probe.refused = true;
             fail(probe, "agent of " + node + " (" + (destination && source ? "source and destination"
                     : destination ? "destination" : "source") + ") disconnected", null);
         }
@@ -230,8 +296,9 @@ public final class ProbeOrchestrator implements AgentRegistry.Listener {
                 changed(probe);
                 Endpoint src = probe.request.source();
                 probe.clientLive = agents.send(src.node(), new Frame.ProbeStart(probe.id, ProbeRole.CLIENT,
-                        probe.request.spec(src), probe.serverAddress, probe.serverTcpPort, sideTimeoutMillis(probe.request)));
+                        probe.spec(src), probe.serverAddress, probe.serverTcpPort, clientTimeoutMillis(probe)));
                 if (!probe.clientLive) {
+                    probe.refused = true;
                     fail(probe, "agent of " + src.node() + " (source) is not connected", null);
                 }
             }
@@ -243,6 +310,7 @@ public final class ProbeOrchestrator implements AgentRegistry.Listener {
             }
             case FAILED, CANCELLED -> {
                 probe.output = report.output();
+                probe.refused = report.exitCode() == null;
                 fail(probe, report.error() != null ? report.error()
                         : "destination agent " + report.phase().wireName() + " its perftest server", report.exitCode());
             }
@@ -263,6 +331,16 @@ public final class ProbeOrchestrator implements AgentRegistry.Listener {
                 }
             }
             case DONE -> {
+                if (probe.system()) {
+                    if (report.latency() == null) {
+                        fail(probe, "source agent reported done without round trips", report.exitCode());
+                        return;
+                    }
+                    probe.latency = report.latency();
+                    probe.exitCode = report.exitCode();
+                    finish(probe, ProbeState.DONE, "the client finished");
+                    return;
+                }
                 if (report.result() == null) {
                     fail(probe, "source agent reported done without a result", report.exitCode());
                     return;
@@ -277,8 +355,11 @@ public final class ProbeOrchestrator implements AgentRegistry.Listener {
                 probe.passed = probe.linkRatio != null && probe.linkRatio >= probe.passRatio;
                 finish(probe, ProbeState.DONE, "the client finished");
             }
-            case FAILED, CANCELLED -> fail(probe, report.error() != null ? report.error()
-                    : "source agent " + report.phase().wireName() + " its perftest client", report.exitCode());
+            case FAILED, CANCELLED -> {
+                probe.refused = report.exitCode() == null;
+                fail(probe, report.error() != null ? report.error()
+                        : "source agent " + report.phase().wireName() + " its perftest client", report.exitCode());
+            }
         }
     }
 
@@ -291,7 +372,9 @@ public final class ProbeOrchestrator implements AgentRegistry.Listener {
 
     private void timedOut(Probe probe) {
         if (!probe.state.terminal()) {
-            fail(probe, "probe did not finish within its duration plus "
+            fail(probe, probe.system() ? "probe did not finish within " + seconds(probe.request.durationSeconds() * 1000L)
+                    + " (" + (probe.serverTcpPort == 0 ? "the server never listened" : "the client never finished")
+                    + ")" : "probe did not finish within its duration plus "
                     + seconds(config.timeoutMargin().toMillis()) + " (timeout)", null);
         }
     }
@@ -316,6 +399,17 @@ public final class ProbeOrchestrator implements AgentRegistry.Listener {
             agents.send(probe.request.source().node(), new Frame.ProbeCancel(probe.id, reason));
             probe.clientLive = false;
         }
+        if (probe.system()) {
+            finishedSystem.addLast(probe.id);
+            while (finishedSystem.size() > config.historySize()) {
+                systemProbes.remove(finishedSystem.removeFirst());
+            }
+            LOG.log(System.Logger.Level.DEBUG, "pingmesh probe {0} {1} → {2}: {3}{4}", probe.id, probe.request.source(),
+                    probe.request.destination(), state.jsonName(), probe.error == null ? "" : ": " + firstLine(probe.error));
+            probe.systemEnd.accept(new SystemProbeEnd(probe.id, state, probe.serverTcpPort != 0, probe.latency, probe.error,
+                    probe.refused, probe.finishedMillis));
+            return;
+        }
         pairFinished.put(pairKey(probe.request), probe.finishedMillis);
         if (state != ProbeState.CANCELLED) {
             Endpoint s = probe.request.source();
@@ -331,10 +425,12 @@ public final class ProbeOrchestrator implements AgentRegistry.Listener {
     }
 
     private Probe admit(ProbeRequest request, Requester who) {
-        IbPort srcPort = port(request.source(), "source");
-        IbDevice dstDevice = device(request.destination(), "destination");
-        IbPort dstPort = port(request.destination(), "destination");
-        String address = serverAddress(request, device(request.source(), "source"), srcPort, dstDevice, dstPort);
+        String capability = Frame.Hello.CAPABILITY_PROBES;
+        IbDevice srcDevice = device(request.source(), "source", capability);
+        IbPort srcPort = port(srcDevice, request.source(), "source");
+        IbDevice dstDevice = device(request.destination(), "destination", capability);
+        IbPort dstPort = port(dstDevice, request.destination(), "destination");
+        String address = serverAddress(request, srcDevice, srcPort, dstDevice, dstPort);
         long now = System.currentTimeMillis();
         for (Probe active : probes.values()) {
             if (active.state.terminal()) {
@@ -365,7 +461,7 @@ public final class ProbeOrchestrator implements AgentRegistry.Listener {
         // run's bandwidth is the sum of both directions
         Double linkRate = srcRate == null || dstRate == null ? null
                 : Math.min(srcRate, dstRate) * 8.0 * (request.bidirectional() ? 2 : 1);
-        return new Probe(newId(), request, who.label(), now, linkRate, config.passRatio(), address);
+        return new Probe(newId("pr-"), request, who.label(), now, linkRate, config.passRatio(), address);
     }
 
     /**
@@ -406,16 +502,22 @@ public final class ProbeOrchestrator implements AgentRegistry.Listener {
         return PortTransport.of(device, port) == PortTransport.ROCE;
     }
 
-    private IbDevice device(Endpoint endpoint, String role) {
+    /** The GID index a system probe's side uses: the recommended RoCE v2 one on RoCE, none elsewhere. */
+    private static Integer gidIndex(IbDevice device, IbPort port) {
+        return roce(device, port) ? GidAdvice.ncclGid(port).map(GidEntry::index).orElse(null) : null;
+    }
+
+    private IbDevice device(Endpoint endpoint, String role, String capability) {
         if (!nodes.known(endpoint.node())) {
             throw new ProbeRefused(404, role + ".node: unknown node '" + endpoint.node() + "'");
         }
         if (!agents.connected(endpoint.node())) {
             throw notConnected(endpoint, role);
         }
-        if (!agents.accepts(endpoint.node(), Frame.Hello.CAPABILITY_PROBES)) {
-            throw new ProbeRefused(503, role + ": the agent of " + endpoint.node()
-                    + " does not run probes (start it with --allow-probes)");
+        if (!agents.accepts(endpoint.node(), capability)) {
+            throw new ProbeRefused(503, role + ": the agent of " + endpoint.node() + (capability.equals(
+                    Frame.Hello.CAPABILITY_PINGMESH) ? " does not take part in the pingmesh (start it with --allow-pingmesh)"
+                    : " does not run probes (start it with --allow-probes)"));
         }
         HostSample last = nodes.lastSample(endpoint.node());
         if (last == null) {
@@ -426,8 +528,8 @@ public final class ProbeOrchestrator implements AgentRegistry.Listener {
                         + endpoint.device() + "'"));
     }
 
-    private IbPort port(Endpoint endpoint, String role) {
-        return device(endpoint, role).ports().stream().filter(p -> p.port() == endpoint.port()).findFirst()
+    private static IbPort port(IbDevice device, Endpoint endpoint, String role) {
+        return device.ports().stream().filter(p -> p.port() == endpoint.port()).findFirst()
                 .orElseThrow(() -> new ProbeRefused(404, role + ".port: " + endpoint.node() + " " + endpoint.device()
                         + " has no port " + endpoint.port()));
     }
@@ -441,13 +543,20 @@ public final class ProbeOrchestrator implements AgentRegistry.Listener {
         return request.durationSeconds() * 1000L + config.timeoutMargin().toMillis();
     }
 
+    /** The client's hard limit: an operator's probe's run plus margin; a system probe's own timeout. */
+    private long clientTimeoutMillis(Probe probe) {
+        return probe.system() ? probe.request.durationSeconds() * 1000L : sideTimeoutMillis(probe.request);
+    }
+
     private JsonObject changed(Probe probe) {
         JsonObject json = probe.json(System.currentTimeMillis());
-        onChange.accept(json);
+        if (!probe.system()) {
+            onChange.accept(json);
+        }
         return json;
     }
 
-    /** Drops the oldest finished probes beyond the history size (running ones stay: at most maxConcurrent). */
+    /** Drops the oldest finished operator's probes beyond the history size (running ones stay: at most maxConcurrent). */
     private void trimHistory() {
         Iterator<Probe> oldestFirst = probes.values().iterator();
         while (probes.size() > config.historySize() && oldestFirst.hasNext()) {
@@ -457,11 +566,17 @@ public final class ProbeOrchestrator implements AgentRegistry.Listener {
         }
     }
 
-    private String newId() {
+    /** The probe {@code id}, an operator's or a system one; null when unknown. */
+    private Probe find(String id) {
+        Probe probe = probes.get(id);
+        return probe != null ? probe : systemProbes.get(id);
+    }
+
+    private String newId(String prefix) {
         String id;
         do {
-            id = "pr-" + Long.toHexString(ThreadLocalRandom.current().nextLong() & 0xffff_ffff_ffffL);
-        } while (probes.containsKey(id));
+            id = prefix + Long.toHexString(ThreadLocalRandom.current().nextLong() & 0xffff_ffff_ffffL);
+        } while (find(id) != null);
         return id;
     }
 

@@ -1,6 +1,7 @@
 package io.rdmamon.collector.probe;
 
 import io.rdmamon.collector.RawAgent;
+import io.rdmamon.protocol.probe.LatencyResult;
 import io.rdmamon.protocol.probe.PerftestResult;
 import io.rdmamon.protocol.probe.ProbePhase;
 import io.rdmamon.protocol.probe.ProbeRole;
@@ -65,6 +66,11 @@ final class FakeAgent {
     void report(String probeId, ProbeRole role, ProbePhase phase, int tcpPort, PerftestResult result, Integer exitCode,
                 String error, List<String> output) throws Exception {
         stream.send(new Frame.ProbeReport(probeId, role, phase, tcpPort, result, exitCode, error, output));
+    }
+
+    /** A latency client's end: {@code latency}'s round trips, perftest exiting 0. */
+    void latencyDone(String probeId, LatencyResult latency) throws Exception {
+        stream.send(new Frame.ProbeReport(probeId, ProbeRole.CLIENT, ProbePhase.DONE, 0, null, latency, 0, null, List.of()));
     }
 
     void listening(String probeId, int tcpPort) throws Exception {

@@ -125,6 +125,16 @@ public final class MetricFamilies {
             + "of the pair reached the pass ratio of the link rate, 0 when it failed or fell short");
     public static final Family PROBE_TIMESTAMP = Family.gauge("rdma_probe_timestamp_seconds",
             "Time the last finished probe of the pair finished");
+    public static final Family PINGMESH_RTT = Family.gauge("rdma_pingmesh_rtt_seconds",
+            "Pingmesh round trip quantile over the window, from the probes the port took part in at either end, "
+                    + "towards its own group (scope group) or the other groups (scope rest)");
+    public static final Family PINGMESH_LOSS = Family.gauge("rdma_pingmesh_loss_ratio",
+            "Share of the pingmesh round trips lost over the window (a round trip that waited for a retransmission, or "
+                    + "every one of a probe that never got through), probes the port took part in at either end, by scope");
+    public static final Family PINGMESH_GROUP_RTT = Family.gauge("rdma_pingmesh_group_rtt_seconds",
+            "Pingmesh round trip quantile over the window of the probes from src_group's ports to dst_group's");
+    public static final Family PINGMESH_GROUP_LOSS = Family.gauge("rdma_pingmesh_group_loss_ratio",
+            "Share of the pingmesh round trips lost over the window, probes from src_group's ports to dst_group's");
 
     /**
      * The families of one node not named after a counter file, as the agent and the collector both export
@@ -139,9 +149,9 @@ public final class MetricFamilies {
             MODULE_VOLTAGE_THRESHOLD, MODULE_RX_POWER_THRESHOLD, MODULE_TX_POWER_THRESHOLD, MODULE_TX_BIAS_THRESHOLD,
             PHY_CORRECTED_BITS, PHY_SYMBOL_ERRORS, PHY_RECEIVED_BITS, QOS_PFC_ENABLED, QOS_INFO, QOS_PRIORITY_TC,
             QOS_TC_BANDWIDTH, QOS_ECN_ENABLED, GPU_NIC_PATH_INFO, GPUDIRECT_READY);
-    /** The fleet families only the collector knows (it runs the probes and the diagnosis engine). */
+    /** The fleet families only the collector knows (it runs the probes, the pingmesh and the diagnosis engine). */
     public static final List<Family> COLLECTOR = List.of(DIAGNOSIS_ACTIVE, PROBE_BANDWIDTH, PROBE_SUCCESS,
-            PROBE_TIMESTAMP);
+            PROBE_TIMESTAMP, PINGMESH_RTT, PINGMESH_LOSS, PINGMESH_GROUP_RTT, PINGMESH_GROUP_LOSS);
 
     private MetricFamilies() {
     }

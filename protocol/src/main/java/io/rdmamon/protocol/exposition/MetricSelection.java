@@ -62,7 +62,8 @@ public final class MetricSelection {
             "rdmamon_collector_live_clients_evicted_total", "rdmamon_collector_live_messages_sent_total",
             "rdmamon_collector_live_updates_dropped_total", "rdmamon_collector_live_watched_ports",
             "rdmamon_collector_nodes", "rdmamon_collector_nodes_expired_total",
-            "rdmamon_collector_probe_refusals_total", "rdmamon_collector_replica_info",
+            "rdmamon_collector_pingmesh_probes_total", "rdmamon_collector_probe_refusals_total",
+            "rdmamon_collector_replica_info",
             "rdmamon_collector_requests_refused_total", "rdmamon_collector_samples_duplicate_total",
             "rdmamon_collector_samples_ingested_total", "rdmamon_collector_samples_refused_total");
 
@@ -107,6 +108,8 @@ public final class MetricSelection {
             "rdma_port_phy_corrected_bits_total", "rdma_port_phy_received_bits_total",
             "rdma_port_phy_symbol_errors_total", "rdma_prio_packets_total",
             "rdma_probe_bandwidth_bits_per_second", "rdma_probe_success", "rdma_probe_timestamp_seconds",
+            // the pingmesh (grafana/dashboards: the pingmesh row)
+            "rdma_pingmesh_loss_ratio", "rdma_pingmesh_group_loss_ratio", "rdma_pingmesh_group_rtt_seconds",
             "rdma_qos_ecn_enabled", "rdma_qos_info", "rdma_qos_pfc_enabled", "rdma_qos_priority_tc",
             // congestion control (mlx5 "cong" hw_counters)
             "rdma_hw_np_cnp_sent_total", "rdma_hw_np_ecn_marked_roce_packets_total", "rdma_hw_rp_cnp_handled_total",

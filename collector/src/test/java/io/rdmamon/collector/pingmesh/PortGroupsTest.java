@@ -1,0 +1,46 @@
+package io.rdmamon.collector.pingmesh;
+
+import io.rdmamon.protocol.model.IbPort;
+import io.rdmamon.protocol.testing.Samples;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+class PortGroupsTest {
+    private static final IbPort PORT = Samples.rocePort().build();
+    private static final List<GroupRule> RULES = List.of(
+            GroupRule.of("rack-a", List.of("gpu-a*", "storage-01"), "pingmesh.groups.rack-a"),
+            GroupRule.of("rack-all-gpu", List.of("gpu-*"), "pingmesh.groups.rack-all-gpu"));
+
+    /** Configuration first (the first matching rule), then the LLDP switch, then the fleet. */
+    @ParameterizedTest
+    @CsvSource(nullValues = "-", textBlock = """
+            gpu-a01    | leaf-01 | rack-a       | config
+            storage-01 | leaf-01 | rack-a       | config
+            storage-011| leaf-02 | leaf-02      | lldp
+            gpu-b01    | leaf-01 | rack-all-gpu | config
+            cpu-01     | leaf-03 | leaf-03      | lldp
+            cpu-01     | ' '     | fleet        | fleet
+            cpu-01     | -       | fleet        | fleet
+            """, delimiter = '|')
+    void aPortsGroupAndItsSource(String node, String lldp, String group, String source) {
+        PortGroups groups = new PortGroups(RULES, port -> lldp);
+        assertEquals(new PortGroups.Group(group, PortGroups.Source.valueOf(source.toUpperCase())), groups.of(node, PORT));
+        assertEquals(source, groups.of(node, PORT).source().jsonName());
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', textBlock = """
+            gpu-*1     | gpu-01  | true
+            gpu-*1     | gpu-10  | false
+            *          | any.node| true
+            a*b*c      | aXbYc   | true
+            a.b        | aXb     | false
+            """)
+    void globsMatchWholeNodeNamesWithStarForAnyRun(String glob, String node, boolean matches) {
+        assertEquals(matches, GroupRule.of("g", List.of(glob), "g").matches(node));
+    }
+}
