@@ -12,7 +12,9 @@ import io.rdmamon.collector.http.Routes;
 import io.rdmamon.collector.ingest.AgentIngest;
 import io.rdmamon.collector.metrics.RdmaMetrics;
 import io.rdmamon.collector.metrics.SelfMetrics;
+import io.rdmamon.collector.pingmesh.PathLocalizer;
 import io.rdmamon.collector.pingmesh.PingmeshResults;
+import io.rdmamon.collector.pingmesh.PingmeshVerdicts;
 import io.rdmamon.collector.probe.ProbeOutcomes;
 import io.rdmamon.collector.store.NodeCost;
 import io.rdmamon.collector.store.NodeStore;
@@ -81,8 +83,11 @@ public final class Collector {
         store.admissionLimit(NodeCost.admissionLimit(maxHeap, AgentIngest.maxWaitingHelloBytes(maxHeap)));
         PrometheusRegistry registry = new PrometheusRegistry();
         ProbeOutcomes probeOutcomes = new ProbeOutcomes();
-        DiagnosisEngine diagnoses = new DiagnosisEngine(config.diagnosis(), store, System::currentTimeMillis);
         PingmeshResults pingmeshResults = new PingmeshResults(config.pingmesh().window(), config.pingmesh().lossRttSeconds());
+        PingmeshVerdicts pathVerdicts = new PingmeshVerdicts(pingmeshResults, PathLocalizer.Thresholds.defaults(),
+                System::currentTimeMillis);
+        DiagnosisEngine diagnoses = new DiagnosisEngine(config.diagnosis(), store, System::currentTimeMillis,
+                pathVerdicts);
         RdmaMetrics rdmaMetrics = new RdmaMetrics(store, probeOutcomes::snapshot, () -> diagnoses.snapshot().diagnoses(),
                 config.metrics(), () -> pingmeshResults.aggregates(System.currentTimeMillis()));
         SelfMetrics selfMetrics = new SelfMetrics(registry, store);
@@ -100,7 +105,7 @@ public final class Collector {
         // the runbook pages are read from the jar on a worker, not in the verticle's start on its event loop
         return vertx.executeBlocking(RunbookPages::new, false).compose(runbooks -> {
             CollectorVerticle verticle = new CollectorVerticle(config, store, registry, selfMetrics, auth, extraRoutes,
-                    probeOutcomes, diagnoses, rdmaMetrics, runbooks, cluster, pingmeshResults);
+                    probeOutcomes, diagnoses, rdmaMetrics, runbooks, cluster, pingmeshResults, pathVerdicts);
             return vertx.deployVerticle(verticle)
                     .map(id -> new Running(vertx, id, verticle.port(), store, registry, auth, cluster));
         });

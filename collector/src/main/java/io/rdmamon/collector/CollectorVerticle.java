@@ -28,6 +28,7 @@ import io.rdmamon.collector.metrics.SelfMetrics;
 import io.rdmamon.collector.pingmesh.Pingmesh;
 import io.rdmamon.collector.pingmesh.PingmeshApi;
 import io.rdmamon.collector.pingmesh.PingmeshResults;
+import io.rdmamon.collector.pingmesh.PingmeshVerdicts;
 import io.rdmamon.collector.pingmesh.PortGroups;
 import io.rdmamon.collector.probe.ProbeApi;
 import io.rdmamon.collector.probe.ProbeOrchestrator;
@@ -40,7 +41,6 @@ import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
-import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.handler.StaticHandler;
@@ -68,8 +68,10 @@ public final class CollectorVerticle extends VerticleBase {
     private final RunbookPages runbooks;
     private final FleetCluster cluster;
     private final PingmeshResults pingmeshResults;
+    private final PingmeshVerdicts pathVerdicts;
     private ProbeOrchestrator probes;
     private Pingmesh pingmesh;
+    private long pathVerdictTimer = -1;
     private AgentRegistry agents;
     private volatile boolean ready;
     private volatile int port;
@@ -78,8 +80,9 @@ public final class CollectorVerticle extends VerticleBase {
     CollectorVerticle(CollectorConfig config, NodeStore store, PrometheusRegistry registry, SelfMetrics selfMetrics,
                       TokenAuthenticator auth, List<Routes> extraRoutes, ProbeOutcomes probeOutcomes,
                       DiagnosisEngine diagnoses, RdmaMetrics rdmaMetrics, RunbookPages runbooks, FleetCluster cluster,
-                      PingmeshResults pingmeshResults) {
+                      PingmeshResults pingmeshResults, PingmeshVerdicts pathVerdicts) {
         this.pingmeshResults = pingmeshResults;
+        this.pathVerdicts = pathVerdicts;
         this.runbooks = runbooks;
         this.cluster = cluster;
         this.rdmaMetrics = rdmaMetrics;
@@ -107,9 +110,8 @@ public final class CollectorVerticle extends VerticleBase {
                 config.http().refusalLogWindow());
         probeAgents.serve(probes);
         probes.onChange(probe -> live.publish("probe", probe.encode()));
-        // the LLDP neighbour's switch joins at merge (the port model's neighbour); until then: configuration or fleet
         pingmesh = new Pingmesh(vertx, config.pingmesh(), store, probeAgents, probes,
-                new PortGroups(config.pingmesh().groups(), port -> null), pingmeshResults,
+                new PortGroups(config.pingmesh().groups()), pingmeshResults,
                 () -> diagnoses.config().qosProfile(), registry, System::currentTimeMillis);
         NodesApi nodesApi = new NodesApi(store, cluster.selfId());
         EventsApi eventsApi = new EventsApi(store, diagnoses);
@@ -133,7 +135,7 @@ public final class CollectorVerticle extends VerticleBase {
                 diagnosesApi,
                 router -> router.get(RunbookPages.PATH).handler(runbooks::serve),
                 live,
-                new PingmeshApi(vertx, pingmesh, JsonArray::new),
+                new PingmeshApi(vertx, pingmesh, pathVerdicts::json),
                 new ProbeApi(probes, auth, config.probes(), request -> probeAgents.prefetch(request.source().node())
                         .compose(v -> probeAgents.prefetch(request.destination().node())))));
         routes.addAll(extraRoutes);
@@ -167,6 +169,9 @@ public final class CollectorVerticle extends VerticleBase {
             port = s.actualPort();
             new ExpirySweep(vertx, this::expire).start(sweepMillis);
             pingmesh.start();
+            if (config.pingmesh().enabled()) {
+                pathVerdictTimer = pathVerdicts.start(vertx, config.pingmesh().round());
+            }
             LOG.log(System.Logger.Level.INFO, "collector listening on {0}://{1}:{2}", config.tls().enabled() ? "https" : "http",
                     config.listenHost(), String.valueOf(port));
             return s;
@@ -227,6 +232,7 @@ public final class CollectorVerticle extends VerticleBase {
         if (pingmesh != null) {
             pingmesh.stop();
         }
+        vertx.cancelTimer(pathVerdictTimer);
         if (agents != null) {
             agents.closeAllForShutdown(); // before the server closes: each agent moves on at once and replays
         }

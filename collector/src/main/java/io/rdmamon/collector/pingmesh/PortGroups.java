@@ -1,10 +1,10 @@
 package io.rdmamon.collector.pingmesh;
 
 import io.rdmamon.protocol.model.IbPort;
+import io.rdmamon.protocol.model.LldpNeighbor;
 
 import java.util.List;
 import java.util.Locale;
-import java.util.function.Function;
 
 /**
  * A port's group, where it came from: the first configured group whose glob matches the node ({@code config}), else
@@ -31,15 +31,10 @@ public final class PortGroups {
 
     private static final Group WHOLE_FLEET = new Group(FLEET, Source.FLEET);
     private final List<GroupRule> configured;
-    private final Function<IbPort, String> lldpSwitch;
 
-    /**
-     * @param configured the {@code pingmesh.groups} rules, in file order
-     * @param lldpSwitch the switch a port's LLDP neighbour names (system name, else chassis id); null when unknown
-     */
-    public PortGroups(List<GroupRule> configured, Function<IbPort, String> lldpSwitch) {
+    /** @param configured the {@code pingmesh.groups} rules, in file order */
+    public PortGroups(List<GroupRule> configured) {
         this.configured = List.copyOf(configured);
-        this.lldpSwitch = lldpSwitch;
     }
 
     public Group of(String node, IbPort port) {
@@ -48,10 +43,18 @@ public final class PortGroups {
                 return new Group(rule.name(), Source.CONFIG);
             }
         }
-        String neighbour = lldpSwitch.apply(port);
+        String neighbour = lldpSwitch(port.neighbor());
         if (neighbour != null && !neighbour.isBlank()) {
             return new Group(neighbour.strip(), Source.LLDP);
         }
         return WHOLE_FLEET;
+    }
+
+    /** The switch an LLDP neighbour names: its system name, readable, else its chassis id; null when none. */
+    private static String lldpSwitch(LldpNeighbor neighbor) {
+        if (neighbor == null) {
+            return null;
+        }
+        return neighbor.systemName() != null ? neighbor.systemName() : neighbor.chassisId();
     }
 }

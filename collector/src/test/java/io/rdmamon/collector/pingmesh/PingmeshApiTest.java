@@ -69,7 +69,7 @@ class PingmeshApiTest {
         assertEquals(true, matrix.getBoolean("enabled"));
         assertEquals(2, matrix.getInteger("roundSeconds"));
         assertEquals(60, matrix.getInteger("windowSeconds"));
-        assertEquals(0.067108864, matrix.getDouble("lossRttSeconds"), 1e-12);
+        assertEquals(0.033554432, matrix.getDouble("lossRttSeconds"), 1e-12);
         assertEquals(new JsonArray().add(new JsonObject().put("name", "rack-a").put("source", "config").put("ports", 4))
                 .add(new JsonObject().put("name", "rack-b").put("source", "config").put("ports", 4)),
                 matrix.getJsonArray("groups"));

@@ -32,7 +32,7 @@ class PingmeshConfigTest {
         assertEquals(List.of(true, 10, 60, 20, 3, 1, 3, 14, 8), List.of(d.enabled(), d.roundSeconds(), d.windowSeconds(),
                 d.iterations(), d.peersPerRound(), d.otherGroupsPerRound(), d.maxServerPerPort(), d.qpTimeout(),
                 d.probeTimeoutSeconds()));
-        assertEquals(0.067108864, d.lossRttSeconds(), 1e-12); // 4.096 µs × 2^14
+        assertEquals(0.033554432, d.lossRttSeconds(), 1e-12); // half of 4.096 µs × 2^14
         assertEquals(List.of(), d.groups());
     }
 

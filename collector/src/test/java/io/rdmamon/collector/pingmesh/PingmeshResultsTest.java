@@ -13,7 +13,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class PingmeshResultsTest {
-    private static final double LOSS_RTT = 0.067108864; // qpTimeout 14
+    private static final double LOSS_RTT = 0.067108864;
     private static final MeshPort A = new MeshPort(new PortKey("a", "mlx5_0", 1), Fabric.ROCE, "leaf-01");
     private static final MeshPort B = new MeshPort(new PortKey("b", "mlx5_0", 1), Fabric.ROCE, "leaf-01");
     private static final MeshPort C = new MeshPort(new PortKey("c", "mlx5_0", 1), Fabric.ROCE, "leaf-02");
@@ -28,12 +28,28 @@ class PingmeshResultsTest {
         return rtts;
     }
 
+    /** {@code measured} after a first round trip as slow as the lab's warm-up, which must count nowhere. */
+    private static List<Long> warmedUp(List<Long> measured) {
+        List<Long> rtts = new ArrayList<>(List.of(1_300_000_000L));
+        rtts.addAll(measured);
+        return rtts;
+    }
+
+    @Test
+    void theFirstRoundTripOfAProbeIsItsWarmUpAndCountsNowhere() {
+        results.completed(A, B, 1_000, List.of(1_300_000_000L, 5_000L, 6_000L, 7_000L));
+        PairStats stats = results.pairStats(1_000).get(0);
+        assertEquals(3, stats.sent());
+        assertEquals(0, stats.lost());
+        assertEquals(7e-6, stats.p99Seconds(), 1e-12);
+    }
+
     @Test
     void aRoundTripAtTheRetransmissionTimeoutIsLostOneBelowIsNot() {
         List<Long> rtts = new ArrayList<>(micros(18));
         rtts.add(67_108_864L); // exactly 4.096 µs × 2^14: waited for a retransmission
         rtts.add(67_108_863L);
-        results.completed(A, B, 1_000, rtts);
+        results.completed(A, B, 1_000, warmedUp(rtts));
         PairStats stats = results.pairStats(1_000).get(0);
         assertEquals(20, stats.sent());
         assertEquals(1, stats.lost());
@@ -44,8 +60,8 @@ class PingmeshResultsTest {
 
     @Test
     void quantilesAreNearestRankOverEveryProbeOfThePairInTheWindow() {
-        results.completed(A, B, 1_000, micros(50));
-        results.completed(A, B, 2_000, micros(50).stream().map(n -> n + 50_000).toList()); // 51..100 µs
+        results.completed(A, B, 1_000, warmedUp(micros(50)));
+        results.completed(A, B, 2_000, warmedUp(micros(50).stream().map(n -> n + 50_000).toList())); // 51..100 µs
         PairStats stats = results.pairStats(2_000).get(0);
         assertEquals(100, stats.sent());
         assertEquals(50e-6, stats.p50Seconds(), 1e-12);
@@ -75,8 +91,8 @@ class PingmeshResultsTest {
 
     @Test
     void probesLeaveTheWindowThenTheHistory() {
-        results.completed(A, B, 0, micros(20));
-        results.completed(A, B, 30_000, micros(10));
+        results.completed(A, B, 0, warmedUp(micros(20)));
+        results.completed(A, B, 30_000, warmedUp(micros(10)));
         assertEquals(30, results.pairStats(59_000).get(0).sent());
         assertEquals(10, results.pairStats(60_001).get(0).sent(), "the first probe left the window");
         results.expire(60_001);
@@ -92,7 +108,7 @@ class PingmeshResultsTest {
     @Test
     void theHistoryKeepsTheLastThirtyProbes() {
         for (int i = 0; i < 35; i++) {
-            results.completed(A, B, i, micros(5));
+            results.completed(A, B, i, warmedUp(micros(5)));
         }
         List<ProbePoint> history = results.history(new PingmeshResults.Pair(A.key(), B.key()));
         assertEquals(PingmeshResults.HISTORY_POINTS, history.size());
@@ -101,8 +117,8 @@ class PingmeshResultsTest {
 
     @Test
     void aggregatesCountAProbeAtBothEndsByScopeAndPerGroupPair() {
-        results.completed(A, B, 1_000, micros(10)); // own group
-        results.completed(A, C, 1_000, micros(10)); // other group
+        results.completed(A, B, 1_000, warmedUp(micros(10))); // own group
+        results.completed(A, C, 1_000, warmedUp(micros(10))); // other group
         results.unreachable(C, B, 1_000, 10, "timeout");
         PingmeshResults.Aggregates aggregates = results.aggregates(1_000);
         assertEquals(new PingmeshResults.Summary(10, 0, 5e-6, 10e-6),
@@ -119,13 +135,13 @@ class PingmeshResultsTest {
     void portStatesNameTheBadPortNotItsPeers() {
         MeshPort d = new MeshPort(new PortKey("d", "mlx5_0", 1), Fabric.ROCE, "leaf-02");
         MeshPort slow = new MeshPort(new PortKey("s", "mlx5_0", 1), Fabric.ROCE, "leaf-02");
-        results.completed(A, B, 1_000, micros(10));
-        results.completed(B, A, 1_000, micros(10));
-        results.completed(A, d, 1_000, micros(10));
+        results.completed(A, B, 1_000, warmedUp(micros(10)));
+        results.completed(B, A, 1_000, warmedUp(micros(10)));
+        results.completed(A, d, 1_000, warmedUp(micros(10)));
         results.unreachable(A, C, 1_000, 20, "timeout"); // C dead: every pair of C lost everything
         results.unreachable(B, C, 1_000, 20, "timeout");
-        results.completed(d, slow, 1_000, micros(10).stream().map(n -> n * 10).toList());
-        results.completed(slow, B, 1_000, micros(10).stream().map(n -> n * 10).toList());
+        results.completed(d, slow, 1_000, warmedUp(micros(10).stream().map(n -> n * 10).toList()));
+        results.completed(slow, B, 1_000, warmedUp(micros(10).stream().map(n -> n * 10).toList()));
         Map<PortKey, PortState> states = PortState.of(results.pairStats(1_000));
         assertEquals(PortState.UNREACHABLE, states.get(C.key()));
         assertEquals(PortState.OK, states.get(A.key()), "A lost towards C only: 1 of its 4 pairs");

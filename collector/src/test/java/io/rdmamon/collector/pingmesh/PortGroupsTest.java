@@ -1,7 +1,9 @@
 package io.rdmamon.collector.pingmesh;
 
 import io.rdmamon.protocol.model.IbPort;
+import io.rdmamon.protocol.model.LldpNeighbor;
 import io.rdmamon.protocol.testing.Samples;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -27,9 +29,19 @@ class PortGroupsTest {
             cpu-01     | -       | fleet        | fleet
             """, delimiter = '|')
     void aPortsGroupAndItsSource(String node, String lldp, String group, String source) {
-        PortGroups groups = new PortGroups(RULES, port -> lldp);
-        assertEquals(new PortGroups.Group(group, PortGroups.Source.valueOf(source.toUpperCase())), groups.of(node, PORT));
-        assertEquals(source, groups.of(node, PORT).source().jsonName());
+        PortGroups groups = new PortGroups(RULES);
+        // a neighbour naming the switch in both its ids; blank ids are no ids (LldpNeighbor drops them)
+        IbPort port = lldp == null ? PORT : PORT.withNeighbor(new LldpNeighbor(lldp, "local", lldp, "Ethernet8",
+                "ifname", null));
+        assertEquals(new PortGroups.Group(group, PortGroups.Source.valueOf(source.toUpperCase())), groups.of(node, port));
+        assertEquals(source, groups.of(node, port).source().jsonName());
+    }
+
+    @Test
+    void aNeighbourWithoutASystemNameIsGroupedByItsChassisId() {
+        IbPort port = PORT.withNeighbor(new LldpNeighbor("1c:34:da:00:00:07", "mac", null, "Ethernet8", "ifname", null));
+        assertEquals(new PortGroups.Group("1c:34:da:00:00:07", PortGroups.Source.LLDP),
+                new PortGroups(RULES).of("cpu-01", port));
     }
 
     @ParameterizedTest

@@ -71,7 +71,7 @@ class PingmeshThroughCollectorTest {
             assertEquals(new JsonArray().add(new JsonObject().put("name", "fleet").put("source", "fleet").put("ports", 4)),
                     matrix.getJsonArray("groups"));
             JsonArray cell = matrix.getJsonArray("cells").getJsonArray(0);
-            assertEquals(List.of(19, 0), List.of(cell.getInteger(2), cell.getInteger(3)));
+            assertEquals(List.of(18, 0), List.of(cell.getInteger(2), cell.getInteger(3)));  // 19 measured, the first left out as warm-up
             assertEquals(5e-6, cell.getDouble(4), 1e-12);
 
             JsonArray listed = get(http, collector.port(), "/api/probes").bodyAsJsonObject().getJsonArray("probes");
