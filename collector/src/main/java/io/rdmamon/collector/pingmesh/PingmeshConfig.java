@@ -66,9 +66,12 @@ public record PingmeshConfig(boolean enabled, int roundSeconds, int windowSecond
         }
     }
 
-    /** Enabled; a round every 10 s over a 60 s window; 20 round trips; 3 own-group peers and 1 other group a round. */
+    /**
+     * Enabled; a round every 15 s over a 60 s window; 20 round trips; 2 own-group peers and 1 other group a round: 0.4
+     * perftest processes a second per port (docs/pingmesh.md, "Budget"), the processes being the cost.
+     */
     public static PingmeshConfig defaults() {
-        return new PingmeshConfig(true, 10, 60, 20, 3, 1, MAX_SERVER_PER_PORT, 14, 8, List.of());
+        return new PingmeshConfig(true, 15, 60, 20, 2, 1, MAX_SERVER_PER_PORT, 14, 8, List.of());
     }
 
     /**

@@ -29,7 +29,7 @@ class PingmeshConfigTest {
     @Test
     void defaultsAreTheDocumentedOnes() {
         PingmeshConfig d = CollectorConfig.defaults().pingmesh();
-        assertEquals(List.of(true, 10, 60, 20, 3, 1, 3, 14, 8), List.of(d.enabled(), d.roundSeconds(), d.windowSeconds(),
+        assertEquals(List.of(true, 15, 60, 20, 2, 1, 3, 14, 8), List.of(d.enabled(), d.roundSeconds(), d.windowSeconds(),
                 d.iterations(), d.peersPerRound(), d.otherGroupsPerRound(), d.maxServerPerPort(), d.qpTimeout(),
                 d.probeTimeoutSeconds()));
         assertEquals(0.033554432, d.lossRttSeconds(), 1e-12); // half of 4.096 µs × 2^14
@@ -54,7 +54,7 @@ class PingmeshConfigTest {
     @ParameterizedTest
     @CsvSource(delimiter = '|', textBlock = """
             {"roundSeconds": 0}                      | pingmesh.roundSeconds must be positive: 0
-            {"windowSeconds": 5}                     | pingmesh.windowSeconds (5) must be at least roundSeconds (10)
+            {"windowSeconds": 5}                     | pingmesh.windowSeconds (5) must be at least roundSeconds (15)
             {"iterations": 3}                        | pingmesh.iterations must be 5..10000: 3
             {"peersPerRound": 0, "otherGroupsPerRound": 0} | must not be negative, and not both 0
             {"maxServerPerPort": 4}                  | pingmesh.maxServerPerPort must be 1..3: 4
