@@ -139,7 +139,7 @@ export class Pingmesh {
     const portCount = this.model.ports.length;
     const cellCount = cells.length / CELL;
     this.renderGroups(answer);
-    this.renderVerdicts(answer.verdicts || [], this.model.ports, answer.enabled);
+    this.renderVerdicts(answer.verdicts || [], answer.enabled);
     if (!answer.enabled) {
       this.say('Pingmesh is off: no agent runs with --allow-pingmesh, so no port is probed.');
     } else if (!portCount) {
@@ -182,13 +182,17 @@ export class Pingmesh {
     this.groupSelect.value = this.group;
   }
 
-  /** The collector's verdicts (rule, culprit, its name, summary, the ports as indices into `ports`). */
-  renderVerdicts(verdicts, ports, enabled) {
+  /**
+   * The collector's verdicts (PathVerdict.toJson): the rule, the culprit as the collector describes it, its first
+   * evidence line (the pattern), and the ports the rule is raised on.
+   */
+  renderVerdicts(verdicts, enabled) {
     const items = verdicts.map((v) => {
-      const named = (v.ports || []).slice(0, 4).map((i) => ports[i] ? portText(ports[i]) : '#' + i);
+      const named = (v.ports || []).slice(0, 4).map(portText);
       const more = (v.ports || []).length - named.length;
-      return el('li', {className: 'diag pm-verdict', 'data-rule': v.rule},
-        el('code', {className: 'rule'}, v.rule), ' ', el('b', {}, v.culprit + ' ' + v.name), ': ', v.summary,
+      const pattern = v.evidence && v.evidence.length ? ': ' + v.evidence[0] : '';
+      return el('li', {className: 'diag pm-verdict', 'data-rule': v.rule, 'data-culprit': v.culprit},
+        el('code', {className: 'rule'}, v.rule), ' ', el('b', {}, v.description), pattern,
         named.length ? el('div', {className: 'where'}, named.join(', ') + (more > 0 ? ' and ' + more + ' more' : '')) : null);
     });
     if (!items.length && enabled) items.push(el('li', {className: 'sev-ok none'}, 'no verdict: no pair is bad'));

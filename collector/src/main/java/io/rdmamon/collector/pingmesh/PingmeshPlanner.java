@@ -15,11 +15,13 @@ import java.util.TreeMap;
  *
  * <p>A round has {@code peersPerRound + otherGroupsPerRound} slots. In slot {@code k < peersPerRound} every port
  * of a group of {@code n} ports (sorted by node, device, port) runs the client towards the port {@code o} places
- * further round the group, {@code o = ((round × peersPerRound + k) mod (n − 1)) + 1}: the offsets walk through
- * {@code 1 .. n−1}, so every ordered pair of a group is probed within {@code ceil((n−1)/peersPerRound)} rounds, and
+ * further round the group, {@code o = ((round × peersPerRound + s) mod (n − 1)) + 1} with {@code s = (k + round) mod
+ * slots}: the offsets walk through {@code 1 .. n−1}, so every ordered pair of a group is probed within
+ * {@code ceil((n−1)/peersPerRound)} rounds, the slot that runs an offset turning with the round (a later slot whose
+ * probes are skipped because the earlier ones still run, on a slow host, then skips other pairs each round), and
  * in a slot each port is the client of one probe and the server of one. In slot {@code peersPerRound + j} every
  * group of a fabric's {@code m} groups probes the group {@code d} places further, {@code d = ((round ×
- * otherGroupsPerRound + j) mod (m − 1)) + 1}, each of its ports towards one port of that group (rotating with the
+ * otherGroupsPerRound + s) mod (m − 1)) + 1} with {@code s = (j + round) mod slots} likewise, each of its ports towards one port of that group (rotating with the
  * round), no server taking more than {@code maxServerPerPort} clients: every ordered group pair is probed within
  * {@code ceil((m−1)/otherGroupsPerRound)} rounds, and a group larger than its target's capacity takes turns. A port
  * is thus the client of at most one probe per slot and the server of at most {@code maxServerPerPort}. Two ports of one node are never paired (multi-rail hosts would
@@ -81,7 +83,10 @@ public final class PingmeshPlanner {
         int n = group.size();
         int slots = Math.min(budget.peersPerRound(), n - 1);
         for (int k = 0; k < slots; k++) {
-            int offset = (int) Math.floorMod(round * budget.peersPerRound() + k, (long) (n - 1)) + 1;
+            // the round's offsets are fixed; which slot runs which turns with the round, so that a later slot whose
+            // probes are skipped (the earlier slot's still running on a slow host) is not always the same peers
+            int step = (int) Math.floorMod(k + round, (long) slots);
+            int offset = (int) Math.floorMod(round * budget.peersPerRound() + step, (long) (n - 1)) + 1;
             for (int i = 0; i < n; i++) {
                 PortKey src = group.get(i);
                 PortKey dst = group.get((i + offset) % n);
@@ -96,7 +101,8 @@ public final class PingmeshPlanner {
         int m = groups.size();
         int slots = Math.min(budget.otherGroupsPerRound(), m - 1);
         for (int j = 0; j < slots; j++) {
-            int distance = (int) Math.floorMod(round * budget.otherGroupsPerRound() + j, (long) (m - 1)) + 1;
+            int step = (int) Math.floorMod(j + round, (long) slots);
+            int distance = (int) Math.floorMod(round * budget.otherGroupsPerRound() + step, (long) (m - 1)) + 1;
             for (int a = 0; a < m; a++) {
                 towards(round, groups.get(a), groups.get((a + distance) % m), budget.peersPerRound() + j,
                         budget.maxServerPerPort(), probes);
