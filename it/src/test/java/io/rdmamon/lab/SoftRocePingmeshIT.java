@@ -28,7 +28,9 @@ import org.junit.jupiter.api.Timeout;
  * with {@code --allow-pingmesh} probe each other with real {@code ib_send_lat} as the collector plans; every pair is
  * measured and a healthy lab raises nothing; {@code netem loss} on one VM's link makes that port bad towards every peer
  * within 30 s and the verdict names that port (not its peers, not the network), and it clears once the loss is gone;
- * {@code netem delay} alone raises {@code path_latency_high} on that port, not {@code path_loss}.
+ * {@code netem delay} alone raises {@code path_latency_high} on that port, not {@code path_loss}. A clean exchange under
+ * TCG takes 2 to 60 ms; 200 ms of delay keeps the slow port's round trips (220 ms and more) well above four times that
+ * and well below half the 1.07 s retransmission timer that would count them lost.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 @Timeout(value = 14, unit = java.util.concurrent.TimeUnit.MINUTES)
@@ -51,8 +53,10 @@ class SoftRocePingmeshIT {
             rules.put(rule, new JsonObject().put("raiseAfterSamples", 1).put("clearAfterSamples", 5));
         }
         collector = LabCollector.start(WORK, port, new JsonObject()
+                // one peer a round and one client per server: a VM has one vCPU under TCG, and perftest polls, so
+                // more probes at once on it starve each other into round trips that look like retransmissions
                 .put("pingmesh", new JsonObject().put("roundSeconds", ROUND_SECONDS).put("qpTimeout", QP_TIMEOUT)
-                        .put("probeTimeoutSeconds", 20))
+                        .put("probeTimeoutSeconds", 20).put("peersPerRound", 1).put("maxServerPerPort", 1))
                 .put("diagnosis", new JsonObject().put("rules", rules)
                         // rxe has no PFC: the lab's fabric is declared lossless, as an operator declares theirs
                         .put("losslessPriorities", new JsonArray().add(3))));
@@ -183,7 +187,7 @@ class SoftRocePingmeshIT {
     @Order(2)
     void delayAloneOnOneVmsLinkRaisesPathLatencyHighNotLoss() throws Exception {
         LabVm slow = lab.vm(2);
-        slow.require("tc qdisc add dev " + LabVm.FABRIC_NETDEV + " root netem delay 100ms", Duration.ofSeconds(30));
+        slow.require("tc qdisc add dev " + LabVm.FABRIC_NETDEV + " root netem delay 200ms", Duration.ofSeconds(30));
         List<String> lossy = new ArrayList<>();
         try {
             List<String> raised = Waits.poll("path_latency_high on " + slow.name, () -> {
