@@ -394,6 +394,12 @@ public final class PathLocalizer {
             for (Judged pair : bad) {
                 PortKey src = pair.stats().src();
                 PortKey dst = pair.stats().dst();
+                if (edges.get(src).size() < 2 || edges.get(dst).size() < 2) {
+                    // an end seen with this peer alone cannot be told from the path yet (its port may be the culprit):
+                    // no verdict until the window holds another of its pairs. In the lab a lossy port's first bad pair
+                    // was otherwise named a path, raised on a healthy peer, for half a minute.
+                    continue;
+                }
                 List<String> lines = List.of(src + " is bad with " + otherBad(edges, src, dst) + " of "
                         + (edges.get(src).size() - 1) + " other peers, " + dst + " with " + otherBad(edges, dst, src)
                         + " of " + (edges.get(dst).size() - 1));

@@ -230,6 +230,24 @@ class PathLocalizerTest {
         assertEquals("inside the groups 0 of 24 pairs bad", spine.evidence().get(1));
     }
 
+    /**
+     * The lab's first round with loss on n01's link: n03 → n01 is lossy, and n01's other pair is not in the window yet.
+     * n01 is seen with n03 alone, so its port cannot be told from the path: no verdict yet, rather than a path raised
+     * on the healthy n03.
+     */
+    @Test
+    void aBadPairWhoseEndIsSeenWithNoOtherPeerYetIsNotNamed() {
+        List<Port> ports = fleet(1, 3);
+        List<PairStats> firstRound = List.of(stats(ports.get(2), ports.get(0), Effect.LOSSY, 2),
+                stats(ports.get(1), ports.get(2), Effect.FINE, 2));
+        assertEquals(List.of(), PathLocalizer.localize(firstRound, DEFAULTS));
+
+        List<PairStats> secondRound = new ArrayList<>(firstRound);
+        secondRound.add(stats(ports.get(0), ports.get(1), Effect.LOSSY, 2));
+        assertEquals("path_loss port n01/mlx5_0/1 on [n01/mlx5_0/1]",
+                describe(PathLocalizer.localize(secondRound, DEFAULTS)));
+    }
+
     @Test
     void aPathVerdictShowsThatNeitherEndIsBadWithOthers() {
         PathVerdict path = PathLocalizer.localize(window(fleet(1, 20), (a, b) -> a.index() == 3 && b.index() == 9
