@@ -31,8 +31,9 @@ import org.junit.jupiter.api.Timeout;
  * measured and a healthy lab raises nothing; {@code netem loss} on one VM's link makes that port bad towards every peer
  * within 30 s and the verdict names that port (not its peers, not the network), and it clears once the loss is gone;
  * {@code netem delay} alone raises {@code path_latency_high} on that port, not {@code path_loss}. A clean exchange under
- * TCG takes 2 to 60 ms; 200 ms of delay keeps the slow port's round trips (220 ms and more) well above four times that
- * and well below half the 1.07 s retransmission timer that would count them lost.
+ * TCG takes 2 to 60 ms; 100 ms of delay keeps the slow port's round trips (110 to 200 ms: the delay holds both its
+ * messages and its ACKs) above four times that and below half the 1.07 s retransmission timer that would count them
+ * lost — 200 ms did not: its round trips reached that half under TCG and counted as loss.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 @Timeout(value = 14, unit = java.util.concurrent.TimeUnit.MINUTES)
@@ -195,7 +196,7 @@ class SoftRocePingmeshIT {
     void delayAloneOnOneVmsLinkRaisesPathLatencyHighNotLoss() throws Exception {
         LabVm slow = lab.vm(2);
         awaitNoLossVerdict(); // after a failed loss test too
-        slow.require("tc qdisc add dev " + LabVm.FABRIC_NETDEV + " root netem delay 200ms", Duration.ofSeconds(30));
+        slow.require("tc qdisc add dev " + LabVm.FABRIC_NETDEV + " root netem delay 100ms", Duration.ofSeconds(30));
         List<String> lossy = new ArrayList<>();
         try {
             // as with loss, a slow pair seen before the others is a path verdict until the port's pairs are in
