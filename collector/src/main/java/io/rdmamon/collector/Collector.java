@@ -12,7 +12,6 @@ import io.rdmamon.collector.http.Routes;
 import io.rdmamon.collector.ingest.AgentIngest;
 import io.rdmamon.collector.metrics.RdmaMetrics;
 import io.rdmamon.collector.metrics.SelfMetrics;
-import io.rdmamon.collector.pingmesh.PathLocalizer;
 import io.rdmamon.collector.pingmesh.PingmeshResults;
 import io.rdmamon.collector.pingmesh.PingmeshVerdicts;
 import io.rdmamon.collector.probe.ProbeOutcomes;
@@ -84,7 +83,7 @@ public final class Collector {
         PrometheusRegistry registry = new PrometheusRegistry();
         ProbeOutcomes probeOutcomes = new ProbeOutcomes();
         PingmeshResults pingmeshResults = new PingmeshResults(config.pingmesh().window(), config.pingmesh().lossRttSeconds());
-        PingmeshVerdicts pathVerdicts = new PingmeshVerdicts(pingmeshResults, PathLocalizer.Thresholds.defaults(),
+        PingmeshVerdicts pathVerdicts = new PingmeshVerdicts(pingmeshResults, config.pingmesh().thresholds(),
                 System::currentTimeMillis);
         DiagnosisEngine diagnoses = new DiagnosisEngine(config.diagnosis(), store, System::currentTimeMillis,
                 pathVerdicts);

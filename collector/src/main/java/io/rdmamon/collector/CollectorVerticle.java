@@ -170,7 +170,7 @@ public final class CollectorVerticle extends VerticleBase {
             new ExpirySweep(vertx, this::expire).start(sweepMillis);
             pingmesh.start();
             if (config.pingmesh().enabled()) {
-                pathVerdictTimer = pathVerdicts.start(vertx, config.pingmesh().round());
+                pathVerdictTimer = pathVerdicts.start(vertx, config.pingmesh().round(), pingmesh::counterDeltas);
             }
             LOG.log(System.Logger.Level.INFO, "collector listening on {0}://{1}:{2}", config.tls().enabled() ? "https" : "http",
                     config.listenHost(), String.valueOf(port));

@@ -23,18 +23,20 @@ import java.util.Set;
  * @param qpTimeout           the probes' QP local ACK timeout exponent ({@code -u}); a round trip of at least
  *                            4.096 µs × 2^qpTimeout waited for a retransmission and counts as lost
  * @param probeTimeoutSeconds a whole probe (server listening, client run) ends within this, or fails
+ * @param rttHighMillis       a pair is slow from this p50 (and four times the fabric's normal one): 0.5 ms, the SLA
+ *                            rpingmesh flags; a lab whose hosts are emulated (TCG) needs tens of milliseconds
  * @param groups              configured groups, in file order
  */
 public record PingmeshConfig(boolean enabled, int roundSeconds, int windowSeconds, int iterations, int peersPerRound,
                              int otherGroupsPerRound, int maxServerPerPort, int qpTimeout, int probeTimeoutSeconds,
-                             List<GroupRule> groups) {
+                             double rttHighMillis, List<GroupRule> groups) {
     /** The InfiniBand local ACK timeout unit: 4.096 µs × 2^timeout (IBTA, {@code ibv_modify_qp} timeout). */
     public static final double ACK_TIMEOUT_UNIT_SECONDS = 4.096e-6;
     public static final int MAX_SERVER_PER_PORT = 3;
     /** 64-byte messages: a latency probe measures the path, not the bandwidth. */
     public static final long SIZE_BYTES = 64;
     private static final Set<String> FILE_KEYS = Set.of("enabled", "roundSeconds", "windowSeconds", "iterations",
-            "peersPerRound", "otherGroupsPerRound", "maxServerPerPort", "qpTimeout", "probeTimeoutSeconds", "groups");
+            "peersPerRound", "otherGroupsPerRound", "maxServerPerPort", "qpTimeout", "probeTimeoutSeconds", "rttHighMillis", "groups");
 
     public PingmeshConfig {
         groups = List.copyOf(groups);
@@ -55,6 +57,9 @@ public record PingmeshConfig(boolean enabled, int roundSeconds, int windowSecond
         if (maxServerPerPort < 1 || maxServerPerPort > MAX_SERVER_PER_PORT) {
             throw new ConfigException("pingmesh.maxServerPerPort must be 1.." + MAX_SERVER_PER_PORT + ": " + maxServerPerPort);
         }
+        if (!(rttHighMillis > 0) || Double.isInfinite(rttHighMillis)) {
+            throw new ConfigException("pingmesh.rttHighMillis must be a positive number: " + rttHighMillis);
+        }
         if (qpTimeout < 1 || qpTimeout > 31) {
             throw new ConfigException("pingmesh.qpTimeout must be 1..31: " + qpTimeout);
         }
@@ -71,7 +76,7 @@ public record PingmeshConfig(boolean enabled, int roundSeconds, int windowSecond
      * perftest processes a second per port (docs/pingmesh.md, "Budget"), the processes being the cost.
      */
     public static PingmeshConfig defaults() {
-        return new PingmeshConfig(true, 15, 60, 20, 2, 1, MAX_SERVER_PER_PORT, 14, 8, List.of());
+        return new PingmeshConfig(true, 15, 60, 20, 2, 1, MAX_SERVER_PER_PORT, 14, 8, 0.5, List.of());
     }
 
     /**
@@ -100,6 +105,13 @@ public record PingmeshConfig(boolean enabled, int roundSeconds, int windowSecond
         return new PingmeshPlanner.Budget(peersPerRound, otherGroupsPerRound, maxServerPerPort);
     }
 
+    /** The localizer's thresholds: its defaults with this config's slow p50. */
+    public PathLocalizer.Thresholds thresholds() {
+        PathLocalizer.Thresholds d = PathLocalizer.Thresholds.defaults();
+        return new PathLocalizer.Thresholds(d.lossRatio(), d.minLost(), rttHighMillis / 1000, d.slowFactor(), d.portShare(),
+                d.minProbes());
+    }
+
     /** This config overlaid by a config file's {@code "pingmesh"} object. */
     public PingmeshConfig overlay(StrictJson section) {
         section.requireKnownKeys(FILE_KEYS);
@@ -109,6 +121,7 @@ public record PingmeshConfig(boolean enabled, int roundSeconds, int windowSecond
                 section.integer("otherGroupsPerRound", otherGroupsPerRound),
                 section.integer("maxServerPerPort", maxServerPerPort), section.integer("qpTimeout", qpTimeout),
                 section.integer("probeTimeoutSeconds", probeTimeoutSeconds),
+                section.number("rttHighMillis", rttHighMillis),
                 section.has("groups") ? groups(section.object("groups")) : groups);
     }
 

@@ -6,16 +6,34 @@ import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Function;
 import java.util.function.LongSupplier;
 
 /**
  * The pingmesh's current path verdicts: the results' window localized ({@link PathLocalizer}) once a round, on a
  * worker (2,000 nodes × 8 ports took 1.2 s of CPU), and swapped whole, so that the diagnosis engine (which asks per
  * port of every sample) and {@code GET /api/pingmesh} read the same list without waiting for it.
+ *
+ * <p>Loss is confirmed by both ends' counters first ({@link #confirmedLoss}): a round trip long enough to have waited
+ * for a retransmission is a loss only if a retransmission happened. Where both ends count their transport's
+ * retransmissions and neither counted one over the window, the long round trips were the hosts (a CPU that did not run
+ * perftest in time: R-Pingmesh's "CPU overload" noise), so the pair is judged on its latency, not as lossy. In the
+ * Soft-RoCE lab a 100 ms netem delay on one VM made its polling probes starve its single vCPU into round trips past
+ * the loss threshold, with no retransmission counted anywhere.
  */
 public final class PingmeshVerdicts implements PathVerdicts {
+    /**
+     * The transport counters that rise when a packet was lost and resent: mlx5's {@code out_of_sequence},
+     * {@code packet_seq_err}, {@code local_ack_timeout_err}; rxe's {@code out_of_seq_request}, {@code rcvd_seq_err},
+     * {@code completer_retry_err} (the names {@link PathCounters} keeps).
+     */
+    static final Set<String> RETRANSMISSIONS = Set.of("out_of_sequence", "packet_seq_err", "local_ack_timeout_err",
+            "out_of_seq_request", "rcvd_seq_err", "completer_retry_err");
     private static final System.Logger LOG = System.getLogger(PingmeshVerdicts.class.getName());
     private final PingmeshResults results;
     private final PathLocalizer.Thresholds thresholds;
@@ -23,6 +41,7 @@ public final class PingmeshVerdicts implements PathVerdicts {
     private final AtomicBoolean localizing = new AtomicBoolean();
     private volatile List<PathVerdict> current = List.of();
     private volatile PathVerdicts index = PathVerdicts.NONE;
+    private volatile Function<PortKey, Map<String, Long>> counterDeltas = port -> Map.of();
 
     public PingmeshVerdicts(PingmeshResults results, PathLocalizer.Thresholds thresholds, LongSupplier clock) {
         this.results = results;
@@ -44,13 +63,52 @@ public final class PingmeshVerdicts implements PathVerdicts {
 
     /** Localizes the window as it is now; blocking: call it on a worker. */
     public void localize() {
-        List<PathVerdict> verdicts = PathLocalizer.localize(results.pairStats(clock.getAsLong()), thresholds);
+        List<PathVerdict> verdicts = PathLocalizer.localize(confirmedLoss(results.pairStats(clock.getAsLong()),
+                counterDeltas), thresholds);
         current = verdicts;
         index = PathVerdicts.of(verdicts);
     }
 
-    /** Localizes every {@code period} on a worker, never two at once (a slow one makes the next wait); the timer id. */
-    public long start(Vertx vertx, Duration period) {
+    /**
+     * The pairs with their lost round trips kept only where a retransmission confirms them: a pair that lost round
+     * trips (and had no failed probe) whose two ends both count retransmissions and counted none over the window keeps
+     * its round trips but loses no more. Ends whose counters are unknown leave the pair as measured.
+     *
+     * @param counterDeltas how much each counter of a port rose over the window ({@link Pingmesh#counterDeltas})
+     */
+    static List<PairStats> confirmedLoss(List<PairStats> pairs, Function<PortKey, Map<String, Long>> counterDeltas) {
+        List<PairStats> confirmed = new ArrayList<>(pairs.size());
+        for (PairStats pair : pairs) {
+            if (pair.lost() > 0 && pair.failedProbes() == 0) {
+                Map<String, Long> src = counterDeltas.apply(pair.src());
+                Map<String, Long> dst = counterDeltas.apply(pair.dst());
+                if (countsRetransmissions(src) && countsRetransmissions(dst) && retransmitted(src) + retransmitted(dst) == 0) {
+                    confirmed.add(new PairStats(pair.src(), pair.dst(), pair.srcGroup(), pair.dstGroup(), pair.sent(), 0,
+                            pair.p50Seconds(), pair.p99Seconds(), pair.probes(), pair.failedProbes()));
+                    continue;
+                }
+            }
+            confirmed.add(pair);
+        }
+        return confirmed;
+    }
+
+    private static boolean countsRetransmissions(Map<String, Long> deltas) {
+        return deltas.keySet().stream().anyMatch(RETRANSMISSIONS::contains);
+    }
+
+    private static long retransmitted(Map<String, Long> deltas) {
+        return deltas.entrySet().stream().filter(e -> RETRANSMISSIONS.contains(e.getKey()))
+                .mapToLong(Map.Entry::getValue).sum();
+    }
+
+    /**
+     * Localizes every {@code period} on a worker, never two at once (a slow one makes the next wait); the timer id.
+     *
+     * @param counterDeltas how much each counter of a port rose over the window, to confirm loss with
+     */
+    public long start(Vertx vertx, Duration period, Function<PortKey, Map<String, Long>> counterDeltas) {
+        this.counterDeltas = counterDeltas;
         return vertx.setPeriodic(period.toMillis(), period.toMillis(), id -> {
             if (localizing.compareAndSet(false, true)) {
                 vertx.executeBlocking(() -> {

@@ -33,17 +33,19 @@ class PingmeshConfigTest {
                 d.iterations(), d.peersPerRound(), d.otherGroupsPerRound(), d.maxServerPerPort(), d.qpTimeout(),
                 d.probeTimeoutSeconds()));
         assertEquals(0.033554432, d.lossRttSeconds(), 1e-12); // half of 4.096 µs × 2^14
+        assertEquals(PathLocalizer.Thresholds.defaults(), d.thresholds());
         assertEquals(List.of(), d.groups());
     }
 
     @Test
     void aSectionOverridesSomeKeysAndNamesGroupsInFileOrder() throws IOException {
         PingmeshConfig c = load("""
-                {"roundSeconds": 5, "iterations": 50, "qpTimeout": 12,
+                {"roundSeconds": 5, "iterations": 50, "qpTimeout": 12, "rttHighMillis": 80,
                  "groups": {"rack-b": ["gpu-b*"], "rack-a": ["gpu-a*", "storage-01"]}}""");
         assertEquals(5, c.roundSeconds());
         assertEquals(50, c.iterations());
         assertEquals(12, c.qpTimeout());
+        assertEquals(0.08, c.thresholds().rttHighSeconds(), 1e-12);
         assertEquals(60, c.windowSeconds());
         assertEquals(List.of("rack-b", "rack-a"), c.groups().stream().map(GroupRule::name).toList());
         assertTrue(c.groups().get(1).matches("storage-01"));
@@ -54,6 +56,7 @@ class PingmeshConfigTest {
     @ParameterizedTest
     @CsvSource(delimiter = '|', textBlock = """
             {"roundSeconds": 0}                      | pingmesh.roundSeconds must be positive: 0
+            {"rttHighMillis": 0}                     | pingmesh.rttHighMillis must be a positive number: 0.0
             {"windowSeconds": 5}                     | pingmesh.windowSeconds (5) must be at least roundSeconds (15)
             {"iterations": 3}                        | pingmesh.iterations must be 5..10000: 3
             {"peersPerRound": 0, "otherGroupsPerRound": 0} | must not be negative, and not both 0

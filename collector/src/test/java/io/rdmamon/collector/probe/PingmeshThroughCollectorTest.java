@@ -41,7 +41,7 @@ class PingmeshThroughCollectorTest {
     void agentsAllowingThePingmeshAreProbedAndTheResultsServed(Vertx vertx) throws Exception {
         CollectorConfig config = CollectorConfig.defaults().withListen("127.0.0.1:0")
                 .withTokens(List.of(new TokenEntry(Role.AGENT, AGENT, null), new TokenEntry(Role.VIEWER, VIEWER, null)))
-                .withPingmesh(new PingmeshConfig(true, 1, 60, 20, 3, 1, 3, 14, 8, List.of()));
+                .withPingmesh(new PingmeshConfig(true, 1, 60, 20, 3, 1, 3, 14, 8, 0.5, List.of()));
         Collector.Running collector = await(Collector.start(vertx, config));
         try {
             WebClient http = WebClient.create(vertx);
