@@ -80,7 +80,8 @@ public final class DemoCommand implements Callable<Integer> {
         SimulationSpec spec = spec();
         CollectorConfig config;
         try {
-            config = CollectorConfig.defaults().withListen(listen).withMetrics(metrics, "--metrics");
+            config = CollectorConfig.defaults().withListen(listen).withMetrics(metrics, "--metrics")
+                    .withPingmesh(DemoFleet.PINGMESH);
         } catch (ConfigException e) {
             throw CliFailure.badInput(e.getMessage());
         }

@@ -9,6 +9,7 @@ import io.rdmamon.agent.sim.FabricSimulator;
 import io.rdmamon.agent.sim.SimulatedNode;
 import io.rdmamon.agent.sim.perftest.SimulatedPerftestFabric;
 import io.rdmamon.agent.stream.AgentStreamerOptions;
+import io.rdmamon.collector.pingmesh.PingmeshConfig;
 import io.rdmamon.protocol.probe.PerftestTest;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -31,6 +32,14 @@ import java.util.function.UnaryOperator;
  * exact demo path.
  */
 public final class DemoFleet {
+    /**
+     * The pingmesh of a collector whose fleet is simulated: a round every 3 s over a 30 s window, two peers of the
+     * group and two other groups a round. The simulated perftest runs in-process and costs next to nothing, so the
+     * demo's matrix fills and its tor-uplink-loss verdict forms within a minute, where the hardware defaults (a 15 s
+     * round, sized for perftest processes) would take several.
+     */
+    public static final PingmeshConfig PINGMESH = new PingmeshConfig(true, 3, 30, 20, 2, 2,
+            PingmeshConfig.MAX_SERVER_PER_PORT, 14, 8, 0.5, List.of());
     private static final Path TMPFS = Path.of("/dev/shm");
 
     private final Vertx vertx;

@@ -53,7 +53,7 @@ public final class SimulatedFleet implements AutoCloseable {
         fabric = FabricSimulator.create(baseDir, spec);
         CollectorConfig anyPort = CollectorConfig.defaults().withListen("127.0.0.1:0").withTokens(List.of(
                 new TokenEntry(Role.AGENT, AGENT_TOKEN, null), new TokenEntry(Role.VIEWER, VIEWER_TOKEN, null),
-                new TokenEntry(Role.OPERATOR, OPERATOR_TOKEN, null))).withMetrics(metrics);
+                new TokenEntry(Role.OPERATOR, OPERATOR_TOKEN, null))).withMetrics(metrics).withPingmesh(DemoFleet.PINGMESH);
         collector = await(Collector.start(vertx, anyPort), FLEET_LIMIT);
         config = anyPort.withListen("127.0.0.1:" + collector.port()); // a restart comes back on the same port
         agents = await(DemoFleet.start(vertx, fabric, baseUrl(), INTERVAL, nodePrefix, options -> options
