@@ -388,12 +388,22 @@ public final class PathLocalizer {
 
         private void paths() {
             Map<PortKey, Map<PortKey, Tally>> edges = portEdges;
+            // with three groups or more, a group is judged against at least two others before its switch can be told
+            // from one path: until both groups of a bad pair between groups were, the pair is not named (the simulated
+            // tor-uplink-loss raised paths on leaf-02's healthy ports before leaf-01's group verdict formed)
+            Set<String> groups = new HashSet<>(groupOf.values());
+            Map<String, Map<String, Tally>> groupEdges = edges(judged.stream().filter(j -> !sameGroup(j)).toList(),
+                    PairStats::srcGroup, PairStats::dstGroup);
             List<Judged> bad = open().stream().filter(j -> j.symptom().bad())
                     .sorted(Comparator.comparing((Judged j) -> j.stats().src().toString())
                             .thenComparing(j -> j.stats().dst().toString())).toList();
             for (Judged pair : bad) {
                 PortKey src = pair.stats().src();
                 PortKey dst = pair.stats().dst();
+                if (groups.size() > 2 && !sameGroup(pair) && (groupEdges.getOrDefault(pair.stats().srcGroup(), Map.of())
+                        .size() < 2 || groupEdges.getOrDefault(pair.stats().dstGroup(), Map.of()).size() < 2)) {
+                    continue;
+                }
                 if (edges.get(src).size() < 2 || edges.get(dst).size() < 2) {
                     // an end seen with this peer alone cannot be told from the path yet (its port may be the culprit):
                     // no verdict until the window holds another of its pairs. In the lab a lossy port's first bad pair

@@ -9,7 +9,9 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.Locale;
 import java.util.function.BiPredicate;
 import java.util.stream.Collectors;
@@ -246,6 +248,27 @@ class PathLocalizerTest {
         secondRound.add(stats(ports.get(0), ports.get(1), Effect.LOSSY, 2));
         assertEquals("path_loss port n01/mlx5_0/1 on [n01/mlx5_0/1]",
                 describe(PathLocalizer.localize(secondRound, DEFAULTS)));
+    }
+
+    /**
+     * Three groups, but g1 judged only against g2 so far: its bad pairs towards g2 could be g1's uplink or one path, so
+     * nothing is named until g1 has been judged against another group (a path raised on g2's healthy port otherwise).
+     */
+    @Test
+    void aBadPairBetweenGroupsIsNotNamedBeforeBothGroupsWereJudgedAgainstTwoOthers() {
+        List<Port> ports = fleet(3, 2);
+        List<PairStats> window = new ArrayList<>();
+        for (Port src : ports) {
+            for (Port dst : ports) {
+                boolean g1g3 = new HashSet<>(List.of(src.group(), dst.group())).equals(Set.of("g1", "g3"));
+                if (src != dst && !g1g3) {
+                    boolean crossesG1 = !src.group().equals(dst.group()) && (src.group().equals("g1")
+                            || dst.group().equals("g1"));
+                    window.add(stats(src, dst, crossesG1 ? Effect.LOSSY : Effect.FINE, 2));
+                }
+            }
+        }
+        assertEquals("", describe(PathLocalizer.localize(window, DEFAULTS)));
     }
 
     @Test

@@ -109,7 +109,8 @@ public final class MetricSelection {
             "rdma_port_phy_symbol_errors_total", "rdma_prio_packets_total",
             "rdma_probe_bandwidth_bits_per_second", "rdma_probe_success", "rdma_probe_timestamp_seconds",
             // the pingmesh (grafana/dashboards: the pingmesh row)
-            "rdma_pingmesh_loss_ratio", "rdma_pingmesh_group_loss_ratio", "rdma_pingmesh_group_rtt_seconds",
+            "rdma_pingmesh_loss_ratio", "rdma_pingmesh_rtt_seconds", "rdma_pingmesh_group_loss_ratio",
+            "rdma_pingmesh_group_rtt_seconds",
             "rdma_qos_ecn_enabled", "rdma_qos_info", "rdma_qos_pfc_enabled", "rdma_qos_priority_tc",
             // congestion control (mlx5 "cong" hw_counters)
             "rdma_hw_np_cnp_sent_total", "rdma_hw_np_ecn_marked_roce_packets_total", "rdma_hw_rp_cnp_handled_total",
