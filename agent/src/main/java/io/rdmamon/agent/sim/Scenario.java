@@ -51,7 +51,7 @@ public enum Scenario {
     /** One RoCE GPU node has no nvidia_peermem and runs the proprietary driver (no DMA-BUF): gpudirect_not_ready. */
     NO_PEERMEM("no-peermem"),
     /**
-     * The uplink of leaf-01 (the top-of-rack switch of nodes 1 and 2, {@link SimulatedRacks}) drops about 3 % of
+     * The uplink of leaf-01 (the top-of-rack switch of nodes 1 and 2, {@link SimulatedRacks}) drops about 10 % of
      * packets: latency probes between a leaf-01 node and a node of another leaf wait out a retransmission (the QP's
      * ACK timeout) that often; pairs under leaf-01 and among the other leaves stay clean. The switch is at fault
      * (path_loss naming leaf-01); the two nodes under it carry the fault in that their retransmission counters rise

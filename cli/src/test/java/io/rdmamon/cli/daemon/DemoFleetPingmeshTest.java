@@ -98,7 +98,7 @@ class DemoFleetPingmeshTest {
         List<Long> roundTrips = done.latency().rttNanos();
         assertEquals(1_999, roundTrips.size());
         long retransmitted = roundTrips.stream().filter(rtt -> rtt > 4.096 * 16 * 1_000).count();
-        assertTrue(retransmitted > 20 && retransmitted < 100, "about 3 % of 1999: " + retransmitted);
+        assertTrue(retransmitted > 140 && retransmitted < 260, "about 10 % of 1999: " + retransmitted);
         assertTrue(roundTrips.stream().allMatch(rtt -> rtt > 7_500), "a cross-leaf path: " + roundTrips.subList(0, 5));
         awaitReport(ProbeRole.SERVER, ProbePhase.DONE);
     }

@@ -20,7 +20,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The simulated fabric's round trips: the leaves set the base, and in tor-uplink-loss only the pairs across
- * leaf-01's uplink lose exchanges to a retransmission, at about 3 %, while leaf-01's nodes count retransmissions.
+ * leaf-01's uplink lose exchanges to a retransmission, at about 10 %, while leaf-01's nodes count retransmissions.
  * Seeded: the counts are the same every run.
  */
 class SimulatedPathLatencyTest {
@@ -65,7 +65,7 @@ class SimulatedPathLatencyTest {
         for (int[] pair : new int[][]{{1, 3}, {2, 5}, {4, 1}, {6, 2}, {1, 7}}) {
             long lost = retransmissions(roundTrips(lossy, pair[0], pair[1], 18_600 + pair[0]));
             double rate = (double) lost / EXCHANGES;
-            assertTrue(rate > 0.02 && rate < 0.04, "node " + pair[0] + " to " + pair[1] + ": " + lost + " of " + EXCHANGES);
+            assertTrue(rate > 0.08 && rate < 0.12, "node " + pair[0] + " to " + pair[1] + ": " + lost + " of " + EXCHANGES);
         }
     }
 
