@@ -128,14 +128,15 @@ class SimulatedPerftestLauncherTest {
                     PerftestArguments.build(clientRoot, spec, ProbeRole.CLIENT, port, "10.0.0.1"), line -> { });
             assertEquals(0, client.exit().get(5, TimeUnit.SECONDS));
             assertEquals(0, server.exit().get(5, TimeUnit.SECONDS));
-            assertTrue(client.output().contains(" Test with events. Using mlx5_0_comp0"), client.output().toString());
+            assertTrue(client.output().contains("                    Send Latency Test"), client.output().toString());
+            assertFalse(client.output().contains(" Test with events. Using mlx5_0_comp0"), "polling, as the probes run");
             LatencyResult result = assertInstanceOf(PerftestOutcome.MeasuredLatency.class,
                     PerftestLatencyOutputParser.parse(client.output())).latency();
             assertEquals(1_000, result.iterations());
             assertEquals(999, result.rttNanos().size(), "every gap between posts, the whole list kept");
             // about 8 µs across leaves; a retransmission adds 4.096 µs × 2^1
             long retransmitted = result.rttNanos().stream().filter(rtt -> rtt > 12_000).count();
-            assertTrue(retransmitted > 5 && retransmitted < 60, retransmitted + " of 999");
+            assertTrue(retransmitted > 60 && retransmitted < 150, retransmitted + " of 999 (about 10 %)");
             assertTrue(result.rttNanos().stream().allMatch(rtt -> rtt > 7_000 && rtt < 17_000), result.rttNanos().toString());
             assertEquals(result, assertInstanceOf(PerftestOutcome.MeasuredLatency.class,
                     PerftestLatencyOutputParser.parse(server.output())).latency(), "both sides print the ping-pong");
