@@ -78,13 +78,14 @@ class PingmeshExpositionTest {
     }
 
     @Test
-    void standardHasTheLossAndTheGroupFamiliesMinimalNone() throws IOException {
+    void standardHasEveryPingmeshFamilyTheGrafanaRowReadsMinimalNone() throws IOException {
         results.completed(A, C, NOW - 1_000, rtts(8_000, 19));
         String standard = scrape(MetricSelection.parse("standard"));
         assertTrue(standard.contains("rdma_pingmesh_loss_ratio{"), standard);
         assertTrue(standard.contains("rdma_pingmesh_group_loss_ratio{"), standard);
         assertTrue(standard.contains("rdma_pingmesh_group_rtt_seconds{"), standard);
-        assertFalse(standard.contains("rdma_pingmesh_rtt_seconds{"), standard);
+        assertTrue(standard.contains("rdma_pingmesh_rtt_seconds{"), standard);
+        assertFalse(scrape(MetricSelection.parse("standard,-rdma_pingmesh_rtt_seconds")).contains("rdma_pingmesh_rtt_seconds{"));
         assertFalse(scrape(MetricSelection.parse("minimal")).contains("rdma_pingmesh"));
         assertTrue(scrape(MetricSelection.parse("minimal,+rdma_pingmesh_rtt_seconds")).contains("rdma_pingmesh_rtt_seconds{"));
     }
