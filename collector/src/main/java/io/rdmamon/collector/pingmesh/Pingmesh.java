@@ -32,9 +32,8 @@ import java.util.function.Supplier;
  * agents that allow the pingmesh, plans a round ({@link PingmeshPlanner}) and starts its probes slot by slot, a slot
  * every {@code roundSeconds / slots}, each probe through the {@link ProbeOrchestrator} as a system probe (server
  * first, then client; the whole within {@code probeTimeoutSeconds}). A probe whose client port is still the client of
- * an earlier probe, or whose server port already serves {@code maxServerPerPort}, waits until they end and starts
- * then, or is skipped when the next round begins first; a probe with a port in an operator's bandwidth probe is
- * skipped. How each probe ended goes to {@link PingmeshResults}; one debug line sums each round up.
+ * an earlier probe, whose server port already serves {@code maxServerPerPort}, or with a port in an operator's
+ * bandwidth probe is skipped. How each probe ended goes to {@link PingmeshResults}; one debug line sums each round up.
  *
  * <p>Confined to the collector verticle's event loop, like the orchestrator. In a cluster each replica probes
  * between the agents it holds.
@@ -55,15 +54,9 @@ public final class Pingmesh {
     private final Map<PortKey, String> clientOf = new HashMap<>();
     private final Map<PortKey, Integer> serving = new HashMap<>();
     private final List<Long> timers = new ArrayList<>();
-    /** This round's probes that came due while a port was busy, in the order they came due. */
-    private final List<Deferred> deferred = new ArrayList<>();
     private volatile Mesh mesh = new Mesh(List.of(), Map.of());
     private final Map<String, Integer> roundOutcomes = new LinkedHashMap<>();
     private long periodic = -1;
-
-    /** A planned probe waiting for its ports, with its round's ports, traffic class and why it waits. */
-    private record Deferred(PlannedProbe planned, Map<PortKey, MeshPort> ports, Integer trafficClass, String reason) {
-    }
 
     /** The ports of the last round and where each group came from. */
     public record Mesh(List<MeshPort> ports, Map<String, PortGroups.Source> groupSources) {
@@ -124,7 +117,6 @@ public final class Pingmesh {
         vertx.cancelTimer(periodic);
         timers.forEach(vertx::cancelTimer);
         timers.clear();
-        deferred.clear();
     }
 
     /** Plans round {@code number} over the ports now and starts its probes, slot by slot. */
@@ -135,11 +127,6 @@ public final class Pingmesh {
             roundOutcomes.clear();
         }
         timers.clear();
-        for (Deferred waited : deferred) {
-            skipped(waited.ports().get(waited.planned().src()), waited.ports().get(waited.planned().dst()),
-                    waited.reason() + " until round " + number + " began");
-        }
-        deferred.clear();
         results.expire(now);
         Map<String, PortGroups.Source> sources = new LinkedHashMap<>();
         Map<PortKey, MeshPort> ports = new LinkedHashMap<>();
@@ -193,17 +180,9 @@ public final class Pingmesh {
         MeshPort dst = ports.get(planned.dst());
         Endpoint source = endpoint(src.key());
         Endpoint destination = endpoint(dst.key());
-        for (Endpoint port : List.of(source, destination)) {
-            if (orchestrator.inOperatorProbe(port)) {
-                skipped(src, dst, "port " + port + " is in an operator's probe");
-                return;
-            }
-        }
         String busy = busy(source, destination, src.key(), dst.key());
         if (busy != null) {
-            // waits rather than being skipped: on a host where a probe outlasts the round, skipping would drop the
-            // same offsets every other round (the Soft-RoCE lab never probed half its pairs), waiting only delays them
-            deferred.add(new Deferred(planned, ports, trafficClass, busy));
+            skipped(src, dst, busy);
             return;
         }
         LatencyProbe probe = new LatencyProbe(source, destination, PingmeshConfig.SIZE_BYTES, config.iterations(),
@@ -219,8 +198,13 @@ public final class Pingmesh {
         serving.merge(dst.key(), 1, Integer::sum);
     }
 
-    /** Which of its pingmesh probes keeps the pair waiting; null when it can start. */
+    /** Why the pair cannot be probed now; null when it can. */
     private String busy(Endpoint source, Endpoint destination, PortKey src, PortKey dst) {
+        for (Endpoint port : List.of(source, destination)) {
+            if (orchestrator.inOperatorProbe(port)) {
+                return "port " + port + " is in an operator's probe";
+            }
+        }
         if (clientOf.containsKey(src)) {
             return "port " + source + " is still the client of " + clientOf.get(src);
         }
@@ -233,7 +217,6 @@ public final class Pingmesh {
     private void ended(MeshPort src, MeshPort dst, SystemProbeEnd end) {
         clientOf.remove(src.key(), end.id());
         serving.computeIfPresent(dst.key(), (k, n) -> n > 1 ? n - 1 : null);
-        startDeferred();
         if (end.state() == ProbeState.DONE) {
             results.completed(src, dst, end.finishedMillis(), end.latency().rttNanos());
             count("ok");
@@ -243,15 +226,6 @@ public final class Pingmesh {
         } else {
             results.skipped(src, dst, end.finishedMillis(), end.error());
             count("skipped");
-        }
-    }
-
-    /** Starts, in the order they came due, the waiting probes whose ports are free now. */
-    private void startDeferred() {
-        List<Deferred> waiting = List.copyOf(deferred);
-        deferred.clear();
-        for (Deferred waited : waiting) {
-            start(waited.planned(), waited.ports(), waited.trafficClass());
         }
     }
 
