@@ -33,7 +33,10 @@ import java.util.function.Supplier;
  * every {@code roundSeconds / slots}, each probe through the {@link ProbeOrchestrator} as a system probe (server
  * first, then client; the whole within {@code probeTimeoutSeconds}). A probe whose client port is still the client of
  * an earlier probe, whose server port already serves {@code maxServerPerPort}, or with a port in an operator's
- * bandwidth probe is skipped. How each probe ended goes to {@link PingmeshResults}; one debug line sums each round up.
+ * bandwidth probe is skipped. The round number the planner gets moves on only when a round started a probe: where
+ * probes outlast a round, every other round finds all its ports busy, and a number taken from the clock would then
+ * always drop the same offsets (in the Soft-RoCE lab, half the ordered pairs were never probed). How each probe ended
+ * goes to {@link PingmeshResults}; one debug line sums each round up.
  *
  * <p>Confined to the collector verticle's event loop, like the orchestrator. In a cluster each replica probes
  * between the agents it holds.
@@ -57,6 +60,8 @@ public final class Pingmesh {
     private volatile Mesh mesh = new Mesh(List.of(), Map.of());
     private final Map<String, Integer> roundOutcomes = new LinkedHashMap<>();
     private long periodic = -1;
+    /** The number the next round is planned with: rounds that started a probe so far. */
+    private long nextRound;
 
     /** The ports of the last round and where each group came from. */
     public record Mesh(List<MeshPort> ports, Map<String, PortGroups.Source> groupSources) {
@@ -104,12 +109,17 @@ public final class Pingmesh {
         return counters.deltas(port);
     }
 
+    /** The number the next round will be planned with. */
+    long nextRound() {
+        return nextRound;
+    }
+
     /** Plans a round now and every {@code roundSeconds}; nothing when the pingmesh is disabled. */
     public void start() {
         if (!config.enabled()) {
             return;
         }
-        periodic = vertx.setPeriodic(1, config.round().toMillis(), t -> round(clock.getAsLong() / config.round().toMillis()));
+        periodic = vertx.setPeriodic(1, config.round().toMillis(), t -> round(nextRound));
     }
 
     /** Stops planning; the probes running end by themselves within their timeout. */
@@ -119,7 +129,10 @@ public final class Pingmesh {
         timers.clear();
     }
 
-    /** Plans round {@code number} over the ports now and starts its probes, slot by slot. */
+    /**
+     * Plans round {@code number} over the ports now and starts its probes, slot by slot; the next round is planned
+     * with {@code number + 1} when a probe of the first slot started (or it had none), else with {@code number} again.
+     */
     void round(long number) {
         long now = clock.getAsLong();
         if (!roundOutcomes.isEmpty()) {
@@ -160,6 +173,7 @@ public final class Pingmesh {
         List<PlannedProbe> plan = PingmeshPlanner.plan(number, List.copyOf(ports.values()), config.budget());
         LOG.log(System.Logger.Level.DEBUG, "pingmesh round {0}: {1} ports in {2} groups, {3} probes, traffic class {4}",
                 number, ports.size(), sources.size(), plan.size(), trafficClass);
+        nextRound = number + 1;
         long slotMillis = config.round().toMillis() / config.budget().slots();
         for (int slot = 0; slot < config.budget().slots(); slot++) {
             int thisSlot = slot;
@@ -168,14 +182,23 @@ public final class Pingmesh {
                 continue;
             }
             if (slot == 0) {
-                inSlot.forEach(p -> start(p, ports, trafficClass));
+                int started = 0;
+                for (PlannedProbe probe : inSlot) {
+                    started += start(probe, ports, trafficClass) ? 1 : 0;
+                }
+                if (started == 0) {
+                    nextRound = number;
+                    LOG.log(System.Logger.Level.DEBUG, "pingmesh round {0}: every port busy, planned again next", number);
+                    return;
+                }
             } else {
                 timers.add(vertx.setTimer(slot * slotMillis, t -> inSlot.forEach(p -> start(p, ports, trafficClass))));
             }
         }
     }
 
-    private void start(PlannedProbe planned, Map<PortKey, MeshPort> ports, Integer trafficClass) {
+    /** Starts the probe; false when it was skipped. */
+    private boolean start(PlannedProbe planned, Map<PortKey, MeshPort> ports, Integer trafficClass) {
         MeshPort src = ports.get(planned.src());
         MeshPort dst = ports.get(planned.dst());
         Endpoint source = endpoint(src.key());
@@ -183,7 +206,7 @@ public final class Pingmesh {
         String busy = busy(source, destination, src.key(), dst.key());
         if (busy != null) {
             skipped(src, dst, busy);
-            return;
+            return false;
         }
         LatencyProbe probe = new LatencyProbe(source, destination, PingmeshConfig.SIZE_BYTES, config.iterations(),
                 config.qpTimeout(), src.fabric() == Fabric.ROCE ? trafficClass : null, config.probeTimeout());
@@ -192,10 +215,11 @@ public final class Pingmesh {
             id = orchestrator.startSystem(probe, end -> ended(src, dst, end));
         } catch (ProbeRefused e) {
             skipped(src, dst, e.getMessage());
-            return;
+            return false;
         }
         clientOf.put(src.key(), id);
         serving.merge(dst.key(), 1, Integer::sum);
+        return true;
     }
 
     /** Why the pair cannot be probed now; null when it can. */

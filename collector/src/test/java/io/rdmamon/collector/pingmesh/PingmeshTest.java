@@ -188,6 +188,19 @@ class PingmeshTest {
     }
 
     @Test
+    void aRoundThatFindsEveryPortBusyIsPlannedAgainSoThatNoOffsetIsAlwaysSkipped() throws Exception {
+        nodes(HANGING, HANGING, HANGING, HANGING);
+        round(7);
+        waitFor(() -> agents.starts().size() == 8 * 2, "round 7's first slot started: 8 probes, server and client each",
+                LIMIT);
+        assertEquals(8, onContext(pingmesh::nextRound));
+        round(8);
+        waitFor(() -> outcomes("skipped") == 8, "round 8's first slot skipped: every client still runs", LIMIT);
+        assertEquals(8, onContext(pingmesh::nextRound), "round 8 is planned again");
+        assertEquals(8 * 2, agents.starts().size(), "no probe of round 8 started");
+    }
+
+    @Test
     void finishedSystemProbesKeepTheirOwnHistoryAndNeverPushAnOperatorsOut(Vertx vertx) throws Exception {
         MeshFixture small = new MeshFixture(vertx, ProbeConfig.defaults().withHistorySize(5));
         small.nodes(HEALTHY, HEALTHY, HEALTHY, HEALTHY);
