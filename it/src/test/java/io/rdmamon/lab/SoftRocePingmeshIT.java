@@ -101,6 +101,20 @@ class SoftRocePingmeshIT {
         return cells;
     }
 
+    /** The failed and lossy probes of the cell's pair, with their errors (what a failure message needs). */
+    private static List<String> failedPoints(Cell cell) throws IOException, InterruptedException {
+        JsonObject pair = collector.get("/api/pingmesh/pair?srcNode=" + cell.src() + "&srcDevice=" + LabVm.DEVICE
+                + "&srcPort=1&dstNode=" + cell.dst() + "&dstDevice=" + LabVm.DEVICE + "&dstPort=1");
+        List<String> failed = new ArrayList<>();
+        for (Object p : pair.getJsonArray("points", new JsonArray())) {
+            JsonObject point = (JsonObject) p;
+            if (point.getBoolean("failed", false) || point.getInteger("lost", 0) > 0) {
+                failed.add(point.encode());
+            }
+        }
+        return failed;
+    }
+
     private static List<JsonObject> diagnoses(String rule) throws IOException, InterruptedException {
         List<JsonObject> found = new ArrayList<>();
         for (Object d : collector.get("/api/diagnoses").getJsonArray("diagnoses")) {
@@ -130,7 +144,8 @@ class SoftRocePingmeshIT {
                 c -> c.stream().filter(cell -> cell.sent() > 0).map(cell -> cell.src() + ">" + cell.dst()).distinct()
                         .count() == 6, Duration.ofMinutes(2), Duration.ofSeconds(2));
         for (Cell cell : cells) {
-            assertTrue(cell.p50Seconds() > 0 && cell.p50Seconds() < 0.5, "a round trip under TCG: " + cell);
+            assertTrue(cell.p50Seconds() > 0 && cell.p50Seconds() < 0.5, "a round trip under TCG: " + cell
+                    + "; its failed probes: " + failedPoints(cell));
         }
         // the CPU the agents' children (the perftest processes) used over two rounds, as the kernel counts it
         Map<String, Long> before = childTicks();
@@ -140,7 +155,13 @@ class SoftRocePingmeshIT {
             System.out.printf("lab: %s's perftest processes used %.2f s of CPU in %d s of pingmesh (TCG)%n", vm.name,
                     (after.get(vm.name) - before.get(vm.name)) / 100.0, 2 * ROUND_SECONDS);
         }
-        assertEquals(List.of(), diagnoses("path_loss"), "no path_loss in a healthy lab");
+        List<String> failed = new ArrayList<>();
+        for (Cell cell : cells()) {
+            if (cell.lost() > 0) {
+                failed.add(cell + ": " + failedPoints(cell));
+            }
+        }
+        assertEquals(List.of(), diagnoses("path_loss"), "no path_loss in a healthy lab; lossy pairs: " + failed);
         assertEquals(List.of(), diagnoses("port_unreachable"), "no port_unreachable in a healthy lab");
         assertEquals(List.of(), diagnoses("path_latency_high"), "no path_latency_high in a healthy lab");
     }
@@ -171,13 +192,17 @@ class SoftRocePingmeshIT {
             long seen = System.currentTimeMillis() - start;
             // until the window holds the lossy port's pairs both ways, one bad pair alone is named as a path (raised
             // on its source, which may be a peer): the verdict settles on the port as the probes come in
-            diagnosis = Waits.poll("path_loss or port_unreachable on " + lossy.name + " only, naming the port", () -> {
+            // every pair probed about every other round: a port verdict needs both its pairs judged (2 probes each)
+            // in the window, which under loss (probes outlasting a round) takes several windows' worth of rounds
+            List<JsonObject> named = Waits.poll("path_loss or port_unreachable on " + lossy.name + " only, naming the port", () -> {
                 List<JsonObject> raised = new ArrayList<>(diagnoses("path_loss"));
                 raised.addAll(diagnoses("port_unreachable"));
                 raised.forEach(d -> onTheWay.add(d.getString("node") + " " + d.getString("rule")));
-                return raised.size() == 1 && raised.get(0).getString("node").equals(lossy.name) ? raised.get(0) : null;
-            }, d -> d != null && d.getString("evidence").startsWith("port " + lossy.name + "/" + LabVm.DEVICE
-                    + "/1 (its host or its link)"), Duration.ofSeconds(90), Duration.ofSeconds(1));
+                return raised;
+            }, raised -> raised.size() == 1 && raised.get(0).getString("node").equals(lossy.name)
+                    && raised.get(0).getString("evidence").startsWith("port " + lossy.name + "/" + LabVm.DEVICE
+                    + "/1 (its host or its link)"), Duration.ofSeconds(150), Duration.ofSeconds(1));
+            diagnosis = named.get(0);
             System.out.printf("lab: loss on %s's link seen in the matrix after %d ms, the port named alone after %d ms;"
                     + " raised on the way: %s%n", lossy.name, seen, System.currentTimeMillis() - start, onTheWay);
         } finally {
