@@ -8,12 +8,13 @@
 # prometheus + promtool (scrape, rule checks), prometheus-node-exporter (benchmark peer),
 # chromium (dashboard tests, driven by Playwright with the system browser), and the Soft-RoCE lab
 # (docs/lab.md): qemu-system-x86, busybox-static, cpio, kmod, ibverbs-utils, rdma-core (the VMs' userland is this
-# host's), with Debian's kernel package fetched by scripts/lab/prepare.sh (`apt-get download`, cached).
+# host's), with Debian's kernel package fetched by scripts/lab/prepare.sh (`apt-get download`, cached);
+# protobuf-compiler (protoc encodes the kubelet pod-resources answers the agent's gRPC client decodes).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(ethtool iproute2 strace libibverbs1 ibverbs-providers perftest prometheus prometheus-node-exporter chromium maven gcc
-          qemu-system-x86 busybox-static cpio kmod ibverbs-utils rdma-core curl)
+          qemu-system-x86 busybox-static cpio kmod ibverbs-utils rdma-core curl protobuf-compiler)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

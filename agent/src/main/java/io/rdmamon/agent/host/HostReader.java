@@ -290,6 +290,21 @@ public final class HostReader {
                 new WorkloadAttributor(new ProcessFiles(hostRoot), pods)), lldp);
     }
 
+    /**
+     * A reader naming the pods behind each device's QPs from {@code pods} (the kubelet's pod-resources); the same
+     * reader where no RDMA netlink is read (a captured host root: no QPs to attribute).
+     */
+    public HostReader withPodDirectory(PodDirectory pods) {
+        return !attributesWorkloads() ? this : new HostReader(hostRoot, watchdog, files, sysfs, ethtool, verbs, deviceInclude,
+                deviceExclude, clock, modules, dcb, qos, fecCadence,
+                rdma.withWorkloads(new WorkloadAttributor(new ProcessFiles(hostRoot), pods)), lldp);
+    }
+
+    /** Whether QPs are read (RDMA netlink, root {@code /}) and so attributed to workloads. */
+    public boolean attributesWorkloads() {
+        return rdma != null;
+    }
+
     /** The clock that stamps samples. */
     public HostReader withClock(Clock clock) {
         return new HostReader(hostRoot, watchdog, files, sysfs, ethtool, verbs, deviceInclude, deviceExclude, clock,

@@ -37,6 +37,11 @@ public final class RdmaNetlinkReader {
         this.workloads = workloads;
     }
 
+    /** This reader attributing the QPs with {@code attributor} instead. */
+    public RdmaNetlinkReader withWorkloads(WorkloadAttributor attributor) {
+        return new RdmaNetlinkReader(rdma, attributor);
+    }
+
     /** This sample's device indexes and resource summaries (two dumps); never throws. */
     public Sample sample() {
         try {
@@ -154,7 +159,7 @@ public final class RdmaNetlinkReader {
             }
             try {
                 List<QueuePair> qps = rdma.queuePairs(index).stream().map(RdmaNetlinkReader::toModel).toList();
-                return RdmaResources.bounded(summary, qps).withWorkloads(workloads.attribute(qps));
+                return RdmaResources.bounded(summary, qps).withWorkloads(workloads.attribute(name, qps));
             } catch (RdmaNetlinkException e) {
                 (commandAbsent(e) ? unsupported : problems).add(name + ": " + e.getMessage());
                 return null;

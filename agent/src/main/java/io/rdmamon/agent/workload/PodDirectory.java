@@ -3,9 +3,10 @@ package io.rdmamon.agent.workload;
 import java.util.Optional;
 
 /**
- * Where the agent looks up the name and namespace of a pod it knows by UID from a process's cgroup, and the name of
- * the container it knows by id. The seam for the kubelet's APIs (pod-resources {@code List}, the kubelet pod list;
- * fabric-facts §2.1), none of which the agent speaks yet: {@link #NONE} is the only directory today.
+ * Where the agent looks up the pod that holds an RDMA device (an SR-IOV VF given to it), and the name and namespace of
+ * a pod it knows by UID from a process's cgroup with the name of the container it knows by id. The seam for the
+ * kubelet's APIs (fabric-facts §2.1): {@link KubeletPodDirectory} reads pod-resources {@code List}; {@link #NONE}
+ * knows no pod.
  */
 public interface PodDirectory {
 
@@ -27,6 +28,11 @@ public interface PodDirectory {
 
     /** Why {@link #find} found nothing: the {@code reason} of a workload named by its pod UID. */
     String unknownReason();
+
+    /** The pod (and container) the RDMA device {@code rdmaDevice} is given to as a whole; empty when none is. */
+    default Optional<PodName> holding(String rdmaDevice) {
+        return Optional.empty();
+    }
 
     /**
      * A pod as Kubernetes names it.

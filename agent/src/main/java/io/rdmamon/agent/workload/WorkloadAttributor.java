@@ -10,9 +10,10 @@ import io.rdmamon.protocol.model.PortWorkload;
 import io.rdmamon.protocol.model.QueuePair;
 
 /**
- * Who holds the QPs of a device (docs/workloads.md): each user QP's pid leads to the process's {@code comm} and cgroup
- * under the host root, the cgroup to the pod and container, the {@link PodDirectory} to their names; kernel QPs are
- * their module's. The QPs are grouped per port into workloads, bounded ({@link PortWorkload#bounded}). QPs not bound
+ * Who holds the QPs of a device (docs/workloads.md): a device given to a pod as a whole (an SR-IOV VF, from the
+ * {@link PodDirectory}) holds that pod's QPs, pid or not; otherwise each user QP's pid leads to the process's
+ * {@code comm} and cgroup under the host root, the cgroup to the pod and container, the {@link PodDirectory} to their
+ * names. Kernel QPs are their module's either way. The QPs are grouped per port into workloads, bounded ({@link PortWorkload#bounded}). QPs not bound
  * to a port yet (RESET) are on no port and left out. Reads each process once per call.
  */
 public final class WorkloadAttributor {
@@ -29,23 +30,34 @@ public final class WorkloadAttributor {
         this.pods = pods;
     }
 
-    /** The workloads on each port of the device holding {@code qps}, bounded per port. */
-    public List<PortWorkload> attribute(List<QueuePair> qps) {
+    /** The workloads on each port of {@code device}, which holds {@code qps}, bounded per port. */
+    public List<PortWorkload> attribute(String device, List<QueuePair> qps) {
+        Optional<PodDirectory.PodName> holder = pods.holding(device);
         Map<Long, Owner> byPid = new HashMap<>();
         List<PortWorkload> rows = new ArrayList<>();
         for (QueuePair qp : qps) {
             if (qp.port() != null) {
-                rows.add(owner(qp, byPid).on(qp.port()));
+                rows.add(owner(qp, holder, byPid).on(qp.port()));
             }
         }
         return PortWorkload.bounded(rows);
     }
 
-    private Owner owner(QueuePair qp, Map<Long, Owner> byPid) {
+    private Owner owner(QueuePair qp, Optional<PodDirectory.PodName> holder, Map<Long, Owner> byPid) {
+        if (qp.pid() == null && qp.kernName() != null) {
+            return new Owner(null, null, null, "[" + qp.kernName() + "]", PortWorkload.NONE, PortWorkload.KERNEL_QP);
+        }
+        if (holder.isPresent()) {
+            Owner process = qp.pid() == null ? null : byPid.computeIfAbsent(qp.pid(), this::process);
+            if (process != null && PortWorkload.PROCESS_EXITED.equals(process.reason())) {
+                return process;
+            }
+            PodDirectory.PodName pod = holder.get();
+            return new Owner(pod.namespace(), pod.pod(), pod.container(), process == null ? null : process.comm(),
+                    PortWorkload.DEVICE, null);
+        }
         if (qp.pid() == null) {
-            return qp.kernName() != null
-                    ? new Owner(null, null, null, "[" + qp.kernName() + "]", PortWorkload.NONE, PortWorkload.KERNEL_QP)
-                    : new Owner(null, null, null, null, PortWorkload.NONE, NO_HOST_PID);
+            return new Owner(null, null, null, null, PortWorkload.NONE, NO_HOST_PID);
         }
         return byPid.computeIfAbsent(qp.pid(), this::process);
     }
@@ -62,10 +74,16 @@ public final class WorkloadAttributor {
         Optional<PodDirectory.PodName> name = pods.find(cgroup.podUid(), cgroup.containerId());
         if (name.isPresent()) {
             PodDirectory.PodName pod = name.get();
-            return new Owner(pod.namespace(), pod.pod(), pod.container(), reading.comm(), PortWorkload.PROCESS, null);
+            String container = pod.container() != null ? pod.container() : shortId(cgroup.containerId());
+            return new Owner(pod.namespace(), pod.pod(), container, reading.comm(), PortWorkload.PROCESS, null);
         }
-        String container = cgroup.containerId() == null ? null : cgroup.containerId().substring(0, SHORT_CONTAINER_ID);
-        return new Owner(null, cgroup.podUid(), container, reading.comm(), PortWorkload.PROCESS, pods.unknownReason());
+        return new Owner(null, cgroup.podUid(), shortId(cgroup.containerId()), reading.comm(), PortWorkload.PROCESS,
+                pods.unknownReason());
+    }
+
+    /** A container id as {@code crictl ps} shows it; null for none. */
+    private static String shortId(String containerId) {
+        return containerId == null ? null : containerId.substring(0, Math.min(SHORT_CONTAINER_ID, containerId.length()));
     }
 
     /** A workload's labels before it is put on a port. */

@@ -64,7 +64,7 @@ class WorkloadAttributorTest {
         dump.add(userQp(1, 302, null)); // a user QP whose pid the kernel hid
         dump.add(userQp(null, 303, 100L)); // RESET: on no port yet
 
-        List<PortWorkload> workloads = attributor().attribute(model(dump));
+        List<PortWorkload> workloads = attributor().attribute("mlx5_0", model(dump));
 
         String unknown = PodDirectory.NONE.unknownReason();
         assertEquals(List.of(
@@ -94,7 +94,7 @@ class WorkloadAttributorTest {
         };
         assertEquals(List.of(new PortWorkload(1, "ml", "train-llama-0", "worker", "python3", PortWorkload.PROCESS, null,
                         2)),
-                new WorkloadAttributor(new ProcessFiles(root), pods).attribute(model(List.of(userQp(1, 1, 100L),
+                new WorkloadAttributor(new ProcessFiles(root), pods).attribute("mlx5_0", model(List.of(userQp(1, 1, 100L),
                         userQp(1, 2, 100L)))));
     }
 
@@ -107,7 +107,7 @@ class WorkloadAttributorTest {
         Files.createDirectory(cgroup);
         assertEquals(List.of(new PortWorkload(1, null, null, null, "python3", PortWorkload.NONE,
                         "cannot read /proc/<pid>/cgroup: Is a directory", 1)),
-                attributor().attribute(model(List.of(userQp(1, 1, 100L)))));
+                attributor().attribute("mlx5_0", model(List.of(userQp(1, 1, 100L)))));
     }
 
     @Test
@@ -119,9 +119,42 @@ class WorkloadAttributorTest {
                 dump.add(userQp(1, pid * 100L + q, (long) pid));
             }
         }
-        List<PortWorkload> workloads = attributor().attribute(model(dump));
+        List<PortWorkload> workloads = attributor().attribute("mlx5_0", model(dump));
         assertEquals(PortWorkload.MAX_ROWS_PER_PORT, workloads.size());
         assertEquals(new PortWorkload(1, null, null, null, null, PortWorkload.NONE, PortWorkload.OTHER, 1 + 2),
                 workloads.get(PortWorkload.TOP_PER_PORT));
+    }
+
+    @Test
+    void aDeviceGivenToAPodHoldsThatPodsQpsWithOrWithoutTheirPids() throws IOException {
+        process(100, "python3", "0::/user.slice/session-3.scope\n");
+        PodDirectory pods = new PodDirectory() {
+            @Override
+            public Optional<PodName> find(String podUid, String containerId) {
+                return Optional.empty();
+            }
+
+            @Override
+            public String unknownReason() {
+                return "not listed";
+            }
+
+            @Override
+            public Optional<PodName> holding(String rdmaDevice) {
+                return rdmaDevice.equals("mlx5_0") ? Optional.of(new PodName("ml", "train-0", "worker"))
+                        : Optional.empty();
+            }
+        };
+        List<QueuePair> dump = model(List.of(userQp(1, 1, 100L), userQp(1, 2, null), userQp(1, 3, 999L),
+                new QueuePairEntry(0, "mlx5_0", 1, 4, null, 1, 3, null, "ib_core")));
+        WorkloadAttributor attributor = new WorkloadAttributor(new ProcessFiles(root), pods);
+        assertEquals(List.of(
+                        new PortWorkload(1, null, null, null, null, PortWorkload.NONE, PortWorkload.PROCESS_EXITED, 1),
+                        new PortWorkload(1, null, null, null, "[ib_core]", PortWorkload.NONE, PortWorkload.KERNEL_QP, 1),
+                        new PortWorkload(1, "ml", "train-0", "worker", null, PortWorkload.DEVICE, null, 1),
+                        new PortWorkload(1, "ml", "train-0", "worker", "python3", PortWorkload.DEVICE, null, 1)),
+                attributor.attribute("mlx5_0", dump), "the pod's whether or not its pid is seen; the kernel's stays");
+        assertEquals(PortWorkload.NONE, attributor.attribute("mlx5_1", dump).get(0).attribution(),
+                "another device is not the pod's");
     }
 }

@@ -7,8 +7,10 @@ import io.rdmamon.agent.probe.ProbeSettings;
 import io.rdmamon.agent.probe.ProcessPerftestLauncher;
 import io.rdmamon.agent.stream.AgentStreamerOptions;
 import io.rdmamon.agent.stream.StreamEndpoint;
+import io.rdmamon.agent.workload.KubeletPodDirectory;
 import io.rdmamon.cli.CliFailure;
 import io.rdmamon.cli.node.HostRootOption;
+import io.rdmamon.cli.node.PodResourcesOption;
 import io.rdmamon.protocol.exposition.MetricSelection;
 import io.rdmamon.protocol.model.Names;
 import io.rdmamon.protocol.probe.PerftestTest;
@@ -127,6 +129,15 @@ public final class AgentCommand implements Callable<Integer> {
     Duration lldpRefresh;
 
     @Mixin
+    PodResourcesOption podResources;
+
+    @Option(names = "--pod-resources-refresh", defaultValue = "30s", paramLabel = "DURATION",
+            converter = DurationConverter.class,
+            description = "Read --pod-resources and --kubelet-pods this often (the kubelet allows 100 pod-resources calls a"
+                    + " second). Default: ${DEFAULT-VALUE}.")
+    Duration podResourcesRefresh;
+
+    @Mixin
     HostRootOption hostRoot;
 
     @Mixin
@@ -148,6 +159,8 @@ public final class AgentCommand implements Callable<Integer> {
         requirePositive("--module-refresh", moduleRefresh);
         requirePositive("--qos-refresh", qosRefresh);
         requirePositive("--lldp-refresh", lldpRefresh);
+        requirePositive("--pod-resources-refresh", podResourcesRefresh);
+        podResources.validate();
         if (ackTimeout != null) {
             requirePositive("--ack-timeout", ackTimeout);
         }
@@ -155,17 +168,20 @@ public final class AgentCommand implements Callable<Integer> {
         HostReader reader = hostRoot.open().withGidRefresh(gidRefresh).withQosRefresh(qosRefresh)
                 .withModuleRefresh(moduleRefresh).withLldpRefresh(lldpRefresh);
         ProbeSettings probes = probeSettings(reader.hostRoot());
-        AgentDaemonOptions options = AgentDaemonOptions.of(node, interval, () -> reader.read(node));
-        if (listen != null) {
-            options = options.withMetricsListen(listenAddress());
+        AgentStreamerOptions streamer = collector == null ? null : streamerOptions().withProbes(probes);
+        HostPort metricsListen = listen == null ? null : listenAddress();
+        // every flag checked: from here on a Vert.x runs (the pod-resources refresh is its first user)
+        Vertx vertx = Vertx.vertx(AgentDaemon.vertxOptions());
+        HostReader sampled = withPods(vertx, reader);
+        AgentDaemonOptions options = AgentDaemonOptions.of(node, interval, () -> sampled.read(node))
+                .withMetrics(selection);
+        if (metricsListen != null) {
+            options = options.withMetricsListen(metricsListen);
         }
-        options = options.withMetrics(selection);
-        if (collector != null) {
-            options = options.withStreamer(streamerOptions().withProbes(probes));
+        if (streamer != null) {
+            options = options.withStreamer(streamer);
         }
         AgentDaemon daemon = new AgentDaemon(options);
-
-        Vertx vertx = Vertx.vertx(AgentDaemon.vertxOptions());
         try {
             vertx.deployVerticle(daemon).await();
         } catch (Exception e) {
@@ -183,6 +199,17 @@ public final class AgentCommand implements Callable<Integer> {
             System.err.printf("rdmamon agent: pingmesh latency probes allowed (perftest %s)%n", latencyBinary());
         }
         return RunUntilStopped.await(vertx, () -> { });
+    }
+
+    /** The reader naming the pods behind QPs from the kubelet's pod-resources, refreshed on {@code vertx}. */
+    private HostReader withPods(Vertx vertx, HostReader reader) {
+        KubeletPodDirectory pods = podResources.open(vertx, reader);
+        if (pods == null) {
+            return reader;
+        }
+        pods.start(podResourcesRefresh);
+        System.err.printf("rdmamon agent: pods from %s, every %s%n", podResources.describe(), podResourcesRefresh);
+        return reader.withPodDirectory(pods);
     }
 
     private ProbeSettings probeSettings(Path root) {

@@ -1,6 +1,8 @@
 package io.rdmamon.cli.node;
 
 import io.rdmamon.agent.host.HostReader;
+import io.rdmamon.agent.workload.KubeletPodDirectory;
+import io.rdmamon.cli.CliFailure;
 import io.rdmamon.protocol.model.IbDevice;
 import io.rdmamon.protocol.model.IbPort;
 import io.rdmamon.protocol.model.PortWorkload;
@@ -13,11 +15,14 @@ import picocli.CommandLine.Spec;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import io.vertx.core.Vertx;
 
 /** {@code rdmamon workloads}: who holds the QPs of each port, and how each owner was found (docs/workloads.md). */
 @Command(name = "workloads",
         description = "Processes, containers and pods that own QPs on each port, and how each was attributed "
-                + "(process: through its cgroup; none: the reason says why), at most 8 per port and the rest summed "
+                + "(device: an SR-IOV VF the kubelet gave to a pod; process: through its cgroup; none: the reason says why), at most 8 per port and the rest summed "
                 + "(like rdma resource show qp, grouped by owner). Needs RDMA netlink: --host-root / on a live host; "
                 + "see docs/workloads.md for hostPID and /proc.")
 public final class WorkloadsCommand implements Callable<Integer> {
@@ -37,6 +42,9 @@ public final class WorkloadsCommand implements Callable<Integer> {
     @Option(names = "--json", description = "Print JSON instead of text.")
     boolean json;
 
+    @Mixin
+    PodResourcesOption podResources;
+
     /** One port's workloads; {@code workloads} null when the device's QPs were not read. */
     public record Report(String device, int port, List<PortWorkload> workloads) {
     }
@@ -47,7 +55,7 @@ public final class WorkloadsCommand implements Callable<Integer> {
         if (device != null) {
             Subjects.requireDevice(reader, device);
         }
-        List<IbDevice> devices = Subjects.select(reader.read(NodeName.ofThisHost()), device);
+        List<IbDevice> devices = Subjects.select(withPods(reader).read(NodeName.ofThisHost()), device);
         var out = spec.commandLine().getOut();
         if (json) {
             out.println(JsonOutput.write(reports(devices)));
@@ -56,6 +64,24 @@ public final class WorkloadsCommand implements Callable<Integer> {
         }
         out.flush();
         return 0;
+    }
+
+    /** {@code reader} naming the VFs' pods from one pod-resources List (its failure becomes the reason). */
+    private HostReader withPods(HostReader reader) {
+        podResources.validate();
+        Vertx vertx = Vertx.vertx();
+        try {
+            KubeletPodDirectory pods = podResources.open(vertx, reader);
+            if (pods == null) {
+                return reader;
+            }
+            pods.refresh().await(30, TimeUnit.SECONDS);
+            return reader.withPodDirectory(pods);
+        } catch (TimeoutException e) {
+            throw CliFailure.runtime(podResources.describe() + ": not read within 30 s", e);
+        } finally {
+            vertx.close();
+        }
     }
 
     static List<Report> reports(List<IbDevice> devices) {

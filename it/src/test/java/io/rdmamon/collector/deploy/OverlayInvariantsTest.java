@@ -108,6 +108,7 @@ class OverlayInvariantsTest {
             Map<String, String> expected = new TreeMap<>();
             if (workload.isAgent()) {
                 expected.put("sys", "/sys");
+                expected.put("pod-resources", "/var/lib/kubelet/pod-resources");
             }
             if (probing) {
                 expected.put("infiniband", "/dev/infiniband");

@@ -1,0 +1,154 @@
+package io.rdmamon.agent.workload;
+
+import io.grpc.Status;
+import io.vertx.core.Vertx;
+import io.vertx.junit5.VertxExtension;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.net.StandardProtocolFamily;
+import java.net.UnixDomainSocketAddress;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The agent's pod-resources client against a real gRPC server ({@link GrpcKubelet}: grpc-java on a unix socket) whose
+ * answers the real {@code protoc} encoded; the directory on top of it against a host root with VFs under
+ * {@code sys/bus/pci/devices}.
+ */
+@ExtendWith(VertxExtension.class)
+class KubeletPodResourcesTest {
+    private static final Duration DEADLINE = Duration.ofSeconds(1);
+
+    @TempDir
+    Path dir;
+    private Path socket;
+    private KubeletPodResources client;
+
+    @BeforeEach
+    void setUp(Vertx vertx) {
+        socket = dir.resolve("kubelet.sock");
+        client = new KubeletPodResources(vertx, socket, DEADLINE);
+    }
+
+    @AfterEach
+    void tearDown() {
+        client.close();
+    }
+
+    private Throwable failure() throws Exception {
+        ExecutionException e = assertThrows(ExecutionException.class,
+                () -> client.list().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS));
+        return e.getCause();
+    }
+
+    private List<PodResourcesDecoder.AssignedDevice> list() throws Exception {
+        return client.list().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+    }
+
+    @Test
+    void listReturnsEveryDeviceTheKubeletNames() throws Exception {
+        byte[] answer = Protoc.encode("ListPodResourcesResponse", PodResourcesDecoderTest.TWO_PODS);
+        try (GrpcKubelet kubelet = new GrpcKubelet(socket, new GrpcKubelet.Message(answer))) {
+            assertEquals(PodResourcesDecoderTest.TWO_PODS_DEVICES, list());
+            assertEquals(1, kubelet.requests.size());
+            assertArrayEquals(new byte[0], kubelet.requests.get(0), "the empty ListPodResourcesRequest");
+            assertEquals(PodResourcesDecoderTest.TWO_PODS_DEVICES, list(), "the connection is reused");
+        }
+    }
+
+    @Test
+    void aMissingSocketSaysWhereItWasLookedForAndWhatToMount() throws Exception {
+        Throwable e = failure();
+        assertTrue(e instanceof KubeletPodResources.PodResourcesException, e.toString());
+        assertEquals("no pod-resources socket at " + socket
+                + " (mount the kubelet's /var/lib/kubelet/pod-resources into the agent)", e.getMessage());
+    }
+
+    @Test
+    void aSilentKubeletCostsOneDeadline() throws Exception {
+        try (GrpcKubelet kubelet = new GrpcKubelet(socket, new GrpcKubelet.Silence())) {
+            long start = System.nanoTime();
+            Throwable e = failure();
+            long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+            assertTrue(e.getMessage().contains("no answer within the deadline"), e.getMessage());
+            assertTrue(e.getMessage().contains(socket.toString()), e.getMessage());
+            assertTrue(millis >= DEADLINE.toMillis() - 50 && millis < 20_000, millis + " ms");
+            // the kubelet answering again is read again
+            kubelet.answer(new GrpcKubelet.Message(Protoc.encode("ListPodResourcesResponse", "")));
+            assertEquals(List.of(), list());
+        }
+    }
+
+    @Test
+    void aGrpcErrorIsReportedWithItsStatusAndMessage() throws Exception {
+        try (GrpcKubelet kubelet = new GrpcKubelet(socket,
+                new GrpcKubelet.Failure(Status.RESOURCE_EXHAUSTED.withDescription("rejected by rate limit: 100 qps")))) {
+            Throwable e = failure();
+            assertEquals("pod-resources List on " + socket + ": gRPC status 8 rejected by rate limit: 100 qps",
+                    e.getMessage());
+        }
+    }
+
+    @Test
+    void aMalformedAnswerIsNamed() throws Exception {
+        try (GrpcKubelet kubelet = new GrpcKubelet(socket, new GrpcKubelet.Message(new byte[]{1 << 3 | 2, 100}))) {
+            Throwable e = failure();
+            assertTrue(e.getMessage().startsWith("pod-resources List on " + socket + ": "), e.getMessage());
+            assertTrue(e.getMessage().contains("malformed protobuf at byte "), e.getMessage());
+        }
+    }
+
+    @Test
+    void aSocketNobodyListensOnIsRefused() throws Exception {
+        // a socket bound and closed: its file stays behind, as a kubelet that died leaves it
+        ServerSocketChannel.open(StandardProtocolFamily.UNIX).bind(UnixDomainSocketAddress.of(socket)).close();
+        assertTrue(Files.exists(socket));
+        Throwable e = failure();
+        assertTrue(e.getMessage().contains("connection refused (the kubelet is not listening"), e.getMessage());
+    }
+
+    @Test
+    void permissionDeniedSaysWhatTheAgentNeeds() {
+        // root (as the tests run in CI) passes a socket's permissions, so the kernel's EACCES text is mapped here
+        assertEquals("permission denied (the socket is root's: run the agent as root or give it the socket's group)",
+                KubeletPodResources.describe(new java.net.SocketException("connect(..) failed: Permission denied")));
+    }
+
+    @Test
+    void theDirectoryNamesThePodHoldingAVfAndKeepsItWhenTheKubeletGoes(Vertx vertx) throws Exception {
+        Path root = dir.resolve("root");
+        Files.createDirectories(root.resolve("sys/bus/pci/devices/0000:3b:00.2/infiniband/mlx5_4"));
+        Files.createDirectories(root.resolve("sys/bus/pci/devices/0000:3b:00.3/net/ens1f0v1")); // no RDMA device
+        KubeletPodDirectory pods = new KubeletPodDirectory(vertx, client, null, root);
+        assertTrue(pods.unknownReason().contains("not read yet"), pods.unknownReason());
+        byte[] answer = Protoc.encode("ListPodResourcesResponse", PodResourcesDecoderTest.TWO_PODS);
+        try (GrpcKubelet kubelet = new GrpcKubelet(socket, new GrpcKubelet.Message(answer))) {
+            pods.refresh().await(30, TimeUnit.SECONDS);
+        }
+        PodDirectory.PodName train = new PodDirectory.PodName("ml", "train-llama-0", "worker");
+        assertEquals(Optional.of(train), pods.holding("mlx5_4"));
+        assertEquals(Optional.empty(), pods.holding("mlx5_0"));
+        assertEquals(KubeletPodDirectory.NO_UID, pods.unknownReason());
+
+        assertTrue(Files.notExists(socket), "the server took its socket away");
+        pods.refresh().await(30, TimeUnit.SECONDS);
+        assertEquals(Optional.of(train), pods.holding("mlx5_4"), "a kubelet restart forgets no VF");
+        assertTrue(pods.unknownReason().startsWith("pod name unknown: no pod-resources socket at "),
+                pods.unknownReason());
+    }
+}
