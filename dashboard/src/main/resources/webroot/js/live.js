@@ -3,6 +3,7 @@
 // with jittered backoff; a stream that goes silent for several ticks counts as lost.
 
 import {authHeaders, requireAuth, onTokenChange} from './api.js';
+import {measure} from './dom.js';
 
 export class LiveStream {
   constructor({onEvent, onStatus}) {
@@ -80,6 +81,7 @@ export class LiveStream {
   }
 
   dispatch(block) {
+    const started = performance.now();
     let event = 'message';
     let data = '';
     for (const line of block.split('\n')) {
@@ -96,6 +98,8 @@ export class LiveStream {
       this.onStatus({connected: true});
     }
     this.onEvent(event, JSON.parse(data));
+    // parse and model update of each event, by event (the overview redraws in its next animation frame)
+    measure('live-' + event, performance.now() - started);
   }
 
   checkSilence() {

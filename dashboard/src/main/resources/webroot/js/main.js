@@ -7,6 +7,7 @@
 import {Fleet} from './fleet.js';
 import {LiveStream} from './live.js';
 import {Overview} from './overview.js';
+import {FleetMap} from './fleet-map.js';
 import {Detail} from './detail.js';
 import {Probes} from './probes.js';
 import {Pingmesh} from './pingmesh.js';
@@ -53,6 +54,7 @@ const overview = new Overview(fleet, {
     history.replaceState(null, '', '#/' + (query ? '?' + query : ''));
   },
 });
+new FleetMap(fleet);
 const detail = new Detail(live, fleet);
 const probes = new Probes(fleet);
 const pingmesh = new Pingmesh(probes.store);

@@ -3,9 +3,10 @@
 
 import * as fmt from './format.js';
 import {renderDiagnoses} from './diagnoses.js';
-import {byId, el, text} from './dom.js';
+import {byId, el, measure, text} from './dom.js';
 import {portHref} from './links.js';
 import {ber, marginDb} from './phys.js';
+import {searchText} from './fleet.js';
 
 const ROW_HEIGHT = 30;
 const OVERSCAN = 8;
@@ -99,9 +100,11 @@ export class Overview {
     if (this.dirty) return;
     this.dirty = true;
     requestAnimationFrame(() => {
+      const started = performance.now();
       this.dirty = false;
       this.recompute();
       this.render();
+      measure('overview-update', performance.now() - started);
     });
   }
 
@@ -123,7 +126,7 @@ export class Overview {
     const notGdrReady = new Set(this.fleet.diagnoses.filter((d) => d.rule === 'gpudirect_not_ready').map((d) => d.node));
     const rows = [];
     for (const r of this.fleet.ports.values()) {
-      if (this.matches(r, notGdrReady) && terms.every((t) => r.text.includes(t))) rows.push(r);
+      if (this.matches(r, notGdrReady) && (terms.length === 0 || terms.every((t) => searchText(r).includes(t)))) rows.push(r);
     }
     const col = COLUMNS.find((c) => c.id === this.sortColumn);
     const dir = this.sortAscending ? 1 : -1;

@@ -5,7 +5,7 @@
 
 import * as fmt from './format.js';
 import {authHeaders, requireAuth} from './api.js';
-import {byId, el, setText, text} from './dom.js';
+import {byId, el, measure, setText, text} from './dom.js';
 import {refusal} from './operator.js';
 import {MatrixCanvas} from './pingmesh-canvas.js';
 import {CELL, LEVEL_UNPROBED, RTT_SPAN, cellAt, levelColour, lossLevel, rttLevel} from './pingmesh-matrix.js';
@@ -17,15 +17,6 @@ import {startProbe} from './probe-form.js';
 const DEFAULT_ROUND_SECONDS = 5;
 
 export const pingmeshHref = (group) => '#/pingmesh' + (group ? '?group=' + encodeURIComponent(group) : '');
-
-/**
- * A User Timing measure (DevTools' performance panel, and the frame-time bench) of `duration` ms ending now; one of
- * each name is kept, so a page left open does not collect them.
- */
-function measure(name, duration) {
-  performance.clearMeasures(name);
-  performance.measure(name, {end: performance.now(), duration});
-}
 
 export class Pingmesh {
   /** @param store the probes of the page (probe-store.js), shared with the Probes view */

@@ -6,6 +6,7 @@ import {sendJson} from './api.js';
 import {el, setText} from './dom.js';
 import {asOperator, refusal} from './operator.js';
 import {sizeText} from './probe-text.js';
+import {searchText} from './fleet.js';
 
 const PICKER_LIMIT = 200;
 const PORT_ORDER = new Intl.Collator('en', {numeric: true});
@@ -52,7 +53,7 @@ class PortPicker {
   /** Redraws only when the matching ports or their labels changed, so a selection is not disturbed. */
   render() {
     const words = this.filter.value.toLowerCase().split(/\s+/).filter(Boolean);
-    const matches = [...this.fleet.ports.values()].filter((r) => words.every((w) => r.text.includes(w)))
+    const matches = [...this.fleet.ports.values()].filter((r) => words.every((w) => searchText(r).includes(w)))
       .sort((a, b) => PORT_ORDER.compare(a.key, b.key));
     const shown = matches.slice(0, PICKER_LIMIT);
     const chosen = this.fleet.ports.get(this.selected);

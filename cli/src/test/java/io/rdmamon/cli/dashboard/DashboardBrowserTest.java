@@ -136,6 +136,37 @@ class DashboardBrowserTest {
     }
 
     @Test
+    @Order(2)
+    void theFleetMapHasACellPerPortColouredWorstFirstAndOpensThePortUnderAClick() {
+        waitFor(() -> page.locator(ROWS).count() > NODES, "the port list");
+        java.util.regex.Matcher count = java.util.regex.Pattern.compile("of (\\d+) ports")
+                .matcher(page.textContent("#row-count"));
+        assertTrue(count.find(), page.textContent("#row-count"));
+        String ports = count.group(1);
+        waitFor(() -> ports.equals(page.getAttribute("#fleet-map", "data-ports")), "a cell for each of " + ports + " ports");
+        // gpu-node-001's flapping port is diagnosed: its cell takes the warning or critical colour
+        waitFor(() -> (Boolean) page.evaluate("""
+                () => {
+                  const c = document.getElementById('fleet-map');
+                  const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+                  for (let i = 0; i < d.length; i += 4) {
+                    if ((d[i] === 211 && d[i + 1] === 47 && d[i + 2] === 47)
+                        || (d[i] === 249 && d[i + 1] === 168 && d[i + 2] === 37)) return true;
+                  }
+                  return false;
+                }"""), "a diagnosed port's cell in the map");
+        // the first cell is the first node's first port
+        page.hover("#fleet-map", new Page.HoverOptions().setPosition(1, 1));
+        String title = page.getAttribute("#fleet-map", "title");
+        assertTrue(title.startsWith("gpu-node-001/"), title);
+        page.click("#fleet-map", new Page.ClickOptions().setPosition(1, 1));
+        waitFor(() -> page.url().contains("#/port/gpu-node-001/"), "the port detail of the clicked cell");
+        page.evaluate("location.hash = '#/'");
+        waitFor(() -> page.locator(ROWS).count() > NODES, "the overview again");
+        assertEquals(List.of(), consoleErrors);
+    }
+
+    @Test
     @Order(3)
     void deepLinkOpensThePortDetailWithLiveCharts() {
         // every text the charts note shows, and "[charts]" when the first chart appears (the hash change may or

@@ -195,7 +195,12 @@ class ReplicasTest {
 
         RawAgent impostor = new RawAgent(sockets, replicas.replica(1).port(), null);
         for (Frame frame : run("run-2").encode(sample(1), 1)) {
-            impostor.send(frame);
+            try {
+                impostor.send(frame);
+            } catch (java.util.concurrent.ExecutionException e) {
+                // refused at its hello: the close can overtake the sample's frames on a loaded machine
+                break;
+            }
         }
         assertEquals(1008, impostor.closed(), "another run of the name while replica 0 holds a live stream");
 

@@ -88,13 +88,7 @@ public final class CollectorIngestBench {
         int connectBatch = AgentVsNodeExporterBench.intOption(args, "--connect-batch", 100);
         int historyPoints = AgentVsNodeExporterBench.intOption(args, "--history-points", DEFAULT_HISTORY_POINTS);
         String metrics = MetricSelection.parse(AgentVsNodeExporterBench.option(args, "--metrics", "full")).toString();
-        Path work = Files.createTempDirectory("rdmamon-collector-bench");
-        HostSample template;
-        try {
-            template = HostReader.forRoot(EightPortHost.build(work)).read("template");
-        } finally {
-            EightPortHost.deleteTree(work);
-        }
+        HostSample template = SyntheticHosts.eightPortHost();
         FrameFeed feed = new FrameFeed(template);
 
         Path log = Files.createTempFile("rdmamon-bench-collector", ".log");

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.rdmamon.agent.host.HostReader;
 import io.rdmamon.protocol.model.HostSample;
 import io.rdmamon.protocol.testing.Waits;
 import io.rdmamon.protocol.wire.Frame;
@@ -68,13 +67,7 @@ class CollectorSoakIT {
     void collectorHoldsAFleetUnderHostileFramesAndReconnects() throws Exception {
         int seconds = Integer.getInteger("rdmamon.soak.seconds", 300);
         int nodes = Integer.getInteger("rdmamon.soak.nodes", 500);
-        Path work = Files.createTempDirectory("rdmamon-soak");
-        HostSample template;
-        try {
-            template = HostReader.forRoot(EightPortHost.build(work)).read("template");
-        } finally {
-            EightPortHost.deleteTree(work);
-        }
+        HostSample template = SyntheticHosts.eightPortHost();
         Path config = Files.createTempFile("rdmamon-soak", ".json");
         Files.writeString(config, "{\"historyPoints\": " + HISTORY_POINTS + "}");
         Path log = Files.createTempFile("rdmamon-soak-collector", ".log");

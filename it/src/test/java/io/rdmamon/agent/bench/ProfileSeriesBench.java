@@ -1,7 +1,6 @@
 package io.rdmamon.agent.bench;
 
 import com.sun.net.httpserver.HttpServer;
-import io.rdmamon.agent.host.HostReader;
 import io.rdmamon.protocol.exposition.ExpositionAssembler;
 import io.rdmamon.protocol.exposition.ExpositionBytes;
 import io.rdmamon.protocol.exposition.ExpositionFormat;
@@ -51,13 +50,7 @@ public final class ProfileSeriesBench {
         int nodes = AgentVsNodeExporterBench.intOption(args, "--nodes", 200);
         int minutes = AgentVsNodeExporterBench.intOption(args, "--minutes", 4);
         int scrapeSeconds = AgentVsNodeExporterBench.intOption(args, "--scrape-interval", 15);
-        Path work = Files.createTempDirectory("rdmamon-profile-bench");
-        HostSample sample;
-        try {
-            sample = HostReader.forRoot(EightPortHost.build(work)).read("template");
-        } finally {
-            EightPortHost.deleteTree(work);
-        }
+        HostSample sample = SyntheticHosts.eightPortHost();
         Map<String, Integer> perNode = new LinkedHashMap<>();
         System.out.printf("8-port RoCE host (%d devices, 1 port each): series per node by profile%n", sample.devices().size());
         System.out.println("| profile | series per node | families | series at 100 / 2,000 / 10,000 nodes |");

@@ -1,7 +1,6 @@
 package io.rdmamon.agent.bench;
 
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
-import io.rdmamon.agent.host.HostReader;
 import io.rdmamon.collector.http.MetricsHandler;
 import io.rdmamon.collector.metrics.RdmaMetrics;
 import io.rdmamon.collector.store.NodeStore;
@@ -14,8 +13,6 @@ import io.rdmamon.protocol.wire.SampleDecoder;
 
 import java.io.OutputStream;
 import java.lang.management.ManagementFactory;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -56,13 +53,7 @@ public final class ScrapeCostBench {
     public static void main(String[] args) throws Exception {
         int nodes = AgentVsNodeExporterBench.intOption(args, "--nodes", 2000);
         int rounds = AgentVsNodeExporterBench.intOption(args, "--rounds", 9);
-        Path work = Files.createTempDirectory("rdmamon-scrape-bench");
-        HostSample template;
-        try {
-            template = HostReader.forRoot(EightPortHost.build(work)).read("template");
-        } finally {
-            EightPortHost.deleteTree(work);
-        }
+        HostSample template = SyntheticHosts.eightPortHost();
         CollectorIngestBench.FrameFeed feed = new CollectorIngestBench.FrameFeed(template);
         FrameCodec codec = new FrameCodec();
         SampleDecoder[] decoders = new SampleDecoder[nodes];
