@@ -147,6 +147,16 @@ class SoftRocePingmeshIT {
             assertTrue(cell.p50Seconds() > 0 && cell.p50Seconds() < 0.5, "a round trip under TCG: " + cell
                     + "; its failed probes: " + failedPoints(cell));
         }
+        // The agents' JVMs start cold under TCG: CI's agent logs show their event loops blocked for up to 7.4 s while
+        // classes load, and a probe started then can outlive its timeout, counted as unreachable (CI raised path_loss
+        // on a healthy pair so). Judged once warm: what the cold start raised must clear as its probes leave the
+        // window, and nothing may be raised over the next two rounds.
+        List<String> warmUp = new ArrayList<>(nodesWith("path_loss"));
+        warmUp.addAll(nodesWith("port_unreachable"));
+        awaitNoLossVerdict();
+        if (!warmUp.isEmpty()) {
+            System.out.printf("lab: raised while the agents were cold, cleared since: %s%n", warmUp);
+        }
         // the CPU the agents' children (the perftest processes) used over two rounds, as the kernel counts it
         Map<String, Long> before = childTicks();
         Thread.sleep(2L * ROUND_SECONDS * 1000);
