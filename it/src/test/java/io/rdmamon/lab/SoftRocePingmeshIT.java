@@ -242,15 +242,24 @@ class SoftRocePingmeshIT {
         awaitNoLossVerdict(); // after a failed loss test too
         slow.require("tc qdisc add dev " + LabVm.FABRIC_NETDEV + " root netem delay 100ms", Duration.ofSeconds(30));
         List<String> lossy = new ArrayList<>();
+        List<String> lossyPairs = new ArrayList<>();
         try {
             // as with loss, a slow pair seen before the others is a path verdict until the port's pairs are in
             Waits.poll("path_latency_high on " + slow.name + "'s port alone", () -> {
-                lossy.addAll(nodesWith("path_loss"));
+                List<String> now = nodesWith("path_loss");
+                if (!now.isEmpty() && lossy.isEmpty()) {
+                    for (Cell cell : cells()) {
+                        if (cell.lost() > 0) {
+                            lossyPairs.add(cell + ": " + failedPoints(cell));
+                        }
+                    }
+                }
+                lossy.addAll(now);
                 return nodesWith("path_latency_high");
             }, List.of(slow.name)::equals, Duration.ofSeconds(120), Duration.ofSeconds(1));
         } finally {
             slow.run("tc qdisc del dev " + LabVm.FABRIC_NETDEV + " root", Duration.ofSeconds(30));
         }
-        assertEquals(List.of(), lossy, "a delay is not a loss");
+        assertEquals(List.of(), lossy, "a delay is not a loss; lossy pairs when path_loss was first seen: " + lossyPairs);
     }
 }

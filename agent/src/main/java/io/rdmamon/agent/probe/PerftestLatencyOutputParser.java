@@ -22,8 +22,13 @@ import java.util.regex.Pattern;
  * dropped, exponent form from 10^6 µs on ({@code 1.07374e+06}).
  *
  * <p>A result needs the summary row and the round trips before it, numbered from 1 without a gap (a list whose
- * start was lost, or a value that is not a finite number such as {@code inf} when perftest could not read the CPU
- * clock, is no result: those lines are kept as the failure's). Error lines are read as for bandwidth tests
+ * start was lost, or that mixes numbers and other values, is no result: those lines are kept as the failure's).
+ * A complete list whose every value is {@code inf} or {@code nan} is an untimed result
+ * ({@link LatencyResult#untimed}): the exchanges completed, but perftest's CPU clock calibration
+ * ({@code get_cpu_mhz} in {@code src/get_clock.c}: a linear fit of the cycle counter against
+ * {@code gettimeofday} over about 0.2 s) failed because the host stalled it, perftest printed why
+ * ({@code "Correlation coefficient r^2: 0.144153 < 0.9"}) and divided by a zero frequency. Seen in CI's Soft-RoCE
+ * lab under TCG; a loaded host can do it as well. Error lines are read as for bandwidth tests
  * ({@link PerftestOutputParser#failed}); with several tables (a repeated run) the last one counts.
  */
 public final class PerftestLatencyOutputParser {
@@ -31,6 +36,8 @@ public final class PerftestLatencyOutputParser {
     private static final Pattern LIST_HEADER = Pattern.compile("#, usec\\s*");
     /** {@code printf("%d, %g\n", ...)} of a non-negative value (the intervals are unsigned cycle counts). */
     private static final Pattern ROUND_TRIP = Pattern.compile("(\\d+), (\\d+(?:\\.\\d+)?(?:e[+-]\\d+)?)\\s*");
+    /** The same line when the divisor was a zero CPU frequency: {@code %g} of ±infinity or NaN. */
+    private static final Pattern UNTIMED_ROUND_TRIP = Pattern.compile("(\\d+), -?(?:inf|nan)\\s*");
     /** Any {@code "%d, ..."} line: a round trip, readable or not. */
     private static final Pattern NUMBERED = Pattern.compile("\\d+, .*");
     private static final Pattern SUMMARY_HEADER = Pattern.compile(
@@ -47,6 +54,7 @@ public final class PerftestLatencyOutputParser {
     /** The outcome of the output {@code lines} (stdout and stderr merged, in order). */
     public static PerftestOutcome parse(List<String> lines) {
         List<Long> roundTrips = null;
+        int untimed = 0;
         List<String> unreadable = new ArrayList<>();
         boolean summary = false;
         LatencyResult last = null;
@@ -54,14 +62,20 @@ public final class PerftestLatencyOutputParser {
         for (String line : lines) {
             if (LIST_HEADER.matcher(line).matches()) {
                 roundTrips = new ArrayList<>();
+                untimed = 0;
                 unreadable.clear();
                 continue;
             }
             if (NUMBERED.matcher(line).matches()) {
                 Matcher roundTrip = ROUND_TRIP.matcher(line);
-                if (roundTrips != null && roundTrip.matches() && unreadable.isEmpty()
+                Matcher untimedTrip = UNTIMED_ROUND_TRIP.matcher(line);
+                boolean inOrder = roundTrips != null && unreadable.isEmpty();
+                if (inOrder && untimed == 0 && roundTrip.matches()
                         && Long.parseLong(roundTrip.group(1)) == roundTrips.size() + 1) {
                     roundTrips.add(Math.round(Double.parseDouble(roundTrip.group(2)) * RTT_FACTOR * NANOS_PER_MICRO));
+                } else if (inOrder && roundTrips.isEmpty() && untimedTrip.matches()
+                        && Long.parseLong(untimedTrip.group(1)) == untimed + 1) {
+                    untimed++;
                 } else {
                     unreadable.add(line);
                 }
@@ -75,7 +89,10 @@ public final class PerftestLatencyOutputParser {
             if (summary && row.matches()) {
                 // a summary without its round trips (no -U) is no result, and no error line either
                 if (roundTrips != null && unreadable.isEmpty()) {
-                    last = new LatencyResult(Long.parseLong(row.group(1)), Integer.parseInt(row.group(2)), roundTrips);
+                    long size = Long.parseLong(row.group(1));
+                    int iterations = Integer.parseInt(row.group(2));
+                    last = untimed == 0 ? new LatencyResult(size, iterations, roundTrips)
+                            : LatencyResult.untimed(size, iterations, untimedReason(other));
                 }
                 continue;
             }
@@ -88,6 +105,13 @@ public final class PerftestLatencyOutputParser {
         }
         other.addAll(unreadable);
         return PerftestOutputParser.failed(other);
+    }
+
+    /** perftest's own words on its clock, else what it did. */
+    private static String untimedReason(List<String> printed) {
+        String words = String.join("; ", printed);
+        return "perftest could not time the round trips (its CPU clock calibration failed)"
+                + (words.isEmpty() ? "" : ": " + words);
     }
 
     /** Whether {@code line} is one of the round-trip lines, which a probe's report leaves out of its output. */

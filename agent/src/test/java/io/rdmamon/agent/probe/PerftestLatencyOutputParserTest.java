@@ -119,8 +119,10 @@ class PerftestLatencyOutputParserTest {
             // what went wrong | round-trip lines ('/' separated) | the line kept as the failure's
             "a list whose start was lost (a short output tail) | 3, 2.5/4, 2.5 | 3, 2.5",
             "a gap in the numbering | 1, 2.5/3, 2.5 | 3, 2.5",
-            "no CPU clock: perftest divides by 0 | 1, inf/2, inf | 1, inf",
-            "a value that is not a number | 1, 2.5/2, nan | 2, nan",
+            "a value that is not a number among numbers | 1, 2.5/2, nan | 2, nan",
+            "inf after numbers | 1, 2.5/2, inf | 2, inf",
+            "a number after inf | 1, inf/2, 2.5 | 2, 2.5",
+            "a gap in an untimed list | 1, inf/3, inf | 3, inf",
     })
     void roundTripsThatCannotAllBeReadAreNoResult(String what, String roundTrips, String kept) {
         List<String> list = new ArrayList<>(List.of("#, usec"));
@@ -129,6 +131,33 @@ class PerftestLatencyOutputParserTest {
                 PerftestLatencyOutputParser.parse(output(CLIENT_BANNER, list)));
         assertEquals(PerftestFailure.OTHER, failed.kind());
         assertTrue(failed.lines().contains(kept), failed.lines().toString());
+    }
+
+    /**
+     * CI's Soft-RoCE lab under TCG: perftest's clock calibration failed (stderr, unbuffered, came first), it divided
+     * every interval and the summary by a zero frequency, and exited 0 (send_lat.c returns SUCCESS after the report).
+     */
+    @Test
+    void aCompleteListOfInfIsUntimedWithPerftestsReason() {
+        List<String> lines = new ArrayList<>(List.of("Correlation coefficient r^2: 0.144153 < 0.9"));
+        lines.addAll(CLIENT_BANNER);
+        lines.add("#, usec");
+        for (int i = 1; i <= 19; i++) {
+            lines.add(i + ", " + (i % 2 == 0 ? "inf" : "-nan"));
+        }
+        lines.addAll(List.of(LINE, HEADER, " 20      20          inf            inf          inf     \t       inf     "
+                + " \tinf    \t\tinf    \t\tinf    ", LINE));
+        LatencyResult result = measured(lines);
+        assertEquals(List.of(), result.rttNanos());
+        assertEquals(20, result.iterations());
+        assertEquals(20, result.sizeBytes());
+        assertEquals("perftest could not time the round trips (its CPU clock calibration failed): "
+                + "Correlation coefficient r^2: 0.144153 < 0.9", result.untimed());
+        // a timed table after it (a repeated run) counts, untimed no more
+        lines.addAll(List.of("#, usec", "1, 3"));
+        lines.addAll(SUMMARY);
+        assertEquals(null, measured(lines).untimed());
+        assertEquals(List.of(6_000L), measured(lines).rttNanos());
     }
 
     @Test

@@ -87,7 +87,8 @@ public final class Pingmesh {
         this.counters = new PathCounters(config.window().toMillis());
         this.outcomes = Counter.builder().name("rdmamon_collector_pingmesh_probes")
                 .help("Pingmesh probes by outcome: ok (round trips measured), failed (the client never got through "
-                        + "after its server listened), skipped (not run: an agent refused, a port was busy)")
+                        + "after its server listened), untimed (the exchanges completed but perftest could not time "
+                        + "them), skipped (not run: an agent refused, a port was busy)")
                 .labelNames("outcome").register(registry);
     }
 
@@ -241,7 +242,11 @@ public final class Pingmesh {
     private void ended(MeshPort src, MeshPort dst, SystemProbeEnd end) {
         clientOf.remove(src.key(), end.id());
         serving.computeIfPresent(dst.key(), (k, n) -> n > 1 ? n - 1 : null);
-        if (end.state() == ProbeState.DONE) {
+        if (end.state() == ProbeState.DONE && end.latency().untimed() != null) {
+            // the path answered every exchange; the client's host could not time them, which says nothing of the path
+            results.skipped(src, dst, end.finishedMillis(), src.key().node() + ": " + end.latency().untimed());
+            count("untimed");
+        } else if (end.state() == ProbeState.DONE) {
             results.completed(src, dst, end.finishedMillis(), end.latency().rttNanos());
             count("ok");
         } else if (end.state() == ProbeState.FAILED && end.serverListened() && !end.refused()) {

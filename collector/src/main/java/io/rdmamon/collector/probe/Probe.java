@@ -121,7 +121,8 @@ final class Probe {
                 .put("test", (system() ? PerftestTest.SEND_LAT : PerftestTest.WRITE_BW).wireName())
                 .put("system", system())
                 .put("latency", latency == null ? null : new JsonObject().put("sizeBytes", latency.sizeBytes())
-                        .put("iterations", latency.iterations()).put("rttNanos", new JsonArray(latency.rttNanos())))
+                        .put("iterations", latency.iterations()).put("rttNanos", new JsonArray(latency.rttNanos()))
+                        .put("untimed", latency.untimed()))
                 .put("result", resultJson).put("error", error).put("exitCode", exitCode)
                 .put("output", new JsonArray(output));
     }

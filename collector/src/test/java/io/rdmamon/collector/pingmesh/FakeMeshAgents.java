@@ -30,8 +30,15 @@ final class FakeMeshAgents implements AgentLinks {
         /** The agent refuses every side (probes disabled): FAILED without an exit code. */
         REFUSING,
         /** Its server listens; as a client it starts and never reports again (a probe that is still running). */
-        HANGING
+        HANGING,
+        /** As healthy, but as a client its perftest cannot time the exchanges (clock calibration failed). */
+        UNTIMED
     }
+
+    /** What an {@link Behaviour#UNTIMED} client's agent reports. */
+    static final String UNTIMED_REASON =
+            "perftest could not time the round trips (its CPU clock calibration failed): Correlation coefficient r^2: "
+                    + "0.144153 < 0.9";
 
     /** One frame the collector sent. */
     record Sent(String node, Frame frame) {
@@ -114,8 +121,9 @@ final class FakeMeshAgents implements AgentLinks {
             rtts.add(lossy && i % 5 == 0 ? 100_000_000L : 3_000L);
         }
         report(node, id, ProbeRole.CLIENT, ProbePhase.RUNNING, 0, null, null, null);
-        report(node, id, ProbeRole.CLIENT, ProbePhase.DONE, 0,
-                new LatencyResult(start.spec().sizeBytes(), start.spec().iterations(), rtts), 0, null);
+        report(node, id, ProbeRole.CLIENT, ProbePhase.DONE, 0, behaviour == Behaviour.UNTIMED
+                ? LatencyResult.untimed(start.spec().sizeBytes(), start.spec().iterations(), UNTIMED_REASON)
+                : new LatencyResult(start.spec().sizeBytes(), start.spec().iterations(), rtts), 0, null);
         report(server, id, ProbeRole.SERVER, ProbePhase.DONE, 0, null, 0, null);
     }
 

@@ -20,6 +20,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
 
@@ -28,6 +29,7 @@ import static io.rdmamon.collector.pingmesh.FakeMeshAgents.Behaviour.HANGING;
 import static io.rdmamon.collector.pingmesh.FakeMeshAgents.Behaviour.HEALTHY;
 import static io.rdmamon.collector.pingmesh.FakeMeshAgents.Behaviour.LOSSY;
 import static io.rdmamon.collector.pingmesh.FakeMeshAgents.Behaviour.REFUSING;
+import static io.rdmamon.collector.pingmesh.FakeMeshAgents.Behaviour.UNTIMED;
 import static io.rdmamon.protocol.testing.Waits.waitFor;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -158,6 +160,25 @@ class PingmeshTest {
         assertEquals("probes are disabled on this agent", refused.get(0).error());
         assertTrue(outcomes("failed") > 0);
         assertTrue(outcomes("skipped") > 0);
+    }
+
+    @Test
+    void exchangesThePerftestCouldNotTimeAreNeitherLossNorLatency() throws Exception {
+        nodes(HEALTHY, UNTIMED);
+        round(0);
+        waitFor(() -> ended() == 4, "4 probes ended", LIMIT);
+        Map<List<PortKey>, PairStats> stats = stats();
+        assertEquals(19, stats.get(List.of(roce("n1"), roce("n2"))).sent(), "n1's client timed its round trips");
+        assertEquals(Set.of(List.of(roce("n1"), roce("n2")), List.of(erdma("n1"), erdma("n2"))), stats.keySet(),
+                "n2's untimed probes count in no statistic, no loss above all");
+        List<ProbePoint> untimed = pingmesh.results().history(new PingmeshResults.Pair(roce("n2"), roce("n1")));
+        assertEquals(1, untimed.size());
+        assertTrue(untimed.get(0).skipped());
+        assertEquals(0, untimed.get(0).lost());
+        assertEquals("n2: " + FakeMeshAgents.UNTIMED_REASON, untimed.get(0).error());
+        assertEquals(2.0, outcomes("untimed"));
+        assertEquals(2.0, outcomes("ok"));
+        assertEquals(0.0, outcomes("failed") + outcomes("skipped"));
     }
 
     @Test

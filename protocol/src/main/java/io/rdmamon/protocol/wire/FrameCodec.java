@@ -164,6 +164,9 @@ public final class FrameCodec {
                 ObjectNode node = json.putObject("latency").put("sizeBytes", latency.sizeBytes())
                         .put("iterations", latency.iterations());
                 latency.rttNanos().forEach(node.putArray("rttNanos")::add);
+                if (latency.untimed() != null) {
+                    node.put("untimed", latency.untimed());
+                }
             }
             r.output().forEach(json.putArray("output")::add);
         }
@@ -557,7 +560,8 @@ public final class FrameCodec {
                             r.number("messageRatePerSecond"));
                     StrictJson l = f.optObject("latency");
                     LatencyResult latency = l == null ? null
-                            : new LatencyResult(l.longValue("sizeBytes"), l.integer("iterations"), l.longs("rttNanos"));
+                            : new LatencyResult(l.longValue("sizeBytes"), l.integer("iterations"), l.longs("rttNanos"),
+                                    l.optString("untimed"));
                     yield new Frame.ProbeReport(f.string("probeId"), ProbeRole.fromWire(f.string("role")),
                             ProbePhase.fromWire(f.string("phase")), f.integer("tcpPort"), result, latency,
                             f.optInteger("exitCode"), f.optString("error"), f.strings("output"));

@@ -134,7 +134,10 @@ class FrameCodecTest {
                 new Frame.ProbeStart("pm-7", ProbeRole.CLIENT, PerftestSpec.latency("rxe0", 1, 1, 64, 20, 30, 18, 106),
                         "10.77.0.2", 18_600, 35_000),
                 new Frame.ProbeReport("pm-7", ProbeRole.CLIENT, ProbePhase.DONE, 0, null,
-                        new LatencyResult(64, 20, List.of(5_120L, 4_980L, 1_073_000_000L)), 0, null, List.of()));
+                        new LatencyResult(64, 20, List.of(5_120L, 4_980L, 1_073_000_000L)), 0, null, List.of()),
+                new Frame.ProbeReport("pm-8", ProbeRole.CLIENT, ProbePhase.DONE, 0, null, LatencyResult.untimed(64, 20,
+                        "perftest could not time the round trips: Correlation coefficient r^2: 0.14 < 0.9"), 0, null,
+                        List.of()));
         for (Frame frame : frames) {
             assertEquals(frame, codec.decode(codec.encode(frame)));
         }
