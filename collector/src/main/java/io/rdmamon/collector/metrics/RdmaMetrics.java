@@ -4,6 +4,7 @@ import io.rdmamon.collector.diagnosis.Diagnosis;
 import io.rdmamon.collector.pingmesh.PingmeshResults;
 import io.rdmamon.collector.store.NodeStore;
 import io.rdmamon.collector.store.NodeView;
+import io.rdmamon.protocol.exposition.DeflatedRuns;
 import io.rdmamon.protocol.exposition.ExpositionAssembler;
 import io.rdmamon.protocol.exposition.ExpositionBytes;
 import io.rdmamon.protocol.exposition.ExpositionFormat;
@@ -28,6 +29,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -49,7 +51,8 @@ import static io.rdmamon.protocol.exposition.MetricFamilies.PROBE_TIMESTAMP;
  * ({@link NodeRenderer}, cached until the node's next sample or its expiry) and a scrape concatenates,
  * family by family, every node's bytes of that family (a family's samples must be contiguous), rendering the
  * nodes with a new sample in parallel slices when given an executor. Families
- * are ordered by name; within a family, series go node by node in node-name order.
+ * are ordered by name; within a family, series go node by node in node-name order. A gzip body reuses the deflated
+ * bytes of the last one for the runs of nodes whose text of a family did not change ({@link DeflatedRuns}).
  *
  * <p>Thread-safe: scrapes may run concurrently with each other and with ingest.
  */
@@ -64,6 +67,10 @@ public final class RdmaMetrics {
     private final MetricSelection selection;
     private final Supplier<PingmeshResults.Aggregates> pingmesh;
     private final Map<String, NodeChunk> chunks = new ConcurrentHashMap<>();
+    /** Content ids of the nodes' families ({@link NodeChunk#identify}): unique for the life of the collector. */
+    private final AtomicLong contentIds = new AtomicLong();
+    /** The deflated runs of node series of the last gzip body (a Prometheus scrape) for the next one. */
+    private final DeflatedRuns deflatedRuns = new DeflatedRuns();
 
     public RdmaMetrics(NodeStore store) {
         this(store, List::of);
@@ -138,7 +145,12 @@ public final class RdmaMetrics {
         probes(families, renderer);
         diagnoses(families, renderer);
         pingmesh(families, renderer);
-        families.write(out, format);
+        families.write(out, format, deflatedRuns);
+    }
+
+    /** What the last gzip body reused and deflated anew (bench and tests). */
+    public DeflatedRuns deflatedRuns() {
+        return deflatedRuns;
     }
 
     /** The chunk of each node's last sample (null: no sample), from the cache or rendered now and cached. */
@@ -182,7 +194,8 @@ public final class RdmaMetrics {
         for (int j = slice; j < stale.size(); j += slices) {
             int i = stale.get(j);
             NodeView node = nodes.get(i);
-            NodeChunk chunk = renderer.render(node.node(), node.lastSample());
+            NodeChunk chunk = renderer.render(node.node(), node.lastSample())
+                    .identify(chunks.get(node.node()), contentIds::incrementAndGet);
             chunks.put(node.node(), chunk);
             result[i] = chunk;
         }

@@ -5,7 +5,9 @@ import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.rdmamon.collector.PromtoolCheck;
 import io.rdmamon.collector.http.MetricsHandler;
 import io.rdmamon.collector.store.NodeStore;
+import io.rdmamon.protocol.exposition.DeflatedRuns;
 import io.rdmamon.protocol.exposition.ExpositionFormat;
+import io.rdmamon.protocol.exposition.ParallelGzipOutputStream;
 import io.rdmamon.protocol.model.HostSample;
 import io.rdmamon.protocol.model.IbDevice;
 import io.rdmamon.protocol.model.IbPort;
@@ -13,8 +15,10 @@ import io.rdmamon.protocol.model.SourceStatus;
 import io.rdmamon.protocol.testing.FixtureHosts;
 import org.junit.jupiter.api.Test;
 
+import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -33,6 +37,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.zip.GZIPInputStream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -237,6 +242,56 @@ class RdmaMetricsTest {
         } finally {
             pool.shutdownNow();
         }
+    }
+
+    /** The exposition as Prometheus asks for it (OpenMetrics, gzip), deflated on this thread, read back. */
+    private String gzipScrape() throws IOException {
+        ByteArrayOutputStream body = new ByteArrayOutputStream();
+        try (OutputStream gzip = new ParallelGzipOutputStream(body, Runnable::run, 4)) {
+            MetricsHandler.write(gzip, ExpositionFormat.OPENMETRICS, metrics, new PrometheusRegistry());
+        }
+        try (GZIPInputStream in = new GZIPInputStream(new ByteArrayInputStream(body.toByteArray()))) {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+    }
+
+    private String openMetricsScrape() throws IOException {
+        ByteArrayOutputStream body = new ByteArrayOutputStream();
+        MetricsHandler.write(body, ExpositionFormat.OPENMETRICS, metrics, new PrometheusRegistry());
+        return body.toString(StandardCharsets.UTF_8);
+    }
+
+    /**
+     * A gzip body reuses the deflated runs of the body before it where the nodes' text of a family did not change, and
+     * always reads back as the plain exposition: after one node's new sample, with none, and after a node joined
+     * (the runs' bounds shift).
+     */
+    @Test
+    void aGzipBodyReusesTheRunsOfTheLastWhereTheTextIsTheSameAndReadsAsThePlainText() throws Exception {
+        for (int n = 0; n < 300; n += 2) {
+            sample(String.format("gpu-%03d", n), 1);
+        }
+        DeflatedRuns runs = metrics.deflatedRuns();
+        assertEquals(openMetricsScrape(), gzipScrape());
+        assertEquals(0, runs.reusedBytes(), "nothing to reuse in the first body");
+        long total = runs.deflatedBytes();
+        assertTrue(total > 100_000, "the node series went in runs: " + total);
+
+        sample("gpu-008", 2);
+        String afterOne = gzipScrape();
+        assertEquals(openMetricsScrape(), afterOne);
+        assertTrue(afterOne.contains(RCV.formatted("gpu-008") + "8000000.0\n"), "the new sample's text, not the old run's");
+        assertTrue(runs.reusedBytes() > 0 && runs.deflatedBytes() > 0, runs.reusedBytes() + " / " + runs.deflatedBytes());
+        long afterOneTotal = runs.reusedBytes() + runs.deflatedBytes();
+        assertTrue(Math.abs(afterOneTotal - total) < total / 100, "every node series in a run: " + afterOneTotal
+                + " bytes, " + total + " before the new sample");
+
+        assertEquals(openMetricsScrape(), gzipScrape());
+        assertEquals(0, runs.deflatedBytes(), "no new sample: every run reused");
+
+        sample("gpu-101", 1);
+        assertEquals(openMetricsScrape(), gzipScrape());
+        assertTrue(runs.deflatedBytes() > 0);
     }
 
     private static void assertOneSample(String text, String node) {

@@ -11,6 +11,8 @@ import io.rdmamon.protocol.model.HostSample;
 import io.rdmamon.protocol.wire.FrameCodec;
 import io.rdmamon.protocol.wire.SampleDecoder;
 
+import java.io.FilterOutputStream;
+import java.io.IOException;
 import java.io.OutputStream;
 import java.lang.management.ManagementFactory;
 import java.util.Arrays;
@@ -21,10 +23,11 @@ import java.util.concurrent.Executors;
  * Where one {@code /metrics} at fleet scale spends its time, without HTTP or ingest (a main, not a test): a store of
  * {@code --nodes} (2,000) copies of the 8-port mlx5 host, fed with the values frames of {@link CollectorIngestBench}
  * (the same 16 traffic profiles, decoded as the collector decodes them); then, in rounds, every node gets a new
- * sample and the exposition is written to a counting sink in four ways: as Prometheus asks for it (OpenMetrics,
+ * sample and the exposition is written to a counting sink in five ways: as Prometheus asks for it (OpenMetrics,
  * gzip) and as plain text, each on one thread ({@link ExpositionGzip}, as before the collector's second footprint
- * pass and as the agent does) and with the rendering and the deflating spread over a pool of one thread per core
- * (as the collector does now). The four take turns round by round, so that the load of a shared machine falls on
+ * pass and as the agent does) and with the rendering and the deflating spread over a pool of one thread per core;
+ * the gzip one on the pool both with every run of node series deflated and with the runs whose text did not change
+ * since the scrape before reused (as the collector does now). The five take turns round by round, so that the load of a shared machine falls on
  * all alike. Reports per way the median wall and process CPU time per exposition and the size, and the heap
  * allocated per values frame by the decode and the store (the GC pressure of ingest); run it under JFR to see
  * where the time goes.
@@ -73,8 +76,11 @@ public final class ScrapeCostBench {
         long ingestFrames = 0;
         com.sun.management.OperatingSystemMXBean os =
                 (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
-        String[] modes = {"OpenMetrics + gzip, one thread", "OpenMetrics + parallel render and gzip",
-                "plain text, one thread", "plain text, parallel render"};
+        String[] modes = {"OpenMetrics + gzip, one thread", "OpenMetrics + parallel render and gzip, every run deflated",
+                "OpenMetrics + parallel render and gzip, unchanged runs reused", "plain text, one thread",
+                "plain text, parallel render"};
+        long reusedBytes = 0;
+        long deflatedBytes = 0;
         double[][] millis = new double[modes.length][rounds];
         double[][] cpuMillis = new double[modes.length][rounds];
         long[] size = new long[modes.length];
@@ -85,6 +91,7 @@ public final class ScrapeCostBench {
                 String mode = modes[m];
                 boolean gzip = mode.contains("gzip");
                 boolean parallel = mode.contains("parallel");
+                boolean reuse = mode.contains("reused");
                 second++;
                 clock[0] += 1000;
                 long allocatedBefore = threads.getCurrentThreadAllocatedBytes();
@@ -99,15 +106,26 @@ public final class ScrapeCostBench {
                 CountingSink sink = new CountingSink();
                 long cpuStart = os.getProcessCpuTime();
                 long start = System.nanoTime();
-                try (OutputStream out = !gzip ? sink : parallel
-                        ? new ParallelGzipOutputStream(sink, pool, 2 * Runtime.getRuntime().availableProcessors())
-                        : ExpositionGzip.fastest(sink)) {
+                OutputStream parallelGzip = parallel && gzip
+                        ? new ParallelGzipOutputStream(sink, pool, 2 * Runtime.getRuntime().availableProcessors()) : null;
+                // behind a filter the writer cannot see the gzip stream's runs: every run deflated, as before reuse
+                try (OutputStream out = !gzip ? sink : !parallel ? ExpositionGzip.fastest(sink)
+                        : reuse ? parallelGzip : new FilterOutputStream(parallelGzip) {
+                            @Override
+                            public void write(byte[] b, int off, int len) throws IOException {
+                                out.write(b, off, len);
+                            }
+                        }) {
                     MetricsHandler.write(out, gzip ? ExpositionFormat.OPENMETRICS : ExpositionFormat.PROMETHEUS_TEXT,
                             metrics, registry, parallel ? pool : Runnable::run);
                 }
                 millis[m][r] = (System.nanoTime() - start) / 1e6;
                 cpuMillis[m][r] = (os.getProcessCpuTime() - cpuStart) / 1e6;
                 size[m] = sink.bytes;
+                if (reuse && r >= rounds / 3) {
+                    reusedBytes += metrics.deflatedRuns().reusedBytes();
+                    deflatedBytes += metrics.deflatedRuns().deflatedBytes();
+                }
             }
         }
         System.out.println("| exposition | wall median / max, ms | CPU median, ms | size, MiB |");
@@ -121,6 +139,8 @@ public final class ScrapeCostBench {
                     wall[wall.length - 1], cpu[cpu.length / 2], size[m] / 1048576.0);
         }
         pool.shutdown();
+        System.out.printf("| node series text whose deflated runs were reused from the scrape before | %.1f %% |%n",
+                100.0 * reusedBytes / Math.max(1, reusedBytes + deflatedBytes));
         System.out.printf("| heap allocated per values frame decoded and stored (16 per second encoded too) | %.1f KiB |%n",
                 ingestBytes / (double) ingestFrames / 1024);
     }

@@ -27,6 +27,7 @@ import java.util.zip.Inflater;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -145,6 +146,79 @@ class ParallelGzipOutputStreamTest {
         };
         IOException e = assertThrows(IOException.class, () -> compress(exposition(2000), failing, 2, BLOCK));
         assertTrue(e.getMessage().contains("pool closed"), e.getMessage());
+    }
+
+    /**
+     * A run deflated in one body and written again in another, at another position and between other text, reads
+     * back as its text; a run of a body that failed is refused and its text must be written instead.
+     */
+    @Test
+    void aRunDeflatedInOneBodyIsWrittenAgainInAnother() throws Exception {
+        byte[] text = exposition(3000);
+        byte[] runText = Arrays.copyOfRange(text, 1000, 1000 + 3 * BLOCK + 77); // more than one block
+        ByteArrayOutputStream first = new ByteArrayOutputStream();
+        ParallelGzipOutputStream.DeflatedRun run;
+        try (ParallelGzipOutputStream gzip = new ParallelGzipOutputStream(first, POOL, 3, BLOCK)) {
+            gzip.write(text, 0, 1000);
+            gzip.beginRun();
+            gzip.write(runText);
+            run = gzip.endRun();
+            gzip.write(text, 50, 300);
+        }
+        assertEquals(runText.length, run.length());
+        ByteArrayOutputStream expected = new ByteArrayOutputStream();
+        expected.write(text, 0, 1000);
+        expected.write(runText);
+        expected.write(text, 50, 300);
+        assertArrayEquals(expected.toByteArray(), singleMember(first.toByteArray()));
+
+        ByteArrayOutputStream second = new ByteArrayOutputStream();
+        try (ParallelGzipOutputStream gzip = new ParallelGzipOutputStream(second, POOL, 3, BLOCK)) {
+            gzip.write(text, 7, BLOCK + 5); // a different prefix, ending inside a block
+            assertTrue(gzip.writeRun(run));
+            assertTrue(gzip.writeRun(run), "twice in a row");
+            gzip.write(text, 0, 10);
+        }
+        ByteArrayOutputStream again = new ByteArrayOutputStream();
+        again.write(text, 7, BLOCK + 5);
+        again.write(runText);
+        again.write(runText);
+        again.write(text, 0, 10);
+        byte[] plain = singleMember(second.toByteArray());
+        assertArrayEquals(again.toByteArray(), plain);
+        try (GZIPInputStream in = new GZIPInputStream(new ByteArrayInputStream(second.toByteArray()))) {
+            assertArrayEquals(again.toByteArray(), in.readAllBytes());
+        }
+
+        Executor failing = task -> {
+            throw new IllegalStateException("pool closed");
+        };
+        ParallelGzipOutputStream broken = new ParallelGzipOutputStream(new ByteArrayOutputStream(), failing, 8, BLOCK);
+        broken.beginRun();
+        broken.write(runText, 0, 10);
+        assertThrows(IOException.class, broken::endRun, "the block cannot be deflated");
+        ParallelGzipOutputStream.DeflatedRun queued = deflatedLater(runText);
+        ParallelGzipOutputStream next = new ParallelGzipOutputStream(new ByteArrayOutputStream(), POOL, 3, BLOCK);
+        assertFalse(next.writeRun(queued), "a run still deflating is not reused");
+        next.close();
+    }
+
+    /** A run whose one block waits in an executor that never runs it. */
+    private static ParallelGzipOutputStream.DeflatedRun deflatedLater(byte[] text) throws IOException {
+        List<Runnable> never = new java.util.ArrayList<>();
+        ParallelGzipOutputStream gzip = new ParallelGzipOutputStream(new ByteArrayOutputStream(), never::add, 8, BLOCK);
+        gzip.beginRun();
+        gzip.write(text, 0, 100);
+        return gzip.endRun();
+    }
+
+    @Test
+    void runsMustBeBegunAndEndedInTurn() throws Exception {
+        ParallelGzipOutputStream gzip = new ParallelGzipOutputStream(new ByteArrayOutputStream(), Runnable::run, 1, BLOCK);
+        assertThrows(IllegalStateException.class, gzip::endRun);
+        gzip.beginRun();
+        assertThrows(IllegalStateException.class, gzip::beginRun);
+        gzip.close();
     }
 
     @Test
