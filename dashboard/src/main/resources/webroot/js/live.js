@@ -70,11 +70,15 @@ export class LiveStream {
     for (;;) {
       const {value, done} = await reader.read();
       if (done || this.controller !== controller) return;
+      // a 2 MB fleet event comes in dozens of reads: the end of an event is looked for in what arrived since the
+      // last look (and the newline before it), not from the start of the buffer again at every read
+      let from = Math.max(0, buffer.length - 1);
       buffer += decoder.decode(value, {stream: true});
       let end;
-      while ((end = buffer.indexOf('\n\n')) >= 0) {
+      while ((end = buffer.indexOf('\n\n', from)) >= 0) {
         const block = buffer.slice(0, end);
         buffer = buffer.slice(end + 2);
+        from = 0;
         this.dispatch(block);
       }
     }

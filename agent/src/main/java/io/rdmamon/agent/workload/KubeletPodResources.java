@@ -14,7 +14,6 @@ import io.vertx.core.net.SocketAddress;
 
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -37,8 +36,10 @@ public final class KubeletPodResources implements AutoCloseable {
     private final Path socket;
     private final Duration deadline;
     private final HttpClientAgent client;
+    private final Vertx vertx;
 
     public KubeletPodResources(Vertx vertx, Path socket, Duration deadline) {
+        this.vertx = vertx;
         this.socket = socket;
         this.deadline = deadline;
         this.client = vertx.createHttpClient(new HttpClientOptions().setProtocolVersion(HttpVersion.HTTP_2)
@@ -51,11 +52,14 @@ public final class KubeletPodResources implements AutoCloseable {
 
     /** Every device every container holds; fails with a message naming the socket and the cause. */
     public Future<List<PodResourcesDecoder.AssignedDevice>> list() {
-        if (!Files.exists(socket)) {
-            // said before connecting: the usual case off Kubernetes, and the fix (a mount) is clearer than ENOENT
-            return Future.failedFuture(new PodResourcesException("no pod-resources socket at " + socket
-                    + " (mount the kubelet's /var/lib/kubelet/pod-resources into the agent)"));
-        }
+        // the socket's absence said before connecting (a stat on a worker): the usual case off Kubernetes, and the
+        // fix (a mount) is clearer than ENOENT
+        return vertx.fileSystem().exists(socket.toString()).compose(exists -> exists ? call()
+                : Future.failedFuture(new PodResourcesException("no pod-resources socket at " + socket
+                        + " (mount the kubelet's /var/lib/kubelet/pod-resources into the agent)")));
+    }
+
+    private Future<List<PodResourcesDecoder.AssignedDevice>> call() {
         long millis = deadline.toMillis();
         RequestOptions request = new RequestOptions().setServer(SocketAddress.domainSocketAddress(socket.toString()))
                 .setMethod(HttpMethod.POST).setHost("localhost").setPort(80).setURI(LIST)

@@ -39,14 +39,19 @@ public final class PodResourcesOption {
      * @throws CliFailure for a --kubelet-pods that is no http URL
      */
     public KubeletPodDirectory open(Vertx vertx, HostReader reader) {
-        boolean readsSocket = !"none".equals(socket);
-        boolean readsList = !"none".equals(podList);
-        if (!reader.attributesWorkloads() || !readsSocket && !readsList) {
+        if (!reads(reader)) {
             return null;
         }
+        boolean readsSocket = !"none".equals(socket);
+        boolean readsList = !"none".equals(podList);
         return new KubeletPodDirectory(vertx,
                 readsSocket ? new KubeletPodResources(vertx, Path.of(socket), DEADLINE) : null,
                 readsList ? new KubeletPodList(vertx, podListUrl(), DEADLINE) : null, reader.hostRoot());
+    }
+
+    /** Whether {@link #open} reads anything for {@code reader}: QPs to attribute and a socket or a pod list to ask. */
+    public boolean reads(HostReader reader) {
+        return reader.attributesWorkloads() && (!"none".equals(socket) || !"none".equals(podList));
     }
 
     /** @throws CliFailure when --kubelet-pods is given and no http URL */

@@ -69,12 +69,12 @@ public final class WorkloadsCommand implements Callable<Integer> {
     /** {@code reader} naming the VFs' pods from one pod-resources List (its failure becomes the reason). */
     private HostReader withPods(HostReader reader) {
         podResources.validate();
+        if (!podResources.reads(reader)) {
+            return reader; // a captured root or both sources off: no event loop to start
+        }
         Vertx vertx = Vertx.vertx();
         try {
             KubeletPodDirectory pods = podResources.open(vertx, reader);
-            if (pods == null) {
-                return reader;
-            }
             pods.refresh().await(30, TimeUnit.SECONDS);
             return reader.withPodDirectory(pods);
         } catch (TimeoutException e) {

@@ -3,6 +3,7 @@ package io.rdmamon.collector.live;
 import io.prometheus.metrics.core.metrics.Counter;
 import io.prometheus.metrics.core.metrics.GaugeWithCallback;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import io.rdmamon.collector.cluster.BusCompression;
 import io.rdmamon.collector.cluster.FleetCluster;
 import io.rdmamon.collector.diagnosis.DiagnosisEngine;
 import io.rdmamon.collector.diagnosis.Rule;
@@ -61,6 +62,8 @@ public final class LiveFeed implements Routes {
     public static final String PATH = "/api/live";
     /** A replica publishes all its rows, not only the changed ones, this often (in ticks). */
     static final int FULL_EVERY_TICKS = 10;
+    /** The largest fleet update from another replica, inflated: 64 MiB, about 35,000 nodes of rows. */
+    static final int MAX_BUS_MESSAGE_BYTES = 64 << 20;
     static final int MAX_LIVE_DIAGNOSES = 2000;
     private static final System.Logger LOG = System.getLogger(LiveFeed.class.getName());
 
@@ -147,9 +150,12 @@ public final class LiveFeed implements Routes {
     public void mount(Router router) {
         router.get(PATH).handler(this::open);
         if (cluster != null) {
-            vertx.eventBus().<JsonObject>consumer(FleetCluster.LIVE_FLEET, message -> {
+            vertx.eventBus().<Object>consumer(FleetCluster.LIVE_FLEET, message -> {
                 try {
-                    remote.apply(message.body());
+                    // deflated JSON; a JsonObject from a replica of a release before the compression, during an upgrade
+                    remote.apply(message.body() instanceof JsonObject old ? old
+                            : new JsonObject(BusCompression.inflate((io.vertx.core.buffer.Buffer) message.body(),
+                            MAX_BUS_MESSAGE_BYTES)));
                 } catch (RuntimeException e) {
                     LOG.log(System.Logger.Level.WARNING, "live feed: a malformed fleet update from another replica"
                             + " was dropped: {0}", e.toString());
@@ -499,9 +505,9 @@ public final class LiveFeed implements Routes {
                     System.currentTimeMillis(), MAX_LIVE_DIAGNOSES)).getJsonArray("diagnoses"));
             publishedDiagnosesVersion = snapshot.version();
         }
-        io.vertx.core.buffer.Buffer encoded = message.toBuffer();
-        busBytes.inc(encoded.length());
-        vertx.eventBus().publish(FleetCluster.LIVE_FLEET, message);
+        io.vertx.core.buffer.Buffer deflated = BusCompression.deflate(message.toBuffer());
+        busBytes.inc(deflated.length());
+        vertx.eventBus().publish(FleetCluster.LIVE_FLEET, deflated);
     }
 
     private void write(LiveClient client, String event, String json) {

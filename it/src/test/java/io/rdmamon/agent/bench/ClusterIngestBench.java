@@ -32,7 +32,9 @@ import java.util.regex.Pattern;
  * /proc, over the window of steady ingest); RSS; bytes the replicas sent each other per second on the event-bus
  * and member ports (summed {@code bytes_sent} of those TCP sockets from {@code ss -ti}, before and after
  * the window); {@code GET /api/nodes} latency on the first replica and how many nodes it listed; the time to the
- * first {@code fleet} event of {@code /api/live} on the first replica and its size. For the cluster, last: the
+ * first {@code fleet} event of {@code /api/live} on the first replica and its size; then, with one {@code /api/live}
+ * stream held open on the first replica (a dashboard), the event-bus bytes, the CPU per replica and the bytes the
+ * browser gets over up to 30 s. For the cluster, last: the
  * failover time, from {@code kill -9} of the last replica until every node of the generator was acknowledged again
  * (the generator moves a closed connection to the next replica after 1 to 250 ms and sends its hello again, as an
  * agent with several {@code --collector} URLs does; it replays nothing, so this is the reconnect time).
@@ -50,7 +52,8 @@ public final class ClusterIngestBench {
     /** What one setup measured. */
     private record Result(int replicas, double acksPerSecond, List<Double> cores, List<Double> rssMiB,
                           double busBytesPerSecond, double memberBytesPerSecond, double apiP50, double apiMax,
-                          long apiNodes, double liveFirstMillis, long liveFirstBytes, double failoverSeconds) {
+                          long apiNodes, double liveFirstMillis, long liveFirstBytes, double failoverSeconds,
+                          double watchedBusBytesPerSecond, List<Double> watchedCores, double viewerBytesPerSecond) {
         double totalCores() {
             return cores.stream().mapToDouble(Double::doubleValue).sum();
         }
@@ -81,6 +84,12 @@ public final class ClusterIngestBench {
         System.out.printf("| RSS per replica, MiB | %s | %s | |%n", format(one.rssMiB), format(many.rssMiB));
         System.out.printf("| event-bus traffic between replicas, bytes/s | — | %.0f | |%n", many.busBytesPerSecond);
         System.out.printf("| member-port (JGroups) traffic, bytes/s | — | %.0f | |%n", many.memberBytesPerSecond);
+        System.out.printf("| with one dashboard open on the first replica: event-bus traffic, bytes/s | — | %.0f | |%n",
+                many.watchedBusBytesPerSecond);
+        System.out.printf("| with one dashboard open: CPU per replica, cores | %s | %s | |%n", format(one.watchedCores),
+                format(many.watchedCores));
+        row("with one dashboard open: /api/live bytes/s to the browser", one.viewerBytesPerSecond,
+                many.viewerBytesPerSecond, "%.0f");
         row("GET /api/nodes p50, ms", one.apiP50, many.apiP50, "%.0f");
         row("GET /api/nodes max, ms", one.apiMax, many.apiMax, "%.0f");
         System.out.printf("| nodes listed by /api/nodes on the first replica | %d | %d | |%n", one.apiNodes, many.apiNodes);
@@ -164,6 +173,28 @@ public final class ClusterIngestBench {
             double memberRate = (bytesSent(watched) - memberBefore) / window;
 
             HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+            // a dashboard open on the first replica: the replicas share their overview rows while one is watched
+            double watchedBusRate;
+            double viewerRate;
+            List<Double> watchedCores = new ArrayList<>();
+            try (LiveViewer viewer = new LiveViewer(http, ports[0])) {
+                Thread.sleep(10_000); // the viewer count reaches the other replicas, the first fleet events are out
+                long watchedBusBefore = bytesSent(busPorts);
+                long viewerBefore = viewer.bytes.get();
+                List<ProcessUsage> watchedBefore = new ArrayList<>();
+                for (BenchChild c : collectors) {
+                    watchedBefore.add(c.usage());
+                }
+                long watchedStart = System.nanoTime();
+                Thread.sleep(Math.min(seconds, 30) * 1000L);
+                double watchedWindow = (System.nanoTime() - watchedStart) / 1e9;
+                watchedBusRate = (bytesSent(busPorts) - watchedBusBefore) / watchedWindow;
+                viewerRate = (viewer.bytes.get() - viewerBefore) / watchedWindow;
+                for (int i = 0; i < replicas; i++) {
+                    watchedCores.add((collectors.get(i).usage().cpuMillis() - watchedBefore.get(i).cpuMillis())
+                            / 1000.0 / watchedWindow);
+                }
+            }
             double[] latencies = new double[apiRequests];
             long listed = 0;
             for (int i = 0; i < apiRequests; i++) {
@@ -191,13 +222,42 @@ public final class ClusterIngestBench {
             }
             return new Result(replicas, acked / window, cores, rss, busRate, memberRate,
                     latencies.length == 0 ? 0 : latencies[latencies.length / 2],
-                    latencies.length == 0 ? 0 : latencies[latencies.length - 1], listed, live[0] / 1e6, live[1], failover);
+                    latencies.length == 0 ? 0 : latencies[latencies.length - 1], listed, live[0] / 1e6, live[1], failover,
+                    watchedBusRate, watchedCores, viewerRate);
         } finally {
             counters.stopping = true;
             vertx.close().toCompletionStage().toCompletableFuture().get();
             for (BenchChild c : collectors) {
                 c.close();
             }
+        }
+    }
+
+    /** A browser's {@code /api/live} stream, read and counted on a daemon thread until closed. */
+    private static final class LiveViewer implements AutoCloseable {
+        final java.util.concurrent.atomic.AtomicLong bytes = new java.util.concurrent.atomic.AtomicLong();
+        private final java.io.InputStream body;
+
+        LiveViewer(HttpClient http, int port) throws IOException, InterruptedException {
+            body = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/api/live")).build(),
+                    HttpResponse.BodyHandlers.ofInputStream()).body();
+            Thread reader = new Thread(() -> {
+                byte[] buffer = new byte[64 * 1024];
+                try {
+                    for (int n = body.read(buffer); n >= 0; n = body.read(buffer)) {
+                        bytes.addAndGet(n);
+                    }
+                } catch (IOException e) {
+                    // closed
+                }
+            }, "live-viewer");
+            reader.setDaemon(true);
+            reader.start();
+        }
+
+        @Override
+        public void close() throws IOException {
+            body.close();
         }
     }
 
