@@ -45,6 +45,8 @@ export class FleetMap {
     this.fleet = fleet;
     this.canvas = document.getElementById('fleet-map');
     this.keys = [];           // cell index → port key, '' for a gap
+    this.laidOut = null;      // the fleet's layout version and the width the keys were laid out for
+    this.image = null;
     this.columns = 1;
     this.pitch = PITCHES[PITCHES.length - 1];
     this.pending = false;
@@ -74,33 +76,43 @@ export class FleetMap {
     });
   }
 
-  /** Lays the cells out (nodes by name, each node's ports in its order) and paints them, one fill per colour. */
-  draw() {
-    const width = this.width;
-    if (!width) return;
-    // a small fleet gets big cells, a large one 3-pixel cells (about 210 px high at 16,000 ports)
+  /**
+   * Lays the cells out (nodes by name, each node's ports in its order), unless the fleet's nodes and ports and the
+   * width are those of the last layout, and paints them into one image, reused while the layout stands.
+   */
+  lay(width) {
+    // a small fleet gets big cells, a large one 4-pixel cells (about 160 px high at 16,000 ports)
     const cells = this.fleet.ports.size + this.fleet.nodes.size * NODE_GAP;
     this.pitch = PITCHES.find((p) => Math.ceil(cells / Math.floor(width / p)) * p <= HEIGHT)
       || PITCHES[PITCHES.length - 1];
-    const pitch = this.pitch;
-    const cell = pitch - Math.max(1, Math.round(pitch / 6));
-    this.columns = Math.max(1, Math.floor(width / pitch));
+    this.columns = Math.max(1, Math.floor(width / this.pitch));
     const keys = [];
-    const names = [...this.fleet.nodes.keys()].sort();
-    for (const name of names) {
-      const node = this.fleet.nodes.get(name);
-      const ports = node.ports.length;
+    for (const name of [...this.fleet.nodes.keys()].sort()) {
+      const ports = this.fleet.portKeys.get(name) || [];
       // a node starts a new line rather than break across two, when it fits on one
       const column = keys.length % this.columns;
-      if (column !== 0 && column + ports > this.columns && ports <= this.columns) {
+      if (column !== 0 && column + ports.length > this.columns && ports.length <= this.columns) {
         for (let i = column; i < this.columns; i++) keys.push('');
       }
-      for (const p of node.ports) {
-        keys.push(name + '/' + p[this.fleet.index.device] + '/' + p[this.fleet.index.port]);
-      }
+      keys.push(...ports);
       if (keys.length % this.columns !== 0) for (let i = 0; i < NODE_GAP; i++) keys.push('');
     }
     this.keys = keys;
+    this.ports = keys.filter(Boolean).length;
+    this.image = null;
+  }
+
+  draw() {
+    const width = this.width;
+    if (!width) return;
+    const layout = this.fleet.layout + '/' + width;
+    if (this.laidOut !== layout) {
+      this.lay(width);
+      this.laidOut = layout;
+    }
+    const keys = this.keys;
+    const pitch = this.pitch;
+    const cell = pitch - Math.max(1, Math.round(pitch / 6));
     const rows = Math.ceil(keys.length / this.columns);
     const height = rows * pitch;
     // one pixel per CSS pixel, written straight into an image (a fill per cell cost 25 ms at 16,000 ports); a HiDPI
@@ -113,7 +125,9 @@ export class FleetMap {
     }
     if (!height) return;
     const context = this.canvas.getContext('2d');
-    const image = context.createImageData(width, height);
+    // the gaps stay transparent and every cell is painted again, so the image of the same layout is reused
+    if (!this.image) this.image = context.createImageData(width, height);
+    const image = this.image;
     const pixels = new Uint32Array(image.data.buffer);
     keys.forEach((key, i) => {
       const row = key && this.fleet.ports.get(key);
@@ -127,7 +141,7 @@ export class FleetMap {
       }
     });
     context.putImageData(image, 0, 0);
-    this.canvas.dataset.ports = String(keys.filter(Boolean).length);
+    this.canvas.dataset.ports = String(this.ports);
   }
 
   /** The port row under the pointer; null over a gap or outside the cells. */

@@ -19,6 +19,7 @@ export class Fleet {
     this.nodes = new Map();      // node name → node row as sent
     this.ports = new Map();      // "node/device/port" → port row
     this.portKeys = new Map();   // node name → its port rows' keys, in its ports' order
+    this.layout = 0;             // changes when a node comes or goes or its ports change (the fleet map's layout)
     this.fields = [];
     this.version = 0;
     this.listeners = new Set();
@@ -82,6 +83,7 @@ export class Fleet {
     });
     this.portKeys.set(node.node, keys);
     if (!same) {
+      this.layout++;
       const kept = new Set(keys);
       for (const key of oldKeys) if (!kept.has(key)) this.ports.delete(key);
     }
@@ -97,6 +99,7 @@ export class Fleet {
     for (const key of this.portKeys.get(name) || []) this.ports.delete(key);
     this.portKeys.delete(name);
     this.nodes.delete(name);
+    this.layout++;
   }
 
   portRow(node, p, key) {

@@ -166,6 +166,37 @@ class DashboardBrowserTest {
         assertEquals(List.of(), consoleErrors);
     }
 
+    /**
+     * The fleet model in the page's own module: a port's key string is kept from tick to tick, and the layout version
+     * (which the fleet map lays its cells out by) moves when a node loses a port or leaves, not on a tick that only
+     * changes values.
+     */
+    @Test
+    @Order(2)
+    void portKeysAreKeptAndTheLayoutMovesOnlyWhenNodesOrPortsDo() {
+        Object result = page.evaluate("""
+                async () => {
+                  const {Fleet} = await import('./js/fleet.js');
+                  const f = new Fleet();
+                  f.setFields(['device', 'port', 'state', 'rxBytesPerSecond']);
+                  const node = (name, ports, rx) => ({node: name, up: true,
+                    ports: ports.map((p) => ['mlx5_' + p, 1, 'ACTIVE', rx])});
+                  const tick = (nodes) => f.apply({full: true, nodes, removed: []});
+                  tick([node('a', [0, 1], 1), node('b', [0], 1)]);
+                  const first = f.layout;
+                  tick([node('a', [0, 1], 2), node('b', [0], 2)]);
+                  const valuesOnly = f.layout === first && f.ports.size === 3 && f.ports.get('a/mlx5_1/1').rx === 2
+                    && f.ports.get('a/mlx5_1/1').ver === 1;
+                  tick([node('a', [0], 3), node('b', [0], 3)]);
+                  const portLost = f.layout !== first && f.ports.size === 2 && !f.ports.has('a/mlx5_1/1');
+                  const second = f.layout;
+                  tick([node('a', [0], 4)]);
+                  const nodeLeft = f.layout !== second && !f.ports.has('b/mlx5_0/1');
+                  return [valuesOnly, portLost, nodeLeft, [...f.ports.keys()].join(',')];
+                }""");
+        assertEquals(List.of(true, true, true, "a/mlx5_0/1"), result);
+    }
+
     @Test
     @Order(3)
     void deepLinkOpensThePortDetailWithLiveCharts() {
