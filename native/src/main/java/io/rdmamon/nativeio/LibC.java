@@ -4,6 +4,7 @@ import jnr.ffi.Pointer;
 import jnr.ffi.annotations.In;
 import jnr.ffi.annotations.Out;
 import jnr.ffi.annotations.Variadic;
+import jnr.ffi.types.off_t;
 import jnr.ffi.types.size_t;
 import jnr.ffi.types.ssize_t;
 import jnr.ffi.types.u_int64_t;
@@ -18,6 +19,13 @@ public interface LibC {
     int ioctl(int fd, @u_int64_t long request, Pointer argument);
 
     int close(int fd);
+
+    /** {@code int open(const char *path, int flags)}: {@link PositionalReads} opens read-only, no mode. */
+    int open(String path, int flags);
+
+    /** {@code ssize_t pread(int fd, void *buf, size_t count, off_t offset)}. */
+    @ssize_t
+    long pread(int fd, Pointer buffer, @size_t long count, @off_t long offset);
 
     int bind(int fd, @In byte[] address, int addressLength);
 

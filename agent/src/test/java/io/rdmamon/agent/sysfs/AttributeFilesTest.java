@@ -15,6 +15,8 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -148,6 +150,31 @@ class AttributeFilesTest {
             }
             assertEquals(expected, actual, "content " + ProblemText.quote(content));
             files.closeAll();
+        }
+    }
+
+    /**
+     * Reads through libc fail with the exceptions {@code FileChannel} throws ({@link SysfsFiles#readOnce}), so the
+     * readers name and classify a problem the same way: absent (on a tree and on sysfs), not a directory on the
+     * way, a directory (opened, then the read fails).
+     */
+    @Test
+    void failuresThroughLibcAreTheOnesFileChannelReports() throws IOException {
+        Path regular = dir.resolve("regular");
+        Files.writeString(regular, "1\n");
+        List<Path> failing = new ArrayList<>(List.of(dir.resolve("absent"), regular.resolve("below"), dir));
+        if (Files.exists(Path.of("/sys/class/net/lo/statistics"))) {
+            failing.add(Path.of("/sys/class/net/lo/statistics/absent"));
+        }
+        for (Path file : failing) {
+            IOException expected = assertThrows(IOException.class, () -> SysfsFiles.readOnce(file), file.toString());
+            for (AttributeFiles files : new AttributeFiles[]{AttributeFiles.openingEachRead(), AttributeFiles.keepingDescriptors(4)}) {
+                IOException actual = assertThrows(IOException.class, () -> files.read(file), file.toString());
+                assertEquals(expected.getClass(), actual.getClass(), file.toString());
+                assertEquals(SysfsFiles.classify(expected), SysfsFiles.classify(actual), file.toString());
+                assertEquals(SysfsFiles.describe(expected), SysfsFiles.describe(actual), file.toString());
+                assertEquals(0, files.keptDescriptors(), "a failed read keeps nothing: " + file);
+            }
         }
     }
 

@@ -16,6 +16,10 @@ import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.Blackhole;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -26,7 +30,8 @@ import java.util.stream.Stream;
 /**
  * The cost of reading and parsing one counter file, the agent's unit of work (about 500 of them per sample
  * on an 8-port mlx5 host): the old way (open, read, close, a String, {@link SysfsParsers#parseCounter}) against
- * a kept descriptor re-read with {@code pread} and digits parsed from the bytes ({@link AttributeFiles}), and
+ * a kept descriptor re-read with {@code pread} and digits parsed from the bytes ({@link AttributeFiles}; through libc,
+ * and through a kept {@code FileChannel} as before), and
  * the two parses alone. {@code files=sysfs} reads the real sysfs counters of {@code /sys/class/net/lo/statistics}
  * (the kernel prints each value on every read, as it does for {@code hw_counters}); {@code files=tmp} reads
  * as many files of an ext4/tmpfs directory, like a capture tree. Each operation reads every file once; the
@@ -48,6 +53,7 @@ public class AttributeReadBenchmark {
     private List<Path> paths;
     private Path tmp;
     private AttributeFiles kept;
+    private List<FileChannel> channels;
 
     @Setup(Level.Trial)
     public void setUp() throws IOException {
@@ -64,11 +70,18 @@ public class AttributeReadBenchmark {
             }
         }
         kept = AttributeFiles.keepingDescriptors(AttributeFiles.DEFAULT_MAX_DESCRIPTORS);
+        channels = new ArrayList<>();
+        for (Path path : paths) {
+            channels.add(FileChannel.open(path, StandardOpenOption.READ));
+        }
     }
 
     @TearDown(Level.Trial)
     public void tearDown() throws IOException {
         kept.closeAll();
+        for (FileChannel channel : channels) {
+            channel.close();
+        }
         if (tmp != null) {
             try (Stream<Path> walk = Files.walk(tmp)) {
                 for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
@@ -91,6 +104,19 @@ public class AttributeReadBenchmark {
     public void preadParseBytes(Blackhole sink) throws IOException {
         for (Path path : paths) {
             sink.consume(kept.readCounter(path));
+        }
+    }
+
+    /**
+     * Before the reads went through libc: {@code FileChannel.read(buffer, 0)} on kept channels (its interruptible
+     * begin and end, native-thread set, temporary direct buffer and copy), digits from the buffer.
+     */
+    @Benchmark
+    public void channelPreadParseBytes(Blackhole sink) throws IOException {
+        ByteBuffer buffer = SysfsFiles.buffer();
+        for (FileChannel channel : channels) {
+            buffer.clear();
+            sink.consume(AttributeFiles.counterOf(buffer.array(), channel.read(buffer, 0)));
         }
     }
 
