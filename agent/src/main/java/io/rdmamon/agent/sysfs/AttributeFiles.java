@@ -29,9 +29,10 @@ import java.util.concurrent.ConcurrentHashMap;
  * afresh in the same read, which tells a device re-added under the same name (new value) from one gone
  * (ENOENT, absent as before).
  *
- * <p>Files are opened and read through libc ({@link PositionalReads}): {@code FileChannel}'s own work around each
- * read cost a tenth of the reader's time (docs/performance.md). Where the native bindings cannot run (not Linux on
- * x86_64 or aarch64) no descriptor is kept and each read goes through {@code FileChannel}.
+ * <p>Kept descriptors are opened and read through libc ({@link PositionalReads}): {@code FileChannel}'s own work
+ * around each positional read cost about a tenth of the reader's time (docs/performance.md). Where the native
+ * bindings cannot run (not Linux on x86_64 or aarch64) no descriptor is kept. A file opened for each read goes
+ * through {@code FileChannel}.
  *
  * <p>Thread-safe: the read of a sample runs on one thread, but the {@code ReadWatchdog} may leave a stuck
  * read behind on another; positional reads into per-thread buffers do not disturb each other.
@@ -178,7 +179,12 @@ public final class AttributeFiles implements SmallFileReader {
     private int readInto(Path file, ByteBuffer buffer) throws IOException {
         byte[] target = buffer.array();
         if (!keepDescriptors) {
-            return NATIVE ? readOnce(file, target) : readThroughChannel(file, buffer);
+            // FileChannel: jnr-ffi's open, converting the path String on every call, cost the agent's reader more
+            // than FileChannel's per-read work saves when every read opens (docs/performance.md)
+            buffer.clear();
+            try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
+                return channel.read(buffer);
+            }
         }
         Kept descriptor = kept.get(file);
         if (descriptor != null) {
@@ -207,22 +213,6 @@ public final class AttributeFiles implements SmallFileReader {
             if (!keep) {
                 PositionalReads.close(fd);
             }
-        }
-    }
-
-    private static int readOnce(Path file, byte[] target) throws IOException {
-        int fd = PositionalReads.open(file);
-        try {
-            return PositionalReads.readFromStart(fd, target);
-        } finally {
-            PositionalReads.close(fd);
-        }
-    }
-
-    private static int readThroughChannel(Path file, ByteBuffer buffer) throws IOException {
-        buffer.clear();
-        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
-            return channel.read(buffer);
         }
     }
 

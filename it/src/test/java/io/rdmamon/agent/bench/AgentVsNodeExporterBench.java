@@ -43,7 +43,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * {@code --launcher PATH} (../rdmamon, from {@code it/}), {@code --variant NAME=FLAGS} (repeatable),
  * {@code --stream-variant NAME=FLAGS} (the same for a streaming agent; repeatable),
  * {@code --before PATH} (another checkout's launcher: adds its {@code listen} and {@code stream} agents, so that a
- * change is measured before and after in one run),
+ * change is measured before and after in one run), {@code --before-variant NAME=FLAGS} (a {@code --listen} agent of
+ * that checkout with JAVA_OPTS=FLAGS; repeatable),
  * {@code --jfr DIR} (record the {@code listen} agent with JFR's profiling settings into DIR),
  * {@code --tree-on DIR} (the directory the host tree is made in: {@code /dev/shm}, tmpfs, by default; the temp
  * directory when DIR does not exist).
@@ -99,16 +100,20 @@ public final class AgentVsNodeExporterBench {
         List<Variant> variants = new ArrayList<>(List.of(new Variant("listen", launcher, null, true),
                 new Variant("stream", launcher, null, false)));
         String before = option(args, "--before", null);
-        if (before != null) {
-            Path beforeLauncher = Path.of(before).toAbsolutePath().normalize();
+        Path beforeLauncher = before == null ? null : Path.of(before).toAbsolutePath().normalize();
+        if (beforeLauncher != null) {
             variants.add(new Variant("before-listen", beforeLauncher, null, true));
             variants.add(new Variant("before-stream", beforeLauncher, null, false));
         }
         for (int i = 0; i < args.length - 1; i++) {
-            if (args[i].equals("--variant") || args[i].equals("--stream-variant")) {
+            boolean beforeVariant = args[i].equals("--before-variant");
+            if (args[i].equals("--variant") || args[i].equals("--stream-variant") || beforeVariant) {
+                if (beforeVariant && beforeLauncher == null) {
+                    throw new IllegalArgumentException("--before-variant needs --before PATH");
+                }
                 String[] nameFlags = args[i + 1].split("=", 2);
-                variants.add(new Variant(nameFlags[0], launcher, nameFlags.length > 1 ? nameFlags[1] : "",
-                        args[i].equals("--variant")));
+                variants.add(new Variant(nameFlags[0], beforeVariant ? beforeLauncher : launcher,
+                        nameFlags.length > 1 ? nameFlags[1] : "", !args[i].equals("--stream-variant")));
             }
         }
         Path work = benchDirectory(option(args, "--tree-on", DEFAULT_TREE_PARENT));

@@ -1,6 +1,7 @@
 package io.rdmamon.agent.bench;
 
 import com.microsoft.playwright.Browser;
+import com.microsoft.playwright.BrowserContext;
 import com.microsoft.playwright.BrowserType;
 import com.microsoft.playwright.CDPSession;
 import com.microsoft.playwright.Page;
@@ -30,7 +31,9 @@ import java.util.Map;
  *   <li>the JS heap after a forced GC (DevTools protocol {@code HeapProfiler.collectGarbage}, then
  *       {@code Runtime.getHeapUsage}) every {@code --heap-every} seconds for {@code --minutes}.</li>
  * </ul>
- * Usage: {@code java -cp $CP io.rdmamon.agent.bench.DashboardScaleBench [--nodes 2000] [--minutes 5] [--heap-every 60]}.
+ * With {@code --first-paints N}, first N page loads, each in a fresh browser context ({@link #firstPaints}).
+ * Usage: {@code java -cp $CP io.rdmamon.agent.bench.DashboardScaleBench [--nodes 2000] [--minutes 5] [--heap-every 60]
+ * [--first-paints N]}.
  */
 public final class DashboardScaleBench {
     private static final String RECORD = """
@@ -60,6 +63,7 @@ public final class DashboardScaleBench {
         int nodes = AgentVsNodeExporterBench.intOption(args, "--nodes", 2000);
         int minutes = AgentVsNodeExporterBench.intOption(args, "--minutes", 5);
         int heapEvery = AgentVsNodeExporterBench.intOption(args, "--heap-every", 60);
+        int firstPaints = AgentVsNodeExporterBench.intOption(args, "--first-paints", 0);
         HostSample template = SyntheticHosts.eightPortHost();
         int ports = nodes * template.devices().stream().mapToInt(d -> d.ports().size()).sum();
         Path log = Files.createTempFile("rdmamon-bench-collector", ".log");
@@ -81,6 +85,9 @@ public final class DashboardScaleBench {
             Browser browser = playwright.chromium().launch(new BrowserType.LaunchOptions()
                     .setExecutablePath(Paths.get(System.getenv().getOrDefault("RDMAMON_CHROMIUM", "/usr/bin/chromium")))
                     .setHeadless(true).setArgs(List.of("--no-sandbox", "--disable-gpu", "--no-first-run")));
+            if (firstPaints > 0) {
+                firstPaints(browser, port, ports, firstPaints);
+            }
             Page page = browser.newPage(new Browser.NewPageOptions().setViewportSize(1500, 1000));
             page.addInitScript(String.format(Locale.ROOT, RECORD, ports));
             page.navigate("http://127.0.0.1:" + port + "/");
@@ -117,6 +124,33 @@ public final class DashboardScaleBench {
         } finally {
             vertx.close();
         }
+    }
+
+    /**
+     * {@code loads} first paints, each in a fresh browser context (nothing cached), one after another: the first row
+     * shown and DOMContentLoaded, milliseconds after the navigation started. The first load after Chromium starts
+     * also pays for the browser's own first navigation, so one load alone says little.
+     */
+    private static void firstPaints(Browser browser, int port, int ports, int loads) {
+        List<Double> firstRows = new ArrayList<>();
+        List<Double> loaded = new ArrayList<>();
+        for (int load = 0; load < loads; load++) {
+            BrowserContext context = browser.newContext(new Browser.NewContextOptions().setViewportSize(1500, 1000));
+            Page page = context.newPage();
+            page.addInitScript(String.format(Locale.ROOT, RECORD, ports));
+            page.navigate("http://127.0.0.1:" + port + "/");
+            page.waitForFunction("() => window.scaleBench && window.scaleBench.firstRow !== null", null,
+                    new Page.WaitForFunctionOptions().setTimeout(120_000));
+            firstRows.add(num(page.evaluate("window.scaleBench.firstRow")));
+            loaded.add(num(page.evaluate("performance.getEntriesByType('navigation')[0].domContentLoadedEventEnd")));
+            context.close();
+        }
+        System.out.printf("first paints, fresh contexts: first row (ms) %s %s; DOMContentLoaded (ms) %s%n",
+                summary(firstRows), rounded(firstRows), rounded(loaded));
+    }
+
+    private static List<Long> rounded(List<Double> values) {
+        return values.stream().map(Math::round).toList();
     }
 
     private static double num(Object value) {
