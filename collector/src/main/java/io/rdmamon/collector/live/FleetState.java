@@ -266,11 +266,13 @@ final class FleetState {
         return total > 0 ? lossless / total : null;
     }
 
+    /** {@code value} at the overview's precision ({@link DisplayNumbers}); null when absent or not finite. */
     private static void number(JsonGenerator g, Double value) throws IOException {
-        if (value == null || value.isNaN()) {
+        String text = value == null ? null : DisplayNumbers.text(value);
+        if (text == null) {
             g.writeNull();
         } else {
-            g.writeNumber(value);
+            g.writeNumber(text);
         }
     }
 }
