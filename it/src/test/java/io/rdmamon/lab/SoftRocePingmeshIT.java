@@ -140,17 +140,23 @@ class SoftRocePingmeshIT {
     @Test
     @Order(0)
     void everyPairIsMeasuredAndAHealthyLabRaisesNothing() throws Exception {
-        List<Cell> cells = Waits.poll("every ordered pair of the three VMs probed", SoftRocePingmeshIT::cells,
-                c -> c.stream().filter(cell -> cell.sent() > 0).map(cell -> cell.src() + ">" + cell.dst()).distinct()
-                        .count() == 6, Duration.ofMinutes(2), Duration.ofSeconds(2));
-        for (Cell cell : cells) {
-            assertTrue(cell.p50Seconds() > 0 && cell.p50Seconds() < 0.5, "a round trip under TCG: " + cell
-                    + "; its failed probes: " + failedPoints(cell));
-        }
         // The agents' JVMs start cold under TCG: CI's agent logs show their event loops blocked for up to 7.4 s while
-        // classes load, and a probe started then can outlive its timeout, counted as unreachable (CI raised path_loss
-        // on a healthy pair so). Judged once warm: what the cold start raised must clear as its probes leave the
-        // window, and nothing may be raised over the next two rounds.
+        // classes load, and a probe started then can outlive its timeout, counted as unreachable (in CI a pair's first
+        // probe so: "the client never finished", 20 of 20 lost, and path_loss on a healthy pair). So every pair must
+        // get a measured round trip, not every first probe; and the verdicts are judged once warm: what the cold
+        // start raised must clear as its probes leave the window, and nothing may be raised over the next two rounds.
+        List<Cell> cells = Waits.poll("a measured round trip for every ordered pair of the three VMs",
+                SoftRocePingmeshIT::cells, c -> c.stream().filter(cell -> cell.p50Seconds() > 0)
+                        .map(cell -> cell.src() + ">" + cell.dst()).distinct().count() == 6,
+                Duration.ofMinutes(3), Duration.ofSeconds(2));
+        for (Cell cell : cells) {
+            if (cell.lost() > 0) {
+                System.out.printf("lab: lost while the agents were cold: %s: %s%n", cell, failedPoints(cell));
+            }
+            if (cell.p50Seconds() > 0) {
+                assertTrue(cell.p50Seconds() < 0.5, "a round trip under TCG: " + cell);
+            }
+        }
         List<String> warmUp = new ArrayList<>(nodesWith("path_loss"));
         warmUp.addAll(nodesWith("port_unreachable"));
         awaitNoLossVerdict();
