@@ -115,6 +115,14 @@ class ScenarioAlertsIT {
             Map.entry(Scenario.ACS_REDIRECT, Map.of("RdmaPcieAcsRedirect", "pcie_acs_redirect",
                     "RdmaGpudirectNotReady", "gpudirect_not_ready")),
             Map.entry(Scenario.NO_PEERMEM, Map.of("RdmaGpudirectNotReady", "gpudirect_not_ready"))));
+    /**
+     * Alerts a fault explains but need not raise in this test, with their {@code rule} label. dirty-optic's lane falls
+     * from the agent's start and reaches its floor in about 12 s; RdmaModuleRxPowerDrift compares the lane with its
+     * best (scaled) 30-second mean, so it fires only when Prometheus's first scrapes of that node landed early in the
+     * fall — which depends on how fast the fleets started (CI saw both).
+     */
+    private static final Map<Scenario, Map<String, String>> TOLERATED_BY_FAULT = new EnumMap<>(Map.of(
+            Scenario.DIRTY_OPTIC, Map.of("RdmaModuleRxPowerDrift", "module_power_out_of_range")));
     /** The scenario one of whose agents is stopped, so that RdmaAgentStale has something to say. */
     private static final Scenario STALE_IN = Scenario.GID_MISSING;
 
@@ -215,11 +223,12 @@ class ScenarioAlertsIT {
         List<Expected> missing = expected.stream().filter(e -> !anyAlert(e::metBy)).toList();
         assertTrue(missing.isEmpty(), scenario + ": not firing after " + waited.toSeconds() + " s: " + missing
                 + "\nalerts seen:\n" + describe(alerts));
+        List<Expected> tolerated = tolerated(scenario);
         List<JsonNode> unexplained = new ArrayList<>();
         alerts.forEach(a -> {
             if (a.path("state").asText().equals("firing")
                     && scenario.cliName().equals(scenarioOfNode.get(a.path("labels").path("node").asText()))
-                    && expected.stream().noneMatch(e -> e.explains(a))) {
+                    && expected.stream().noneMatch(e -> e.explains(a)) && tolerated.stream().noneMatch(e -> e.metBy(a))) {
                 unexplained.add(a);
             }
         });
@@ -337,6 +346,16 @@ class ScenarioAlertsIT {
             expected.add(new Expected(STALE_IN, staleNode, "RdmaAgentStale", "agent_stale"));
         }
         return expected;
+    }
+
+    /** The alerts {@link #TOLERATED_BY_FAULT} allows on the faulty nodes of {@code scenario}'s fleet. */
+    private static List<Expected> tolerated(Scenario scenario) {
+        List<Expected> tolerated = new ArrayList<>();
+        for (SimulatedNode node : fleets.get(scenario).fabric().nodes()) {
+            TOLERATED_BY_FAULT.getOrDefault(node.fault(), Map.of()).forEach((alertname, rule) ->
+                    tolerated.add(new Expected(scenario, scenario.cliName() + "-" + node.name(), alertname, rule)));
+        }
+        return tolerated;
     }
 
     private static List<Path> ruleFiles() throws IOException {
