@@ -141,10 +141,10 @@ class SoftRocePingmeshIT {
     @Order(0)
     void everyPairIsMeasuredAndAHealthyLabRaisesNothing() throws Exception {
         // The agents' JVMs start cold under TCG: CI's agent logs show their event loops blocked for up to 7.4 s while
-        // classes load, and a probe started then can outlive its timeout, counted as unreachable (in CI a pair's first
-        // probe so: "the client never finished", 20 of 20 lost, and path_loss on a healthy pair). So every pair must
-        // get a measured round trip, not every first probe; and the verdicts are judged once warm: what the cold
-        // start raised must clear as its probes leave the window, and nothing may be raised over the next two rounds.
+        // classes load, and a probe started then can outlive its timeout ("the client never finished"; it counts one
+        // lost round trip, docs/pingmesh.md). So every pair must get a measured round trip, not every first probe;
+        // and the verdicts are judged once warm: what the cold start raised must clear as its probes leave the
+        // window, and nothing may be raised over the next two rounds.
         List<Cell> cells = Waits.poll("a measured round trip for every ordered pair of the three VMs",
                 SoftRocePingmeshIT::cells, c -> c.stream().filter(cell -> cell.p50Seconds() > 0)
                         .map(cell -> cell.src() + ">" + cell.dst()).distinct().count() == 6,

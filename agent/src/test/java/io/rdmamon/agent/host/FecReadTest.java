@@ -1,5 +1,6 @@
 package io.rdmamon.agent.host;
 
+import io.rdmamon.agent.testing.SteppedClock;
 import io.rdmamon.protocol.model.FecMode;
 import io.rdmamon.protocol.model.HostSample;
 import io.rdmamon.protocol.model.IbPort;
@@ -10,11 +11,8 @@ import org.junit.jupiter.api.io.TempDir;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -28,24 +26,7 @@ class FecReadTest {
     @TempDir
     Path root;
 
-    private Instant now = Instant.parse("2026-11-23T09:00:00Z");
-
-    private final Clock clock = new Clock() {
-        @Override
-        public ZoneId getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(ZoneId zone) {
-            return this;
-        }
-
-        @Override
-        public Instant instant() {
-            return now;
-        }
-    };
+    private final SteppedClock clock = new SteppedClock(Instant.parse("2026-11-23T09:00:00Z"));
 
     private void capture(String active, String configured) throws IOException {
         Files.writeString(root.resolve("ethtool/" + NETDEV + "/fec"), "FEC parameters for " + NETDEV + ":\n"
@@ -76,11 +57,11 @@ class FecReadTest {
         assertEquals("RS", port(reader.read("n")).fec().active());
 
         capture("BaseR", "BaseR");
-        now = now.plusSeconds(20);
+        clock.stepSeconds(20);
         assertEquals("RS", port(reader.read("n")).fec().active(), "within the interval");
 
         Files.writeString(root.resolve("sys/class/infiniband/mlx5_0/ports/1/state"), "1: DOWN\n");
-        now = now.plusSeconds(1);
+        clock.stepSeconds(1);
         assertEquals("BaseR", port(reader.read("n")).fec().active(), "the link retrained");
     }
 

@@ -1,6 +1,7 @@
 package io.rdmamon.agent.host;
 
 import io.rdmamon.agent.sysfs.SysfsFiles;
+import io.rdmamon.agent.testing.SteppedClock;
 import io.rdmamon.protocol.model.GidEntry;
 import io.rdmamon.protocol.model.HostSample;
 import org.junit.jupiter.api.Test;
@@ -9,10 +10,8 @@ import org.junit.jupiter.api.io.TempDir;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -32,26 +31,10 @@ class GidRefreshTest {
     private final AtomicInteger gidReads = new AtomicInteger();
     /** Reads of slow-cadence attribute files, by file name ({@code fw_ver}, {@code rate}, ...). */
     private final Map<String, AtomicInteger> attributeReads = new ConcurrentHashMap<>();
-    private Instant now = Instant.parse("2026-11-21T00:00:00Z");
+    private final SteppedClock clock = new SteppedClock(Instant.parse("2026-11-21T00:00:00Z"));
 
     private HostReader reader(Duration refresh) throws IOException {
         Fixtures.copy("mlx5-roce", root);
-        Clock clock = new Clock() {
-            @Override
-            public java.time.ZoneId getZone() {
-                return ZoneOffset.UTC;
-            }
-
-            @Override
-            public Clock withZone(java.time.ZoneId zone) {
-                return this;
-            }
-
-            @Override
-            public Instant instant() {
-                return now;
-            }
-        };
         return HostReader.withFiles(root, file -> {
             if (file.getParent().equals(root.resolve(PORT + "/gids"))) {
                 gidReads.incrementAndGet();
@@ -73,11 +56,11 @@ class GidRefreshTest {
         assertTrue(readsOfTheTable > 0);
         // a new address appears on the netdev: within the interval the sample keeps the old table ...
         Files.writeString(root.resolve(PORT + "/gids/7"), NEW_GID + "\n");
-        now = now.plusSeconds(29);
+        clock.stepSeconds(29);
         assertEquals(gids(first), gids(reader.read("n")));
         assertEquals(readsOfTheTable, gidReads.get(), "no gids/ file read within the interval");
         // ... and shows it once the interval is over
-        now = now.plusSeconds(1);
+        clock.stepSeconds(1);
         assertTrue(gids(reader.read("n")).stream().anyMatch(g -> g.index() == 7 && g.ipv4() != null),
                 "re-read after 30 s");
         assertEquals(2 * readsOfTheTable, gidReads.get());
@@ -90,7 +73,7 @@ class GidRefreshTest {
         int readsOfTheTable = gidReads.get();
         Files.writeString(root.resolve(PORT + "/state"), "1: DOWN\n");
         Files.writeString(root.resolve(PORT + "/gids/7"), NEW_GID + "\n");
-        now = now.plusSeconds(1);
+        clock.stepSeconds(1);
         HostSample afterFlap = reader.read("n");
         assertEquals(2 * readsOfTheTable, gidReads.get());
         assertTrue(gids(afterFlap).stream().anyMatch(g -> g.index() == 7));
@@ -112,7 +95,7 @@ class GidRefreshTest {
 
         Files.writeString(root.resolve(PORT + "/rate"), "25 Gb/sec (1X EDR)\n");
         Files.writeString(root.resolve("sys/class/infiniband/mlx5_0/fw_ver"), "99.99.9999\n");
-        now = now.plusSeconds(10);
+        clock.stepSeconds(10);
         HostSample within = reader.read("n");
 
         once.forEach((file, count) -> assertEquals(count, reads(file), file + " not read again within the interval"));
@@ -120,7 +103,7 @@ class GidRefreshTest {
         assertEquals(first.devices(), within.devices());
 
         Files.writeString(root.resolve(PORT + "/state"), "1: DOWN\n");
-        now = now.plusSeconds(1);
+        clock.stepSeconds(1);
         HostSample afterFlap = reader.read("n");
         assertEquals("25 Gb/sec (1X EDR)", afterFlap.devices().get(0).ports().get(0).rate(), "re-read at the state change");
         assertEquals("99.99.9999", afterFlap.devices().get(0).fwVersion());
@@ -134,7 +117,7 @@ class GidRefreshTest {
         HostSample broken = reader.read("n");
         assertTrue(broken.sources().stream().anyMatch(s -> !s.success() && s.error().contains("gids/7")),
                 broken.sources().toString());
-        now = now.plusSeconds(1);
+        clock.stepSeconds(1);
         HostSample again = reader.read("n");
         assertTrue(again.sources().stream().anyMatch(s -> !s.success() && s.error().contains("gids/7")),
                 "the problem is reported on every sample, not hidden by a cached table");

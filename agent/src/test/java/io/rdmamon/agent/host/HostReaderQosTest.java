@@ -1,6 +1,7 @@
 package io.rdmamon.agent.host;
 
 import io.rdmamon.agent.qos.DcbSource;
+import io.rdmamon.agent.testing.SteppedClock;
 import io.rdmamon.protocol.model.HostSample;
 import io.rdmamon.protocol.model.QosConfig;
 import io.rdmamon.protocol.model.SourceStatus;
@@ -10,11 +11,8 @@ import org.junit.jupiter.api.io.TempDir;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -26,7 +24,6 @@ class HostReaderQosTest {
     @TempDir
     Path root;
 
-    private Instant now = Instant.parse("2026-11-23T00:00:00Z");
     private final List<String> dcbReads = new ArrayList<>();
 
     /** PFC on priority 6 for every netdev, as a netlink reader would answer. */
@@ -38,22 +35,7 @@ class HostReaderQosTest {
         };
     }
 
-    private final Clock clock = new Clock() {
-        @Override
-        public ZoneId getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(ZoneId zone) {
-            return this;
-        }
-
-        @Override
-        public Instant instant() {
-            return now;
-        }
-    };
+    private final SteppedClock clock = new SteppedClock(Instant.parse("2026-11-23T00:00:00Z"));
 
     @Test
     void aGivenDcbSourceReplacesTheCapturesAndTheHostFilesAreStillMerged() throws IOException {
@@ -93,7 +75,7 @@ class HostReaderQosTest {
                 .withQosRefresh(Duration.ofSeconds(30));
 
         reader.read("n");
-        now = now.plusSeconds(29);
+        clock.stepSeconds(29);
         HostSample reused = reader.read("n");
         assertEquals(2, dcbReads.size(), "one read per netdev in 30 s");
         assertEquals(List.of(6), reused.devices().get(1).ports().get(0).qos().pfcPriorities());
@@ -104,7 +86,7 @@ class HostReaderQosTest {
         reader.read("n");
         assertEquals(List.of("ens1f0np0", "ens1f1np1", "ens1f1np1"), dcbReads, "the port whose state changed, at once");
 
-        now = now.plusSeconds(2);
+        clock.stepSeconds(2);
         reader.read("n");
         assertEquals(4, dcbReads.size(), "mlx5_0's reading expired");
     }

@@ -2,6 +2,7 @@ package io.rdmamon.agent.host;
 
 import io.rdmamon.agent.lldp.LldpReader;
 import io.rdmamon.agent.lldp.LldpctlCommand;
+import io.rdmamon.agent.testing.SteppedClock;
 import io.rdmamon.protocol.model.HostSample;
 import io.rdmamon.protocol.model.IbPort;
 import io.rdmamon.protocol.model.LldpNeighbor;
@@ -13,11 +14,8 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -40,24 +38,7 @@ class LldpReadTest {
     @TempDir
     Path bin;
 
-    private Instant now = Instant.parse("2026-11-26T09:00:00Z");
-
-    private final Clock clock = new Clock() {
-        @Override
-        public ZoneId getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(ZoneId zone) {
-            return this;
-        }
-
-        @Override
-        public Instant instant() {
-            return now;
-        }
-    };
+    private final SteppedClock clock = new SteppedClock(Instant.parse("2026-11-26T09:00:00Z"));
 
     private void capture(String netdev, String fixture) throws IOException {
         Files.createDirectories(root.resolve("lldp"));
@@ -136,17 +117,17 @@ class LldpReadTest {
         assertEquals("leaf-07", port(reader.read("n"), "mlx5_0").neighbor().systemName());
 
         capture(NETDEV, "no-system-name.json");
-        now = now.plusSeconds(50);
+        clock.stepSeconds(50);
         HostSample cached = reader.read("n");
         assertEquals("leaf-07", port(cached, "mlx5_0").neighbor().systemName(), "within the minute");
         assertEquals(List.of(SourceStatus.ok("lldp", NETDEV)), lldpStatuses(cached), "the status every sample");
 
-        now = now.plusSeconds(11);
+        clock.stepSeconds(11);
         assertEquals("525", port(reader.read("n"), "mlx5_0").neighbor().portId(), "a minute on");
 
         capture(NETDEV, "one-interface.json");
         Files.writeString(root.resolve("sys/class/infiniband/mlx5_0/ports/1/state"), "1: DOWN\n");
-        now = now.plusSeconds(1);
+        clock.stepSeconds(1);
         assertEquals("leaf-07", port(reader.read("n"), "mlx5_0").neighbor().systemName(), "recabled: the link went down");
     }
 

@@ -1,5 +1,6 @@
 package io.rdmamon.agent.host;
 
+import io.rdmamon.agent.testing.SteppedClock;
 import io.rdmamon.protocol.model.HostSample;
 import io.rdmamon.protocol.model.IbDevice;
 import io.rdmamon.protocol.model.PciFunction;
@@ -11,11 +12,8 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -182,37 +180,21 @@ class PciFunctionReadTest {
         write(function, "current_link_width", "16");
         write(function, "max_link_width", "16");
         write(function, "aer_dev_correctable", "TOTAL_ERR_COR 2\n");
-        Instant[] now = {Instant.parse("2026-11-23T08:00:00Z")};
-        Clock clock = new Clock() {
-            @Override
-            public ZoneId getZone() {
-                return ZoneOffset.UTC;
-            }
-
-            @Override
-            public Clock withZone(ZoneId zone) {
-                return this;
-            }
-
-            @Override
-            public Instant instant() {
-                return now[0];
-            }
-        };
+        SteppedClock clock = new SteppedClock(Instant.parse("2026-11-23T08:00:00Z"));
         HostReader reader = HostReader.forRoot(root).withClock(clock).withGidRefresh(Duration.ofSeconds(60));
         assertEquals(16, device(reader.read("n1"), "mlx5_1").pci().currentLinkWidth());
 
         // the link retrains at x4 and a correctable error is counted: the counter shows at once, the width waits
         write(function, "current_link_width", "4");
         write(function, "aer_dev_correctable", "RxErr 1\nTOTAL_ERR_COR 3\n");
-        now[0] = now[0].plusSeconds(59);
+        clock.stepSeconds(59);
         PciFunction within = device(reader.read("n1"), "mlx5_1").pci();
         assertEquals(Map.of("correctable", 3L), within.aerErrors());
         assertEquals(16, within.currentLinkWidth(), "the link is not re-read within the interval");
 
         // a port changing state re-reads the link at once
         Files.writeString(root.resolve("sys/class/infiniband/mlx5_1/ports/1/state"), "1: DOWN\n");
-        now[0] = now[0].plusSeconds(1);
+        clock.stepSeconds(1);
         PciFunction afterStateChange = device(reader.read("n1"), "mlx5_1").pci();
         assertEquals(4, afterStateChange.currentLinkWidth());
         assertTrue(afterStateChange.degraded());

@@ -2,6 +2,7 @@ package io.rdmamon.agent.module;
 
 import io.rdmamon.agent.host.Fixtures;
 import io.rdmamon.agent.host.HostReader;
+import io.rdmamon.agent.testing.SteppedClock;
 import io.rdmamon.protocol.model.HostSample;
 import io.rdmamon.protocol.model.IbPort;
 import io.rdmamon.protocol.model.SourceStatus;
@@ -12,11 +13,8 @@ import org.junit.jupiter.api.io.TempDir;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
-import java.util.concurrent.atomic.AtomicLong;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -58,34 +56,18 @@ class ModuleReadTest {
         Path root = Fixtures.copy("mlx5-roce", dir);
         Path capture = root.resolve("ethtool/ens1f0np0/module");
         Files.write(capture, Images.qsfp28().bytes());
-        AtomicLong now = new AtomicLong(1_000_000);
-        Clock clock = new Clock() {
-            @Override
-            public ZoneOffset getZone() {
-                return ZoneOffset.UTC;
-            }
-
-            @Override
-            public Clock withZone(java.time.ZoneId zone) {
-                return this;
-            }
-
-            @Override
-            public Instant instant() {
-                return Instant.ofEpochMilli(now.get());
-            }
-        };
+        SteppedClock clock = new SteppedClock(Instant.ofEpochMilli(1_000_000));
         HostReader reader = HostReader.forRoot(root).withClock(clock).withModuleRefresh(Duration.ofSeconds(30));
         double first = port(reader.read("n1"), 0).module().temperatureCelsius();
 
         Files.write(capture, Images.qsfp28().u16(22, 40 * 256).bytes());
-        now.addAndGet(29_000);
+        clock.stepSeconds(29);
         assertEquals(first, port(reader.read("n1"), 0).module().temperatureCelsius(), "reused within 30 s");
-        now.addAndGet(1_000);
+        clock.stepSeconds(1);
         assertEquals(40.0, port(reader.read("n1"), 0).module().temperatureCelsius(), "read again after 30 s");
 
         Files.write(capture, new byte[]{0x11});
-        now.addAndGet(30_000);
+        clock.stepSeconds(30);
         assertNull(port(reader.read("n1"), 0).module());
         Files.write(capture, Images.qsfp28().bytes());
         assertEquals(first, port(reader.read("n1"), 0).module().temperatureCelsius(), "a failure is retried at once");

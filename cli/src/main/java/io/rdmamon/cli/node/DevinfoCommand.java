@@ -20,19 +20,16 @@ public final class DevinfoCommand implements Callable<Integer> {
     @Mixin
     HostRootOption hostRoot;
 
-    @Option(names = {"-d", "--ib-dev"}, paramLabel = "DEV", description = "Only this device (default: all).")
-    String device;
+    @Mixin
+    DeviceFilterOption deviceFilter;
 
     @Option(names = "--json", description = "Print JSON instead of text.")
     boolean json;
 
     @Override
     public Integer call() {
-        HostReader reader = hostRoot.open();
-        if (device != null) {
-            Subjects.requireDevice(reader, device);
-        }
-        var devices = Subjects.select(reader.read(NodeName.ofThisHost()), device);
+        HostReader reader = deviceFilter.open(hostRoot);
+        var devices = Subjects.select(reader.read(NodeName.ofThisHost()), deviceFilter.device());
         var out = spec.commandLine().getOut();
         if (json) {
             out.println(JsonOutput.write(DevinfoFormat.info(devices)));

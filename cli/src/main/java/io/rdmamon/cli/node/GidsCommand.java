@@ -4,7 +4,6 @@ import io.rdmamon.agent.host.HostReader;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 import java.util.concurrent.Callable;
@@ -19,17 +18,14 @@ public final class GidsCommand implements Callable<Integer> {
     @Mixin
     HostRootOption hostRoot;
 
-    @Option(names = {"-d", "--ib-dev"}, paramLabel = "DEV", description = "Only this device (default: all).")
-    String device;
+    @Mixin
+    DeviceFilterOption deviceFilter;
 
     @Override
     public Integer call() {
-        HostReader reader = hostRoot.open();
-        if (device != null) {
-            Subjects.requireDevice(reader, device);
-        }
+        HostReader reader = deviceFilter.open(hostRoot);
         var out = spec.commandLine().getOut();
-        out.print(ShowGidsFormat.table(Subjects.select(reader.read(NodeName.ofThisHost()), device)));
+        out.print(ShowGidsFormat.table(Subjects.select(reader.read(NodeName.ofThisHost()), deviceFilter.device())));
         out.flush();
         return 0;
     }

@@ -29,21 +29,18 @@ public final class NcclEnvCommand implements Callable<Integer> {
     @Mixin
     HostRootOption hostRoot;
 
-    @Option(names = {"-d", "--ib-dev"}, paramLabel = "DEV", description = "Only this device (default: all).")
-    String device;
+    @Mixin
+    DeviceFilterOption deviceFilter;
 
     @Option(names = "--json", description = "The advice as JSON: settings (name, value, reason), export, leftOut, ncclConfMismatches, gpuLocality.")
     boolean json;
 
     @Override
     public Integer call() {
-        HostReader reader = hostRoot.open();
-        if (device != null) {
-            Subjects.requireDevice(reader, device);
-        }
+        HostReader reader = deviceFilter.open(hostRoot);
         RegularCaptures.requireForSample(reader);
         HostSample sample = reader.read(NodeName.ofThisHost());
-        NcclAdvice advice = NcclAdvice.of(sample, device, null);
+        NcclAdvice advice = NcclAdvice.of(sample, deviceFilter.device(), null);
         PrintWriter out = spec.commandLine().getOut();
         if (json) {
             out.println(JsonOutput.write(new Json(advice.settings(), advice.exportLines(), advice.leftOut(),

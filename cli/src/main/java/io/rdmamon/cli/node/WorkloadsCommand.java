@@ -36,8 +36,8 @@ public final class WorkloadsCommand implements Callable<Integer> {
     @Mixin
     HostRootOption hostRoot;
 
-    @Option(names = {"-d", "--ib-dev"}, paramLabel = "DEV", description = "Only this device (default: all).")
-    String device;
+    @Mixin
+    DeviceFilterOption deviceFilter;
 
     @Option(names = "--json", description = "Print JSON instead of text.")
     boolean json;
@@ -51,11 +51,8 @@ public final class WorkloadsCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        HostReader reader = hostRoot.open();
-        if (device != null) {
-            Subjects.requireDevice(reader, device);
-        }
-        List<IbDevice> devices = Subjects.select(withPods(reader).read(NodeName.ofThisHost()), device);
+        HostReader reader = deviceFilter.open(hostRoot);
+        List<IbDevice> devices = Subjects.select(withPods(reader).read(NodeName.ofThisHost()), deviceFilter.device());
         var out = spec.commandLine().getOut();
         if (json) {
             out.println(JsonOutput.write(reports(devices)));

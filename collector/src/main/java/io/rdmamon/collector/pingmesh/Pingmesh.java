@@ -87,7 +87,7 @@ public final class Pingmesh {
         this.counters = new PathCounters(config.window().toMillis());
         this.outcomes = Counter.builder().name("rdmamon_collector_pingmesh_probes")
                 .help("Pingmesh probes by outcome: ok (round trips measured), failed (the client never got through "
-                        + "after its server listened), untimed (the exchanges completed but perftest could not time "
+                        + "after its server listened), timeout (it outlived its timeout after its server listened), untimed (the exchanges completed but perftest could not time "
                         + "them), skipped (not run: an agent refused, a port was busy)")
                 .labelNames("outcome").register(registry);
     }
@@ -249,6 +249,9 @@ public final class Pingmesh {
         } else if (end.state() == ProbeState.DONE) {
             results.completed(src, dst, end.finishedMillis(), end.latency().rttNanos());
             count("ok");
+        } else if (end.state() == ProbeState.FAILED && end.serverListened() && end.timedOut()) {
+            results.unreachable(src, dst, end.finishedMillis(), 1, end.error());
+            count("timeout");
         } else if (end.state() == ProbeState.FAILED && end.serverListened() && !end.refused()) {
             results.unreachable(src, dst, end.finishedMillis(), config.iterations(), end.error());
             count("failed");

@@ -20,7 +20,10 @@ import java.util.Map;
  * <p>Loss is inferred from the round trips: a reliable-connected QP hides a lost packet behind its retransmission,
  * so an exchange whose round trip reached the retransmission timeout (4.096 µs × 2^qpTimeout) lost a packet, as
  * Pingmesh (SIGCOMM'15) inferred TCP loss from SYN retransmission times. A probe that failed after its server
- * listened never got through: all its iterations count as lost. A probe an agent refused (busy port, probes disabled,
+ * listened never got through: all its iterations count as lost when perftest reported the failure, one round trip
+ * when the probe timed out (a host that stalled once, a cold JVM, times out as a dead path does, and one lost round
+ * trip stays under the localizer's {@code minLost}; a dead path times out every probe, so its pair stays
+ * unreachable). A probe an agent refused (busy port, probes disabled,
  * an unknown device) or that could not start is skipped: not the network's fault, it counts nowhere but in its
  * history point and {@code rdmamon_collector_pingmesh_probes_total{outcome="skipped"}}.
  *
@@ -74,9 +77,12 @@ public final class PingmeshResults {
                 Quantiles.seconds(sorted, sorted.length, 0.99), false, false, null, sorted));
     }
 
-    /** A probe whose client failed after its server listened: all {@code iterations} round trips lost. */
-    public synchronized void unreachable(MeshPort src, MeshPort dst, long finishedMillis, int iterations, String error) {
-        add(src, dst, new ProbePoint(finishedMillis, iterations, iterations, Double.NaN, Double.NaN, true, false, error,
+    /**
+     * A probe whose client failed after its server listened: {@code lost} round trips sent and lost — all its
+     * iterations when perftest reported the failure, one when the probe timed out (a stalled host times out too).
+     */
+    public synchronized void unreachable(MeshPort src, MeshPort dst, long finishedMillis, int lost, String error) {
+        add(src, dst, new ProbePoint(finishedMillis, lost, lost, Double.NaN, Double.NaN, true, false, error,
                 new int[0]));
     }
 

@@ -4,9 +4,9 @@ package io.rdmamon.collector.pingmesh;
  * One probe of a pair as the results keep it.
  *
  * @param timestampMillis when it ended
- * @param sent            round trips it sent: those measured, or all its iterations when it was unreachable; 0 when
- *                        skipped
- * @param lost            round trips lost: those that waited for a retransmission, or all when it was unreachable
+ * @param sent            round trips it sent: those measured, or when it was unreachable all its iterations (perftest
+ *                        failed) or one (it timed out); 0 when skipped
+ * @param lost            round trips lost: those that waited for a retransmission, or all sent when it was unreachable
  * @param p50Seconds      median round trip; NaN when none was measured
  * @param p99Seconds      99th percentile round trip; NaN when none was measured
  * @param failed          the probe failed after its server listened: the client never got through (unreachable)

@@ -36,6 +36,8 @@ final class Probe {
     LatencyResult latency;
     /** The failure was no failure of perftest: an agent refused a side or was gone ({@link SystemProbeEnd#refused}). */
     boolean refused;
+    /** It outlived its timeout with a side still running ({@link SystemProbeEnd#timedOut}). */
+    boolean timedOut;
     Double linkRatio;
     Boolean passed;
     String error;

@@ -372,6 +372,7 @@ public final class ProbeOrchestrator implements AgentRegistry.Listener {
 
     private void timedOut(Probe probe) {
         if (!probe.state.terminal()) {
+            probe.timedOut = true;
             fail(probe, probe.system() ? "probe did not finish within " + seconds(probe.request.durationSeconds() * 1000L)
                     + " (" + (probe.serverTcpPort == 0 ? "the server never listened" : "the client never finished")
                     + ")" : "probe did not finish within its duration plus "
@@ -407,7 +408,7 @@ public final class ProbeOrchestrator implements AgentRegistry.Listener {
             LOG.log(System.Logger.Level.DEBUG, "pingmesh probe {0} {1} → {2}: {3}{4}", probe.id, probe.request.source(),
                     probe.request.destination(), state.jsonName(), probe.error == null ? "" : ": " + firstLine(probe.error));
             probe.systemEnd.accept(new SystemProbeEnd(probe.id, state, probe.serverTcpPort != 0, probe.latency, probe.error,
-                    probe.refused, probe.finishedMillis));
+                    probe.refused, probe.timedOut, probe.finishedMillis));
             return;
         }
         pairFinished.put(pairKey(probe.request), probe.finishedMillis);

@@ -24,21 +24,6 @@ public final class ExpositionBench {
     private ExpositionBench() {
     }
 
-    /** Counts bytes and drops them. */
-    private static final class CountingSink extends OutputStream {
-        long bytes;
-
-        @Override
-        public void write(int b) {
-            bytes++;
-        }
-
-        @Override
-        public void write(byte[] b, int off, int len) {
-            bytes += len;
-        }
-    }
-
     public static void main(String[] args) throws IOException {
         int nodes = intOption(args, "--nodes", 2000);
         int rounds = intOption(args, "--rounds", 15);
@@ -68,7 +53,7 @@ public final class ExpositionBench {
                 MetricsHandler.write(out, ExpositionFormat.PROMETHEUS_TEXT, metrics, registry);
                 out.close();
                 millis[r] = (System.nanoTime() - start) / 1e6;
-                size = sink.bytes;
+                size = sink.bytes();
             }
             double[] measured = Arrays.copyOfRange(millis, rounds / 3, rounds); // first third: warm-up
             Arrays.sort(measured);

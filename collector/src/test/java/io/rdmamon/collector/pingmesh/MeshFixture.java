@@ -35,12 +35,17 @@ final class MeshFixture {
     }
 
     MeshFixture(Vertx vertx, ProbeConfig probes) {
+        this(vertx, probes, 8);
+    }
+
+    /** {@code probeTimeoutSeconds}: the pingmesh's {@code probeTimeoutSeconds} (8 in the others). */
+    MeshFixture(Vertx vertx, ProbeConfig probes, int probeTimeoutSeconds) {
         context = vertx.getOrCreateContext();
         agents = new FakeMeshAgents(context);
         orchestrator = new ProbeOrchestrator(vertx, probes, ProbeNodes.of(store), agents,
                 new ProbeOutcomes(), registry, Duration.ofSeconds(10));
         agents.orchestrator = orchestrator;
-        PingmeshConfig config = new PingmeshConfig(true, 2, 60, 20, 1, 1, 3, 14, 8, 0.5, List.of(
+        PingmeshConfig config = new PingmeshConfig(true, 2, 60, 20, 1, 1, 3, 14, probeTimeoutSeconds, 0.5, List.of(
                 GroupRule.of("rack-a", List.of("n1", "n2"), "rack-a"), GroupRule.of("rack-b", List.of("n3", "n4"), "rack-b")));
         pingmesh = new Pingmesh(vertx, config, store, agents, orchestrator, new PortGroups(config.groups()),
                 new PingmeshResults(config.window(), config.lossRttSeconds()), () -> null, registry,

@@ -2,6 +2,7 @@ package io.rdmamon.agent.bench;
 
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.rdmamon.collector.http.MetricsHandler;
+import io.rdmamon.collector.metrics.CountingSink;
 import io.rdmamon.collector.metrics.RdmaMetrics;
 import io.rdmamon.collector.store.NodeStore;
 import io.rdmamon.protocol.exposition.ExpositionFormat;
@@ -36,21 +37,6 @@ import java.util.concurrent.Executors;
  */
 public final class ScrapeCostBench {
     private ScrapeCostBench() {
-    }
-
-    /** Counts bytes and drops them. */
-    private static final class CountingSink extends OutputStream {
-        long bytes;
-
-        @Override
-        public void write(int b) {
-            bytes++;
-        }
-
-        @Override
-        public void write(byte[] b, int off, int len) {
-            bytes += len;
-        }
     }
 
     public static void main(String[] args) throws Exception {
@@ -121,7 +107,7 @@ public final class ScrapeCostBench {
                 }
                 millis[m][r] = (System.nanoTime() - start) / 1e6;
                 cpuMillis[m][r] = (os.getProcessCpuTime() - cpuStart) / 1e6;
-                size[m] = sink.bytes;
+                size[m] = sink.bytes();
                 if (reuse && r >= rounds / 3) {
                     reusedBytes += metrics.deflatedRuns().reusedBytes();
                     deflatedBytes += metrics.deflatedRuns().deflatedBytes();

@@ -5,10 +5,6 @@ import io.rdmamon.agent.daemon.AgentDaemonOptions;
 import io.rdmamon.collector.Collector;
 import io.rdmamon.collector.CollectorConfig;
 import io.rdmamon.collector.store.RatePoint;
-import io.rdmamon.protocol.model.HostSample;
-import io.rdmamon.protocol.model.IbPort;
-import io.rdmamon.protocol.model.SourceStatus;
-import io.rdmamon.protocol.testing.Samples;
 import io.vertx.core.Vertx;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -19,9 +15,6 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.Supplier;
 
 import static io.rdmamon.protocol.testing.Waits.await;
 import static io.rdmamon.protocol.testing.Waits.waitFor;
@@ -35,8 +28,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class AgentFailoverTest {
     private Vertx vertx;
-    private final List<Long> sampledTimestamps = new CopyOnWriteArrayList<>();
-    private final AtomicLong bytes = new AtomicLong();
+    private final RecordingSampler sampler = new RecordingSampler();
 
     @BeforeEach
     void start() {
@@ -47,15 +39,6 @@ class AgentFailoverTest {
     void stop() throws Exception {
         await(vertx.close());
     }
-
-    private final Supplier<HostSample> sampler = () -> {
-        long ts = System.currentTimeMillis();
-        sampledTimestamps.add(ts);
-        IbPort port = Samples.ibPort()
-                .counters(Samples.ordered("port_rcv_data", bytes.addAndGet(1_000_000), "port_xmit_data", 0L)).build();
-        return Samples.host("ignored", ts).devices(Samples.mlx5Device().ports(port).build())
-                .sources(SourceStatus.ok("sysfs", "mlx5_0")).build();
-    };
 
     private Collector.Running collector(int port) throws Exception {
         return await(Collector.start(vertx, CollectorConfig.defaults().withListen("127.0.0.1:" + port)));
@@ -84,7 +67,7 @@ class AgentFailoverTest {
                 Duration.ofSeconds(60));
         waitFor(() -> streamer.stats().acknowledgedSeq() >= 5, "streaming to the first collector");
         assertEquals("ws://127.0.0.1:" + first.port() + "/api/agent/stream", streamer.stats().endpoint());
-        int takenBeforeMove = sampledTimestamps.size();
+        int takenBeforeMove = sampler.timestamps().size();
         await(first.close());
 
         waitFor(() -> streamer.stats().connected() && streamer.stats().failovers() == 1
@@ -95,8 +78,8 @@ class AgentFailoverTest {
                 "the second collector holds a history");
         List<Long> received = second.store().history("node-f").orElseThrow().get("mlx5_0/1").stream()
                 .map(RatePoint::timestampMillis).toList();
-        int from = sampledTimestamps.indexOf(received.get(0));
-        assertEquals(sampledTimestamps.subList(from, from + received.size()), received, "a gapless run of samples");
+        int from = sampler.timestamps().indexOf(received.get(0));
+        assertEquals(sampler.timestamps().subList(from, from + received.size()), received, "a gapless run of samples");
         assertTrue(from <= takenBeforeMove, "the second collector's history starts at sample " + from
                 + ", the move began at " + takenBeforeMove);
         assertEquals(0, streamer.stats().dropped());

@@ -7,10 +7,6 @@ import io.rdmamon.collector.CollectorConfig;
 import io.rdmamon.collector.auth.Role;
 import io.rdmamon.collector.auth.TokenEntry;
 import io.rdmamon.collector.store.RatePoint;
-import io.rdmamon.protocol.model.HostSample;
-import io.rdmamon.protocol.model.IbPort;
-import io.rdmamon.protocol.model.SourceStatus;
-import io.rdmamon.protocol.testing.Samples;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.ext.web.client.WebClient;
@@ -20,9 +16,6 @@ import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.Supplier;
 
 import static io.rdmamon.protocol.testing.Waits.await;
 import static io.rdmamon.protocol.testing.Waits.waitFor;
@@ -36,8 +29,7 @@ class AgentStreamerTest {
     /** Reads need a viewer token once any token is configured. */
     private static final String VIEWER = "viewer-token";
     private Vertx vertx;
-    private final List<Long> sampledTimestamps = new CopyOnWriteArrayList<>();
-    private final AtomicLong bytes = new AtomicLong();
+    private final RecordingSampler sampler = new RecordingSampler();
 
     @BeforeEach
     void start() {
@@ -48,16 +40,6 @@ class AgentStreamerTest {
     void stop() throws Exception {
         await(vertx.close());
     }
-
-    /** A host whose mlx5_0/1 receives 1 MB per sample; records every timestamp it hands out. */
-    private final Supplier<HostSample> sampler = () -> {
-        long ts = System.currentTimeMillis();
-        sampledTimestamps.add(ts);
-        IbPort port = Samples.ibPort()
-                .counters(Samples.ordered("port_rcv_data", bytes.addAndGet(1_000_000), "port_xmit_data", 0L)).build();
-        return Samples.host("ignored", ts).devices(Samples.mlx5Device().ports(port).build())
-                .sources(SourceStatus.ok("sysfs", "mlx5_0")).build();
-    };
 
     private Collector.Running collector(int port) throws Exception {
         return await(Collector.start(vertx, CollectorConfig.defaults().withListen("127.0.0.1:" + port)
@@ -99,8 +81,8 @@ class AgentStreamerTest {
         AgentStreamer streamer = deploy(port, TOKEN, 600);
         waitFor(() -> streamer.stats().acknowledgedSeq() >= 3, "streaming to the first collector");
         await(first.close());
-        int takenBeforeOutage = sampledTimestamps.size();
-        waitFor(() -> sampledTimestamps.size() >= takenBeforeOutage + 6, "samples taken during the outage");
+        int takenBeforeOutage = sampler.timestamps().size();
+        waitFor(() -> sampler.timestamps().size() >= takenBeforeOutage + 6, "samples taken during the outage");
         assertFalse(streamer.stats().connected());
         assertTrue(streamer.stats().buffered() >= 6, String.valueOf(streamer.stats()));
 
@@ -108,9 +90,9 @@ class AgentStreamerTest {
         waitFor(() -> streamer.stats().connected() && streamer.stats().buffered() <= 1, "replay acknowledged");
         List<Long> received = second.store().history("node-a").orElseThrow().get("mlx5_0/1").stream()
                 .map(RatePoint::timestampMillis).toList();
-        int from = sampledTimestamps.indexOf(received.get(0));
+        int from = sampler.timestamps().indexOf(received.get(0));
         // a gapless run of the sampler's timestamps, starting no later than the outage began
-        assertEquals(sampledTimestamps.subList(from, from + received.size()), received);
+        assertEquals(sampler.timestamps().subList(from, from + received.size()), received);
         assertTrue(from <= takenBeforeOutage, "replay started at sample " + from + ", outage began at " + takenBeforeOutage);
         assertEquals(0, streamer.stats().dropped());
         assertTrue(streamer.stats().connects() >= 2);
@@ -131,7 +113,7 @@ class AgentStreamerTest {
     void unknownTokenNeverConnects() throws Exception {
         Collector.Running collector = collector(0);
         AgentStreamer streamer = deploy(collector.port(), "not-the-token", 600);
-        waitFor(() -> sampledTimestamps.size() >= 5, "a few sampling rounds");
+        waitFor(() -> sampler.timestamps().size() >= 5, "a few sampling rounds");
         assertEquals(0, streamer.stats().connects());
         assertTrue(collector.store().nodes().isEmpty());
     }
