@@ -14,14 +14,16 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
  * The pods the kubelet names (docs/workloads.md), from two read-only sources, each optional:
  * <ul>
  *   <li>its <b>pod-resources</b> API ({@link KubeletPodResources}): every refresh it calls {@code List} and maps each
- *   device id that is a PCI address (an SR-IOV VF, as the SR-IOV device plugin names it; fabric-facts §2.2) to the
- *   RDMA devices under {@code <root>/sys/bus/pci/devices/<address>/infiniband}, so that a VF's QPs are the pod's
+ *   device id that is a PCI address (an SR-IOV VF, as the SR-IOV device plugin names it, fabric-facts §2.2; or a DRA
+ *   NIC driver's device name, {@link #pciAddress}) to the RDMA devices under
+ *   {@code <root>/sys/bus/pci/devices/<address>/infiniband}, so that a VF's QPs are the pod's
  *   ({@code attribution="device"}) even when the agent cannot see their pids. Plain-number ids (the shared RDMA plugin)
  *   name no device: those pods are found through their processes.</li>
  *   <li>its <b>pod list</b> ({@link KubeletPodList}): the name, namespace and container names behind the pod UID and
@@ -33,7 +35,14 @@ import java.util.regex.Pattern;
  */
 public final class KubeletPodDirectory implements PodDirectory {
     private static final System.Logger LOG = System.getLogger(KubeletPodDirectory.class.getName());
+    /**
+     * A PCI address as a device plugin names a VF ({@code 0000:3b:00.2}), or in the DNS-label form DRA drivers give a
+     * device in their pool: kubernetes-sigs/dranet {@code pci-0000-3b-00-2} ({@code names.NormalizePCIAddress}),
+     * k8snetworkplumbingwg/dra-driver-sriov {@code 0000-3b-00-2} (its VF discovery replaces ':' and '.' with '-').
+     */
     private static final Pattern PCI_ADDRESS = Pattern.compile("[0-9a-fA-F]{4}:[0-9a-fA-F]{2}:[0-9a-fA-F]{2}\\.[0-7]");
+    private static final Pattern DNS_LABEL_PCI_ADDRESS = Pattern.compile(
+            "(?:pci-)?([0-9a-fA-F]{4})-([0-9a-fA-F]{2})-([0-9a-fA-F]{2})-([0-7])");
     static final String NO_UID = "pod name unknown: pod-resources names no pod by UID (no kubelet pod list read)";
     static final String NOT_LISTED = "pod name unknown: not in the kubelet's pod list";
 
@@ -97,10 +106,11 @@ public final class KubeletPodDirectory implements PodDirectory {
     Map<String, PodName> rdmaDevices(List<PodResourcesDecoder.AssignedDevice> devices) {
         Map<String, PodName> found = new HashMap<>();
         for (PodResourcesDecoder.AssignedDevice device : devices) {
-            if (!PCI_ADDRESS.matcher(device.deviceId()).matches()) {
+            Optional<String> address = pciAddress(device.deviceId());
+            if (address.isEmpty()) {
                 continue;
             }
-            Path infiniband = pciDevices.resolve(device.deviceId().toLowerCase(Locale.ROOT)).resolve("infiniband");
+            Path infiniband = pciDevices.resolve(address.get()).resolve("infiniband");
             try (DirectoryStream<Path> names = Files.newDirectoryStream(infiniband)) {
                 for (Path name : names) {
                     found.put(name.getFileName().toString(),
@@ -113,6 +123,19 @@ public final class KubeletPodDirectory implements PodDirectory {
             }
         }
         return Map.copyOf(found);
+    }
+
+    /** The PCI address ({@code 0000:3b:00.2}, lower case as sysfs names it) a device id names, if it names one. */
+    static Optional<String> pciAddress(String deviceId) {
+        if (PCI_ADDRESS.matcher(deviceId).matches()) {
+            return Optional.of(deviceId.toLowerCase(Locale.ROOT));
+        }
+        Matcher label = DNS_LABEL_PCI_ADDRESS.matcher(deviceId);
+        if (label.matches()) {
+            return Optional.of((label.group(1) + ":" + label.group(2) + ":" + label.group(3) + "." + label.group(4))
+                    .toLowerCase(Locale.ROOT));
+        }
+        return Optional.empty();
     }
 
     @Override

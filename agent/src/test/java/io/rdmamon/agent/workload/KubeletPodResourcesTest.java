@@ -8,6 +8,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 import java.net.StandardProtocolFamily;
 import java.net.UnixDomainSocketAddress;
@@ -129,11 +131,31 @@ class KubeletPodResourcesTest {
                 KubeletPodResources.describe(new java.net.SocketException("connect(..) failed: Permission denied")));
     }
 
+    /** Device ids as device plugins and DRA drivers write them, and the PCI address each names (null: none). */
+    @ParameterizedTest
+    @CsvSource(nullValues = "-", value = {
+            "0000:3b:00.2,       0000:3b:00.2", // the SR-IOV device plugin
+            "0000:3B:00.3,       0000:3b:00.3", // sysfs names are lower case
+            "pci-0000-8a-00-0,   0000:8a:00.0", // dranet
+            "0000-8A-00-7,       0000:8a:00.7", // dra-driver-sriov
+            "0,                  -",            // the shared RDMA plugin
+            "GPU-8f6c2f4e,       -",
+            "gpu-0,              -",            // a DRA GPU driver
+            "pci-0000-8a-00-8,   -",            // no function 8
+            "0000-8a:00.0,       -",            // the two forms mixed
+            "net-nzxw4ylh,       -",            // dranet's name for a virtual interface
+            "pci-0000-8a-00-0-1, -"})
+    void aDeviceIdNamesAPciAddressInEitherForm(String deviceId, String address) {
+        assertEquals(Optional.ofNullable(address), KubeletPodDirectory.pciAddress(deviceId));
+    }
+
     @Test
     void theDirectoryNamesThePodHoldingAVfAndKeepsItWhenTheKubeletGoes(Vertx vertx) throws Exception {
         Path root = dir.resolve("root");
         Files.createDirectories(root.resolve("sys/bus/pci/devices/0000:3b:00.2/infiniband/mlx5_4"));
         Files.createDirectories(root.resolve("sys/bus/pci/devices/0000:3b:00.3/net/ens1f0v1")); // no RDMA device
+        Files.createDirectories(root.resolve("sys/bus/pci/devices/0000:8a:00.0/infiniband/mlx5_2")); // dranet's claim
+        Files.createDirectories(root.resolve("sys/bus/pci/devices/0000:8a:00.2/infiniband/mlx5_6")); // a DRA SR-IOV VF
         KubeletPodDirectory pods = new KubeletPodDirectory(vertx, client, null, root);
         assertTrue(pods.unknownReason().contains("not read yet"), pods.unknownReason());
         byte[] answer = Protoc.encode("ListPodResourcesResponse", PodResourcesDecoderTest.TWO_PODS);
@@ -142,6 +164,8 @@ class KubeletPodResourcesTest {
         }
         PodDirectory.PodName train = new PodDirectory.PodName("ml", "train-llama-0", "worker");
         assertEquals(Optional.of(train), pods.holding("mlx5_4"));
+        assertEquals(Optional.of(train), pods.holding("mlx5_2"), "through the pod's DRA claim (dranet)");
+        assertEquals(Optional.of(train), pods.holding("mlx5_6"), "through the pod's DRA claim (dra-driver-sriov)");
         assertEquals(Optional.empty(), pods.holding("mlx5_0"));
         assertEquals(KubeletPodDirectory.NO_UID, pods.unknownReason());
 

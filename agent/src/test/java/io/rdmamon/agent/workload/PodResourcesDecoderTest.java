@@ -15,7 +15,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Pod-resources answers encoded by the real {@code protoc} ({@link Protoc}), decoded by the agent. */
 class PodResourcesDecoderTest {
-    /** An SR-IOV pod holding two VFs, a pod of the shared RDMA plugin, and every field the agent skips. */
+    /**
+     * An SR-IOV pod holding two VFs and, through DRA claims, a NIC of dranet and a VF of dra-driver-sriov; a pod of the
+     * shared RDMA plugin; and every field the agent skips.
+     */
     static final String TWO_PODS = """
             pod_resources {
               name: "train-llama-0" namespace: "ml"
@@ -28,6 +31,11 @@ class PodResourcesDecoderTest {
                 memory { memory_type: "memory" size: 1073741824 topology { nodes { ID: 0 } } }
                 dynamic_resources { claim_name: "gpu-claim" claim_namespace: "ml"
                                     claim_resources { cdi_devices { name: "nvidia.com/gpu=0" } driver_name: "gpu.nvidia.com" } }
+                dynamic_resources { claim_name: "rdma-nics" claim_namespace: "ml"
+                                    claim_resources { driver_name: "dra.net" pool_name: "gpu-node-7" device_name: "pci-0000-8a-00-0"
+                                                      cdi_devices { name: "dra.net/pci-0000-8a-00-0" } }
+                                    claim_resources { device_name: "0000-8a-00-2" pool_name: "gpu-node-7"
+                                                      driver_name: "sriovnetwork.k8snetworkplumbingwg.io" } }
               }
               containers { name: "sidecar" }
             }
@@ -41,6 +49,9 @@ class PodResourcesDecoderTest {
             new AssignedDevice("ml", "train-llama-0", "worker", "intel.com/sriov_rdma", "0000:3b:00.2"),
             new AssignedDevice("ml", "train-llama-0", "worker", "intel.com/sriov_rdma", "0000:3B:00.3"),
             new AssignedDevice("ml", "train-llama-0", "worker", "nvidia.com/gpu", "GPU-8f6c2f4e"),
+            // the DRA claims: the GPU claim names CDI devices only (no row), the NIC claim two devices in any field order
+            new AssignedDevice("ml", "train-llama-0", "worker", "dra.net", "pci-0000-8a-00-0"),
+            new AssignedDevice("ml", "train-llama-0", "worker", "sriovnetwork.k8snetworkplumbingwg.io", "0000-8a-00-2"),
             new AssignedDevice("infer", "bert-7d9f", "server", "rdma/rdma_shared_device_a", "0"));
 
     @Test

@@ -22,9 +22,9 @@ public final class PodResourcesOption {
     private static final Duration DEADLINE = Duration.ofSeconds(5);
 
     @Option(names = "--pod-resources", paramLabel = "SOCKET|none", defaultValue = KubeletPodResources.DEFAULT_SOCKET,
-            description = {"The kubelet's pod-resources socket (gRPC, read-only List): the pod holding each SR-IOV VF, so",
-                    "that its QPs are that pod's (attribution=device; docs/workloads.md). Absent or unreadable: the",
-                    "workloads' reason says so. none: not read. Default: ${DEFAULT-VALUE}."})
+            description = {"The kubelet's pod-resources socket (gRPC, read-only List): the pod holding each SR-IOV VF",
+                    "or DRA-claimed NIC, so that its QPs are that pod's (attribution=device; docs/workloads.md).",
+                    "Absent or unreadable: the workloads' reason says so. none: not read. Default: ${DEFAULT-VALUE}."})
     String socket;
 
     @Option(names = "--kubelet-pods", paramLabel = "URL|none", defaultValue = "none",

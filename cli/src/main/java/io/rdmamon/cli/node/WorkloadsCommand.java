@@ -22,7 +22,7 @@ import io.vertx.core.Vertx;
 /** {@code rdmamon workloads}: who holds the QPs of each port, and how each owner was found (docs/workloads.md). */
 @Command(name = "workloads",
         description = "Processes, containers and pods that own QPs on each port, and how each was attributed "
-                + "(device: an SR-IOV VF the kubelet gave to a pod; process: through its cgroup; none: the reason says why), at most 8 per port and the rest summed "
+                + "(device: an SR-IOV VF or a DRA-claimed NIC the kubelet gave to a pod; process: through its cgroup; none: the reason says why), at most 8 per port and the rest summed "
                 + "(like rdma resource show qp, grouped by owner). Needs RDMA netlink: --host-root / on a live host; "
                 + "see docs/workloads.md for hostPID and /proc.")
 public final class WorkloadsCommand implements Callable<Integer> {
