@@ -21,9 +21,13 @@ import java.util.Objects;
  * @param p99Seconds   99th percentile of the same; NaN when none was answered
  * @param probes       probe runs in the window
  * @param failedProbes runs of them that got no answer at all (timeout, no connection)
+ * @param timedOutProbes     failed runs that outlived their timeout rather than perftest reporting the failure: the
+ *                           path, or a host that stalled
+ * @param timedOutRoundTrips the round trips those count as sent and lost
  */
 public record PairStats(PortKey src, PortKey dst, String srcGroup, String dstGroup, long sent, long lost,
-                        double p50Seconds, double p99Seconds, int probes, int failedProbes) {
+                        double p50Seconds, double p99Seconds, int probes, int failedProbes, int timedOutProbes,
+                        long timedOutRoundTrips) {
     public PairStats {
         Objects.requireNonNull(src, "src");
         Objects.requireNonNull(dst, "dst");
@@ -39,5 +43,15 @@ public record PairStats(PortKey src, PortKey dst, String srcGroup, String dstGro
             throw new IllegalArgumentException("pair " + src + " → " + dst + ": " + failedProbes + " of " + probes
                     + " probes failed");
         }
+        if (timedOutProbes < 0 || timedOutProbes > failedProbes || timedOutRoundTrips < 0 || timedOutRoundTrips > lost) {
+            throw new IllegalArgumentException("pair " + src + " → " + dst + ": " + timedOutProbes + " of "
+                    + failedProbes + " failed probes timed out, " + timedOutRoundTrips + " of " + lost + " lost");
+        }
+    }
+
+    /** A window without timed-out probes. */
+    public PairStats(PortKey src, PortKey dst, String srcGroup, String dstGroup, long sent, long lost,
+                     double p50Seconds, double p99Seconds, int probes, int failedProbes) {
+        this(src, dst, srcGroup, dstGroup, sent, lost, p50Seconds, p99Seconds, probes, failedProbes, 0, 0);
     }
 }

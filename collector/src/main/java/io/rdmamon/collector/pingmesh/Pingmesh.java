@@ -249,12 +249,9 @@ public final class Pingmesh {
         } else if (end.state() == ProbeState.DONE) {
             results.completed(src, dst, end.finishedMillis(), end.latency().rttNanos());
             count("ok");
-        } else if (end.state() == ProbeState.FAILED && end.serverListened() && end.timedOut()) {
-            results.unreachable(src, dst, end.finishedMillis(), 1, end.error());
-            count("timeout");
         } else if (end.state() == ProbeState.FAILED && end.serverListened() && !end.refused()) {
-            results.unreachable(src, dst, end.finishedMillis(), config.iterations(), end.error());
-            count("failed");
+            results.unreachable(src, dst, end.finishedMillis(), config.iterations(), end.timedOut(), end.error());
+            count(end.timedOut() ? "timeout" : "failed");
         } else {
             results.skipped(src, dst, end.finishedMillis(), end.error());
             count("skipped");

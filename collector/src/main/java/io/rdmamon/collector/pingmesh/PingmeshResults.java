@@ -20,10 +20,9 @@ import java.util.Map;
  * <p>Loss is inferred from the round trips: a reliable-connected QP hides a lost packet behind its retransmission,
  * so an exchange whose round trip reached the retransmission timeout (4.096 µs × 2^qpTimeout) lost a packet, as
  * Pingmesh (SIGCOMM'15) inferred TCP loss from SYN retransmission times. A probe that failed after its server
- * listened never got through: all its iterations count as lost when perftest reported the failure, one round trip
- * when the probe timed out (a host that stalled once, a cold JVM, times out as a dead path does, and one lost round
- * trip stays under the localizer's {@code minLost}; a dead path times out every probe, so its pair stays
- * unreachable). A probe an agent refused (busy port, probes disabled,
+ * listened never got through: all its iterations count as lost, whether perftest reported the failure or the probe
+ * timed out (a timeout is kept apart, for {@link PingmeshVerdicts#confirmedLoss} to excuse where the counters show a
+ * stalled host rather than a lossy path). A probe an agent refused (busy port, probes disabled,
  * an unknown device) or that could not start is skipped: not the network's fault, it counts nowhere but in its
  * history point and {@code rdmamon_collector_pingmesh_probes_total{outcome="skipped"}}.
  *
@@ -74,21 +73,22 @@ public final class PingmeshResults {
         }
         Arrays.sort(sorted);
         add(src, dst, new ProbePoint(finishedMillis, sorted.length, lost, Quantiles.seconds(sorted, sorted.length, 0.5),
-                Quantiles.seconds(sorted, sorted.length, 0.99), false, false, null, sorted));
+                Quantiles.seconds(sorted, sorted.length, 0.99), false, false, false, null, sorted));
     }
 
     /**
-     * A probe whose client failed after its server listened: {@code lost} round trips sent and lost — all its
-     * iterations when perftest reported the failure, one when the probe timed out (a stalled host times out too).
+     * A probe whose client failed after its server listened: all {@code iterations} round trips lost; {@code timedOut}
+     * when it outlived its timeout rather than perftest reporting the failure.
      */
-    public synchronized void unreachable(MeshPort src, MeshPort dst, long finishedMillis, int lost, String error) {
-        add(src, dst, new ProbePoint(finishedMillis, lost, lost, Double.NaN, Double.NaN, true, false, error,
-                new int[0]));
+    public synchronized void unreachable(MeshPort src, MeshPort dst, long finishedMillis, int iterations,
+                                         boolean timedOut, String error) {
+        add(src, dst, new ProbePoint(finishedMillis, iterations, iterations, Double.NaN, Double.NaN, true, timedOut,
+                false, error, new int[0]));
     }
 
     /** A probe that did not run for a reason that is not the network. */
     public synchronized void skipped(MeshPort src, MeshPort dst, long millis, String reason) {
-        add(src, dst, new ProbePoint(millis, 0, 0, Double.NaN, Double.NaN, false, true, reason, null));
+        add(src, dst, new ProbePoint(millis, 0, 0, Double.NaN, Double.NaN, false, false, true, reason, null));
     }
 
     private void add(MeshPort src, MeshPort dst, ProbePoint point) {
@@ -134,17 +134,24 @@ public final class PingmeshResults {
             RoundTrips trips = new RoundTrips();
             int probes = 0;
             int failed = 0;
+            int timedOut = 0;
+            long timedOutRoundTrips = 0;
             for (ProbePoint point : history.points) {
                 if (point.timestampMillis() < windowStart || point.timestampMillis() > nowMillis || point.skipped()) {
                     continue;
                 }
                 probes++;
                 failed += point.failed() ? 1 : 0;
+                if (point.timedOut()) {
+                    timedOut++;
+                    timedOutRoundTrips += point.lost();
+                }
                 trips.add(point);
             }
             if (probes > 0) {
                 result.add(new PairStats(pair.src(), pair.dst(), history.srcGroup, history.dstGroup, trips.sent,
-                        trips.lost, trips.quantileSeconds(0.5), trips.quantileSeconds(0.99), probes, failed));
+                        trips.lost, trips.quantileSeconds(0.5), trips.quantileSeconds(0.99), probes, failed, timedOut,
+                        timedOutRoundTrips));
             }
         });
         return result;

@@ -24,7 +24,10 @@ import java.util.function.LongSupplier;
  * retransmissions and neither counted one over the window, the long round trips were the hosts (a CPU that did not run
  * perftest in time: R-Pingmesh's "CPU overload" noise), so the pair is judged on its latency, not as lossy. In the
  * Soft-RoCE lab a 100 ms netem delay on one VM made its polling probes starve its single vCPU into round trips past
- * the loss threshold, with no retransmission counted anywhere.
+ * the loss threshold, with no retransmission counted anywhere. Probes that timed out are excused the same way when the
+ * pair's other probes got through: a host that stalled (the lab's agents, cold under TCG, did) times out a probe
+ * without a packet lost, while a path that drops packets makes the transport retransmit; a path that drops everything
+ * has no probe that got through, and stays unreachable.
  */
 public final class PingmeshVerdicts implements PathVerdicts {
     /**
@@ -70,21 +73,25 @@ public final class PingmeshVerdicts implements PathVerdicts {
     }
 
     /**
-     * The pairs with their lost round trips kept only where a retransmission confirms them: a pair that lost round
-     * trips (and had no failed probe) whose two ends both count retransmissions and counted none over the window keeps
-     * its round trips but loses no more. Ends whose counters are unknown leave the pair as measured.
+     * The pairs with their lost round trips kept only where a retransmission confirms them. A pair that lost round
+     * trips, whose failed probes (if any) all timed out while at least one probe got through, and whose two ends both
+     * count retransmissions and counted none over the window, keeps the round trips of the probes that got through
+     * but loses no more; its timed-out probes are left out, as if skipped. Ends whose counters are unknown, and a pair
+     * whose perftest reported a failure or that never got through, stay as measured.
      *
      * @param counterDeltas how much each counter of a port rose over the window ({@link Pingmesh#counterDeltas})
      */
     static List<PairStats> confirmedLoss(List<PairStats> pairs, Function<PortKey, Map<String, Long>> counterDeltas) {
         List<PairStats> confirmed = new ArrayList<>(pairs.size());
         for (PairStats pair : pairs) {
-            if (pair.lost() > 0 && pair.failedProbes() == 0) {
+            boolean onlyTimeouts = pair.failedProbes() == pair.timedOutProbes() && pair.probes() > pair.failedProbes();
+            if (pair.lost() > 0 && onlyTimeouts) {
                 Map<String, Long> src = counterDeltas.apply(pair.src());
                 Map<String, Long> dst = counterDeltas.apply(pair.dst());
                 if (countsRetransmissions(src) && countsRetransmissions(dst) && retransmitted(src) + retransmitted(dst) == 0) {
-                    confirmed.add(new PairStats(pair.src(), pair.dst(), pair.srcGroup(), pair.dstGroup(), pair.sent(), 0,
-                            pair.p50Seconds(), pair.p99Seconds(), pair.probes(), pair.failedProbes()));
+                    confirmed.add(new PairStats(pair.src(), pair.dst(), pair.srcGroup(), pair.dstGroup(),
+                            pair.sent() - pair.timedOutRoundTrips(), 0, pair.p50Seconds(), pair.p99Seconds(),
+                            pair.probes() - pair.timedOutProbes(), 0));
                     continue;
                 }
             }

@@ -48,7 +48,7 @@ class PingmeshExpositionTest {
     void portsByScopeAndGroupPairsFromTheProbesOfTheWindow() throws Exception {
         results.completed(A, B, NOW - 1_000, rtts(4_000, 19));
         results.completed(A, C, NOW - 1_000, rtts(8_000, 19));
-        results.unreachable(C, A, NOW - 1_000, 20, "timeout");
+        results.unreachable(C, A, NOW - 1_000, 20, true, "timeout");
         String text = scrape(MetricSelection.FULL);
         for (String line : List.of(
                 "rdma_pingmesh_rtt_seconds{device=\"mlx5_0\",node=\"a\",port=\"1\",quantile=\"0.5\",scope=\"group\"} 4.0E-6",

@@ -74,7 +74,7 @@ class PingmeshResultsTest {
 
     @Test
     void aFailedProbeLosesAllItsIterationsASkippedOneCountsNowhere() {
-        results.unreachable(A, B, 1_000, 20, "perftest exited 1: Couldn't connect");
+        results.unreachable(A, B, 1_000, 20, false, "perftest exited 1: Couldn't connect");
         results.skipped(A, B, 1_500, "mlx5_0 port 1 is already in probe pr-1");
         results.skipped(A, C, 1_500, "probes disabled");
         List<PairStats> stats = results.pairStats(2_000);
@@ -119,7 +119,7 @@ class PingmeshResultsTest {
     void aggregatesCountAProbeAtBothEndsByScopeAndPerGroupPair() {
         results.completed(A, B, 1_000, warmedUp(micros(10))); // own group
         results.completed(A, C, 1_000, warmedUp(micros(10))); // other group
-        results.unreachable(C, B, 1_000, 10, "timeout");
+        results.unreachable(C, B, 1_000, 10, true, "timeout");
         PingmeshResults.Aggregates aggregates = results.aggregates(1_000);
         assertEquals(new PingmeshResults.Summary(10, 0, 5e-6, 10e-6),
                 aggregates.ports().get(new PingmeshResults.PortScope(B.key(), true)));
@@ -138,8 +138,8 @@ class PingmeshResultsTest {
         results.completed(A, B, 1_000, warmedUp(micros(10)));
         results.completed(B, A, 1_000, warmedUp(micros(10)));
         results.completed(A, d, 1_000, warmedUp(micros(10)));
-        results.unreachable(A, C, 1_000, 20, "timeout"); // C dead: every pair of C lost everything
-        results.unreachable(B, C, 1_000, 20, "timeout");
+        results.unreachable(A, C, 1_000, 20, true, "timeout"); // C dead: every pair of C lost everything
+        results.unreachable(B, C, 1_000, 20, true, "timeout");
         results.completed(d, slow, 1_000, warmedUp(micros(10).stream().map(n -> n * 10).toList()));
         results.completed(slow, B, 1_000, warmedUp(micros(10).stream().map(n -> n * 10).toList()));
         Map<PortKey, PortState> states = PortState.of(results.pairStats(1_000));

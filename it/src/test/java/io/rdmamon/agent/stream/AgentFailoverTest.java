@@ -6,9 +6,10 @@ import io.rdmamon.collector.Collector;
 import io.rdmamon.collector.CollectorConfig;
 import io.rdmamon.collector.store.RatePoint;
 import io.vertx.core.Vertx;
-import org.junit.jupiter.api.AfterEach;
+import io.vertx.junit5.VertxExtension;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.io.IOException;
 import java.net.InetAddress;
@@ -26,18 +27,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * codes): it fails over in order, moves at once when a collector shuts down (close 1012), and replays what the
  * collector it left did not acknowledge, so the next one's history has no gap.
  */
+@ExtendWith(VertxExtension.class)
 class AgentFailoverTest {
     private Vertx vertx;
     private final RecordingSampler sampler = new RecordingSampler();
 
+    /** The extension's Vert.x, closed by it after each test (collectors and agents with it). */
     @BeforeEach
-    void start() {
-        vertx = Vertx.vertx();
-    }
-
-    @AfterEach
-    void stop() throws Exception {
-        await(vertx.close());
+    void start(Vertx vertx) {
+        this.vertx = vertx;
     }
 
     private Collector.Running collector(int port) throws Exception {

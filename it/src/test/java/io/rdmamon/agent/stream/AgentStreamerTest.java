@@ -10,9 +10,10 @@ import io.rdmamon.collector.store.RatePoint;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.ext.web.client.WebClient;
-import org.junit.jupiter.api.AfterEach;
+import io.vertx.junit5.VertxExtension;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.time.Duration;
 import java.util.List;
@@ -24,6 +25,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The real streamer, fed by the real agent daemon, against the real collector over loopback. */
+@ExtendWith(VertxExtension.class)
 class AgentStreamerTest {
     private static final String TOKEN = "fleet-token";
     /** Reads need a viewer token once any token is configured. */
@@ -31,14 +33,10 @@ class AgentStreamerTest {
     private Vertx vertx;
     private final RecordingSampler sampler = new RecordingSampler();
 
+    /** The extension's Vert.x, closed by it after each test (collectors and agents with it). */
     @BeforeEach
-    void start() {
-        vertx = Vertx.vertx();
-    }
-
-    @AfterEach
-    void stop() throws Exception {
-        await(vertx.close());
+    void start(Vertx vertx) {
+        this.vertx = vertx;
     }
 
     private Collector.Running collector(int port) throws Exception {
