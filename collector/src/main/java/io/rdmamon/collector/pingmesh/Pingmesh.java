@@ -87,8 +87,9 @@ public final class Pingmesh {
         this.counters = new PathCounters(config.window().toMillis());
         this.outcomes = Counter.builder().name("rdmamon_collector_pingmesh_probes")
                 .help("Pingmesh probes by outcome: ok (round trips measured), failed (the client never got through "
-                        + "after its server listened), timeout (it outlived its timeout after its server listened), untimed (the exchanges completed but perftest could not time "
-                        + "them), skipped (not run: an agent refused, a port was busy)")
+                        + "after its server listened), timeout (it outlived its timeout after its server listened), "
+                        + "untimed (the exchanges completed but perftest could not time them), skipped (not run: an "
+                        + "agent refused, a port was busy)")
                 .labelNames("outcome").register(registry);
     }
 

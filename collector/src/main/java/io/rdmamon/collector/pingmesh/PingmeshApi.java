@@ -158,7 +158,7 @@ public final class PingmeshApi implements Routes {
             pointsJson.add(new JsonObject().put("timestampMillis", point.timestampMillis()).put("sent", point.sent())
                     .put("lost", point.lost()).put("p50Seconds", nanToNull(point.p50Seconds()))
                     .put("p99Seconds", nanToNull(point.p99Seconds())).put("failed", point.failed())
-                    .put("skipped", point.skipped()).put("error", point.error()));
+                    .put("timedOut", point.timedOut()).put("skipped", point.skipped()).put("error", point.error()));
         }
         JsonObject counters = new JsonObject().put("src", new JsonObject(new LinkedHashMap<>(pingmesh.counterDeltas(src))))
                 .put("dst", new JsonObject(new LinkedHashMap<>(pingmesh.counterDeltas(dst))));

@@ -140,8 +140,8 @@ class PingmeshApiTest {
 
         JsonObject dead = ok(api.pair(pair("n3/mlx5_0/1", "n4/mlx5_0/1"), System.currentTimeMillis()));
         JsonObject failed = dead.getJsonArray("points").getJsonObject(0);
-        assertEquals(List.of(20, 20, true), List.of(failed.getInteger("sent"), failed.getInteger("lost"),
-                failed.getBoolean("failed")));
+        assertEquals(List.of(20, 20, true, false), List.of(failed.getInteger("sent"), failed.getInteger("lost"),
+                failed.getBoolean("failed"), failed.getBoolean("timedOut")), "perftest failed: no timeout");
         assertEquals("Couldn't connect to 192.168.1.2:18515", failed.getString("error"));
         assertNull(failed.getValue("p50Seconds"));
     }
