@@ -336,12 +336,11 @@ class ScenarioAlertsIT {
         List<Expected> expected = new ArrayList<>();
         fleets.forEach((scenario, fleet) -> {
             for (SimulatedNode node : fleet.fabric().nodes()) {
-                String name = scenario.cliName() + "-" + node.name();
-                ALERTS_BY_FAULT.get(node.fault()).forEach((alertname, rule) ->
-                        expected.add(new Expected(scenario, name, alertname, rule)));
+                expected.addAll(onNode(scenario, node, ALERTS_BY_FAULT.get(node.fault())));
                 // ecn-off shows in the configuration only where MLNX_OFED's ecn/ files exist (the ConnectX-5 hosts)
                 if (node.fault() == Scenario.ECN_OFF && hasOfedEcnFiles(node)) {
-                    expected.add(new Expected(scenario, name, "RdmaEcnDisabledOnLossless", "ecn_disabled_on_lossless"));
+                    expected.add(new Expected(scenario, scenario.cliName() + "-" + node.name(),
+                            "RdmaEcnDisabledOnLossless", "ecn_disabled_on_lossless"));
                 }
             }
         });
@@ -355,10 +354,16 @@ class ScenarioAlertsIT {
     private static List<Expected> tolerated(Scenario scenario) {
         List<Expected> tolerated = new ArrayList<>();
         for (SimulatedNode node : fleets.get(scenario).fabric().nodes()) {
-            TOLERATED_BY_FAULT.getOrDefault(node.fault(), Map.of()).forEach((alertname, rule) ->
-                    tolerated.add(new Expected(scenario, scenario.cliName() + "-" + node.name(), alertname, rule)));
+            tolerated.addAll(onNode(scenario, node, TOLERATED_BY_FAULT.getOrDefault(node.fault(), Map.of())));
         }
         return tolerated;
+    }
+
+    /** {@code alerts} (alert name to {@code rule} label) on {@code node} of {@code scenario}'s fleet. */
+    private static List<Expected> onNode(Scenario scenario, SimulatedNode node, Map<String, String> alerts) {
+        String name = scenario.cliName() + "-" + node.name();
+        return alerts.entrySet().stream().map(alert -> new Expected(scenario, name, alert.getKey(), alert.getValue()))
+                .toList();
     }
 
     private static List<Path> ruleFiles() throws IOException {
