@@ -26,8 +26,11 @@ mkdir -p "$cache"
 cd "$cache"
 
 # The kernel: the version linux-image-amd64 depends on today, or the newest one cached when apt cannot answer.
+# `apt-get download` prints its progress ("Get:1 …", "Fetched …") on stdout, so its output is discarded and the
+# file it wrote is found by name afterwards; only the name is captured.
 version=""
-if meta="$(apt-get download linux-image-amd64 2>/dev/null && ls -t linux-image-amd64_*.deb | head -1)" && [ -n "$meta" ]; then
+if apt-get download linux-image-amd64 >/dev/null 2>&1 \
+    && meta="$(ls -t linux-image-amd64_*.deb 2>/dev/null | head -1)" && [ -n "$meta" ]; then
   package="$(dpkg-deb -f "$meta" Depends | sed -n 's/^\(linux-image-[0-9][^ ,]*\).*/\1/p')"
   version="${package#linux-image-}"
   if [ ! -f "kernel-$version/done" ]; then
