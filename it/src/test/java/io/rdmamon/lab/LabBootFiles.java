@@ -27,7 +27,7 @@ public record LabBootFiles(String version, Path kernel, Path initrd) {
     public static synchronized LabBootFiles prepare() throws IOException, InterruptedException {
         if (prepared == null) {
             requireHostParts();
-            prepared = runPrepareScript();
+            prepared = prepareInto(null);
         }
         return prepared;
     }
@@ -40,9 +40,17 @@ public record LabBootFiles(String version, Path kernel, Path initrd) {
         }
     }
 
-    private static LabBootFiles runPrepareScript() throws IOException, InterruptedException {
+    /**
+     * Runs {@code prepare.sh} with {@code RDMAMON_LAB_CACHE} set to {@code cache}, or with the environment's cache
+     * (default {@code ~/.cache/rdmamon-lab}) when it is null.
+     */
+    static LabBootFiles prepareInto(Path cache) throws IOException, InterruptedException {
         Path script = REPOSITORY.resolve("scripts/lab/prepare.sh");
-        Process process = new ProcessBuilder(script.toString()).redirectError(ProcessBuilder.Redirect.PIPE).start();
+        ProcessBuilder builder = new ProcessBuilder(script.toString()).redirectError(ProcessBuilder.Redirect.PIPE);
+        if (cache != null) {
+            builder.environment().put("RDMAMON_LAB_CACHE", cache.toString());
+        }
+        Process process = builder.start();
         process.getOutputStream().close();
         // apt-get download of a 70 MB package, depmod and the initramfs: a minute on a slow mirror.
         if (!process.waitFor(5, TimeUnit.MINUTES)) {

@@ -188,9 +188,12 @@ class ClusterIT {
         ReplicaProcess survivor = replicas.get(0);
         String survivorId = cluster(survivor).path("self").asText();
         frozen.freeze();
-        // 20 s: four times the failure detector's timeout and twice the agents' acknowledgement deadline, so the
-        // survivor drops the frozen replica and the agents move to the survivor while it is away
-        Thread.sleep(20_000);
+        // frozen until the survivor has dropped it from the view (the failure detector) and holds every agent (their
+        // acknowledgement deadline made them move): the partition this test heals, reached by its events
+        awaitMembers(survivor, 1);
+        poll("every agent moved to " + survivor.url() + " while " + frozen.url() + " is frozen", () -> nodes(survivor),
+                nodes -> nodes.size() == AGENTS && nodes.values().stream().allMatch(n ->
+                        n.path("connected").asBoolean() && survivorId.equals(n.path("replica").asText())));
         frozen.thaw();
         for (ReplicaProcess replica : List.of(survivor, frozen)) {
             awaitMembers(replica, 2);

@@ -1,0 +1,21 @@
+package io.rdmamon.protocol.testing;
+
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+import org.junit.jupiter.api.Tag;
+
+/**
+ * A test class of the slow tier: run by {@code bash scripts/test.sh --all} (Maven {@code -Dall}) and CI, left out of
+ * the ten-minute loop of {@code bash scripts/test.sh}. For what costs minutes because of what it runs (VMs, real
+ * clusters, Prometheus rule windows, soaks), never for a test that is slow because it sleeps or waits badly: that
+ * one is fixed instead. The tiers are listed in docs/testing.md.
+ */
+@Target(ElementType.TYPE)
+@Retention(RetentionPolicy.RUNTIME)
+@Tag(Slow.TAG)
+public @interface Slow {
+    /** The JUnit tag the parent pom's {@code rdmamon.excludedGroups} leaves out of the default run. */
+    String TAG = "slow";
+}
