@@ -14,7 +14,7 @@ import java.util.Map;
  * What the QoS rules derive from one port's configuration: its transport (RoCE or not), the DSCP its RoCE traffic
  * uses ({@link RoceDscp}), its {@link QosProfile}, and the {@code /etc/nccl.conf} settings that contradict it. The configuration changes on the
  * agent's slow cadence (30 s) while the rules run on every sample of every port, and deriving it again each time
- * was most of the collector's ingest CPU at 2,000 nodes (docs/performance.md, "Third pass"). So the engine keeps a
+ * was most of the collector's ingest CPU at 2,000 nodes (docs/performance.md, "Collector ingest"). So the engine keeps a
  * port's view for as long as the inputs are equal ({@link #reuse}). Immutable.
  */
 public final class PortQos {
