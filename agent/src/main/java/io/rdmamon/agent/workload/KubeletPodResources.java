@@ -163,7 +163,8 @@ public final class KubeletPodResources implements AutoCloseable {
         }
         if (!code.equals(Integer.toString(GRPC_OK))) {
             String text = status.get("grpc-message");
-            throw refused("gRPC status " + code + (text == null ? "" : " " + URLDecoder.decode(text, StandardCharsets.UTF_8)));
+            throw refused("gRPC status " + code
+                    + (text == null ? "" : " " + URLDecoder.decode(text, StandardCharsets.UTF_8)));
         }
         return PodResourcesDecoder.listResponse(message.message());
     }

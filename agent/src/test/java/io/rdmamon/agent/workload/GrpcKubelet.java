@@ -24,8 +24,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * A real gRPC server (grpc-java over netty, on a unix socket as the kubelet serves it) implementing the pod-resources
  * {@code v1.PodResourcesLister/List} method: it answers what the test sets — an encoded message, a gRPC error, or
- * nothing at all — and keeps the requests it got, counts the calls open at once and those the client cancelled. Messages are plain bytes (encoded by {@link Protoc}), so no
- * generated code stands between the test and the wire.
+ * nothing at all — keeps the requests it got, and counts the calls open at once and those the client cancelled.
+ * Messages are plain bytes (encoded by {@link Protoc}), so no generated code stands between the test and the wire.
  */
 final class GrpcKubelet implements AutoCloseable {
     private static final MethodDescriptor.Marshaller<byte[]> BYTES = new MethodDescriptor.Marshaller<>() {

@@ -14,10 +14,10 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A kubelet that answers {@code List} well (no pods) until {@link #turnHostile()}, then with what no gRPC library
- * writes: a 5-byte message prefix claiming
- * {@code claimedLength} bytes, then data without end — as fast as HTTP/2 flow control lets it ({@link Pace#FLOOD}), or
- * a byte every few milliseconds ({@link Pace#TRICKLE}) — until the client resets the stream. An HTTP/2 server without
- * TLS on a unix socket, as the kubelet serves the API; it counts what it wrote and the resets it saw.
+ * writes: a 5-byte message prefix claiming {@code claimedLength} bytes, then data without end — as fast as HTTP/2 flow
+ * control lets it ({@link Pace#FLOOD}), or a byte every few milliseconds ({@link Pace#TRICKLE}) — until the client
+ * resets the stream. An HTTP/2 server without TLS on a unix socket, as the kubelet serves the API; it counts what it
+ * wrote and the resets it saw.
  */
 final class HostileKubelet implements AutoCloseable {
     enum Pace { FLOOD, TRICKLE }
