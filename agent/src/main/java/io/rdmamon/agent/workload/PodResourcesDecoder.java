@@ -23,99 +23,185 @@ public final class PodResourcesDecoder {
                                  String deviceId) {
     }
 
+    /**
+     * How much of one answer is decoded: the answer's bytes are capped (16 MiB), but a byte can be a device id, so
+     * the rows decoded are bounded too. A node runs 110 pods by default and rarely more than a few hundred.
+     *
+     * @param pods       {@code pod_resources} entries
+     * @param containers containers over all pods
+     * @param devices    rows: device ids and DRA claimed devices over all containers
+     */
+    public record Bounds(int pods, int containers, int devices) {
+        public static final Bounds KUBELET = new Bounds(4096, 32768, 65536);
+    }
+
+    /** An answer beyond the {@link Bounds}: none of it is used; the message counts what was beyond each bound hit. */
+    public static final class BoundsExceeded extends RuntimeException {
+        BoundsExceeded(String message) {
+            super(message);
+        }
+    }
+
     private PodResourcesDecoder() {
     }
 
-    /** @throws IllegalArgumentException naming the offset when the message is malformed */
+    /**
+     * @throws IllegalArgumentException naming the offset when the message is malformed
+     * @throws BoundsExceeded           when it holds more than {@link Bounds#KUBELET}
+     */
     public static List<AssignedDevice> listResponse(byte[] message) {
-        List<AssignedDevice> devices = new ArrayList<>();
+        return listResponse(message, Bounds.KUBELET);
+    }
+
+    static List<AssignedDevice> listResponse(byte[] message, Bounds bounds) {
+        Decoding decoding = new Decoding(bounds);
         ProtoReader response = new ProtoReader(message);
         while (response.hasMore()) {
             int tag = response.tag();
             if (tag == (1 << 3 | ProtoReader.LENGTH_DELIMITED)) {
-                podResources(response.message(), devices);
+                decoding.pod(response.message());
             } else {
                 response.skip(tag & 7);
             }
         }
-        return devices;
+        return decoding.devices();
     }
 
-    private static void podResources(ProtoReader pod, List<AssignedDevice> devices) {
-        String name = "";
-        String namespace = "";
-        List<ProtoReader> containers = new ArrayList<>();
-        while (pod.hasMore()) {
-            int tag = pod.tag();
-            switch (tag) {
-                case 1 << 3 | ProtoReader.LENGTH_DELIMITED -> name = pod.string();
-                case 2 << 3 | ProtoReader.LENGTH_DELIMITED -> namespace = pod.string();
-                case 3 << 3 | ProtoReader.LENGTH_DELIMITED -> containers.add(pod.message());
-                default -> pod.skip(tag & 7);
-            }
-        }
-        // fields may come in any order: the containers are read once the pod's name is known
-        for (ProtoReader container : containers) {
-            containerResources(namespace, name, container, devices);
-        }
-    }
+    /**
+     * One answer's rows and its counts. A message is read twice where its fields may come in any order — once for
+     * its names, once for what it holds — so that nothing is kept per entry but the rows; an entry beyond a bound is
+     * counted and skipped undecoded.
+     */
+    private static final class Decoding {
+        private final Bounds bounds;
+        private final List<AssignedDevice> rows = new ArrayList<>();
+        private int pods;
+        private int containers;
+        private int devices;
 
-    private static void containerResources(String namespace, String pod, ProtoReader container,
-                                           List<AssignedDevice> devices) {
-        String name = "";
-        List<ProtoReader> held = new ArrayList<>();
-        List<ProtoReader> claims = new ArrayList<>();
-        while (container.hasMore()) {
-            int tag = container.tag();
-            switch (tag) {
-                case 1 << 3 | ProtoReader.LENGTH_DELIMITED -> name = container.string();
-                case 2 << 3 | ProtoReader.LENGTH_DELIMITED -> held.add(container.message());
-                case 5 << 3 | ProtoReader.LENGTH_DELIMITED -> claims.add(container.message());
-                default -> container.skip(tag & 7);
-            }
+        Decoding(Bounds bounds) {
+            this.bounds = bounds;
         }
-        for (ProtoReader device : held) {
-            String resource = "";
-            List<String> ids = new ArrayList<>();
-            while (device.hasMore()) {
-                int tag = device.tag();
+
+        void pod(ProtoReader pod) {
+            if (++pods > bounds.pods()) {
+                return;
+            }
+            String name = "";
+            String namespace = "";
+            for (ProtoReader names = pod.fromStart(); names.hasMore(); ) {
+                int tag = names.tag();
                 switch (tag) {
-                    case 1 << 3 | ProtoReader.LENGTH_DELIMITED -> resource = device.string();
-                    case 2 << 3 | ProtoReader.LENGTH_DELIMITED -> ids.add(device.string());
-                    default -> device.skip(tag & 7);
+                    case 1 << 3 | ProtoReader.LENGTH_DELIMITED -> name = names.string();
+                    case 2 << 3 | ProtoReader.LENGTH_DELIMITED -> namespace = names.string();
+                    default -> names.skip(tag & 7);
                 }
             }
-            for (String id : ids) {
-                devices.add(new AssignedDevice(namespace, pod, name, resource, id));
+            while (pod.hasMore()) {
+                int tag = pod.tag();
+                if (tag == (3 << 3 | ProtoReader.LENGTH_DELIMITED)) {
+                    container(namespace, name, pod.message());
+                } else {
+                    pod.skip(tag & 7);
+                }
             }
         }
-        for (ProtoReader claim : claims) {
+
+        private void container(String namespace, String pod, ProtoReader container) {
+            if (++containers > bounds.containers()) {
+                return;
+            }
+            String name = "";
+            for (ProtoReader names = container.fromStart(); names.hasMore(); ) {
+                int tag = names.tag();
+                if (tag == (1 << 3 | ProtoReader.LENGTH_DELIMITED)) {
+                    name = names.string();
+                } else {
+                    names.skip(tag & 7);
+                }
+            }
+            PodDirectory.PodName owner = new PodDirectory.PodName(namespace, pod, name);
+            while (container.hasMore()) {
+                int tag = container.tag();
+                switch (tag) {
+                    case 2 << 3 | ProtoReader.LENGTH_DELIMITED -> pluginDevices(owner, container.message());
+                    case 5 << 3 | ProtoReader.LENGTH_DELIMITED -> claim(owner, container.message());
+                    default -> container.skip(tag & 7);
+                }
+            }
+        }
+
+        /** A device plugin's {@code ContainerDevices}: one row per device id. */
+        private void pluginDevices(PodDirectory.PodName owner, ProtoReader held) {
+            String resource = "";
+            for (ProtoReader names = held.fromStart(); names.hasMore(); ) {
+                int tag = names.tag();
+                if (tag == (1 << 3 | ProtoReader.LENGTH_DELIMITED)) {
+                    resource = names.string();
+                } else {
+                    names.skip(tag & 7);
+                }
+            }
+            while (held.hasMore()) {
+                int tag = held.tag();
+                if (tag == (2 << 3 | ProtoReader.LENGTH_DELIMITED) && ++devices <= bounds.devices()) {
+                    rows.add(row(owner, resource, held.string()));
+                } else {
+                    held.skip(tag & 7);
+                }
+            }
+        }
+
+        /** A DRA {@code DynamicResource}: its claim resources. */
+        private void claim(PodDirectory.PodName owner, ProtoReader claim) {
             while (claim.hasMore()) {
                 int tag = claim.tag();
                 if (tag == (4 << 3 | ProtoReader.LENGTH_DELIMITED)) {
-                    claimResource(namespace, pod, name, claim.message(), devices);
+                    claimResource(owner, claim.message());
                 } else {
                     claim.skip(tag & 7);
                 }
             }
         }
-    }
 
-    /** A DRA {@code ClaimResource}: one row when it names a device (a claim of CDI devices alone names none). */
-    private static void claimResource(String namespace, String pod, String container, ProtoReader resource,
-                                      List<AssignedDevice> devices) {
-        String driver = "";
-        String device = "";
-        while (resource.hasMore()) {
-            int tag = resource.tag();
-            switch (tag) {
-                case 2 << 3 | ProtoReader.LENGTH_DELIMITED -> driver = resource.string();
-                case 4 << 3 | ProtoReader.LENGTH_DELIMITED -> device = resource.string();
-                default -> resource.skip(tag & 7);
+        /** A DRA {@code ClaimResource}: one row when it names a device (a claim of CDI devices alone names none). */
+        private void claimResource(PodDirectory.PodName owner, ProtoReader resource) {
+            String driver = "";
+            String device = "";
+            while (resource.hasMore()) {
+                int tag = resource.tag();
+                switch (tag) {
+                    case 2 << 3 | ProtoReader.LENGTH_DELIMITED -> driver = resource.string();
+                    case 4 << 3 | ProtoReader.LENGTH_DELIMITED -> device = resource.string();
+                    default -> resource.skip(tag & 7);
+                }
+            }
+            if (!device.isEmpty() && ++devices <= bounds.devices()) {
+                rows.add(row(owner, driver, device));
             }
         }
-        if (!device.isEmpty()) {
-            devices.add(new AssignedDevice(namespace, pod, container, driver, device));
+
+        private static AssignedDevice row(PodDirectory.PodName owner, String resource, String deviceId) {
+            return new AssignedDevice(owner.namespace(), owner.pod(), owner.container(), resource, deviceId);
+        }
+
+        /** The rows; @throws BoundsExceeded when an entry was beyond a bound */
+        List<AssignedDevice> devices() {
+            List<String> beyond = new ArrayList<>();
+            over(beyond, pods, bounds.pods(), "pods");
+            over(beyond, containers, bounds.containers(), "containers");
+            over(beyond, devices, bounds.devices(), "devices");
+            if (!beyond.isEmpty()) {
+                throw new BoundsExceeded("answer beyond the agent's bounds: " + String.join(", ", beyond)
+                        + " (none of it used)");
+            }
+            return rows;
+        }
+
+        private static void over(List<String> beyond, int seen, int bound, String what) {
+            if (seen > bound) {
+                beyond.add((seen - bound) + " " + what + " over " + bound);
+            }
         }
     }
 }

@@ -14,6 +14,7 @@ final class ProtoReader {
     static final int FIXED32 = 5;
 
     private final byte[] bytes;
+    private final int start;
     private final int end;
     private int position;
 
@@ -23,6 +24,7 @@ final class ProtoReader {
 
     private ProtoReader(byte[] bytes, int start, int end) {
         this.bytes = bytes;
+        this.start = start;
         this.position = start;
         this.end = end;
     }
@@ -68,6 +70,11 @@ final class ProtoReader {
         ProtoReader inner = new ProtoReader(bytes, position, position + length);
         position += length;
         return inner;
+    }
+
+    /** A second reader of the same message from its first field, for a message read twice; this one stays put. */
+    ProtoReader fromStart() {
+        return new ProtoReader(bytes, start, end);
     }
 
     /** Skips the value of a field of {@code wireType} (deprecated groups are refused). */

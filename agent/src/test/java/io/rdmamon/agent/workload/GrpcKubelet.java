@@ -19,12 +19,13 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A real gRPC server (grpc-java over netty, on a unix socket as the kubelet serves it) implementing the pod-resources
  * {@code v1.PodResourcesLister/List} method: it answers what the test sets — an encoded message, a gRPC error, or
- * nothing at all — and keeps the requests it got. Messages are plain bytes (encoded by {@link Protoc}), so no
- * generated code stands between the test and the wire.
+ * nothing at all — keeps the requests it got, and counts the calls open at once and those the client cancelled.
+ * Messages are plain bytes (encoded by {@link Protoc}), so no generated code stands between the test and the wire.
  */
 final class GrpcKubelet implements AutoCloseable {
     private static final MethodDescriptor.Marshaller<byte[]> BYTES = new MethodDescriptor.Marshaller<>() {
@@ -61,6 +62,11 @@ final class GrpcKubelet implements AutoCloseable {
     }
 
     final List<byte[]> requests = new CopyOnWriteArrayList<>();
+    /** Calls the client cancelled (an HTTP/2 {@code RST_STREAM}, or the connection closed). */
+    final AtomicInteger cancelled = new AtomicInteger();
+    /** The most calls open at once. */
+    final AtomicInteger mostOpen = new AtomicInteger();
+    private final AtomicInteger open = new AtomicInteger();
     private final EpollEventLoopGroup loops = new EpollEventLoopGroup(1);
     private final Server server;
     private volatile Answer answer;
@@ -79,8 +85,20 @@ final class GrpcKubelet implements AutoCloseable {
     }
 
     private ServerCall.Listener<byte[]> listen(ServerCall<byte[], byte[]> call) {
+        mostOpen.accumulateAndGet(open.incrementAndGet(), Math::max);
         call.request(1);
         return new ServerCall.Listener<byte[]>() {
+            @Override
+            public void onCancel() {
+                cancelled.incrementAndGet();
+                open.decrementAndGet();
+            }
+
+            @Override
+            public void onComplete() {
+                open.decrementAndGet();
+            }
+
             @Override
             public void onMessage(byte[] request) {
                 requests.add(request);

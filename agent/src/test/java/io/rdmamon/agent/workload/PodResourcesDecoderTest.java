@@ -1,8 +1,11 @@
 package io.rdmamon.agent.workload;
 
 import io.rdmamon.agent.workload.PodResourcesDecoder.AssignedDevice;
+import io.rdmamon.agent.workload.PodResourcesDecoder.Bounds;
+import io.rdmamon.agent.workload.PodResourcesDecoder.BoundsExceeded;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import java.util.Arrays;
@@ -91,5 +94,29 @@ class PodResourcesDecoderTest {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> PodResourcesDecoder.listResponse(bytes));
         assertTrue(e.getMessage().startsWith("malformed protobuf at byte "), e.getMessage());
+    }
+
+    /** TWO_PODS holds 2 pods, 3 containers and 6 devices: each bound one short is named with what it left out. */
+    static Stream<Arguments> bounds() {
+        return Stream.of(
+                Arguments.of(new Bounds(2, 3, 6), null),
+                Arguments.of(new Bounds(1, 3, 6), "1 pods over 1"),
+                Arguments.of(new Bounds(2, 2, 6), "1 containers over 2"),
+                Arguments.of(new Bounds(2, 3, 5), "1 devices over 5"),
+                // the second pod is not decoded, so its container and device are not counted
+                Arguments.of(new Bounds(1, 1, 1), "1 pods over 1, 1 containers over 1, 4 devices over 1"));
+    }
+
+    @ParameterizedTest
+    @MethodSource("bounds")
+    void anAnswerBeyondABoundIsRefusedNamingWhatItHeldBeyond(Bounds bounds, String beyond) throws Exception {
+        byte[] answer = Protoc.encode("ListPodResourcesResponse", TWO_PODS);
+        if (beyond == null) {
+            assertEquals(TWO_PODS_DEVICES, PodResourcesDecoder.listResponse(answer, bounds));
+        } else {
+            BoundsExceeded e = assertThrows(BoundsExceeded.class,
+                    () -> PodResourcesDecoder.listResponse(answer, bounds));
+            assertEquals("answer beyond the agent's bounds: " + beyond + " (none of it used)", e.getMessage());
+        }
     }
 }
