@@ -20,9 +20,10 @@ import io.vertx.core.http.UpgradeRejectedException;
 import io.vertx.core.http.WebSocketClient;
 import io.vertx.ext.web.client.HttpResponse;
 import io.vertx.ext.web.client.WebClient;
-import org.junit.jupiter.api.AfterEach;
+import io.vertx.junit5.VertxExtension;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -42,6 +43,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /** The collector over loopback: ingest, REST, /metrics, faults (malformed frame, unknown token), staleness. */
+@ExtendWith(VertxExtension.class)
 class CollectorEndToEndTest {
     private static final String AGENT_TOKEN = "agent-secret-1";
     /** Once any token is configured, reads need a viewer token (an unconfigured role is refused, not open). */
@@ -54,19 +56,14 @@ class CollectorEndToEndTest {
     private WebSocketClient wsClient;
 
     @BeforeEach
-    void start() throws Exception {
-        vertx = Vertx.vertx();
+    void start(Vertx vertx) throws Exception {
+        this.vertx = vertx;
         CollectorConfig config = CollectorConfig.defaults().withListen("127.0.0.1:0")
                 .withTokens(List.of(new TokenEntry(Role.AGENT, AGENT_TOKEN, null), new TokenEntry(Role.VIEWER, VIEWER_TOKEN, null)))
                 .withStaleness(2, Duration.ofMillis(1500));
         collector = await(Collector.start(vertx, config));
         http = WebClient.create(vertx);
         wsClient = vertx.createWebSocketClient();
-    }
-
-    @AfterEach
-    void stop() throws Exception {
-        await(vertx.close());
     }
 
     private RawAgent rawAgent(String token) throws Exception {
@@ -180,14 +177,11 @@ class CollectorEndToEndTest {
     /** {@code metrics}: the families left out are not served; the store and the API keep everything. */
     @Test
     void aMetricsSelectionLeavesFamiliesOutOfMetricsOnly() throws Exception {
-        await(vertx.close());
-        vertx = Vertx.vertx();
+        await(collector.close()); // the one of @BeforeEach serves every family
         collector = await(Collector.start(vertx, CollectorConfig.defaults().withListen("127.0.0.1:0")
                 .withTokens(List.of(new TokenEntry(Role.AGENT, AGENT_TOKEN, null),
                         new TokenEntry(Role.VIEWER, VIEWER_TOKEN, null)))
                 .withMetrics("minimal,-rdmamon_collector_nodes_expired_total,+rdma_gid_info", "metrics")));
-        http = WebClient.create(vertx);
-        wsClient = vertx.createWebSocketClient();
         GoldenStream agent = new GoldenStream(rawAgent(AGENT_TOKEN), "gpu-01", 60_000);
         agent.send(1_000_000L, 1, 1);
         String text = get("/metrics", null).bodyAsString();

@@ -7,9 +7,10 @@ import io.vertx.core.net.PemTrustOptions;
 import io.vertx.ext.web.client.HttpResponse;
 import io.vertx.ext.web.client.WebClient;
 import io.vertx.ext.web.client.WebClientOptions;
-import org.junit.jupiter.api.AfterAll;
+import io.vertx.junit5.VertxExtension;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
@@ -27,6 +28,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * The collector serving HTTPS from PEM files: scraping with a viewer token works over TLS for a client that
  * trusts the certificate, while plain HTTP to the same port and clients that do not trust it get nothing.
  */
+@ExtendWith(VertxExtension.class)
 class CollectorTlsTest {
     private static final String VIEWER_TOKEN = "viewer-secret";
     @TempDir
@@ -36,20 +38,15 @@ class CollectorTlsTest {
     private static Collector.Running collector;
 
     @BeforeAll
-    static void start() throws Exception {
+    static void start(Vertx vertx) throws Exception {
         certificate = TestCertificate.generate(dir);
-        vertx = Vertx.vertx();
+        CollectorTlsTest.vertx = vertx;
         Path configFile = dir.resolve("collector.json");
         // relative names: resolved against the config file's directory
         Files.writeString(configFile, "{\"listen\": \"127.0.0.1:0\", \"tls\": {\"certFile\": \"tls.crt\", \"keyFile\": \"tls.key\"}}");
         CollectorConfig config = CollectorConfig.load(configFile, Map.of())
                 .withTokens(List.of(new TokenEntry(Role.VIEWER, VIEWER_TOKEN, null)));
         collector = Collector.start(vertx, config).toCompletionStage().toCompletableFuture().get(20, TimeUnit.SECONDS);
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
     }
 
     private static WebClient client(boolean ssl, boolean trust) {

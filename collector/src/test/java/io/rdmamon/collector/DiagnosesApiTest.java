@@ -8,10 +8,12 @@ import io.rdmamon.protocol.testing.FixtureHosts;
 import io.rdmamon.protocol.wire.SampleEncoder;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.WebSocket;
+import io.vertx.junit5.VertxExtension;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.io.BufferedReader;
 import java.io.InputStream;
@@ -38,6 +40,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * critical, at once) and its eRDMA netdev's ethtool source fails (agent_stale, warning, after 3 samples).
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@ExtendWith(VertxExtension.class)
 class DiagnosesApiTest {
     private static final String AGENT_TOKEN = "agent-secret";
     private static final String VIEWER_TOKEN = "viewer-secret";
@@ -48,8 +51,8 @@ class DiagnosesApiTest {
     private WebSocket agent;
 
     @BeforeAll
-    void start() throws Exception {
-        vertx = Vertx.vertx();
+    void start(Vertx vertx) throws Exception {
+        this.vertx = vertx;
         collector = await(Collector.start(vertx, CollectorConfig.defaults().withListen("127.0.0.1:0").withTokens(List.of(
                 new TokenEntry(Role.AGENT, AGENT_TOKEN, null), new TokenEntry(Role.VIEWER, VIEWER_TOKEN, null)))));
         RawAgent stream = new RawAgent(vertx.createWebSocketClient(), collector.port(), AGENT_TOKEN);
@@ -66,7 +69,6 @@ class DiagnosesApiTest {
         // the agent leaves first: a server closing under an open WebSocket waits for the close handshake,
         // which the client side of this same, closing Vert.x may answer only after its 10 s closing timeout
         await(agent.close());
-        await(vertx.close());
     }
 
     @Test

@@ -23,10 +23,12 @@ import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.WebSocket;
 import io.vertx.core.http.WebSocketConnectOptions;
+import io.vertx.junit5.VertxExtension;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -47,6 +49,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * carrier goes down and up twice (protocol 3 netdev counters) and an IB port's link_downed rises to 255.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@ExtendWith(VertxExtension.class)
 class EventsApiTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final long START = System.currentTimeMillis() - 10_000;
@@ -56,8 +59,8 @@ class EventsApiTest {
     private WebSocket agent;
 
     @BeforeAll
-    void start() throws Exception {
-        vertx = Vertx.vertx();
+    void start(Vertx vertx) throws Exception {
+        this.vertx = vertx;
         collector = await(Collector.start(vertx, CollectorConfig.defaults().withListen("127.0.0.1:0")));
         FrameCodec codec = new FrameCodec();
         LinkedBlockingQueue<Frame> acks = new LinkedBlockingQueue<>();
@@ -86,7 +89,6 @@ class EventsApiTest {
     @AfterAll
     void stop() throws Exception {
         await(agent.close());
-        await(vertx.close());
     }
 
     @Test

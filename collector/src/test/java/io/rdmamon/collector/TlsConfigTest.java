@@ -4,9 +4,10 @@ import io.rdmamon.collector.auth.Role;
 import io.rdmamon.collector.auth.TokenEntry;
 import io.vertx.core.Vertx;
 import io.vertx.core.net.PemKeyCertOptions;
-import org.junit.jupiter.api.AfterAll;
+import io.vertx.junit5.VertxExtension;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -24,6 +25,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The {@code tls} settings: layering of file, environment and flags, and the startup check of the PEM files. */
+@ExtendWith(VertxExtension.class)
 class TlsConfigTest {
     @TempDir
     static Path dir;
@@ -32,15 +34,10 @@ class TlsConfigTest {
     private static TestCertificate other;
 
     @BeforeAll
-    static void setUp() throws Exception {
-        vertx = Vertx.vertx();
+    static void setUp(Vertx vertx) throws Exception {
+        TlsConfigTest.vertx = vertx;
         certificate = TestCertificate.generate(Files.createDirectory(dir.resolve("one")));
         other = TestCertificate.generate(Files.createDirectory(dir.resolve("two")));
-    }
-
-    @AfterAll
-    static void tearDown() throws Exception {
-        vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
     }
 
     @Test

@@ -14,9 +14,10 @@ import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.WebSocketClient;
 import io.vertx.ext.web.client.HttpResponse;
 import io.vertx.ext.web.client.WebClient;
-import org.junit.jupiter.api.AfterEach;
+import io.vertx.junit5.VertxExtension;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.util.List;
 
@@ -25,6 +26,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** {@code /api/nodes/{node}/topology} and the topology series of {@code /metrics}, from a sample over the wire. */
+@ExtendWith(VertxExtension.class)
 class TopologyApiTest {
     private static final String AGENT_TOKEN = "agent-secret-1";
     private static final String VIEWER_TOKEN = "viewer-secret-1";
@@ -35,19 +37,14 @@ class TopologyApiTest {
     private WebSocketClient wsClient;
 
     @BeforeEach
-    void start() throws Exception {
-        vertx = Vertx.vertx();
+    void start(Vertx vertx) throws Exception {
+        this.vertx = vertx;
         CollectorConfig config = CollectorConfig.defaults().withListen("127.0.0.1:0")
                 .withTokens(List.of(new TokenEntry(Role.AGENT, AGENT_TOKEN, null),
                         new TokenEntry(Role.VIEWER, VIEWER_TOKEN, null)));
         collector = await(Collector.start(vertx, config));
         http = WebClient.create(vertx);
         wsClient = vertx.createWebSocketClient();
-    }
-
-    @AfterEach
-    void stop() throws Exception {
-        await(vertx.close());
     }
 
     /** GPU0 pairs with mlx5_0 (PIX, ready); GPU1's closest NIC is mlx5_0 too but across the sockets. */

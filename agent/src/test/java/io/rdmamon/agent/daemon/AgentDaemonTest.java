@@ -9,11 +9,12 @@ import io.rdmamon.protocol.net.HostPort;
 import io.rdmamon.protocol.testing.Fifos;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
-import org.junit.jupiter.api.AfterEach;
+import io.vertx.junit5.VertxExtension;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.net.URI;
@@ -37,6 +38,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The agent's one sampling loop: reads on a worker, a beat skipped while a read overruns, samples to the sinks. */
+@ExtendWith(VertxExtension.class)
 class AgentDaemonTest {
     private static final Duration INTERVAL = Duration.ofMillis(100);
     private final HttpClient http = HttpClient.newHttpClient();
@@ -44,13 +46,8 @@ class AgentDaemonTest {
     private Vertx vertx;
 
     @BeforeEach
-    void start() {
-        vertx = Vertx.vertx();
-    }
-
-    @AfterEach
-    void stop() throws Exception {
-        await(vertx.close());
+    void start(Vertx vertx) {
+        this.vertx = vertx;
     }
 
     private HostSample sample(String name) {

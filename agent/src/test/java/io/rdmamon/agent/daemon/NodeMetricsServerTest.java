@@ -5,9 +5,10 @@ import io.rdmamon.protocol.exposition.ExpositionFormat;
 import io.rdmamon.protocol.model.HostSample;
 import io.rdmamon.protocol.net.HostPort;
 import io.vertx.core.Vertx;
-import org.junit.jupiter.api.AfterEach;
+import io.vertx.junit5.VertxExtension;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -32,6 +33,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The agent's own /metrics: the node's series, the collector's negotiation (OpenMetrics, gzip), liveness. */
+@ExtendWith(VertxExtension.class)
 class NodeMetricsServerTest {
     private static final Duration INTERVAL = Duration.ofSeconds(1);
     private final HttpClient http = HttpClient.newHttpClient();
@@ -39,15 +41,10 @@ class NodeMetricsServerTest {
     private NodeMetricsServer server;
 
     @BeforeEach
-    void start() throws Exception {
-        vertx = Vertx.vertx();
+    void start(Vertx vertx) throws Exception {
+        this.vertx = vertx;
         server = new NodeMetricsServer(new HostPort("127.0.0.1", 0), "fx-local", INTERVAL);
         await(vertx.deployVerticle(server));
-    }
-
-    @AfterEach
-    void stop() throws Exception {
-        await(vertx.close());
     }
 
     private HttpResponse<byte[]> get(String path, String... headers) throws Exception {

@@ -9,9 +9,10 @@ import io.rdmamon.protocol.wire.FrameException;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServer;
-import org.junit.jupiter.api.AfterEach;
+import io.vertx.junit5.VertxExtension;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.time.Duration;
 import java.util.List;
@@ -31,6 +32,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * Two bare WebSocket endpoints play the replicas: the first takes the hello and the samples and never acknowledges,
  * the second acknowledges every sample. Before the acknowledgement deadline the agent stayed on the first for good.
  */
+@ExtendWith(VertxExtension.class)
 class AgentStreamerAckDeadlineTest {
     private static final Duration ACK_TIMEOUT = Duration.ofSeconds(1);
     /** Generous for a loaded 2-core machine: the agent must move after 1 s, the wait only bounds a hang. */
@@ -77,19 +79,14 @@ class AgentStreamerAckDeadlineTest {
     }
 
     @BeforeEach
-    void start() throws Exception {
+    void start(Vertx vertx) throws Exception {
         sample = HostReader.forRoot(Fixtures.root("mlx5-roce")).read("node-a");
-        vertx = Vertx.vertx();
+        this.vertx = vertx;
         hung.listen();
         healthy.listen();
         streamer = new AgentStreamer(AgentStreamerOptions.of(hung.url() + "," + healthy.url(), "node-a")
                 .withAckTimeout(ACK_TIMEOUT).withBackoff(Duration.ofMillis(50), Duration.ofMillis(100)));
         await(vertx.deployVerticle(streamer));
-    }
-
-    @AfterEach
-    void stop() throws Exception {
-        await(vertx.close());
     }
 
     @Test
@@ -107,7 +104,8 @@ class AgentStreamerAckDeadlineTest {
         assertEquals(0, moved.buffered(), "nothing left unacknowledged");
         assertEquals(0, moved.dropped(), "nothing lost");
 
-        // the acknowledging replica keeps the agent past several deadlines: every ack restarts the clock
+        // the acknowledging replica keeps the agent past several deadlines: every ack restarts the clock. The sleeps
+        // are the scenario: 8 samples half a deadline apart keep the connection busy for four deadlines
         for (int i = 0; i < 8; i++) {
             offer(1);
             Thread.sleep(ACK_TIMEOUT.toMillis() / 2);

@@ -19,9 +19,10 @@ import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.ServerWebSocket;
-import org.junit.jupiter.api.AfterEach;
+import io.vertx.junit5.VertxExtension;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
@@ -33,6 +34,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicReference;
 
 import static io.rdmamon.protocol.testing.Waits.await;
+import static io.rdmamon.protocol.testing.Waits.poll;
 import static io.rdmamon.protocol.testing.Waits.waitFor;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -42,6 +44,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * wire (the collector's orchestration is tested with it in its own module), so the agent's handling
  * of start, report and disconnect is seen frame by frame.
  */
+@ExtendWith(VertxExtension.class)
 class AgentStreamerProbeTest {
     private static final Path ROOT = Fixtures.root("mlx5-roce");
     private final FrameCodec codec = new FrameCodec();
@@ -53,8 +56,8 @@ class AgentStreamerProbeTest {
     private HttpServer collector;
 
     @BeforeEach
-    void start() throws Exception {
-        vertx = Vertx.vertx();
+    void start(Vertx vertx) throws Exception {
+        this.vertx = vertx;
         collector = await(vertx.createHttpServer().webSocketHandler(ws -> {
             if (!ws.path().equals(WireFormat.STREAM_PATH)) {
                 ws.close((short) 1008, "not the stream path");
@@ -69,11 +72,6 @@ class AgentStreamerProbeTest {
                 }
             });
         }).listen(0, "127.0.0.1"));
-    }
-
-    @AfterEach
-    void stop() throws Exception {
-        await(vertx.close());
     }
 
     private void deploy(ProbeSettings probes) throws Exception {
@@ -124,9 +122,24 @@ class AgentStreamerProbeTest {
         agentSocket.get().close();
         waitFor(() -> !grandchildAlive(marker), "the probe's process group killed after the disconnect");
         waitFor(() -> received.stream().filter(f -> f instanceof Frame.Hello).count() > helloCount, "the reconnect");
-        Thread.sleep(300); // a report would have been written by now: there must be none
+        startAnotherProbeOnThePortOfWire1();
         assertEquals(List.of(ProbePhase.LISTENING), reports("wire-1").stream().map(Frame.ProbeReport::phase).toList(),
                 "the abandoned probe reports nothing more");
+    }
+
+    /**
+     * Starts servers on wire-1's port until one listens. The runner refuses a start while another probe holds the port,
+     * so the one that listens came after wire-1's run had ended, and a report of wire-1 would have been written on this
+     * ordered connection before its LISTENING.
+     */
+    private void startAnotherProbeOnThePortOfWire1() throws Exception {
+        int[] attempts = {0};
+        poll("a later probe listening on wire-1's port", () -> {
+            String id = "wire-after-" + ++attempts[0];
+            send(server(id));
+            waitFor(() -> !reports(id).isEmpty(), "the answer to " + id);
+            return reports(id).get(0).phase();
+        }, phase -> phase == ProbePhase.LISTENING, Duration.ofSeconds(10), Duration.ofMillis(50));
     }
 
     private static boolean grandchildAlive(String marker) {

@@ -7,9 +7,11 @@ import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.net.NetServer;
 import io.vertx.core.net.NetSocket;
+import io.vertx.junit5.VertxExtension;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -41,6 +43,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
  * makes that window as long as the test wants: it refuses the hello with a close frame and ends the TCP connection
  * only after the agent has been offered more samples.
  */
+@ExtendWith(VertxExtension.class)
 class AgentStreamerRefusalTest {
     private static final short POLICY = 1008;
     private static final String REASON = "node name conflict: node-a is streaming on another live connection";
@@ -69,16 +72,15 @@ class AgentStreamerRefusalTest {
     private NetServer collector;
 
     @BeforeEach
-    void start() throws Exception {
+    void start(Vertx vertx) throws Exception {
         root.addHandler(capture);
-        vertx = Vertx.vertx();
+        this.vertx = vertx;
         collector = await(vertx.createNetServer().connectHandler(this::refuseAtHello).listen(0, "127.0.0.1"));
     }
 
     @AfterEach
     void stop() throws Exception {
         root.removeHandler(capture);
-        await(vertx.close());
     }
 
     @Test

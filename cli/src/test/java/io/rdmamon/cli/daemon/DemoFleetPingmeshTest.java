@@ -14,8 +14,11 @@ import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.ServerWebSocket;
+import io.vertx.junit5.VertxExtension;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
@@ -35,22 +38,27 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * consents, and a latency probe across leaf-01's uplink in tor-uplink-loss comes back DONE with round trips that
  * show the retransmissions. A bare WebSocket endpoint plays the collector's part of the wire.
  */
+@ExtendWith(VertxExtension.class)
 class DemoFleetPingmeshTest {
     private static final Duration LIMIT = Duration.ofSeconds(60);
     private final FrameCodec codec = new FrameCodec();
     private final Map<String, ServerWebSocket> sockets = new ConcurrentHashMap<>();
     private final Map<String, Frame.Hello> hellos = new ConcurrentHashMap<>();
     private final List<Frame.ProbeReport> reports = new CopyOnWriteArrayList<>();
-    private final Vertx vertx = Vertx.vertx();
+    private Vertx vertx;
     private FabricSimulator simulator;
     private DemoFleet fleet;
+
+    @BeforeEach
+    void setUp(Vertx vertx) {
+        this.vertx = vertx;
+    }
 
     @AfterEach
     void stop() throws Exception {
         if (fleet != null) {
             await(fleet.stop(), LIMIT);
         }
-        await(vertx.close(), LIMIT);
         if (simulator != null) {
             simulator.deleteTrees();
         }

@@ -2,6 +2,7 @@ package io.rdmamon.cli.daemon;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.rdmamon.protocol.testing.Waits;
 import org.junit.jupiter.api.Test;
 
 import java.io.BufferedReader;
@@ -62,14 +63,10 @@ class DemoProcessTest {
             }
             assertTrue(api != null, () -> "no welcome; stderr: " + errLines);
             HttpClient http = HttpClient.newHttpClient();
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-            int nodes = 0;
-            while (nodes < 3 && System.nanoTime() < deadline) {
-                String body = http.send(HttpRequest.newBuilder(URI.create(api)).build(),
-                        HttpResponse.BodyHandlers.ofString()).body();
-                nodes = JSON.readTree(body).get("nodes").size();
-                Thread.sleep(200);
-            }
+            URI nodesApi = URI.create(api);
+            int nodes = Waits.pollUntil(() -> JSON.readTree(http.send(HttpRequest.newBuilder(nodesApi).build(),
+                    HttpResponse.BodyHandlers.ofString()).body()).get("nodes").size(), n -> n == 3,
+                    Duration.ofSeconds(60), Duration.ofMillis(200));
             assertEquals(3, nodes, () -> "nodes registered; stderr: " + errLines);
 
             long stopping = System.nanoTime();

@@ -8,7 +8,9 @@ import io.rdmamon.protocol.testing.FixtureHosts;
 import io.rdmamon.protocol.wire.SampleEncoder;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.WebSocketClient;
+import io.vertx.junit5.VertxExtension;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
@@ -16,7 +18,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
-import static io.rdmamon.protocol.testing.Waits.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -25,12 +26,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * headless Chromium: its fleet overview lists the nodes held by the other replica too, as they arrive over the
  * clustered event bus, and keeps them current.
  */
+@ExtendWith(VertxExtension.class)
 class ClusterDashboardBrowserTest {
     private static final String ROWS = "#grid-canvas .vt-row:not([hidden])";
 
     @Test
-    void theOverviewOfOneReplicaShowsTheNodesAnotherHolds(@TempDir Path temp) throws Exception {
-        Vertx client = Vertx.vertx();
+    void theOverviewOfOneReplicaShowsTheNodesAnotherHolds(Vertx client, @TempDir Path temp) throws Exception {
+        // the replicas are several clustered Vert.x instances (TestReplicas): the extension's one plain instance is the client
         List<String> consoleErrors = new CopyOnWriteArrayList<>();
         try (TestReplicas replicas = TestReplicas.start(2, CollectorConfig.defaults());
              HeadlessChromium chromium = new HeadlessChromium(temp.resolve("chromium-profile"))) {
@@ -53,8 +55,6 @@ class ClusterDashboardBrowserTest {
             assertTrue(replicas.replica(1).store().node("far-node").isEmpty(),
                     "replica 1 does not hold far-node: its row came from replica 0");
             assertEquals(List.of(), consoleErrors);
-        } finally {
-            await(client.close());
         }
     }
 

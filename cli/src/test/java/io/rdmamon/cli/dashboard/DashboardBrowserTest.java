@@ -5,6 +5,8 @@ import com.microsoft.playwright.Page;
 import com.microsoft.playwright.options.BoundingBox;
 import com.microsoft.playwright.options.WaitForSelectorState;
 import io.rdmamon.agent.sim.Scenario;
+import io.vertx.core.Vertx;
+import io.vertx.junit5.VertxExtension;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -13,6 +15,7 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.net.URI;
@@ -37,6 +40,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@ExtendWith(VertxExtension.class)
 class DashboardBrowserTest {
     private static final int NODES = 6;
     private static final Path SCREENSHOTS = Paths.get("target", "dashboard-screenshots");
@@ -66,8 +70,8 @@ class DashboardBrowserTest {
     private final List<String> consoleErrors = new CopyOnWriteArrayList<>();
 
     @BeforeAll
-    void start(@TempDir Path temp) throws Exception {
-        fleet = new SimulatedFleet(temp.resolve("fabric"), NODES, Scenario.LINK_DEGRADED);
+    void start(Vertx vertx, @TempDir Path temp) throws Exception {
+        fleet = new SimulatedFleet(vertx, temp.resolve("fabric"), NODES, Scenario.LINK_DEGRADED);
         chromium = new HeadlessChromium(temp.resolve("chromium-profile"));
         page = chromium.newPage(consoleErrors);
         Files.createDirectories(SCREENSHOTS);
@@ -342,7 +346,7 @@ class DashboardBrowserTest {
     @Test
     @Order(6)
     void wrongPriorityShowsItsDiagnosisWithEvidenceAndFleetBadgesWithinSeconds(@TempDir Path temp) throws Exception {
-        try (SimulatedFleet wrong = new SimulatedFleet(temp.resolve("fabric"), 4, Scenario.WRONG_PRIORITY)) {
+        try (SimulatedFleet wrong = SimulatedFleet.withOwnVertx(temp.resolve("fabric"), 4, Scenario.WRONG_PRIORITY)) {
             signIn(wrong);
             long opened = System.currentTimeMillis();
             Locator diagnosis = page.locator("#health-list li.diag[data-rule=roce_traffic_outside_lossless_priority]");
@@ -390,7 +394,7 @@ class DashboardBrowserTest {
     @Test
     @Order(7)
     void healthyShowsNoDiagnosis(@TempDir Path temp) throws Exception {
-        try (SimulatedFleet healthy = new SimulatedFleet(temp.resolve("fabric"), 4, Scenario.HEALTHY)) {
+        try (SimulatedFleet healthy = SimulatedFleet.withOwnVertx(temp.resolve("fabric"), 4, Scenario.HEALTHY)) {
             signIn(healthy);
             waitFor(() -> nodeNames().size() == 4, "all 4 nodes");
             page.waitForTimeout(6000); // twice what a diagnosis needs to be raised
@@ -406,7 +410,7 @@ class DashboardBrowserTest {
     @Test
     @Order(8)
     void theGdrFilterShowsOnlyThePortsOfNodesThatAreNotGpuDirectReady(@TempDir Path temp) throws Exception {
-        try (SimulatedFleet far = new SimulatedFleet(temp.resolve("fabric"), 4, Scenario.GPU_FAR_NIC)) {
+        try (SimulatedFleet far = SimulatedFleet.withOwnVertx(temp.resolve("fabric"), 4, Scenario.GPU_FAR_NIC)) {
             signIn(far);
             waitFor(() -> nodeNames().size() == 4, "all 4 nodes");
             page.selectOption("#filter", "gdr");

@@ -8,10 +8,12 @@ import io.rdmamon.agent.sim.Scenario;
 import io.rdmamon.collector.Collector;
 import io.rdmamon.collector.CollectorConfig;
 import io.vertx.core.Vertx;
+import io.vertx.junit5.VertxExtension;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.net.URI;
@@ -42,6 +44,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * pingmesh agents says why there is no matrix.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@ExtendWith(VertxExtension.class)
 class PingmeshBrowserTest {
     private static final Path SCREENSHOTS = Paths.get("target", "dashboard-screenshots");
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -80,8 +83,8 @@ class PingmeshBrowserTest {
     private final List<String> consoleErrors = new CopyOnWriteArrayList<>();
 
     @BeforeAll
-    void start(@TempDir Path temp) throws Exception {
-        fleet = new SimulatedFleet(temp.resolve("fabric"), 4, Scenario.HEALTHY);
+    void start(Vertx vertx, @TempDir Path temp) throws Exception {
+        fleet = new SimulatedFleet(vertx, temp.resolve("fabric"), 4, Scenario.HEALTHY);
         chromium = new HeadlessChromium(temp.resolve("chromium-profile"));
         Files.createDirectories(SCREENSHOTS);
     }
@@ -165,6 +168,7 @@ class PingmeshBrowserTest {
 
     @Test
     void withoutPingmeshAgentsThePageSaysWhyThereIsNoMatrix(@TempDir Path temp) throws Exception {
+        // its own Vert.x: a second lone collector on the fleet's would share its node directory (FleetCluster.lone)
         Vertx vertx = Vertx.vertx();
         try {
             Collector.Running alone = await(Collector.start(vertx, CollectorConfig.defaults().withListen("127.0.0.1:0")));

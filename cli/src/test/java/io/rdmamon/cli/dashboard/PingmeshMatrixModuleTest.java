@@ -4,10 +4,12 @@ import com.microsoft.playwright.Page;
 import io.rdmamon.collector.Collector;
 import io.rdmamon.collector.CollectorConfig;
 import io.vertx.core.Vertx;
+import io.vertx.junit5.VertxExtension;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
@@ -24,15 +26,15 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * called with made-up inputs.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@ExtendWith(VertxExtension.class)
 class PingmeshMatrixModuleTest {
-    private final Vertx vertx = Vertx.vertx();
     private final List<String> consoleErrors = new CopyOnWriteArrayList<>();
     private Collector.Running collector;
     private HeadlessChromium chromium;
     private Page page;
 
     @BeforeAll
-    void start(@TempDir Path temp) throws Exception {
+    void start(Vertx vertx, @TempDir Path temp) throws Exception {
         collector = await(Collector.start(vertx, CollectorConfig.defaults().withListen("127.0.0.1:0")));
         chromium = new HeadlessChromium(temp.resolve("chromium-profile"));
         page = chromium.newPage(consoleErrors);
@@ -44,7 +46,6 @@ class PingmeshMatrixModuleTest {
         if (chromium != null) {
             chromium.close();
         }
-        await(vertx.close());
     }
 
     /** {@code body} run with the module as {@code m}; its value comes back through JSON. */

@@ -9,6 +9,8 @@ import com.microsoft.playwright.options.WaitForSelectorState;
 import io.rdmamon.agent.sim.NodeKind;
 import io.rdmamon.agent.sim.Scenario;
 import io.rdmamon.agent.sim.SimulatedNode;
+import io.vertx.core.Vertx;
+import io.vertx.junit5.VertxExtension;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -16,6 +18,7 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.net.URI;
@@ -44,6 +47,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@ExtendWith(VertxExtension.class)
 class ProbeBrowserTest {
     private static final Path SCREENSHOTS = Paths.get("target", "dashboard-screenshots");
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -57,8 +61,8 @@ class ProbeBrowserTest {
     private String passedProbeId;
 
     @BeforeAll
-    void start(@TempDir Path temp) throws Exception {
-        fleet = new SimulatedFleet(temp.resolve("fabric"), 4, Scenario.HEALTHY);
+    void start(Vertx vertx, @TempDir Path temp) throws Exception {
+        fleet = new SimulatedFleet(vertx, temp.resolve("fabric"), 4, Scenario.HEALTHY);
         roceNodes = fleet.fabric.nodes().stream().filter(n -> n.kind() == NodeKind.ROCE_MLX5).map(SimulatedNode::name).toList();
         assertTrue(roceNodes.size() >= 2, "two RoCE nodes among " + fleet.fabric.nodes());
         chromium = new HeadlessChromium(temp.resolve("chromium-profile"));

@@ -7,8 +7,9 @@ import io.rdmamon.collector.LogCapture;
 import io.rdmamon.collector.SeriesValue;
 import io.rdmamon.protocol.wire.WireFormat;
 import io.vertx.core.Vertx;
-import org.junit.jupiter.api.AfterEach;
+import io.vertx.junit5.VertxExtension;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -23,16 +24,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** A flood of refused requests on a real collector: a few log lines, every refusal counted. */
+@ExtendWith(VertxExtension.class)
 class AuthRefusalsTest {
-    private final Vertx vertx = Vertx.vertx();
-
-    @AfterEach
-    void tearDown() throws Exception {
-        await(vertx.close());
-    }
-
     @Test
-    void aFloodOfRefusedAgentStreamsLogsTheFirstAndOneSummaryPerWindow() throws Exception {
+    void aFloodOfRefusedAgentStreamsLogsTheFirstAndOneSummaryPerWindow(Vertx vertx) throws Exception {
         Collector.Running collector = await(Collector.start(vertx, CollectorConfig.defaults().withListen("127.0.0.1:0")
                 .withTokens(List.of(new TokenEntry(Role.AGENT, "agent-secret", null),
                         new TokenEntry(Role.VIEWER, "viewer-secret", null)))

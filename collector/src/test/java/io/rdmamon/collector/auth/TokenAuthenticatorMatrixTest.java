@@ -5,7 +5,9 @@ import io.rdmamon.collector.CollectorConfig;
 import io.rdmamon.collector.LogCapture;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
+import io.vertx.junit5.VertxExtension;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -28,6 +30,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * The whole role matrix of {@link TokenAuthenticator#check}: which roles have a token configured × which
  * endpoint (ingest = agent, reads = viewer or operator, actions = operator) × which token the request presents.
  */
+@ExtendWith(VertxExtension.class)
 class TokenAuthenticatorMatrixTest {
     private static final Set<Role> INGEST = EnumSet.of(Role.AGENT);
     private static final Set<Role> READ = EnumSet.of(Role.VIEWER, Role.OPERATOR);
@@ -93,8 +96,7 @@ class TokenAuthenticatorMatrixTest {
 
     /** The reported case on a real collector: agent and viewer tokens, no operator token; a viewer starts a probe. */
     @Test
-    void aViewerCannotStartProbesWhenNoOperatorTokenIsConfigured() throws Exception {
-        Vertx vertx = Vertx.vertx();
+    void aViewerCannotStartProbesWhenNoOperatorTokenIsConfigured(Vertx vertx) throws Exception {
         try (LogCapture log = LogCapture.of(Collector.class.getName())) {
             Collector.Running collector = await(Collector.start(vertx, CollectorConfig.defaults().withListen("127.0.0.1:0")
                     .withTokens(List.of(new TokenEntry(Role.AGENT, token(Role.AGENT), null),
@@ -110,8 +112,6 @@ class TokenAuthenticatorMatrixTest {
                     response.body());
             assertEquals(List.of("no operator token configured while other tokens are: operator requests are refused"
                     + " with 403"), log.containing(" token configured while"), "one line per unconfigured role");
-        } finally {
-            await(vertx.close());
         }
     }
 

@@ -31,8 +31,8 @@ class ClusterTlsTest {
         try (TestReplicas replicas = TestReplicas.start(2, CollectorConfig.defaults(), tls)) {
             Collector.Running a = replicas.replica(0);
             Collector.Running b = replicas.replica(1);
-            b.vertx().eventBus().<JsonObject>consumer("test.echo." + b.cluster().selfId(),
-                    message -> message.reply(new JsonObject().put("from", b.cluster().selfId())));
+            await(b.vertx().eventBus().<JsonObject>consumer("test.echo." + b.cluster().selfId(),
+                    message -> message.reply(new JsonObject().put("from", b.cluster().selfId()))).completion());
             JsonObject answer = poll(() -> await(a.vertx().eventBus().<JsonObject>request(
                     "test.echo." + b.cluster().selfId(), new JsonObject(), new io.vertx.core.eventbus.DeliveryOptions()
                             .setSendTimeout(2000))).body());
@@ -73,19 +73,24 @@ class ClusterTlsTest {
         }
     }
 
-    /** The consumer's registration reaches the other replica's view of the cluster a moment after it is made. */
+    /**
+     * The consumer's registration, complete on its replica, reaches the other replica's view of the cluster a moment
+     * later: until then a request there finds no handler. The last failure is reported if it never answers.
+     */
     private static JsonObject poll(io.rdmamon.protocol.testing.Waits.Probe<JsonObject, Exception> request) throws Exception {
-        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-        while (true) {
+        Exception[] last = {null};
+        JsonObject answer = io.rdmamon.protocol.testing.Waits.pollUntil(() -> {
             try {
                 return request.observe();
             } catch (Exception e) {
-                if (System.nanoTime() > deadline) {
-                    throw e;
-                }
-                Thread.sleep(200);
+                last[0] = e;
+                return null;
             }
+        }, reply -> reply != null, Duration.ofSeconds(20), Duration.ofMillis(200));
+        if (answer == null) {
+            throw last[0];
         }
+        return answer;
     }
 
     @Test

@@ -2,9 +2,10 @@ package io.rdmamon.collector.cluster;
 
 import io.vertx.core.Vertx;
 import io.vertx.core.shareddata.AsyncMap;
-import org.junit.jupiter.api.AfterEach;
+import io.vertx.junit5.VertxExtension;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.util.HashSet;
 import java.util.List;
@@ -18,6 +19,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The claim rules of the node directory, on Vert.x's local map (the same code runs on Infinispan's). */
+@ExtendWith(VertxExtension.class)
 class NodeDirectoryTest {
     private Vertx vertx;
     private AsyncMap<String, String> map;
@@ -26,16 +28,11 @@ class NodeDirectoryTest {
     private NodeDirectory b;
 
     @BeforeEach
-    void open() throws Exception {
-        vertx = Vertx.vertx();
+    void open(Vertx vertx) throws Exception {
+        this.vertx = vertx;
         map = await(vertx.sharedData().getAsyncMap("test.directory"));
         a = new NodeDirectory(map, "replica-a", members::contains);
         b = new NodeDirectory(map, "replica-b", members::contains);
-    }
-
-    @AfterEach
-    void close() throws Exception {
-        await(vertx.close());
     }
 
     private static NodeOwner owner(String replica, String instance) {

@@ -6,9 +6,11 @@ import io.rdmamon.protocol.testing.FixtureHosts;
 import io.rdmamon.protocol.wire.SampleEncoder;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.WebSocketClient;
+import io.vertx.junit5.VertxExtension;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.time.Duration;
 import java.util.List;
@@ -21,22 +23,23 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** A replica leaving: drained on shutdown (close 1012), or crashed (its directory entries purged by the survivor). */
+@ExtendWith(VertxExtension.class)
 class ReplicaDepartureTest {
     private TestReplicas replicas;
     private Vertx client;
     private WebSocketClient sockets;
 
     @BeforeEach
-    void start() throws Exception {
+    void start(Vertx client) throws Exception {
+        // the replicas are several clustered Vert.x instances (TestReplicas): the extension's one plain instance is the client
         replicas = TestReplicas.start(2, CollectorConfig.defaults());
-        client = Vertx.vertx();
+        this.client = client;
         sockets = client.createWebSocketClient();
     }
 
     @AfterEach
     void stop() throws Exception {
         replicas.close();
-        await(client.close());
     }
 
     private RawAgent agentOn(int replica, String node) throws Exception {

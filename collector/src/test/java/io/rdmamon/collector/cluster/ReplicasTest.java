@@ -11,9 +11,11 @@ import io.vertx.core.http.WebSocketClient;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.client.WebClient;
+import io.vertx.junit5.VertxExtension;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.util.List;
 import java.util.Set;
@@ -25,6 +27,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Two real replicas (clustered Vert.x + Infinispan on loopback): membership, the node directory, moves, shutdown. */
+@ExtendWith(VertxExtension.class)
 class ReplicasTest {
     private static TestReplicas replicas;
     private static Vertx client;
@@ -32,9 +35,10 @@ class ReplicasTest {
     private static WebSocketClient sockets;
 
     @BeforeAll
-    static void start() throws Exception {
+    static void start(Vertx vertx) throws Exception {
+        // the replicas are several clustered Vert.x instances (TestReplicas): the extension's one plain instance is the client
         replicas = TestReplicas.start(2, CollectorConfig.defaults());
-        client = Vertx.vertx();
+        client = vertx;
         web = WebClient.create(client);
         sockets = client.createWebSocketClient();
     }
@@ -43,9 +47,6 @@ class ReplicasTest {
     static void stop() throws Exception {
         if (replicas != null) {
             replicas.close();
-        }
-        if (client != null) {
-            await(client.close());
         }
     }
 
@@ -99,8 +100,13 @@ class ReplicasTest {
     }
 
     private static double busBytes(int replica) throws Exception {
+        return counter(replica, "rdmamon_collector_live_bus_bytes_total");
+    }
+
+    /** An unlabelled series of {@code replica}'s /metrics. */
+    private static double counter(int replica, String series) throws Exception {
         String metrics = await(web.get(replicas.replica(replica).port(), "127.0.0.1", "/metrics").send()).bodyAsString();
-        return metrics.lines().filter(l -> l.startsWith("rdmamon_collector_live_bus_bytes_total "))
+        return metrics.lines().filter(l -> l.startsWith(series + " "))
                 .mapToDouble(l -> Double.parseDouble(l.substring(l.indexOf(' ') + 1))).findFirst().orElseThrow();
     }
 
@@ -119,10 +125,15 @@ class ReplicasTest {
             }
         });
         try {
-            // samples change the node's row every tick; with no browser anywhere nothing is published
+            // samples change the node's row every tick; with no browser anywhere nothing is published. The ticks are
+            // not visible from here, so a window is 8 samples ingested: 300 ms apart, they span two 1 s ticks or more.
+            // Windows repeat until one is quiet: an earlier test's browser may take a moment to be forgotten
             double[] last = {busBytes(0)};
             io.rdmamon.protocol.testing.Waits.poll("replica 0 publishes nothing while nobody watches", () -> {
-                Thread.sleep(2500);
+                double windowEnd = counter(0, "rdmamon_collector_samples_ingested_total") + 8;
+                io.rdmamon.protocol.testing.Waits.poll("8 more samples ingested by replica 0",
+                        () -> counter(0, "rdmamon_collector_samples_ingested_total"), n -> n >= windowEnd,
+                        java.time.Duration.ofSeconds(20), java.time.Duration.ofMillis(100));
                 double now = busBytes(0);
                 boolean quiet = now == last[0];
                 last[0] = now;

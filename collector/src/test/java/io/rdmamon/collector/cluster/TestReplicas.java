@@ -118,10 +118,23 @@ public final class TestReplicas implements AutoCloseable {
 
     @Override
     public void close() throws Exception {
+        Exception failed = null;
         for (int i = 0; i < replicas.size(); i++) {
-            if (!stopped.contains(i)) {
-                await(replicas.get(i).vertx().close(), FORMED);
+            if (stopped.contains(i)) {
+                continue;
             }
+            try {
+                await(replicas.get(i).vertx().close(), FORMED);
+            } catch (Exception e) { // the others are closed all the same
+                if (failed == null) {
+                    failed = e;
+                } else {
+                    failed.addSuppressed(e);
+                }
+            }
+        }
+        if (failed != null) {
+            throw failed;
         }
     }
 

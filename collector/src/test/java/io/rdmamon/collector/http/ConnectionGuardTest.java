@@ -15,9 +15,11 @@ import io.vertx.core.http.WebSocket;
 import io.vertx.core.http.WebSocketClient;
 import io.vertx.core.http.WebSocketConnectOptions;
 import io.vertx.core.json.JsonObject;
+import io.vertx.junit5.VertxExtension;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -43,6 +45,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * connections, a keep-alive connection trickling its next request, the connection cap, and the long-lived
  * connections that must survive (an agent WebSocket, a dashboard event stream).
  */
+@ExtendWith(VertxExtension.class)
 class ConnectionGuardTest {
     private static final Duration CLOSE_LIMIT = Duration.ofSeconds(8);
     private final List<Socket> sockets = new ArrayList<>();
@@ -50,8 +53,8 @@ class ConnectionGuardTest {
     private Collector.Running collector;
 
     @BeforeEach
-    void setUp() {
-        vertx = Vertx.vertx();
+    void setUp(Vertx vertx) {
+        this.vertx = vertx;
     }
 
     @AfterEach
@@ -59,7 +62,6 @@ class ConnectionGuardTest {
         for (Socket socket : sockets) {
             socket.close();
         }
-        await(vertx.close());
     }
 
     private void start(HttpLimits limits) throws Exception {

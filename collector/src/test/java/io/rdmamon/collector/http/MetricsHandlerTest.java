@@ -10,9 +10,10 @@ import io.rdmamon.protocol.testing.FixtureHosts;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
 import io.vertx.ext.web.Router;
-import org.junit.jupiter.api.AfterEach;
+import io.vertx.junit5.VertxExtension;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -31,6 +32,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** {@code /metrics} over loopback: a body of many chunks, gzip only when accepted, the Accept negotiation. */
+@ExtendWith(VertxExtension.class)
 class MetricsHandlerTest {
     private final NodeStore store = new NodeStore(System::currentTimeMillis, 3, 600_000, 10, 1000);
     private final RdmaMetrics rdma = new RdmaMetrics(store);
@@ -40,21 +42,16 @@ class MetricsHandlerTest {
     private HttpServer server;
 
     @BeforeEach
-    void start() throws Exception {
+    void start(Vertx vertx) throws Exception {
         long now = System.currentTimeMillis();
         for (int n = 0; n < 400; n++) { // about 1 MB of text: several 256 KB chunks
             store.connect("node-" + n, "1.0", 1000);
             store.accept(FixtureHosts.golden("node-" + n, now, n));
         }
-        vertx = Vertx.vertx();
+        this.vertx = vertx;
         Router router = Router.router(vertx);
         router.get("/metrics").handler(new MetricsHandler(rdma, registry));
         server = await(vertx.createHttpServer().requestHandler(router).listen(0, "127.0.0.1"));
-    }
-
-    @AfterEach
-    void stop() throws Exception {
-        await(vertx.close());
     }
 
     private HttpResponse<byte[]> get(String accept, String acceptEncoding) throws Exception {

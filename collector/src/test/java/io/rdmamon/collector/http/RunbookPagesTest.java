@@ -7,10 +7,11 @@ import io.rdmamon.collector.auth.TokenEntry;
 import io.rdmamon.collector.diagnosis.Rule;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
-import org.junit.jupiter.api.AfterAll;
+import io.vertx.junit5.VertxExtension;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -30,21 +31,17 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * for its API: the pages of docs/runbooks are packaged into the jar and served at /runbooks/&lt;rule&gt;.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@ExtendWith(VertxExtension.class)
 class RunbookPagesTest {
     private final HttpClient http = HttpClient.newHttpClient();
     private Vertx vertx;
     private Collector.Running collector;
 
     @BeforeAll
-    void start() throws Exception {
-        vertx = Vertx.vertx();
+    void start(Vertx vertx) throws Exception {
+        this.vertx = vertx;
         collector = await(Collector.start(vertx, CollectorConfig.defaults().withListen("127.0.0.1:0")
                 .withTokens(List.of(new TokenEntry(Role.VIEWER, "viewer-secret", null)))));
-    }
-
-    @AfterAll
-    void stop() throws Exception {
-        await(vertx.close());
     }
 
     @Test

@@ -25,8 +25,10 @@ import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.WebSocket;
 import io.vertx.core.http.WebSocketClient;
 import io.vertx.ext.web.client.WebClient;
-import org.junit.jupiter.api.AfterEach;
+import io.vertx.junit5.VertxExtension;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.time.Duration;
 import java.util.List;
@@ -34,6 +36,7 @@ import java.util.Map;
 import java.util.stream.IntStream;
 
 import static io.rdmamon.protocol.testing.Waits.await;
+import static io.rdmamon.protocol.testing.Waits.poll;
 import static io.rdmamon.protocol.testing.Waits.waitFor;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -45,6 +48,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * every bad agent costs only its own connection, is told why (close code and reason), and the collector keeps
  * serving everybody else.
  */
+@ExtendWith(VertxExtension.class)
 class HostileAgentTest {
     private static final String AGENT_TOKEN = "agent-token-hostile";
     /** The collector refuses a role without a token once any token is configured: reads need their own. */
@@ -57,7 +61,6 @@ class HostileAgentTest {
     private WebSocketClient wsClient;
 
     private void start(CollectorConfig config) throws Exception {
-        vertx = Vertx.vertx();
         collector = await(Collector.start(vertx, config.withListen("127.0.0.1:0")
                 .withTokens(List.of(new TokenEntry(Role.AGENT, AGENT_TOKEN, null),
                         new TokenEntry(Role.VIEWER, VIEWER_TOKEN, null)))));
@@ -69,11 +72,9 @@ class HostileAgentTest {
         start(CollectorConfig.defaults());
     }
 
-    @AfterEach
-    void stop() throws Exception {
-        if (vertx != null) {
-            await(vertx.close());
-        }
+    @BeforeEach
+    void setUp(Vertx vertx) {
+        this.vertx = vertx;
     }
 
     /** A stream to the collector with the agent token. */
@@ -295,12 +296,15 @@ class HostileAgentTest {
         talker.sample(talkerRun, FixtureHosts.golden("talker", now, 1), 1);
         RawAgent silent = rawAgent();
         silent.sample(agent("silent", "s"), FixtureHosts.golden("silent", now, 1), 1);
-        for (int beat = 0; beat < 8; beat++) { // 2.4 s of heartbeats keep the talker's stream open
+        // a heartbeat every 300 ms (the cadence is the scenario: under the 1 s idle timeout) until the silent stream,
+        // which sampled after the talker, is closed: by then only the heartbeats have kept the talker's stream open
+        poll("the silent stream closed", () -> {
             talker.send(new Frame.Heartbeat(System.currentTimeMillis()));
-            Thread.sleep(300);
-        }
+            return silent.closeCode;
+        }, code -> code != null, Duration.ofSeconds(15), Duration.ofMillis(300));
         assertEquals((short) 1001, silent.closed());
         assertEquals("no frame for 1000 ms (ingest.idleTimeout)", silent.closeReason);
+        talker.sample(talkerRun, FixtureHosts.golden("talker", now + 1000, 2), 2); // acknowledged: still open
         assertNull(talker.closeCode);
         assertFalse(nodeJson("silent").get("connected").asBoolean());
 

@@ -13,9 +13,11 @@ import io.vertx.core.http.HttpServer;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
+import io.vertx.junit5.VertxExtension;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
@@ -42,6 +44,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The push channel over real loopback HTTP, fed through a real {@link NodeStore}. */
+@ExtendWith(VertxExtension.class)
 class LiveFeedTest {
     private static final Duration EVENT_LIMIT = Duration.ofSeconds(15);
     private Vertx vertx;
@@ -52,8 +55,8 @@ class LiveFeedTest {
     private final List<Socket> sockets = new ArrayList<>();
 
     @BeforeEach
-    void setUp() {
-        vertx = Vertx.vertx();
+    void setUp(Vertx vertx) {
+        this.vertx = vertx;
         store = new NodeStore(System::currentTimeMillis, 3, 600_000, 900, 10_000);
         engine = new DiagnosisEngine(DiagnosisConfig.defaults(), store, System::currentTimeMillis);
     }
@@ -63,7 +66,6 @@ class LiveFeedTest {
         for (Socket socket : sockets) {
             socket.close();
         }
-        await(vertx.close());
     }
 
     private void start(LiveFeedOptions options) throws Exception {
@@ -387,8 +389,8 @@ class LiveFeedTest {
         waitFor(() -> feed.stats().clientsEvicted() == 1, "the stalled client disconnected after the stall timeout", EVENT_LIMIT);
         assertEquals(1, feed.stats().clients(), "the reading client stays");
         long before = fleetEvents.get();
-        Thread.sleep(500);
-        assertTrue(fleetEvents.get() > before, "the reading client keeps receiving: " + before + " → " + fleetEvents.get());
+        waitFor(() -> fleetEvents.get() > before, "the reading client keeps receiving after " + before + " fleet events",
+                EVENT_LIMIT);
         vertx.cancelTimer(feeder);
         reader.close();
     }

@@ -14,7 +14,9 @@ import io.vertx.core.http.WebSocketClient;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.client.HttpResponse;
 import io.vertx.ext.web.client.WebClient;
+import io.vertx.junit5.VertxExtension;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.time.Duration;
 import java.util.List;
@@ -27,12 +29,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * Vert.x with Infinispan on loopback). The third fetches both nodes' samples from their replicas for its checks and
  * the server address, its frames reach the agents through their replicas, and their reports come back to it.
  */
+@ExtendWith(VertxExtension.class)
 class ClusterProbeTest {
     private static final PerftestResult RESULT = new PerftestResult(65_536, 178_000, 95.1e9, 92.0e9, 175_450.0);
 
     @Test
-    void aProbeBetweenAgentsOfTwoReplicasRequestedOnAThirdRunsToItsResult() throws Exception {
-        Vertx client = Vertx.vertx();
+    void aProbeBetweenAgentsOfTwoReplicasRequestedOnAThirdRunsToItsResult(Vertx client) throws Exception {
+        // the replicas are several clustered Vert.x instances (TestReplicas): the extension's one plain instance is the client
         try (TestReplicas replicas = TestReplicas.start(3, CollectorConfig.defaults())) {
             WebSocketClient sockets = client.createWebSocketClient();
             FakeAgent src = new FakeAgent(sockets, replicas.replica(0).port(), null, "cp-src");
@@ -73,8 +76,6 @@ class ClusterProbeTest {
             assertEquals("done", elsewhere.bodyAsJsonObject().getString("state"));
             assertEquals(404, await(http.request(HttpMethod.GET, replicas.replica(1).port(), "127.0.0.1",
                     "/api/probes/pr-none").send()).statusCode());
-        } finally {
-            await(client.close());
         }
     }
 }

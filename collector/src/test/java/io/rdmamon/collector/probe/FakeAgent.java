@@ -24,6 +24,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
  */
 final class FakeAgent {
     private final RawAgent stream;
+    private final SampleEncoder encoder;
     final String node;
 
     FakeAgent(WebSocketClient client, int port, String token, String node) throws Exception {
@@ -34,8 +35,16 @@ final class FakeAgent {
     FakeAgent(WebSocketClient client, int port, String token, String node, List<String> capabilities) throws Exception {
         this.node = node;
         stream = new RawAgent(client, port, token);
-        stream.sample(new SampleEncoder(node, "test", 60_000, capabilities),
-                FixtureHosts.golden(node, System.currentTimeMillis(), 1), 1);
+        encoder = new SampleEncoder(node, "test", 60_000, capabilities);
+        stream.sample(encoder, FixtureHosts.golden(node, System.currentTimeMillis(), 1), 1);
+    }
+
+    /**
+     * Sends a second sample and expects its ack as the next frame: the stream is ordered, so a frame the collector
+     * sent before the ack (a probe frame) fails this.
+     */
+    void secondSampleAcknowledgedFirst() throws Exception {
+        stream.sample(encoder, FixtureHosts.golden(node, System.currentTimeMillis(), 2), 2);
     }
 
     /** The next frame the collector sent within {@code wait}, or null. */

@@ -10,6 +10,7 @@ import io.rdmamon.collector.auth.TokenEntry;
 import io.rdmamon.protocol.probe.PerftestResult;
 import io.rdmamon.protocol.probe.ProbePhase;
 import io.rdmamon.protocol.probe.ProbeRole;
+import io.rdmamon.protocol.testing.Waits;
 import io.rdmamon.protocol.wire.Frame;
 
 import io.vertx.core.Vertx;
@@ -210,10 +211,10 @@ class ProbeApiTest {
 
         src.report(id, ProbeRole.CLIENT, ProbePhase.RUNNING, 0, null, null, null, List.of());
         waitForState(id, "running");
-        Thread.sleep(300);
-        JsonObject running = probe(id);
+        JsonObject running = Waits.poll("progress past 0.1", () -> probe(id), p -> p.getDouble("progress") > 0.1,
+                EVENT_LIMIT, Duration.ofMillis(50));
         double progress = running.getDouble("progress");
-        assertTrue(progress > 0.1 && progress < 0.5, "progress = elapsed / 2 s: " + progress);
+        assertTrue(progress < 0.5, "progress = elapsed / 2 s: " + progress);
         assertTrue(running.getLong("startedMillis") > 0);
         assertNull(running.getValue("finishedMillis"));
 
@@ -327,7 +328,7 @@ class ProbeApiTest {
         assertError(503, "destination: the agent of gpu-02 does not run probes (start it with --allow-probes)",
                 post(request("gpu-01", "gpu-02"), OPERATOR));
         assertTrue(send(HttpMethod.GET, "/api/probes", VIEWER, null).bodyAsJsonObject().getJsonArray("probes").isEmpty());
-        assertNull(sampling.poll(Duration.ofMillis(300)), "no probe frame reaches an agent that did not offer probes");
+        sampling.secondSampleAcknowledgedFirst(); // no probe frame reaches an agent that did not offer probes
     }
 
     @Test
@@ -461,10 +462,10 @@ class ProbeApiTest {
 
     /** The audit file once it holds {@code lines} lines (it is written asynchronously). */
     @Test
-    void aFloodOfRefusedStartsIsAuditedAsOneLineThenASummaryAndCountedInFull() throws Exception {
+    void aFloodOfRefusedStartsIsAuditedAsOneLineThenASummaryAndCountedInFull(Vertx v) throws Exception {
         // a window far longer than 400 refused requests take on a loaded machine (they took over 2 s)
         httpLimits = HttpLimits.defaults().withRefusalLogWindow(Duration.ofSeconds(15));
-        start(Vertx.vertx(), c -> c);
+        start(v, c -> c);
         for (int i = 0; i < 400; i++) {
             assertEquals(403, post(request("gpu-01", "gpu-02"), VIEWER).statusCode());
         }

@@ -4,8 +4,10 @@ import io.rdmamon.protocol.testing.Waits;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
-import org.junit.jupiter.api.AfterEach;
+import io.vertx.junit5.VertxExtension;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
@@ -17,13 +19,15 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The sweep runs on a worker, never two at once, and a failed sweep does not stop the next. */
+@ExtendWith(VertxExtension.class)
 class ExpirySweepTest {
-    private final Vertx vertx = Vertx.vertx();
-    private final Context home = vertx.getOrCreateContext();
+    private Vertx vertx;
+    private Context home;
 
-    @AfterEach
-    void close() throws Exception {
-        Waits.await(vertx.close());
+    @BeforeEach
+    void setUp(Vertx vertx) {
+        this.vertx = vertx;
+        home = vertx.getOrCreateContext();
     }
 
     /** {@code action} on the sweep's own context (where ticks run and its state lives), and its result. */

@@ -19,7 +19,9 @@ import io.vertx.core.http.WebSocketClient;
 import io.vertx.core.http.WebSocketClientOptions;
 import io.vertx.core.http.WebSocketConnectOptions;
 import io.vertx.core.net.NetClient;
+import io.vertx.junit5.VertxExtension;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -56,6 +58,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * <p>Bounded: {@code -Drdmamon.soak.seconds} (300) and {@code -Drdmamon.soak.nodes} (500); loopback only; every
  * loop stops by itself.
  */
+@ExtendWith(VertxExtension.class)
 class CollectorSoakIT {
     private static final ObjectMapper JSON = new ObjectMapper();
     /** Short history, so that the store's rings fill during warm-up and any later growth is a leak. */
@@ -64,7 +67,7 @@ class CollectorSoakIT {
     private static final Duration SETTLE = Duration.ofSeconds(10);
 
     @Test
-    void collectorHoldsAFleetUnderHostileFramesAndReconnects() throws Exception {
+    void collectorHoldsAFleetUnderHostileFramesAndReconnects(Vertx vertx) throws Exception {
         int seconds = Integer.getInteger("rdmamon.soak.seconds", 300);
         int nodes = Integer.getInteger("rdmamon.soak.nodes", 500);
         HostSample template = SyntheticHosts.eightPortHost();
@@ -73,7 +76,6 @@ class CollectorSoakIT {
         Path log = Files.createTempFile("rdmamon-soak-collector", ".log");
         CollectorIngestBench.FrameFeed feed = new CollectorIngestBench.FrameFeed(template);
         Hostile hostile = new Hostile(template);
-        Vertx vertx = Vertx.vertx();
         CollectorIngestBench.LoadCounters fleet = new CollectorIngestBench.LoadCounters();
         try (BenchChild collector = BenchChild.java("collector", List.of("-Xmx768m", "-XX:+ExitOnOutOfMemoryError"),
                 BenchCollector.class, List.of(config.toString()), log)) {
@@ -161,7 +163,6 @@ class CollectorSoakIT {
                     Duration.ofMillis(200));
             assertEquals(0, attacker.churnAcksMissing(), "reconnecting agents: samples not acknowledged " + attacker.outcomes());
         } finally {
-            vertx.close().toCompletionStage().toCompletableFuture().get();
             Files.deleteIfExists(config);
             System.out.println("collector log: " + log);
         }

@@ -9,7 +9,9 @@ import io.vertx.core.http.WebSocket;
 import io.vertx.core.http.WebSocketClient;
 import io.vertx.core.http.WebSocketClientOptions;
 import io.vertx.core.http.WebSocketConnectOptions;
+import io.vertx.junit5.VertxExtension;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -47,18 +49,18 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * {@code /metrics} and up; no admitted node is closed; no {@code OutOfMemoryError} in the process's output.
  * Before admission by estimated cost the process died of heap exhaustion (OutOfMemoryError). Bounded: about 60 s.
  */
+@ExtendWith(VertxExtension.class)
 class HeapAdmissionIT {
     private static final int NODES = 150;
     private static final int SECONDS = 35;
     private static final Duration HEALTH_DEADLINE = Duration.ofSeconds(5);
 
     @Test
-    void aSmallHeapRefusesTheNodesItCannotHoldAndLives() throws Exception {
+    void aSmallHeapRefusesTheNodesItCannotHoldAndLives(Vertx vertx) throws Exception {
         HostSample host = SyntheticHosts.of(SyntheticHosts.eightPortHost(), 1, 32, false);
         CollectorIngestBench.FrameFeed feed = new CollectorIngestBench.FrameFeed(host);
         Path config = Files.writeString(Files.createTempFile("rdmamon-heap", ".json"), "{\"historyPoints\": 60}");
         Path log = Files.createTempFile("rdmamon-heap-collector", ".log");
-        Vertx vertx = Vertx.vertx();
         Fleet fleet = new Fleet(feed);
         try (BenchChild collector = BenchChild.java("collector",
                 List.of("-Xmx128m", "-XX:+ExitOnOutOfMemoryError", "-XX:+DisplayVMOutputToStderr"),
@@ -119,7 +121,6 @@ class HeapAdmissionIT {
                     "every node held is exported");
             assertEquals(0, fleet.admittedClosed.get(), "admitted nodes closed by the collector: " + fleet.outcomes());
         } finally {
-            vertx.close().toCompletionStage().toCompletableFuture().get();
             Files.deleteIfExists(config);
             System.out.println("collector log: " + log);
         }

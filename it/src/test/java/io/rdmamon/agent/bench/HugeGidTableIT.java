@@ -13,7 +13,9 @@ import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.WebSocket;
 import io.vertx.core.http.WebSocketClientOptions;
 import io.vertx.core.http.WebSocketConnectOptions;
+import io.vertx.junit5.VertxExtension;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -33,13 +35,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * ({@link IbPort#gidsDropped()}): the hello fits, a collector (in this process, default limits) registers the node
  * and stores its samples, and the node's layout says the table was truncated.
  */
+@ExtendWith(VertxExtension.class)
 class HugeGidTableIT {
     private static final int GIDS = 100_000;
 
     @Test
-    void aHundredThousandGidEntriesAreCutToTheBoundAndTheNodeIsRegistered() throws Exception {
+    void aHundredThousandGidEntriesAreCutToTheBoundAndTheNodeIsRegistered(Vertx vertx) throws Exception {
         Path work = Files.createTempDirectory("rdmamon-gids");
-        Vertx vertx = Vertx.vertx();
         try {
             Path root = EightPortHost.build(work);
             Path port = root.resolve("sys/class/infiniband/mlx5_0/ports/1");
@@ -90,7 +92,6 @@ class HugeGidTableIT {
             assertEquals(read.gidsDropped(), storedPort.gidsDropped(), "the collector knows the table was truncated");
             assertEquals(GidEntry.MAX_PER_PORT, storedPort.gids().size());
         } finally {
-            vertx.close().toCompletionStage().toCompletableFuture().get();
             EightPortHost.deleteTree(work);
         }
     }

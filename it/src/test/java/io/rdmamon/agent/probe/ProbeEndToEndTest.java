@@ -14,10 +14,11 @@ import io.rdmamon.collector.auth.TokenEntry;
 import io.rdmamon.collector.probe.ProbeConfig;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
-import org.junit.jupiter.api.AfterEach;
+import io.vertx.junit5.VertxExtension;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.net.URI;
@@ -30,7 +31,6 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 
 import static io.rdmamon.protocol.testing.Waits.await;
@@ -44,6 +44,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * two real agents streaming fixture hosts over loopback, the REST API through a real HTTP client,
  * and perftest started as a child process by the agents (the stand-in, or Debian's ib_write_bw).
  */
+@ExtendWith(VertxExtension.class)
 class ProbeEndToEndTest {
     private static final String AGENT = "agent-token";
     private static final String VIEWER = "viewer-token";
@@ -62,13 +63,8 @@ class ProbeEndToEndTest {
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     @BeforeEach
-    void start() {
-        vertx = Vertx.vertx();
-    }
-
-    @AfterEach
-    void stop() throws Exception {
-        vertx.close().toCompletionStage().toCompletableFuture().get(20, TimeUnit.SECONDS);
+    void start(Vertx vertx) {
+        this.vertx = vertx;
     }
 
     /** Collector and the two agents, whose perftest is {@code perftest}. */

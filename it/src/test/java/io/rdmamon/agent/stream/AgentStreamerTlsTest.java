@@ -13,10 +13,11 @@ import io.vertx.core.Vertx;
 import io.vertx.core.net.PemTrustOptions;
 import io.vertx.ext.web.client.WebClient;
 import io.vertx.ext.web.client.WebClientOptions;
-import org.junit.jupiter.api.AfterEach;
+import io.vertx.junit5.VertxExtension;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
@@ -31,6 +32,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The real streamer over wss to the real collector serving TLS from PEM files, on loopback. */
+@ExtendWith(VertxExtension.class)
 class AgentStreamerTlsTest {
     private static final String AGENT_TOKEN = "agent-token";
     private static final String VIEWER_TOKEN = "viewer-token";
@@ -47,17 +49,12 @@ class AgentStreamerTlsTest {
     }
 
     @BeforeEach
-    void start() throws Exception {
-        vertx = Vertx.vertx();
+    void start(Vertx vertx) throws Exception {
+        this.vertx = vertx;
         collector = await(Collector.start(vertx, CollectorConfig.defaults().withListen("127.0.0.1:0")
                 .withTlsFiles(certificate.certFile(), certificate.keyFile())
                 .withTokens(List.of(new TokenEntry(Role.AGENT, AGENT_TOKEN, null),
                         new TokenEntry(Role.VIEWER, VIEWER_TOKEN, null)))));
-    }
-
-    @AfterEach
-    void stop() throws Exception {
-        await(vertx.close());
     }
 
     private AgentStreamer deploy(String url, Path caFile) throws Exception {

@@ -6,9 +6,11 @@ import io.rdmamon.collector.CollectorConfig;
 import io.rdmamon.protocol.testing.FixtureHosts;
 import io.rdmamon.protocol.testing.Waits;
 import io.vertx.core.Vertx;
+import io.vertx.junit5.VertxExtension;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
@@ -31,6 +33,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * through Prometheus's HTTP API must equal the fixture files (data counters ×4, per-priority
  * labels, info series); a device that vanishes from a host root mid-run loses only its own series.
  */
+@ExtendWith(VertxExtension.class)
 class PrometheusEndToEndIT {
     private static final Path FIXTURES = Path.of("..", "agent", "src", "test", "fixtures");
     private static final Duration WAIT = Duration.ofSeconds(45);
@@ -46,10 +49,10 @@ class PrometheusEndToEndIT {
     private static Path changingRoot;
 
     @BeforeAll
-    static void startFleet() throws Exception {
+    static void startFleet(Vertx vertx) throws Exception {
         assumeTrue(Files.isExecutable(PrometheusServer.BINARY), "the Debian prometheus package is not installed");
         assumeTrue(Files.isRegularFile(AgentProcess.JAR), "cli/target/rdmamon.jar is not built (run mvn verify)");
-        vertx = Vertx.vertx();
+        PrometheusEndToEndIT.vertx = vertx;
         collector = Collector.start(vertx, CollectorConfig.defaults().withListen("127.0.0.1:0"))
                 .toCompletionStage().toCompletableFuture().get();
         String url = "http://127.0.0.1:" + collector.port();
@@ -74,9 +77,6 @@ class PrometheusEndToEndIT {
         }
         if (prometheus != null) {
             prometheus.close();
-        }
-        if (vertx != null) {
-            vertx.close().toCompletionStage().toCompletableFuture().get();
         }
     }
 

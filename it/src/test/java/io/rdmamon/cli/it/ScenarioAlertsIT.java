@@ -169,7 +169,8 @@ class ScenarioAlertsIT {
         trees = Files.createTempDirectory(DemoFleet.treeParent(), "rdmamon-scenario-it-");
         List<PrometheusServer.Target> targets = new ArrayList<>();
         for (Scenario scenario : Scenario.values()) {
-            SimulatedFleet fleet = new SimulatedFleet(trees.resolve(scenario.cliName()), new SimulationSpec(
+            // one Vert.x per fleet: the fleets' lone collectors run side by side (SimulatedFleet.withOwnVertx)
+            SimulatedFleet fleet = SimulatedFleet.withOwnVertx(trees.resolve(scenario.cliName()), new SimulationSpec(
                     nodeCount(scenario), scenario, SimulationSpec.DEFAULT_SEED, losslessPriority(scenario)),
                     scenario.cliName() + "-", METRICS);
             fleets.put(scenario, fleet);
