@@ -2,7 +2,6 @@ package io.rdmamon.agent.host;
 
 import io.rdmamon.agent.bench.EightPortHost;
 import com.sun.management.OperatingSystemMXBean;
-import io.rdmamon.agent.ethtool.CapturedEthtoolStatsSource;
 import io.rdmamon.agent.sysfs.AttributeFiles;
 import io.rdmamon.protocol.model.HostSample;
 
@@ -57,16 +56,16 @@ public final class HostReaderBench {
             Path sim = EightPortHost.build(work);
             measure("fixture-16gid", HostReader.forRoot(fixture), iterations);
             measure("sim-255gid qos-every-sample", HostReader.forRoot(sim), iterations);
-            measure("sim-255gid agent+qos", HostReader.forRoot(sim).withGidRefresh(AGENT_REFRESH)
-                    .withModuleRefresh(AGENT_REFRESH).withQosRefresh(AGENT_REFRESH), iterations);
+            measure("sim-255gid agent+qos", HostReader.builder(sim).gidRefresh(AGENT_REFRESH)
+                    .moduleRefresh(AGENT_REFRESH).qosRefresh(AGENT_REFRESH).build(), iterations);
             measure("agent-kept", asAgent(sim, AttributeFiles.keepingDescriptors(AttributeFiles.DEFAULT_MAX_DESCRIPTORS)),
                     iterations);
             measure("agent-opened", asAgent(sim, AttributeFiles.openingEachRead()), iterations);
             EightPortHost.deleteTree(sim.resolve("dcb"));
             EightPortHost.deleteTree(sim.resolve("etc"));
             measure("sim-255gid", HostReader.forRoot(sim), iterations);
-            measure("sim-255gid-agent", HostReader.forRoot(sim).withGidRefresh(AGENT_REFRESH)
-                    .withModuleRefresh(AGENT_REFRESH), iterations);
+            measure("sim-255gid-agent", HostReader.builder(sim).gidRefresh(AGENT_REFRESH)
+                    .moduleRefresh(AGENT_REFRESH).build(), iterations);
             deleteUnusedGids(sim);
             measure("sim-4gid", HostReader.forRoot(sim), iterations);
         } finally {
@@ -82,9 +81,9 @@ public final class HostReaderBench {
      * tree, which is not sysfs.
      */
     private static HostReader asAgent(Path sim, AttributeFiles files) throws IOException {
-        return HostReader.withFiles(sim, files, new CapturedEthtoolStatsSource(sim), null)
-                .withGidRefresh(AGENT_REFRESH).withModuleRefresh(AGENT_REFRESH)
-                .withQosRefresh(AGENT_REFRESH);
+        return HostReader.builder(sim).files(files)
+                .gidRefresh(AGENT_REFRESH).moduleRefresh(AGENT_REFRESH)
+                .qosRefresh(AGENT_REFRESH).build();
     }
 
     private static void measure(String name, HostReader reader, int iterations) {
