@@ -56,7 +56,7 @@ import java.util.stream.Stream;
  * each port's netdev ({@link PortSource}: ethtool statistics, transceiver, FEC, LLDP neighbour, QoS), each device
  * ({@link DeviceSource}: libibverbs) and the host ({@link HostSource}: {@code etc/nccl.conf}, the GPU↔NIC topology).
  * Every read runs through {@link SourceRun}, which records a source's failure the same way for all of them, so one
- * failing source costs only itself (docs/probes-agent.md "Adding a source").
+ * failing source costs only itself (docs/collector.md "Adding a source").
  *
  * <p>All methods block on file and ioctl I/O: call them from a worker thread, never an event loop. Built by a
  * {@link Builder}, whose settings may be given in any order.
@@ -292,7 +292,10 @@ public final class HostReader {
 
         /** The reader, its sources built from these settings and registered in the order their statuses come. */
         public HostReader build() {
-            // resolved here, once: a copy (withPodDirectory) reuses what was loaded
+            // resolved here, once: a copy (withPodDirectory) reuses what was loaded and the descriptors kept
+            if (files == null) {
+                files = AttributeFiles.forRoot(root);
+            }
             if (ethtool == null) {
                 ethtool = live ? IoctlEthtoolStatsSource.loadNative() : new CapturedEthtoolStatsSource(root);
             }
@@ -310,7 +313,7 @@ public final class HostReader {
             }
             ReadWatchdog watchdog = new ReadWatchdog(readDeadline, MAX_STUCK_READS, key -> key instanceof Path path
                     && path.startsWith(root) ? root.relativize(path).toString() : key.toString());
-            SmallFileReader watched = watched(files == null ? AttributeFiles.forRoot(root) : files, watchdog);
+            SmallFileReader watched = watched(files, watchdog);
             SlowCadenceCache cadence = gidRefresh == null ? null : new SlowCadenceCache(gidRefresh, clock::millis);
             InfiniBandClassReader sysfs = new InfiniBandClassReader(root, watched, cadence);
             QosReader qos = new QosReader(root, watched, watched(dcb, watchdog), qosRefresh, clock::millis);

@@ -107,6 +107,11 @@ public final class HostReaderBench {
                 name, DEVICES, iterations, Arrays.stream(nanos).average().orElse(0) / 1e6,
                 nanos[iterations / 2] / 1e6, nanos[(int) (iterations * 0.99)] / 1e6,
                 nanos[iterations - 1] / 1e6, cpuMillis, checksum);
+        // where the last sample's time went, per source (sysfs, the device listing and the watchdog are the rest)
+        StringBuilder bySource = new StringBuilder();
+        reader.lastSourceDurations().forEach((source, took) -> bySource.append(String.format(" %s=%.3f ms", source,
+                took.toNanos() / 1e6)));
+        System.out.printf("%-28s last sample by source:%s%n", "", bySource);
     }
 
     /** Deletes the all-zero (unused) GID entries of every port: what the table would cost if only used entries existed. */
