@@ -1,11 +1,8 @@
 package io.rdmamon.agent.host;
 
-import io.rdmamon.agent.capability.UnsupportedCapabilityException;
 import io.rdmamon.agent.ethtool.CapturedEthtoolStatsSource;
 import io.rdmamon.agent.ethtool.EthtoolStatsSource;
-import io.rdmamon.agent.ethtool.EthtoolViews;
 import io.rdmamon.agent.ethtool.IoctlEthtoolStatsSource;
-import io.rdmamon.agent.host.ReadWatchdog.StuckReadException;
 import io.rdmamon.agent.lldp.LldpReader;
 import io.rdmamon.agent.lldp.LldpctlCommand;
 import io.rdmamon.agent.module.CapturedModuleEepromSource;
@@ -16,35 +13,28 @@ import io.rdmamon.agent.qos.CapturedDcbSource;
 import io.rdmamon.agent.qos.DcbSource;
 import io.rdmamon.agent.qos.NetlinkDcbSource;
 import io.rdmamon.agent.qos.QosReader;
-import io.rdmamon.agent.topology.GpuTopologies;
-import io.rdmamon.agent.topology.TopologyReader;
-import io.rdmamon.protocol.model.GpuTopology;
 import io.rdmamon.agent.rdma.RdmaNetlinkReader;
-import io.rdmamon.agent.workload.PodDirectory;
-import io.rdmamon.agent.workload.ProcessFiles;
-import io.rdmamon.agent.workload.WorkloadAttributor;
-import io.rdmamon.agent.sysfs.DeviceReading;
-import io.rdmamon.agent.sysfs.IbPorts;
-import io.rdmamon.agent.sysfs.InfiniBandClassReader;
 import io.rdmamon.agent.sysfs.AttributeFiles;
+import io.rdmamon.agent.sysfs.DeviceReading;
+import io.rdmamon.agent.sysfs.InfiniBandClassReader;
 import io.rdmamon.agent.sysfs.SlowCadenceCache;
 import io.rdmamon.agent.sysfs.SmallFileReader;
 import io.rdmamon.agent.sysfs.SysfsFiles;
+import io.rdmamon.agent.topology.GpuTopologies;
+import io.rdmamon.agent.topology.TopologyReader;
 import io.rdmamon.agent.verbs.VerbsPortReader;
+import io.rdmamon.agent.workload.PodDirectory;
+import io.rdmamon.agent.workload.ProcessFiles;
+import io.rdmamon.agent.workload.WorkloadAttributor;
 import io.rdmamon.nativeio.rdma.NetlinkRdma;
 import io.rdmamon.nativeio.rdma.RdmaNetlink;
-import io.rdmamon.nativeio.verbs.VerbsException;
 import io.rdmamon.protocol.model.EthtoolStats;
-import io.rdmamon.protocol.model.FecMode;
 import io.rdmamon.protocol.model.HostSample;
 import io.rdmamon.protocol.model.IbDevice;
 import io.rdmamon.protocol.model.IbPort;
-import io.rdmamon.protocol.model.LldpNeighbor;
-import io.rdmamon.protocol.model.PortTransport;
 import io.rdmamon.protocol.model.QosConfig;
 import io.rdmamon.protocol.model.SourceStatus;
 import io.rdmamon.protocol.model.TransceiverModule;
-import io.rdmamon.protocol.model.VerbsPortAttributes;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -56,24 +46,23 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.UnaryOperator;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
- * Reads everything rdmamon knows about a host below a host root (DESIGN.md §2): the
- * InfiniBand class in sysfs, the ethtool statistics of each port's netdev, libibverbs.
+ * Reads everything rdmamon knows about a host below a host root (DESIGN.md §2): the InfiniBand class in sysfs (the
+ * devices and ports every other source completes), then the {@link Source}s registered in {@link Builder#build()}:
+ * each port's netdev ({@link PortSource}: ethtool statistics, transceiver, FEC, LLDP neighbour, QoS), each device
+ * ({@link DeviceSource}: libibverbs) and the host ({@link HostSource}: {@code etc/nccl.conf}, the GPU↔NIC topology).
+ * Every read runs through {@link SourceRun}, which records a source's failure the same way for all of them, so one
+ * failing source costs only itself (docs/collector.md "Adding a source").
  *
- * <p>All methods block on file and ioctl I/O: call them from a worker thread, never an event loop.
- * A reader is immutable; the {@code with...} methods return changed copies.
+ * <p>All methods block on file and ioctl I/O: call them from a worker thread, never an event loop. Built by a
+ * {@link Builder}, whose settings may be given in any order.
  */
 public final class HostReader {
     static final String SOURCE_SYSFS = "sysfs";
-    /** The source name of the GPU/NIC topology read (a status only when it fails). */
-    static final String SOURCE_TOPOLOGY = "topology";
-    static final String SOURCE_ETHTOOL = "ethtool";
-    static final String SOURCE_VERBS = "verbs";
-    static final String SOURCE_MODULE = "module";
-    static final String SOURCE_FEC = "fec";
     /**
      * How long one read (a sysfs file, a netdev's ethtool statistics, a verbs port query) may block
      * before the sample goes on without it: a read slower than the agent's 1 s sampling interval is of
@@ -83,99 +72,272 @@ public final class HostReader {
     /** Reads left blocked at once (each holds one daemon thread) before the host is not read at all. */
     static final int MAX_STUCK_READS = 8;
 
+    private final Builder settings;
     private final Path hostRoot;
-    /** Every blocking read goes through it; shared by the copies, as are the stuck reads it knows. */
+    /** Every blocking read goes through it, and it knows the reads still stuck. */
     private final ReadWatchdog watchdog;
     /** The sysfs files, read under {@link #watchdog}. */
     private final SmallFileReader files;
     private final InfiniBandClassReader sysfs;
     private final EthtoolStatsSource ethtool;
-    /** Null when verbs are not used (any root but {@code /}). */
-    private final VerbsPortReader verbs;
-    private final Pattern deviceInclude;
-    private final Pattern deviceExclude;
     private final Clock clock;
-    /** The transceiver of each port's netdev, on its own (slow) cadence. */
-    private final ModuleReader modules;
-    /** Where the DCB configuration comes from; {@link #qos} reads through it. */
-    private final DcbSource dcb;
-    /** The QoS configuration of RoCE ports and {@code etc/nccl.conf}, with its own reuse interval. */
-    private final QosReader qos;
-    /** The GPU↔NIC topology, reused for the QoS refresh interval (the slow cadence of host-wide facts). */
-    private final GpuTopologies topology;
-    /** Each netdev's typed-view rules, resolved once per list of names; a copy starts its own. */
-    private final EthtoolViews ethtoolViews = new EthtoolViews();
-
-    /** Each netdev's FEC encoding on the slow cadence (with the GID tables); null: read every sample. */
-    private final SlowCadenceCache fecCadence;
     /** Resources, QPs and port hw counters over RDMA netlink; null when not used (any root but {@code /}). */
     private final RdmaNetlinkReader rdma;
-    /** Each Ethernet netdev's LLDP neighbour, with its own reuse interval. */
-    private final LldpReader lldp;
+    private final ModuleSource modules;
+    private final List<PortSource> portSources;
+    private final List<DeviceSource> deviceSources;
+    private final List<HostSource> hostSources;
+    /** The sysfs device reading as a source: its failures are recorded as any source's. */
+    private final Source sysfsSource;
+    /** The RDMA netlink dumps of a sample, as a source. */
+    private final Source rdmaSource = named(RdmaNetlinkReader.SOURCE, subject -> "RDMA netlink dump");
+    private volatile Map<String, Duration> lastDurations = Map.of();
 
-    private HostReader(Path hostRoot, ReadWatchdog watchdog, SmallFileReader files, InfiniBandClassReader sysfs,
-                       EthtoolStatsSource ethtool, VerbsPortReader verbs, Pattern deviceInclude, Pattern deviceExclude,
-                       Clock clock, ModuleReader modules, DcbSource dcb, QosReader qos,
-                       SlowCadenceCache fecCadence, RdmaNetlinkReader rdma, LldpReader lldp) {
-        this.hostRoot = hostRoot;
+    private HostReader(Builder settings, ReadWatchdog watchdog, SmallFileReader files, InfiniBandClassReader sysfs,
+                       RdmaNetlinkReader rdma, ModuleSource modules, List<PortSource> portSources,
+                       List<DeviceSource> deviceSources, List<HostSource> hostSources) {
+        this.settings = settings;
+        this.hostRoot = settings.root;
         this.watchdog = watchdog;
         this.files = files;
         this.sysfs = sysfs;
-        this.ethtool = ethtool;
-        this.verbs = verbs;
-        this.deviceInclude = deviceInclude;
-        this.deviceExclude = deviceExclude;
-        this.clock = clock;
-        this.modules = modules;
-        this.dcb = dcb;
-        this.qos = qos;
-        this.topology = new GpuTopologies(hostRoot, new TopologyReader(hostRoot),
-                Duration.ofMillis(qos.refreshMillis()), clock::millis);
-        this.fecCadence = fecCadence;
+        this.ethtool = settings.ethtool;
+        this.clock = settings.clock;
         this.rdma = rdma;
-        this.lldp = lldp;
+        this.modules = modules;
+        this.portSources = List.copyOf(portSources);
+        this.deviceSources = List.copyOf(deviceSources);
+        this.hostSources = List.copyOf(hostSources);
+        this.sysfsSource = named(SOURCE_SYSFS, device -> relative(sysfs.classDir().resolve(device)));
     }
 
     /**
-     * A reader for {@code hostRoot}. With root {@code /} ethtool statistics come from the
-     * SIOCETHTOOL ioctl, verbs from libibverbs, device resources, QPs and port hw counters from RDMA netlink;
-     * otherwise from {@code <root>/ethtool/<if>/statistics}, and neither verbs nor RDMA netlink are used.
+     * A reader for {@code hostRoot} as {@link #builder} configures it by default: one-shot (everything read fresh
+     * every sample), all devices.
      *
      * @throws HostRootException when the root does not exist or is not a directory (message names it)
      */
     public static HostReader forRoot(Path hostRoot) throws HostRootException {
-        Path root = validRoot(hostRoot);
-        if (root.getParent() == null) {
-            return forRoot(root, IoctlEthtoolStatsSource.loadNative(), VerbsPortReader.loadNative())
-                    .withModuleSource(IoctlModuleEepromSource.loadNative()).withRdmaNetlink(new NetlinkRdma());
-        }
-        return forRoot(root, new CapturedEthtoolStatsSource(root), null);
+        return builder(hostRoot).build();
     }
 
     /**
-     * A reader for {@code hostRoot} with the given sources (tests, the simulator, captures replayed
-     * with another ethtool source).
+     * The settings of a reader for {@code hostRoot}. With root {@code /} ethtool statistics and transceivers come from
+     * the SIOCETHTOOL ioctl, verbs from libibverbs, device resources, QPs and port hw counters from RDMA netlink, DCB
+     * from DCB netlink and LLDP from lldpctl when not captured; otherwise from the captures under the root
+     * ({@code <root>/ethtool/<if>/statistics}, {@code dcb/}, {@code lldp/}), and neither verbs nor RDMA netlink are used.
      *
-     * @param verbs null to not use verbs at all (no verbs field, no verbs status)
+     * @throws HostRootException when the root does not exist or is not a directory (message names it)
      */
-    public static HostReader forRoot(Path hostRoot, EthtoolStatsSource ethtool, VerbsPortReader verbs)
-            throws HostRootException {
-        return withFiles(hostRoot, AttributeFiles.forRoot(validRoot(hostRoot)), ethtool, verbs);
+    public static Builder builder(Path hostRoot) throws HostRootException {
+        return new Builder(validRoot(hostRoot));
     }
 
-    /** As {@link #forRoot(Path, EthtoolStatsSource, VerbsPortReader)}, reading sysfs files through {@code files}. */
-    static HostReader withFiles(Path hostRoot, SmallFileReader files, EthtoolStatsSource ethtool, VerbsPortReader verbs)
-            throws HostRootException {
-        return withFiles(hostRoot, files, ethtool, verbs, READ_DEADLINE);
+    /**
+     * The settings of a {@link HostReader}: each given once, in any order (the clock and refresh intervals are applied
+     * when {@link #build()} builds the sources, not when they are set). Not thread-safe; build on one thread.
+     */
+    public static final class Builder {
+        private final Path root;
+        private final boolean live;
+        private SmallFileReader files;
+        private Duration readDeadline = READ_DEADLINE;
+        private EthtoolStatsSource ethtool;
+        private VerbsPortReader verbs;
+        private boolean verbsGiven;
+        private ModuleEepromSource moduleSource;
+        private DcbSource dcb;
+        private RdmaNetlink rdmaNetlink;
+        private PodDirectory pods = PodDirectory.NONE;
+        private Pattern deviceInclude;
+        private Pattern deviceExclude;
+        private Clock clock = Clock.systemUTC();
+        private Duration gidRefresh;
+        private Duration moduleRefresh;
+        private Duration qosRefresh = Duration.ZERO;
+        private Duration lldpRefresh = Duration.ZERO;
+
+        private Builder(Path root) {
+            this.root = root;
+            this.live = root.getParent() == null;
+        }
+
+        private Builder copy() {
+            Builder copy = new Builder(root);
+            copy.files = files;
+            copy.readDeadline = readDeadline;
+            copy.ethtool = ethtool;
+            copy.verbs = verbs;
+            copy.verbsGiven = verbsGiven;
+            copy.moduleSource = moduleSource;
+            copy.dcb = dcb;
+            copy.rdmaNetlink = rdmaNetlink;
+            copy.pods = pods;
+            copy.deviceInclude = deviceInclude;
+            copy.deviceExclude = deviceExclude;
+            copy.clock = clock;
+            copy.gidRefresh = gidRefresh;
+            copy.moduleRefresh = moduleRefresh;
+            copy.qosRefresh = qosRefresh;
+            copy.lldpRefresh = lldpRefresh;
+            return copy;
+        }
+
+        /** The sysfs files read through {@code files} (tests: a filesystem change between two reads). */
+        Builder files(SmallFileReader files) {
+            this.files = files;
+            return this;
+        }
+
+        /** Another deadline per blocking read than {@link #READ_DEADLINE}. */
+        Builder readDeadline(Duration readDeadline) {
+            this.readDeadline = readDeadline;
+            return this;
+        }
+
+        /** The ethtool statistics (and FEC) from {@code ethtool} (tests, the simulator, captures replayed otherwise). */
+        public Builder ethtool(EthtoolStatsSource ethtool) {
+            this.ethtool = ethtool;
+            return this;
+        }
+
+        /** The verbs from {@code verbs}; null: no verbs at all (no verbs field, no verbs status). */
+        public Builder verbs(VerbsPortReader verbs) {
+            this.verbs = verbs;
+            this.verbsGiven = true;
+            return this;
+        }
+
+        /** The transceivers from {@code source} (the ioctl on a live host). */
+        public Builder moduleSource(ModuleEepromSource source) {
+            this.moduleSource = source;
+            return this;
+        }
+
+        /** The DCB configuration from {@code source} (root {@code /}: the DCB netlink reader). */
+        public Builder dcbSource(DcbSource source) {
+            this.dcb = source;
+            return this;
+        }
+
+        /**
+         * Each device's resources and QPs, and each port's hw counters, from {@code netlink}; every request under the
+         * read deadline. The QPs' owners are read from {@code <root>/proc}.
+         */
+        public Builder rdmaNetlink(RdmaNetlink netlink) {
+            this.rdmaNetlink = netlink;
+            return this;
+        }
+
+        /** The pods behind the QPs named from {@code pods} (default {@link PodDirectory#NONE}: by UID). */
+        public Builder pods(PodDirectory pods) {
+            this.pods = pods;
+            return this;
+        }
+
+        /**
+         * Only devices whose whole name matches {@code include} (null: all) and not {@code exclude}
+         * (null: none), like node_exporter's {@code --collector.infiniband.device-include/-exclude}
+         * but anchored, so {@code mlx5_1} does not also select {@code mlx5_10}.
+         */
+        public Builder deviceFilter(Pattern include, Pattern exclude) {
+            this.deviceInclude = include;
+            this.deviceExclude = exclude;
+            return this;
+        }
+
+        /** The clock that stamps samples and times every refresh interval. */
+        public Builder clock(Clock clock) {
+            this.clock = clock;
+            return this;
+        }
+
+        /**
+         * Reuse, for up to {@code refresh}, what changes rarely: each port's GID table, its {@code rate} and
+         * {@code link_layer}, the device's identity ({@code fw_ver}, {@code board_id}, {@code node_guid},
+         * {@code hca_type}, ...), netdev mapping, PCIe link speed and width (the AER counters stay per sample) and each
+         * netdev's FEC encoding; all re-read at once when a port's state (or, for the GID table, link layer) changes.
+         * The agent's per-sample cost was dominated by the 255-entry GID tables of real mlx5 ports; one-shot commands
+         * keep reading everything fresh.
+         */
+        public Builder gidRefresh(Duration refresh) {
+            this.gidRefresh = refresh;
+            return this;
+        }
+
+        /** Read each netdev's transceiver at most once per {@code refresh} and reuse it between. */
+        public Builder moduleRefresh(Duration refresh) {
+            this.moduleRefresh = refresh;
+            return this;
+        }
+
+        /**
+         * Reuse each RoCE port's QoS configuration (and {@code etc/nccl.conf}) for up to {@code refresh}, re-read sooner
+         * when the port's state changes; the GPU↔NIC topology is reused as long. {@link Duration#ZERO} (the default):
+         * read every sample.
+         */
+        public Builder qosRefresh(Duration refresh) {
+            this.qosRefresh = refresh;
+            return this;
+        }
+
+        /**
+         * Read each netdev's LLDP neighbour at most once per {@code refresh} and reuse it between, re-read sooner when
+         * the port's state changes; {@link Duration#ZERO} (the default): every sample.
+         */
+        public Builder lldpRefresh(Duration refresh) {
+            this.lldpRefresh = refresh;
+            return this;
+        }
+
+        /** The reader, its sources built from these settings and registered in the order their statuses come. */
+        public HostReader build() {
+            // resolved here, once: a copy (withPodDirectory) reuses what was loaded and the descriptors kept
+            if (files == null) {
+                files = AttributeFiles.forRoot(root);
+            }
+            if (ethtool == null) {
+                ethtool = live ? IoctlEthtoolStatsSource.loadNative() : new CapturedEthtoolStatsSource(root);
+            }
+            if (!verbsGiven) {
+                verbs(live ? VerbsPortReader.loadNative() : null);
+            }
+            if (moduleSource == null) {
+                moduleSource = live ? IoctlModuleEepromSource.loadNative() : new CapturedModuleEepromSource(root);
+            }
+            if (dcb == null) {
+                dcb = live ? NetlinkDcbSource.loadNative() : new CapturedDcbSource(root);
+            }
+            if (rdmaNetlink == null && live) {
+                rdmaNetlink = new NetlinkRdma();
+            }
+            ReadWatchdog watchdog = new ReadWatchdog(readDeadline, MAX_STUCK_READS, key -> key instanceof Path path
+                    && path.startsWith(root) ? root.relativize(path).toString() : key.toString());
+            SmallFileReader watched = watched(files, watchdog);
+            SlowCadenceCache cadence = gidRefresh == null ? null : new SlowCadenceCache(gidRefresh, clock::millis);
+            InfiniBandClassReader sysfs = new InfiniBandClassReader(root, watched, cadence);
+            QosReader qos = new QosReader(root, watched, watched(dcb, watchdog), qosRefresh, clock::millis);
+            ModuleSource modules = new ModuleSource(new ModuleReader(moduleSource, moduleRefresh, clock::millis),
+                    watchdog);
+            // on a live host lldpd answers for a netdev without a capture; elsewhere only captures count
+            LldpReader lldp = new LldpReader(root, live ? LldpctlCommand.standard() : null).withClock(clock::millis)
+                    .withRefresh(lldpRefresh);
+            RdmaNetlinkReader rdma = rdmaNetlink == null ? null : new RdmaNetlinkReader(
+                    new WatchedRdmaNetlink(rdmaNetlink, watchdog), new WorkloadAttributor(new ProcessFiles(root), pods));
+            List<PortSource> portSources = List.of(new EthtoolSource(ethtool, watchdog), modules,
+                    new FecSource(root, ethtool, watchdog, cadence), new LldpSource(root, lldp, watchdog),
+                    new QosSource(qos));
+            List<DeviceSource> deviceSources = verbs == null ? List.of() : List.of(new VerbsSource(verbs, watchdog));
+            List<HostSource> hostSources = List.of(new NcclConfSource(qos), new TopologySource(new GpuTopologies(root,
+                    new TopologyReader(root), Duration.ofMillis(qos.refreshMillis()), clock::millis)));
+            return new HostReader(copy(), watchdog, watched, sysfs, rdma, modules, portSources, deviceSources,
+                    hostSources);
+        }
     }
 
-    /** As {@link #withFiles(Path, SmallFileReader, EthtoolStatsSource, VerbsPortReader)}, with another read deadline. */
-    static HostReader withFiles(Path hostRoot, SmallFileReader files, EthtoolStatsSource ethtool, VerbsPortReader verbs,
-                                Duration readDeadline) throws HostRootException {
-        Path root = validRoot(hostRoot);
-        ReadWatchdog watchdog = new ReadWatchdog(readDeadline, MAX_STUCK_READS,
-                key -> key instanceof Path path && path.startsWith(root) ? root.relativize(path).toString() : key.toString());
-        SmallFileReader watched = new SmallFileReader() {
+    /** {@code files} with every read under {@code watchdog}'s deadline. */
+    private static SmallFileReader watched(SmallFileReader files, ReadWatchdog watchdog) {
+        return new SmallFileReader() {
             @Override
             public String read(Path file) throws IOException {
                 return watchdog.watch(file, () -> files.read(file));
@@ -191,144 +353,50 @@ public final class HostReader {
                 files.sampleEnded();
             }
         };
-        Clock clock = Clock.systemUTC();
-        // on a live host the DCB netlink reader, elsewhere the dcb -j captures under the root
-        DcbSource dcb = root.getParent() == null ? NetlinkDcbSource.loadNative() : new CapturedDcbSource(root);
-        // on a live host lldpd answers for a netdev without a capture; elsewhere only captures count
-        LldpReader lldp = new LldpReader(root, root.getParent() == null ? LldpctlCommand.standard() : null)
-                .withClock(clock::millis);
-        return new HostReader(root, watchdog, watched, new InfiniBandClassReader(root, watched), ethtool, verbs,
-                null, null, clock, new ModuleReader(new CapturedModuleEepromSource(root), null, clock::millis), dcb,
-                qosReader(root, watchdog, watched, dcb, Duration.ZERO, clock), null, null, lldp);
     }
 
-    /**
-     * Only devices whose whole name matches {@code include} (null: all) and not {@code exclude}
-     * (null: none), like node_exporter's {@code --collector.infiniband.device-include/-exclude}
-     * but anchored, so {@code mlx5_1} does not also select {@code mlx5_10}.
-     */
-    public HostReader withDeviceFilter(Pattern include, Pattern exclude) {
-        return new HostReader(hostRoot, watchdog, files, sysfs, ethtool, verbs, include, exclude, clock, modules, dcb,
-                qos, fecCadence, rdma, lldp);
+    /** {@code dcb} with one watched read per netdev: a netlink request or the capture files of one interface. */
+    private static DcbSource watched(DcbSource dcb, ReadWatchdog watchdog) {
+        return new DcbSource() {
+            @Override
+            public QosConfig read(String ifname) throws IOException {
+                return readParts(ifname).config();
+            }
+
+            @Override
+            public Reading readParts(String ifname) throws IOException {
+                return watchdog.watch("DCB of " + ifname, () -> dcb.readParts(ifname));
+            }
+        };
     }
 
-    /**
-     * A reader that reuses, for up to {@code refresh}, what changes rarely: each port's GID table, its
-     * {@code rate} and {@code link_layer}, the device's identity ({@code fw_ver}, {@code board_id},
-     * {@code node_guid}, {@code hca_type}, ...), netdev mapping, PCIe link speed and width (the AER counters stay
-     * per sample) and each netdev's FEC encoding; all re-read at once when a port's state
-     * (or, for the GID table, link layer) changes. The agent's per-sample cost was dominated by the
-     * 255-entry GID tables of real mlx5 ports; one-shot commands keep reading everything fresh.
-     * The returned reader keeps that cache (its age is measured with this reader's clock, so set the
-     * clock first).
-     */
-    public HostReader withGidRefresh(Duration refresh) {
-        SlowCadenceCache cache = new SlowCadenceCache(refresh, () -> clock.millis());
-        return new HostReader(hostRoot, watchdog, files, new InfiniBandClassReader(hostRoot, files, cache), ethtool,
-                verbs, deviceInclude, deviceExclude, clock, modules, dcb, qos, cache, rdma, lldp);
-    }
+    /** A source for the framework's net only: its name and what its failures are blamed on. */
+    private static Source named(String name, UnaryOperator<String> culprit) {
+        return new Source() {
+            @Override
+            public String name() {
+                return name;
+            }
 
-    /**
-     * A reader that reads each netdev's transceiver at most once per {@code refresh} and reuses it between (the slow
-     * cadence, like the GID tables); one-shot commands read it every time.
-     */
-    public HostReader withModuleRefresh(Duration refresh) {
-        return new HostReader(hostRoot, watchdog, files, sysfs, ethtool, verbs, deviceInclude, deviceExclude, clock,
-                modules.withRefresh(refresh), dcb, qos, fecCadence, rdma, lldp);
-    }
-
-    /**
-     * A reader that reads each netdev's LLDP neighbour ({@link LldpReader}) at most once per {@code refresh} and reuses
-     * it between, re-read sooner when the port's state changes; {@link Duration#ZERO} (one-shot commands) reads it
-     * every sample. Measured with this reader's clock, so set the clock first.
-     */
-    public HostReader withLldpRefresh(Duration refresh) {
-        return new HostReader(hostRoot, watchdog, files, sysfs, ethtool, verbs, deviceInclude, deviceExclude, clock,
-                modules, dcb, qos, fecCadence, rdma, lldp.withRefresh(refresh));
-    }
-
-    /** A reader whose transceivers come from {@code source} (the ioctl on a live host). */
-    public HostReader withModuleSource(ModuleEepromSource source) {
-        return new HostReader(hostRoot, watchdog, files, sysfs, ethtool, verbs, deviceInclude, deviceExclude, clock,
-                new ModuleReader(source, null, clock::millis), dcb, qos, fecCadence, rdma, lldp);
-    }
-
-    /**
-     * The transceiver of {@code ifname} (for {@code rdmamon module -i IF}): null when there is none.
-     *
-     * @throws IOException naming the interface and what failed
-     */
-    public TransceiverModule readModule(String ifname) throws IOException {
-        ModuleReader.Result result = modules.read(ifname, this::runModuleRead);
-        if (result.reason() != null) {
-            throw new IOException(result.reason());
-        }
-        return result.module();
-    }
-
-    private byte[] runModuleRead(String call, ModuleEepromSource source, String ifname) throws IOException {
-        try {
-            return watchdog.watch(call, () -> source.read(ifname));
-        } catch (StuckReadException e) {
-            throw new IOException(e.getMessage(), e);
-        }
-    }
-
-    /**
-     * A reader that takes each device's resources and QPs, and each port's hw counters, from {@code netlink} (root
-     * {@code /}); every request under the read deadline. The QPs' owners are read from {@code <root>/proc}; pods are
-     * named by UID ({@link PodDirectory#NONE}).
-     */
-    public HostReader withRdmaNetlink(RdmaNetlink netlink) {
-        return withRdmaNetlink(netlink, PodDirectory.NONE);
-    }
-
-    /** As {@link #withRdmaNetlink(RdmaNetlink)}, with the pods' names from {@code pods}. */
-    public HostReader withRdmaNetlink(RdmaNetlink netlink, PodDirectory pods) {
-        return new HostReader(hostRoot, watchdog, files, sysfs, ethtool, verbs, deviceInclude, deviceExclude, clock,
-                modules, dcb, qos, fecCadence, new RdmaNetlinkReader(new WatchedRdmaNetlink(netlink, watchdog),
-                new WorkloadAttributor(new ProcessFiles(hostRoot), pods)), lldp);
+            @Override
+            public String culprit(String subject) {
+                return culprit.apply(subject);
+            }
+        };
     }
 
     /**
      * A reader naming the pods behind each device's QPs from {@code pods} (the kubelet's pod-resources); the same
-     * reader where no RDMA netlink is read (a captured host root: no QPs to attribute).
+     * reader where no RDMA netlink is read (a captured host root: no QPs to attribute). The returned reader is built
+     * afresh from this one's settings: use it instead of this one.
      */
     public HostReader withPodDirectory(PodDirectory pods) {
-        return !attributesWorkloads() ? this : new HostReader(hostRoot, watchdog, files, sysfs, ethtool, verbs, deviceInclude,
-                deviceExclude, clock, modules, dcb, qos, fecCadence,
-                rdma.withWorkloads(new WorkloadAttributor(new ProcessFiles(hostRoot), pods)), lldp);
+        return !attributesWorkloads() ? this : settings.copy().pods(pods).build();
     }
 
     /** Whether QPs are read (RDMA netlink, root {@code /}) and so attributed to workloads. */
     public boolean attributesWorkloads() {
         return rdma != null;
-    }
-
-    /** The clock that stamps samples. */
-    public HostReader withClock(Clock clock) {
-        return new HostReader(hostRoot, watchdog, files, sysfs, ethtool, verbs, deviceInclude, deviceExclude, clock,
-                modules.withClock(clock::millis), dcb, qos, fecCadence, rdma, lldp.withClock(clock::millis));
-    }
-
-    /**
-     * A reader that reuses each RoCE port's QoS configuration (and {@code etc/nccl.conf}) for up to {@code refresh},
-     * re-read sooner when the port's state changes; {@link Duration#ZERO} (one-shot commands) reads it every sample.
-     * Measured with this reader's clock, so set the clock first.
-     */
-    public HostReader withQosRefresh(Duration refresh) {
-        return new HostReader(hostRoot, watchdog, files, sysfs, ethtool, verbs, deviceInclude, deviceExclude, clock,
-                modules, dcb, qosReader(hostRoot, watchdog, files, dcb, refresh, clock), fecCadence, rdma, lldp);
-    }
-
-    /**
-     * A reader taking the DCB configuration from {@code source} (root {@code /}: the DCB netlink reader); the QoS
-     * reuse interval starts afresh at {@link Duration#ZERO}, so call {@link #withQosRefresh} after this.
-     */
-    public HostReader withDcbSource(DcbSource source) {
-        return new HostReader(hostRoot, watchdog, files, sysfs, ethtool, verbs, deviceInclude, deviceExclude, clock,
-                modules, source, qosReader(hostRoot, watchdog, files, source, Duration.ZERO, clock), fecCadence, rdma,
-                lldp);
     }
 
     public Path hostRoot() {
@@ -343,6 +411,27 @@ public final class HostReader {
     /** Reads blocked past the deadline that have not returned yet. */
     int stuckReads() {
         return watchdog.stuckReads();
+    }
+
+    /**
+     * How long each source's reads took in the last sample, by source name in the order first read (empty before the
+     * first sample, or when the host was not read at all).
+     */
+    public Map<String, Duration> lastSourceDurations() {
+        return lastDurations;
+    }
+
+    /**
+     * The transceiver of {@code ifname} (for {@code rdmamon module -i IF}): null when there is none.
+     *
+     * @throws IOException naming the interface and what failed
+     */
+    public TransceiverModule readModule(String ifname) throws IOException {
+        ModuleReader.Result result = modules.read(ifname);
+        if (result.reason() != null) {
+            throw new IOException(result.reason());
+        }
+        return result.module();
     }
 
     /**
@@ -404,60 +493,83 @@ public final class HostReader {
     }
 
     private HostSample readDevices(String node, long timestamp) {
+        SourceRun run = new SourceRun();
         List<IbDevice> devices = new ArrayList<>();
-        List<SourceStatus> sources = new ArrayList<>();
         List<String> names;
         try {
             names = filtered(sysfs.deviceNames());
         } catch (IOException e) {
-            sources.add(SourceStatus.failed(SOURCE_SYSFS, relative(sysfs.classDir()),
+            run.add(SourceStatus.failed(SOURCE_SYSFS, relative(sysfs.classDir()),
                     relative(sysfs.classDir()) + ": " + SysfsFiles.describe(e)));
-            return new HostSample(node, timestamp, devices, sources);
+            return new HostSample(node, timestamp, devices, run.statuses());
         }
-        String verbsUnavailable = verbs == null ? null : verbs.unavailableReason();
+        deviceSources.forEach(source -> run.read(source, "host", null, () -> {
+            source.sampleStarted();
+            return null;
+        }));
         // no device, no request: a host without RDMA costs no netlink socket per sample
-        RdmaNetlinkReader.Sample rdmaSample = rdma == null || names.isEmpty() ? null : rdma.sample();
+        RdmaNetlinkReader.Sample rdmaSample = rdma == null || names.isEmpty() ? null
+                : run.read(rdmaSource, "host", null, rdma::sample);
         if (rdmaSample != null && rdmaSample.absent()) {
             rdmaSample = null; // a kernel without RDMA netlink: an absent capability, read as a captured root is
         }
-        Map<String, EthtoolStats> ethtoolByNetdev = new HashMap<>();
-        Map<String, ModuleReader.Result> modulesByNetdev = new HashMap<>();
-        Map<String, LldpReader.Result> neighborsByNetdev = new HashMap<>();
+        // one reading per netdev and source a sample: two ports on one netdev share it (and its status)
+        Map<PortSource, Map<String, UnaryOperator<IbPort>>> partsByNetdev = new HashMap<>();
         for (String name : names) {
             RdmaNetlinkReader.Device rdmaDevice = rdmaSample == null ? null : rdmaSample.device(name);
-            DeviceReading reading;
-            try {
-                reading = sysfs.readDevice(name, rdmaDevice);
-            } catch (RuntimeException e) {
-                // readDevice turns every file's failure into a problem; this is the net under a bug in it
-                sources.add(SourceStatus.failed(SOURCE_SYSFS, name, relative(sysfs.classDir().resolve(name)) + ": " + e));
+            // readDevice turns every file's failure into a problem; this is the net under a bug in it
+            DeviceReading reading = run.read(sysfsSource, name, null, () -> sysfs.readDevice(name, rdmaDevice));
+            if (reading == null) {
                 continue;
             }
-            sources.add(reading.problems().isEmpty()
+            run.add(reading.problems().isEmpty()
                     ? SourceStatus.ok(SOURCE_SYSFS, name)
                     : SourceStatus.failed(SOURCE_SYSFS, name, String.join("; ", reading.problems())));
             if (reading.device() == null) {
                 continue;
             }
-            IbDevice device = withQos(withOtherSources(reading.device(), verbsUnavailable, ethtoolByNetdev,
-                    modulesByNetdev, neighborsByNetdev, sources), sources);
+            IbDevice device = withPortSources(reading.device(), partsByNetdev, run);
+            for (DeviceSource source : deviceSources) {
+                IbDevice read = device;
+                device = run.read(source, device.name(), device, () -> source.read(read, run::add));
+            }
             if (rdmaDevice != null) {
                 device = device.withResources(rdmaDevice.resources());
-                sources.add(rdmaDevice.status());
+                run.add(rdmaDevice.status());
             }
             devices.add(device);
         }
-        return new HostSample(node, timestamp, devices, sources, ncclConf(sources), topology(sources));
+        HostParts host = new HostParts();
+        for (HostSource source : hostSources) {
+            run.read(source, source.subject(), null, () -> {
+                source.read(host, run::add);
+                return null;
+            });
+        }
+        lastDurations = run.durations();
+        return new HostSample(node, timestamp, devices, run.statuses(), host.ncclConf(), host.topology());
     }
 
-    /** The GPU↔NIC topology (null without GPU); a failure is the {@code topology} source's, never the sample's. */
-    private GpuTopology topology(List<SourceStatus> sources) {
-        try {
-            return topology.current();
-        } catch (RuntimeException e) {
-            sources.add(SourceStatus.failed(SOURCE_TOPOLOGY, "pci", "sys/bus/pci/devices: " + e));
-            return null;
+    /**
+     * {@code device} with each port completed by every port source, in registration order; a netdev is read once per
+     * source and sample ({@code partsByNetdev}), a port without one not at all.
+     */
+    private IbDevice withPortSources(IbDevice device, Map<PortSource, Map<String, UnaryOperator<IbPort>>> partsByNetdev,
+                                     SourceRun run) {
+        List<IbPort> ports = new ArrayList<>(device.ports().size());
+        for (IbPort port : device.ports()) {
+            IbPort completed = port;
+            if (port.netdev() != null) {
+                for (PortSource source : portSources) {
+                    UnaryOperator<IbPort> part = partsByNetdev.computeIfAbsent(source, s -> new HashMap<>())
+                            .computeIfAbsent(port.netdev(), netdev -> run.read(source, netdev, UnaryOperator.identity(),
+                                    () -> source.read(device, port, run::add)));
+                    completed = part.apply(completed);
+                }
+            }
+            ports.add(completed);
         }
+        return device.withPorts(ports);
     }
 
     /**
@@ -469,181 +581,10 @@ public final class HostReader {
         return EthtoolStats.of(ifname, ethtool.statistics(ifname));
     }
 
-    private IbDevice withOtherSources(IbDevice device, String verbsUnavailable,
-                                      Map<String, EthtoolStats> ethtoolByNetdev,
-                                      Map<String, ModuleReader.Result> modulesByNetdev,
-                                      Map<String, LldpReader.Result> neighborsByNetdev, List<SourceStatus> sources) {
-        List<String> verbsProblems = new ArrayList<>();
-        List<IbPort> ports = new ArrayList<>();
-        for (IbPort port : device.ports()) {
-            EthtoolStats stats = port.netdev() == null ? null
-                    : ethtoolByNetdev.computeIfAbsent(port.netdev(), netdev -> readEthtool(netdev, sources));
-            VerbsPortAttributes attributes = null;
-            if (verbs != null && verbsUnavailable == null) {
-                String call = "ibv_query_port(" + device.name() + ", " + port.port() + ")";
-                try {
-                    attributes = watchdog.watch(call, () -> verbs.queryPort(device.name(), port.port()));
-                } catch (VerbsException | StuckReadException e) {
-                    verbsProblems.add(call + ": " + e.getMessage());
-                } catch (RuntimeException e) {
-                    verbsProblems.add(call + ": " + e);
-                }
-            }
-            IbPort withSources = IbPorts.with(port, port.netdev(), stats, attributes);
-            ports.add(port.netdev() == null ? withSources
-                    : IbPorts.withFec(IbPorts.withModule(withSources, modulesByNetdev.computeIfAbsent(port.netdev(),
-                            netdev -> readModule(netdev, sources)).module()), readFec(port, sources))
-                            .withNeighbor(readNeighbor(port, neighborsByNetdev, sources)));
-        }
-        if (verbs != null) {
-            // verbs unavailable = no libibverbs or a kernel without uverbs: the host lacks them, nothing failed
-            sources.add(verbsUnavailable != null
-                    ? SourceStatus.unsupported(SOURCE_VERBS, device.name(), verbsUnavailable)
-                    : verbsProblems.isEmpty() ? SourceStatus.ok(SOURCE_VERBS, device.name())
-                    : SourceStatus.failed(SOURCE_VERBS, device.name(), String.join("; ", verbsProblems)));
-        }
-        return device.withPorts(ports);
-    }
-
-    /**
-     * The transceiver of {@code netdev}: a {@code module} status when one was decoded (ok), the read failed (failed,
-     * naming it) or this host cannot read the module (unsupported); none when the netdev has no module (no cage, an
-     * empty one, no capture).
-     */
-    private ModuleReader.Result readModule(String netdev, List<SourceStatus> sources) {
-        ModuleReader.Result result = modules.read(netdev, this::runModuleRead);
-        if (result.failure() != null) {
-            sources.add(SourceStatus.failed(SOURCE_MODULE, netdev, result.failure()));
-        } else if (result.unsupported() != null) {
-            sources.add(SourceStatus.unsupported(SOURCE_MODULE, netdev, result.unsupported()));
-        } else if (result.module() != null) {
-            sources.add(SourceStatus.ok(SOURCE_MODULE, netdev));
-        }
-        return result;
-    }
-
-    /**
-     * The FEC encoding of {@code port}'s netdev, kept on the slow cadence while the port's state is unchanged (a link
-     * that retrains may negotiate another encoding); null when the driver has none. A failed read is a failed
-     * {@code fec} status naming it, and is not kept.
-     */
-    private FecMode readFec(IbPort port, List<SourceStatus> sources) {
-        String netdev = port.netdev();
-        SlowCadenceCache.Reader<FecMode> read = () -> {
-            String call = "ethtool --show-fec " + netdev;
-            try {
-                return new SlowCadenceCache.Read<>(watchdog.watch(call, () -> ethtool.fec(netdev)), false);
-            } catch (StuckReadException e) {
-                sources.add(SourceStatus.failed(SOURCE_FEC, netdev, call + ": " + e.getMessage()));
-            } catch (IOException e) {
-                sources.add(SourceStatus.failed(SOURCE_FEC, netdev, e.getMessage()));
-            } catch (RuntimeException e) {
-                sources.add(SourceStatus.failed(SOURCE_FEC, netdev, call + ": " + e));
-            }
-            return new SlowCadenceCache.Read<>(null, true);
-        };
-        return fecCadence == null ? read.read().value()
-                : fecCadence.get(hostRoot.resolve("ethtool").resolve(netdev).resolve("fec"),
-                        Integer.toString(port.stateId()), read);
-    }
-
-    /**
-     * The LLDP neighbour of {@code port}'s netdev: none on an InfiniBand port (LLDP is an Ethernet protocol). One
-     * {@code lldp} status per netdev read (two ports on one netdev share its reading): ok when a capture or lldpctl's
-     * answer was read, with or without a neighbour; failed when it did not parse or lldpctl failed; unsupported when a
-     * live host has no lldpctl; none when a captured root has no capture for it.
-     */
-    private LldpNeighbor readNeighbor(IbPort port, Map<String, LldpReader.Result> byNetdev,
-                                      List<SourceStatus> sources) {
-        if ("InfiniBand".equals(port.linkLayer())) {
-            return null;
-        }
-        return byNetdev.computeIfAbsent(port.netdev(), netdev -> {
-            LldpReader.Result result = lldp.read(netdev, Integer.toString(port.stateId()),
-                    (call, read) -> watchdog.watch(call, read::read));
-            if (result.status() != null) {
-                sources.add(result.status());
-            }
-            return result;
-        }).neighbor();
-    }
-
-    /**
-     * Null (and a failed status, or an unsupported one for a driver without statistics) when the statistics cannot be
-     * read; the port is still reported.
-     */
-    private EthtoolStats readEthtool(String netdev, List<SourceStatus> sources) {
-        String call = "ethtool -S " + netdev;
-        try {
-            EthtoolStats stats = ethtoolViews.of(netdev, watchdog.watch(call, () -> ethtool.sample(netdev)));
-            sources.add(SourceStatus.ok(SOURCE_ETHTOOL, netdev));
-            return stats;
-        } catch (UnsupportedCapabilityException e) {
-            sources.add(SourceStatus.unsupported(SOURCE_ETHTOOL, netdev, e.getMessage()));
-        } catch (StuckReadException e) {
-            sources.add(SourceStatus.failed(SOURCE_ETHTOOL, netdev, call + ": " + e.getMessage()));
-        } catch (IOException e) {
-            sources.add(SourceStatus.failed(SOURCE_ETHTOOL, netdev, e.getMessage()));
-        } catch (RuntimeException e) {
-            // the ioctl binding or a parser bug: costs this netdev only
-            sources.add(SourceStatus.failed(SOURCE_ETHTOOL, netdev, call + ": " + e));
-        }
-        return null;
-    }
-
-    /**
-     * {@code device} with the QoS configuration of each RoCE port that has a netdev ({@link PortTransport}), one
-     * {@code qos} status per netdev (two ports on one netdev share its reading).
-     */
-    private IbDevice withQos(IbDevice device, List<SourceStatus> sources) {
-        List<IbPort> ports = new ArrayList<>(device.ports().size());
-        boolean changed = false;
-        for (IbPort port : device.ports()) {
-            if (port.netdev() == null || PortTransport.of(device, port) != PortTransport.ROCE) {
-                ports.add(port);
-                continue;
-            }
-            QosReader.PortQos read = qos.port(device.name(), port.port(), port.netdev(),
-                    port.state() + "/" + port.physState());
-            if (read.status() != null && !sources.contains(read.status())) {
-                sources.add(read.status());
-            }
-            ports.add(read.config() == null ? port : IbPorts.withQos(port, read.config()));
-            changed |= read.config() != null;
-        }
-        return !changed ? device : device.withPorts(ports);
-    }
-
-    /** {@code etc/nccl.conf}'s settings, null when there is none; a status only when the file exists. */
-    private Map<String, String> ncclConf(List<SourceStatus> sources) {
-        QosReader.NcclConf conf = qos.ncclConf();
-        if (conf.status() != null) {
-            sources.add(conf.status());
-        }
-        return conf.entries();
-    }
-
-    private static QosReader qosReader(Path root, ReadWatchdog watchdog, SmallFileReader files, DcbSource dcb,
-                                       Duration refresh, Clock clock) {
-        // one watched read per netdev: a netlink request or the capture files of one interface
-        DcbSource watched = new DcbSource() {
-            @Override
-            public QosConfig read(String ifname) throws IOException {
-                return readParts(ifname).config();
-            }
-
-            @Override
-            public Reading readParts(String ifname) throws IOException {
-                return watchdog.watch("DCB of " + ifname, () -> dcb.readParts(ifname));
-            }
-        };
-        return new QosReader(root, files, watched, refresh, clock::millis);
-    }
-
     private List<String> filtered(List<String> names) {
         return names.stream()
-                .filter(n -> deviceInclude == null || deviceInclude.matcher(n).matches())
-                .filter(n -> deviceExclude == null || !deviceExclude.matcher(n).matches())
+                .filter(n -> settings.deviceInclude == null || settings.deviceInclude.matcher(n).matches())
+                .filter(n -> settings.deviceExclude == null || !settings.deviceExclude.matcher(n).matches())
                 .toList();
     }
 

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.MissingNode;
+import io.rdmamon.protocol.json.JsonSyntax;
 import io.rdmamon.protocol.model.LldpNeighbor;
 import io.rdmamon.protocol.wire.WireText;
 
@@ -58,10 +59,7 @@ public final class LldpctlJson {
         try {
             root = MAPPER.readTree(text);
         } catch (JsonProcessingException e) {
-            String reason = e.getOriginalMessage().lines().findFirst().orElse("");
-            int location = reason.indexOf(" (start marker");
-            throw new IllegalArgumentException("not JSON: " + (location < 0 ? reason : reason.substring(0, location))
-                    + " (line " + e.getLocation().getLineNr() + ")", e);
+            throw new IllegalArgumentException("not JSON: " + JsonSyntax.describe(e), e);
         }
         if (root == null || !root.isObject() || !root.has("lldp")) {
             throw new IllegalArgumentException("not lldpctl -f json output: expected an object with key \"lldp\"");

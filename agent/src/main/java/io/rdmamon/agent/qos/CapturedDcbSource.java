@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.rdmamon.agent.ethtool.InterfaceNames;
 import io.rdmamon.agent.sysfs.RegularFiles;
 import io.rdmamon.protocol.json.StrictJson;
+import io.rdmamon.protocol.json.JsonSyntax;
 import io.rdmamon.protocol.json.StrictJsonException;
 import io.rdmamon.protocol.model.QosConfig;
 
@@ -119,10 +120,7 @@ public final class CapturedDcbSource implements DcbSource {
         try {
             return StrictJson.mapper().readTree(text);
         } catch (JsonProcessingException e) {
-            String reason = e.getOriginalMessage().lines().findFirst().orElse("");
-            int location = reason.indexOf(" (start marker");
-            throw new IOException(relative(file) + ": not JSON: " + (location < 0 ? reason : reason.substring(0, location))
-                    + " (line " + e.getLocation().getLineNr() + ")", e);
+            throw new IOException(relative(file) + ": not JSON: " + JsonSyntax.describe(e), e);
         }
     }
 

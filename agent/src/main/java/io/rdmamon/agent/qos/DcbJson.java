@@ -136,11 +136,11 @@ final class DcbJson {
             case 255 -> 15;
             default -> 0xffff;
         };
-        return intIn(node, at, 0, max);
+        return StrictJson.intIn(node, at, 0, max);
     }
 
     private static int priority(JsonNode node, String at) {
-        return intIn(node, at, 0, QosConfig.PRIORITIES - 1);
+        return StrictJson.intIn(node, at, 0, QosConfig.PRIORITIES - 1);
     }
 
     private static int range(StrictJson json, String key, int min, int max) {
@@ -159,16 +159,6 @@ final class DcbJson {
         return value;
     }
 
-    private static int intIn(JsonNode node, String at, int min, int max) {
-        if (node == null || !node.isIntegralNumber() || !node.canConvertToInt()) {
-            throw new IllegalArgumentException(at + ": expected an integer, got " + StrictJson.typeOf(node));
-        }
-        int value = node.intValue();
-        if (value < min || value > max) {
-            throw new IllegalArgumentException(at + ": " + value + " is outside " + min + ".." + max);
-        }
-        return value;
-    }
 
     private static List<Boolean> booleans(StrictJson json, String key) {
         JsonNode array = json.array(key);
@@ -189,7 +179,7 @@ final class DcbJson {
         eight(json, key, array.size());
         List<Integer> values = new ArrayList<>(array.size());
         for (int i = 0; i < array.size(); i++) {
-            values.add(intIn(array.get(i), key + "[" + i + "]", min, max));
+            values.add(StrictJson.intIn(array.get(i), key + "[" + i + "]", min, max));
         }
         return values;
     }

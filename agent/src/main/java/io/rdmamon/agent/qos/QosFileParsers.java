@@ -1,5 +1,7 @@
 package io.rdmamon.agent.qos;
 
+import io.rdmamon.protocol.wire.QosWire;
+
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.regex.Matcher;
@@ -13,10 +15,13 @@ import java.util.regex.Pattern;
 public final class QosFileParsers {
     /** {@code traffic_class_show}: {@code "Global tclass=%d\n"} then per-destination rule lines. */
     private static final Pattern GLOBAL_TCLASS = Pattern.compile("Global tclass=(-?\\d{1,4})");
-    /** NCCL copies a key or value into a 1024-byte buffer ({@code src/misc/param.cc setEnvFile}). */
-    static final int NCCL_MAX_FIELD_CHARS = 1023;
+    /**
+     * NCCL copies a key or value into a 1024-byte buffer ({@code src/misc/param.cc setEnvFile}); the wire's limit is
+     * the same, so a setting read is one the collector accepts.
+     */
+    static final int NCCL_MAX_FIELD_CHARS = QosWire.MAX_NCCL_CONF_CHARS;
     /** Entries kept from one nccl.conf: NCCL reads about 100 variables; a file with more lines is not a config. */
-    public static final int NCCL_MAX_ENTRIES = 256;
+    public static final int NCCL_MAX_ENTRIES = QosWire.MAX_NCCL_CONF_ENTRIES;
 
     private QosFileParsers() {
     }

@@ -87,7 +87,7 @@ public final class FabricSimulator implements AutoCloseable {
      */
     public HostReader reader(SimulatedNode node) throws HostRootException {
         SimulatedWorkloads workloads = hosts.get(nodes.indexOf(node)).workloads();
-        return HostReader.forRoot(node.hostRoot()).withRdmaNetlink(workloads.netlink(), workloads.pods());
+        return HostReader.builder(node.hostRoot()).rdmaNetlink(workloads.netlink()).pods(workloads.pods()).build();
     }
 
     /** Simulated time since {@link #create}. */

@@ -21,6 +21,16 @@ public final class IbPorts {
                 port.module(), port.fec(), port.hwCountersSource(), port.gidsDropped(), port.neighbor());
     }
 
+    /** {@code port} with its netdev's ethtool statistics (null: not read). */
+    public static IbPort withEthtool(IbPort port, EthtoolStats ethtool) {
+        return with(port, port.netdev(), ethtool, port.verbs());
+    }
+
+    /** {@code port} with its libibverbs attributes (null: not read). */
+    public static IbPort withVerbs(IbPort port, VerbsPortAttributes verbs) {
+        return with(port, port.netdev(), port.ethtool(), verbs);
+    }
+
     /** {@code port} with its netdev's {@link io.rdmamon.protocol.model.NetdevCounters}. */
     public static IbPort withNetdevCounters(IbPort port, Map<String, Long> netdevCounters) {
         return new IbPort(port.port(), port.stateId(), port.state(), port.physStateId(), port.physState(),

@@ -21,7 +21,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -163,8 +162,8 @@ public final class InfiniBandClassReader {
     }
 
     private DeviceIdentity readIdentity(Path dir, ReadProblems problems) {
-        IdName nodeType = parse(dir.resolve("node_type"), read(dir.resolve("node_type"), problems, TOLERATE_ABSENT),
-                SysfsParsers::parseIdName, problems);
+        IdName nodeType = problems.parse(dir.resolve("node_type"),
+                read(dir.resolve("node_type"), problems, TOLERATE_ABSENT), SysfsParsers::parseIdName);
         return new DeviceIdentity(nodeType,
                 text(dir.resolve("node_guid"), problems, TOLERATE_ABSENT),
                 text(dir.resolve("sys_image_guid"), problems, TOLERATE_ABSENT),
@@ -175,7 +174,7 @@ public final class InfiniBandClassReader {
 
     private PortLink readLink(Path dir, ReadProblems problems) {
         String rate = text(dir.resolve("rate"), problems, TOLERATE_NONE);
-        Long rateBytesPerSecond = parse(dir.resolve("rate"), rate, SysfsParsers::parseRateBytesPerSecond, problems);
+        Long rateBytesPerSecond = problems.parse(dir.resolve("rate"), rate, SysfsParsers::parseRateBytesPerSecond);
         return new PortLink(rate, rateBytesPerSecond, text(dir.resolve("link_layer"), problems, TOLERATE_NONE));
     }
 
@@ -218,10 +217,10 @@ public final class InfiniBandClassReader {
     }
 
     private IbPort readPort(Path dir, int number, PortHwCounterSource hwCounterSource, ReadProblems problems) {
-        IdName state = parse(dir.resolve("state"), read(dir.resolve("state"), problems, TOLERATE_NONE),
-                SysfsParsers::parseIdName, problems);
-        IdName physState = parse(dir.resolve("phys_state"), read(dir.resolve("phys_state"), problems, TOLERATE_NONE),
-                SysfsParsers::parseIdName, problems);
+        IdName state = problems.parse(dir.resolve("state"), read(dir.resolve("state"), problems, TOLERATE_NONE),
+                SysfsParsers::parseIdName);
+        IdName physState = problems.parse(dir.resolve("phys_state"),
+                read(dir.resolve("phys_state"), problems, TOLERATE_NONE), SysfsParsers::parseIdName);
         String stateKey = state == null ? "?" : Integer.toString(state.id());
         PortLink link = slowly(dir, stateKey, problems, () -> readLink(dir, problems));
         String lid = text(dir.resolve("lid"), problems, TOLERATE_ABSENT);
@@ -297,7 +296,7 @@ public final class InfiniBandClassReader {
         Map<String, Long> values = new LinkedHashMap<>();
         for (String name : NetdevCounters.FILES) {
             Path file = dir.resolve(name);
-            Long value = parse(file, read(file, problems, TOLERATE_NO_VALUE), SysfsParsers::parseCounter, problems);
+            Long value = problems.parse(file, read(file, problems, TOLERATE_NO_VALUE), SysfsParsers::parseCounter);
             if (value != null) {
                 values.put(name, value);
             }
@@ -444,7 +443,7 @@ public final class InfiniBandClassReader {
                 continue;
             }
             Path file = gidsDir.resolve(entry);
-            String gid = parse(file, read(file, problems, TOLERATE_NONE), SysfsParsers::parseGid, problems);
+            String gid = problems.parse(file, read(file, problems, TOLERATE_NONE), SysfsParsers::parseGid);
             if (gid == null || SysfsParsers.isEmptyGid(gid)) {
                 continue;
             }
@@ -479,38 +478,12 @@ public final class InfiniBandClassReader {
 
     /** Reads a file; a failure not in {@code tolerated} becomes a problem; any failure gives null. */
     String read(Path file, ReadProblems problems, Set<Failure> tolerated) {
-        try {
-            return files.read(file);
-        } catch (IOException e) {
-            if (!tolerated.contains(SysfsFiles.classify(e))) {
-                problems.add(file, SysfsFiles.describe(e));
-            }
-            return null;
-        }
+        return problems.read(files, file, tolerated);
     }
 
     /** A text attribute, null when absent, empty or not printable text (then a problem). */
     private String text(Path file, ReadProblems problems, Set<Failure> tolerated) {
-        return emptyToNull(parse(file, read(file, problems, tolerated), SysfsParsers::parseText, problems));
-    }
-
-    /**
-     * {@code parser} applied to {@code text} (null: null). Whatever the parser throws costs this one file:
-     * its message (or, for a parser bug, the exception) becomes the file's problem, and the caller goes on.
-     */
-    static <T> T parse(Path file, String text, Function<String, T> parser, ReadProblems problems) {
-        if (text == null) {
-            return null;
-        }
-        try {
-            return parser.apply(text);
-        } catch (IllegalArgumentException e) {
-            problems.add(file, e.getMessage());
-            return null;
-        } catch (RuntimeException e) {
-            problems.add(file, "cannot parse " + ProblemText.quote(text) + ": " + e);
-            return null;
-        }
+        return emptyToNull(problems.parse(file, read(file, problems, tolerated), SysfsParsers::parseText));
     }
 
     private List<String> list(Path dir, ReadProblems problems, boolean required) {

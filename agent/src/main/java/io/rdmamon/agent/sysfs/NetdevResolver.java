@@ -93,12 +93,12 @@ final class NetdevResolver {
         Path devPortFile = netdevDir.resolve("dev_port");
         String devPort = reader.read(devPortFile, problems, TOLERATE_NO_VALUE);
         if (devPort != null) {
-            Integer index = InfiniBandClassReader.parse(devPortFile, devPort, SysfsParsers::parseDevPort, problems);
+            Integer index = problems.parse(devPortFile, devPort, SysfsParsers::parseDevPort);
             return index == null ? orderIndex + 1 : index + 1;
         }
         Path devIdFile = netdevDir.resolve("dev_id");
-        Integer index = InfiniBandClassReader.parse(devIdFile, reader.read(devIdFile, problems, TOLERATE_NO_VALUE),
-                SysfsParsers::parseDevId, problems);
+        Integer index = problems.parse(devIdFile, reader.read(devIdFile, problems, TOLERATE_NO_VALUE),
+                SysfsParsers::parseDevId);
         return index == null ? orderIndex + 1 : index + 1;
     }
 

@@ -12,7 +12,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.function.Function;
 
 /**
  * The PCI function of an RDMA device (phys-facts.md §5.2): {@code realpath(<dev>/device)}, walked up to the first
@@ -37,16 +36,7 @@ public final class PciFunctionReader {
      * absent one or one without a value is null, any other failure a problem.
      */
     public PciFunctionReader(Path hostRoot, SmallFileReader files) {
-        this(hostRoot, (file, problems, tolerated) -> {
-            try {
-                return files.read(file);
-            } catch (IOException e) {
-                if (!tolerated.contains(SysfsFiles.classify(e))) {
-                    problems.add(file, SysfsFiles.describe(e));
-                }
-                return null;
-            }
-        });
+        this(hostRoot, (file, problems, tolerated) -> problems.read(files, file, tolerated));
     }
 
     /**
@@ -83,10 +73,10 @@ public final class PciFunctionReader {
                 ? List.of("no PCIe link attributes (current_link_speed absent: not a PCI Express function)")
                 : List.of();
         return new PciFunction(address, physfn, linkFrom.address(), currentSpeed, maxSpeed,
-                parse(linkDir.resolve("current_link_speed"), currentSpeed, PciParsers::parseLinkSpeed, problems),
-                parse(linkDir.resolve("max_link_speed"), maxSpeed, PciParsers::parseLinkSpeed, problems),
-                parse(linkDir.resolve("current_link_width"), currentWidth, PciParsers::parseLinkWidth, problems),
-                parse(linkDir.resolve("max_link_width"), maxWidth, PciParsers::parseLinkWidth, problems),
+                problems.parse(linkDir.resolve("current_link_speed"), currentSpeed, PciParsers::parseLinkSpeed),
+                problems.parse(linkDir.resolve("max_link_speed"), maxSpeed, PciParsers::parseLinkSpeed),
+                problems.parse(linkDir.resolve("current_link_width"), currentWidth, PciParsers::parseLinkWidth),
+                problems.parse(linkDir.resolve("max_link_width"), maxWidth, PciParsers::parseLinkWidth),
                 Map.of(), notes);
     }
 
@@ -101,7 +91,7 @@ public final class PciFunctionReader {
         Map<String, Long> aer = new LinkedHashMap<>();
         for (String severity : PciFunction.AER_SEVERITIES) {
             Path file = link.dir().resolve("aer_dev_" + severity);
-            Long total = parse(file, text(file, problems), PciParsers::parseAerTotal, problems);
+            Long total = problems.parse(file, text(file, problems), PciParsers::parseAerTotal);
             if (total != null) {
                 aer.put(severity, total);
             }
@@ -150,16 +140,12 @@ public final class PciFunctionReader {
             }
         }
         Path uevent = real.resolve("uevent");
-        String address = parse(uevent, text(uevent, problems), PciParsers::parseUeventSlotName, problems);
+        String address = problems.parse(uevent, text(uevent, problems), PciParsers::parseUeventSlotName);
         return address == null ? null : new PciDir(real, address);
     }
 
     private String text(Path file, ReadProblems problems) {
         String text = reader.read(file, problems, TOLERATE_ABSENT);
         return text == null || text.isEmpty() ? null : text;
-    }
-
-    private static <T> T parse(Path file, String text, Function<String, T> parser, ReadProblems problems) {
-        return InfiniBandClassReader.parse(file, text, parser, problems);
     }
 }

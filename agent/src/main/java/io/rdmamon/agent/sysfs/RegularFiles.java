@@ -40,6 +40,23 @@ public final class RegularFiles {
         }
     }
 
+    /**
+     * {@code files} refusing a file that is not a regular one before it opens it ({@link #require}, named relative to
+     * {@code hostRoot}): for readers of sysfs trees that may be captures (the topology), whose attributes are all
+     * regular files.
+     */
+    public static SmallFileReader guarding(SmallFileReader files, Path hostRoot) {
+        return file -> {
+            requireUnder(hostRoot, file);
+            return files.read(file);
+        };
+    }
+
+    /** As {@link #require}, naming {@code file} relative to {@code hostRoot} when it is below it. */
+    public static void requireUnder(Path hostRoot, Path file) throws IOException {
+        require(file, file.startsWith(hostRoot) ? hostRoot.relativize(file).toString() : file.toString());
+    }
+
     /** The type of a {@code st_mode} that is not a regular file, as {@code stat(1)} names it; null for a regular file. */
     static String fileType(int mode) {
         return switch (mode & S_IFMT) {

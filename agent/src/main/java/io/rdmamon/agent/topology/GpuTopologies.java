@@ -1,6 +1,8 @@
 package io.rdmamon.agent.topology;
 
 import io.rdmamon.protocol.model.GpuTopology;
+import io.rdmamon.protocol.wire.TopologyWire;
+import io.rdmamon.protocol.wire.WireText;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -65,28 +67,38 @@ public final class GpuTopologies {
         }
     }
 
-    /** The wire's view of {@code report}; null when it found no GPU (nothing to say about GPUDirect). */
+    /**
+     * The wire's view of {@code report}; null when it found no GPU (nothing to say about GPUDirect). Bounded by the
+     * limits the collector refuses a frame by ({@link TopologyWire}): texts from the host (a CPU list, a problem quoting
+     * a file) are cut with an ellipsis, and endpoints, notes and reasons past their number are left out (a note says
+     * how many endpoints), so one odd file costs a line's tail, never the node's stream.
+     */
     public static GpuTopology of(TopologyReport report) {
         HostTopology topology = report.topology();
         if (topology.gpus().isEmpty()) {
             return null;
         }
+        List<Endpoint> listed = report.endpoints().stream().limit(TopologyWire.MAX_ENDPOINTS).toList();
         List<GpuTopology.Endpoint> endpoints = new ArrayList<>();
         List<List<String>> matrix = new ArrayList<>();
-        for (Endpoint e : report.endpoints()) {
+        for (Endpoint e : listed) {
             ConfigFacts config = e.function().config();
             Boolean ro = config.known() && config.devCtl() != null ? config.devCtl().relaxedOrdering() : null;
-            endpoints.add(new GpuTopology.Endpoint(e.name(), e.label(),
+            endpoints.add(new GpuTopology.Endpoint(fit(e.name()), fit(e.label()),
                     e.kind() == Endpoint.Kind.GPU ? GpuTopology.Endpoint.GPU : GpuTopology.Endpoint.NIC,
-                    e.function().address(), e.numaNode(), e.function().localCpulist(), ro));
-            matrix.add(report.endpoints().stream().map(other -> TopologyReport.cell(e, other)).toList());
+                    fit(e.function().address()), e.numaNode(), fit(e.function().localCpulist()), ro));
+            matrix.add(listed.stream().map(other -> TopologyReport.cell(e, other)).toList());
         }
+        Set<String> names = listed.stream().map(Endpoint::name).collect(Collectors.toSet());
         List<GpuTopology.Pair> pairs = new ArrayList<>();
         for (PairVerdict p : report.pairs()) {
+            if (!names.contains(p.gpu()) || !names.contains(p.nic())) {
+                continue;
+            }
             boolean chosen = report.choices().stream()
                     .anyMatch(c -> c.gpu().equals(p.gpu()) && c.nics().contains(p.nic()));
-            pairs.add(new GpuTopology.Pair(p.gpu(), p.nic(), p.path().name(), p.verdict().text(), chosen,
-                    acsRedirect(topology, p), p.reasons()));
+            pairs.add(new GpuTopology.Pair(fit(p.gpu()), fit(p.nic()), p.path().name(), p.verdict().text(), chosen,
+                    lines(acsRedirect(topology, p)), lines(p.reasons())));
         }
         List<String> notes = new ArrayList<>();
         HostFacts host = topology.host();
@@ -97,8 +109,22 @@ public final class GpuTopologies {
         if (!host.cmdlineSettings().isEmpty()) {
             notes.add("cmdline: " + String.join(" ", host.cmdlineSettings()));
         }
+        if (listed.size() < report.endpoints().size()) {
+            notes.add("endpoints: " + (report.endpoints().size() - listed.size()) + " of " + report.endpoints().size()
+                    + " left out (at most " + TopologyWire.MAX_ENDPOINTS + " are sent)");
+        }
         topology.problems().stream().limit(32).forEach(p -> notes.add("problem: " + p));
-        return new GpuTopology(endpoints, matrix, pairs, !host.peermem().isEmpty(), notes);
+        return new GpuTopology(endpoints, matrix, pairs, !host.peermem().isEmpty(), lines(notes));
+    }
+
+    /** {@code text} within the wire's longest text (null: null). */
+    private static String fit(String text) {
+        return WireText.cut(text, TopologyWire.MAX_CHARS);
+    }
+
+    /** At most the wire's number of lines, each within its longest text. */
+    private static List<String> lines(List<String> lines) {
+        return lines.stream().limit(TopologyWire.MAX_LINES).map(GpuTopologies::fit).toList();
     }
 
     /** The bridges of the pair's path whose ACS redirects P2P, where the path would carry GPUDirect RDMA. */

@@ -4,8 +4,10 @@ import io.rdmamon.agent.sysfs.PciFunctionReader;
 import io.rdmamon.agent.sysfs.PciFunctionReader.PciDir;
 import io.rdmamon.agent.sysfs.PciParsers;
 import io.rdmamon.agent.sysfs.ReadProblems;
+import io.rdmamon.agent.sysfs.RegularFiles;
 import io.rdmamon.agent.sysfs.SmallFileReader;
 import io.rdmamon.agent.sysfs.SysfsFiles;
+import io.rdmamon.agent.sysfs.SysfsFiles.Failure;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -15,9 +17,11 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Reads the GPU↔NIC topology below a host root (DESIGN.md §2, fabric-facts.md §3.5): every GPU under
@@ -26,9 +30,14 @@ import java.util.Map;
  * its root port (the directories of the function's real path named like PCI addresses), and of each function its
  * NUMA node, local CPUs, link, {@code config} facts and IOMMU group; then {@code proc/cmdline}, peermem and the
  * NVIDIA driver flavour. Files only: the decoding is {@link ConfigSpace}'s and {@link TopologyText}'s.
+ *
+ * <p>Every file is refused before it is opened when it is not a regular file ({@link RegularFiles}): sysfs attributes
+ * and {@code config} are, and a FIFO in a captured root would block its {@code open(2)} for ever (and, through
+ * {@link GpuTopologies}, every later reader of the topology). A refused file is a problem naming it.
  */
 public final class TopologyReader {
     private static final int MAX_CONFIG_BYTES = 4096;
+    private static final Set<Failure> TOLERATE_ABSENT = EnumSet.of(Failure.ABSENT, Failure.NO_VALUE);
 
     private final Path hostRoot;
     private final SmallFileReader files;
@@ -40,8 +49,8 @@ public final class TopologyReader {
 
     public TopologyReader(Path hostRoot, SmallFileReader files) {
         this.hostRoot = hostRoot;
-        this.files = files;
-        this.pci = new PciFunctionReader(hostRoot, files);
+        this.files = RegularFiles.guarding(files, hostRoot);
+        this.pci = new PciFunctionReader(hostRoot, this.files);
     }
 
     public HostTopology read() {
@@ -104,8 +113,8 @@ public final class TopologyReader {
             return known;
         }
         Path d = dir.dir();
-        Integer numa = parse(d.resolve("numa_node"), text(d.resolve("numa_node"), problems), TopologyText::parseNumaNode,
-                problems);
+        Integer numa = problems.parse(d.resolve("numa_node"), text(d.resolve("numa_node"), problems),
+                TopologyText::parseNumaNode);
         String group = null;
         String groupType = null;
         Path groupLink = d.resolve("iommu_group");
@@ -127,8 +136,11 @@ public final class TopologyReader {
 
     private ConfigFacts config(Path file, ReadProblems problems) {
         byte[] bytes;
-        try (InputStream in = Files.newInputStream(file)) {
-            bytes = in.readNBytes(MAX_CONFIG_BYTES);
+        try {
+            RegularFiles.requireUnder(hostRoot, file);
+            try (InputStream in = Files.newInputStream(file)) {
+                bytes = in.readNBytes(MAX_CONFIG_BYTES);
+            }
         } catch (NoSuchFileException e) {
             return ConfigFacts.absent();
         } catch (IOException e) {
@@ -182,28 +194,7 @@ public final class TopologyReader {
 
     /** A text file's trimmed content; null when absent or empty, a problem when unreadable otherwise. */
     private String text(Path file, ReadProblems problems) {
-        try {
-            String text = files.read(file);
-            return text == null || text.isBlank() ? null : text.strip();
-        } catch (IOException e) {
-            SysfsFiles.Failure failure = SysfsFiles.classify(e);
-            if (failure != SysfsFiles.Failure.ABSENT && failure != SysfsFiles.Failure.NO_VALUE) {
-                problems.add(file, SysfsFiles.describe(e));
-            }
-            return null;
-        }
-    }
-
-    private static <T> T parse(Path file, String text, java.util.function.Function<String, T> parser,
-                               ReadProblems problems) {
-        if (text == null) {
-            return null;
-        }
-        try {
-            return parser.apply(text);
-        } catch (IllegalArgumentException e) {
-            problems.add(file, e.getMessage());
-            return null;
-        }
+        String text = problems.read(files, file, TOLERATE_ABSENT);
+        return text == null || text.isBlank() ? null : text.strip();
     }
 }

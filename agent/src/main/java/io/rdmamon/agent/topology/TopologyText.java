@@ -1,5 +1,7 @@
 package io.rdmamon.agent.topology;
 
+import io.rdmamon.agent.sysfs.ProblemText;
+
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -33,10 +35,10 @@ public final class TopologyText {
         try {
             node = Integer.parseInt(text.strip());
         } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("expected a NUMA node number or -1, got \"" + text + "\"");
+            throw new IllegalArgumentException("expected a NUMA node number or -1, got " + ProblemText.quote(text));
         }
         if (node < -1) {
-            throw new IllegalArgumentException("expected a NUMA node number or -1, got \"" + text + "\"");
+            throw new IllegalArgumentException("expected a NUMA node number or -1, got " + ProblemText.quote(text));
         }
         return node == -1 ? null : node;
     }

@@ -137,8 +137,8 @@ class AgentDaemonTest {
         Path root = Fixtures.copy("mlx5-roce", dir);
         Fifos.make(root.resolve("etc/nccl.conf"));
         Fifos.make(root.resolve("ethtool/ens1f0np0/module"));
-        HostReader reader = HostReader.forRoot(root).withQosRefresh(Duration.ofSeconds(30))
-                .withModuleRefresh(Duration.ofSeconds(30));
+        HostReader reader = HostReader.builder(root).qosRefresh(Duration.ofSeconds(30))
+                .moduleRefresh(Duration.ofSeconds(30)).build();
         AgentDaemon daemon = new AgentDaemon(AgentDaemonOptions.of("node-a", INTERVAL, () -> reader.read("node-a"))
                 .withMetricsListen(new HostPort("127.0.0.1", 0)));
         await(vertx.deployVerticle(daemon));

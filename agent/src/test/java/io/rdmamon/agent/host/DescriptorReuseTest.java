@@ -1,6 +1,5 @@
 package io.rdmamon.agent.host;
 
-import io.rdmamon.agent.ethtool.CapturedEthtoolStatsSource;
 import io.rdmamon.agent.sysfs.AttributeFiles;
 import io.rdmamon.agent.sysfs.SmallFileReader;
 import io.rdmamon.protocol.model.HostSample;
@@ -90,7 +89,7 @@ class DescriptorReuseTest {
     }
 
     private HostReader reader(SmallFileReader files) throws HostRootException {
-        return HostReader.withFiles(root, files, new CapturedEthtoolStatsSource(root), null);
+        return HostReader.builder(root).files(files).build();
     }
 
     private static Long symbolErrors(HostSample sample) {

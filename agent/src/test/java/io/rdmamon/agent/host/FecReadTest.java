@@ -53,7 +53,7 @@ class FecReadTest {
     void theAgentKeepsItOnTheSlowCadenceAndReReadsItWhenThePortChangesState() throws IOException {
         Fixtures.copy("mlx5-roce", root);
         capture("RS", "Auto RS");
-        HostReader reader = HostReader.forRoot(root).withClock(clock).withGidRefresh(Duration.ofSeconds(30));
+        HostReader reader = HostReader.builder(root).clock(clock).gidRefresh(Duration.ofSeconds(30)).build();
         assertEquals("RS", port(reader.read("n")).fec().active());
 
         capture("BaseR", "BaseR");

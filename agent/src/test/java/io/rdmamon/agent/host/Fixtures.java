@@ -27,6 +27,11 @@ public final class Fixtures {
         return HostReader.forRoot(root(name));
     }
 
+    /** The settings of a reader of fixture {@code name}, to change some. */
+    public static HostReader.Builder builder(String name) throws HostRootException {
+        return HostReader.builder(root(name));
+    }
+
     /** A copy of fixture {@code name} in {@code target}, symlinks kept as symlinks. */
     public static Path copy(String name, Path target) throws IOException {
         return copyTree(root(name), target, false);

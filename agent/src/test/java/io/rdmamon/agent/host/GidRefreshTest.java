@@ -35,13 +35,13 @@ class GidRefreshTest {
 
     private HostReader reader(Duration refresh) throws IOException {
         Fixtures.copy("mlx5-roce", root);
-        return HostReader.withFiles(root, file -> {
+        return HostReader.builder(root).files(file -> {
             if (file.getParent().equals(root.resolve(PORT + "/gids"))) {
                 gidReads.incrementAndGet();
             }
             attributeReads.computeIfAbsent(file.getFileName().toString(), f -> new AtomicInteger()).incrementAndGet();
             return SysfsFiles.readOnce(file);
-        }, new io.rdmamon.agent.ethtool.CapturedEthtoolStatsSource(root), null).withClock(clock).withGidRefresh(refresh);
+        }).clock(clock).gidRefresh(refresh).build();
     }
 
     private List<GidEntry> gids(HostSample sample) {

@@ -2,7 +2,6 @@ package io.rdmamon.agent.host;
 
 import io.rdmamon.agent.bench.EightPortHost;
 import com.sun.management.OperatingSystemMXBean;
-import io.rdmamon.agent.ethtool.CapturedEthtoolStatsSource;
 import io.rdmamon.agent.sysfs.AttributeFiles;
 import io.rdmamon.protocol.model.HostSample;
 
@@ -57,16 +56,16 @@ public final class HostReaderBench {
             Path sim = EightPortHost.build(work);
             measure("fixture-16gid", HostReader.forRoot(fixture), iterations);
             measure("sim-255gid qos-every-sample", HostReader.forRoot(sim), iterations);
-            measure("sim-255gid agent+qos", HostReader.forRoot(sim).withGidRefresh(AGENT_REFRESH)
-                    .withModuleRefresh(AGENT_REFRESH).withQosRefresh(AGENT_REFRESH), iterations);
+            measure("sim-255gid agent+qos", HostReader.builder(sim).gidRefresh(AGENT_REFRESH)
+                    .moduleRefresh(AGENT_REFRESH).qosRefresh(AGENT_REFRESH).build(), iterations);
             measure("agent-kept", asAgent(sim, AttributeFiles.keepingDescriptors(AttributeFiles.DEFAULT_MAX_DESCRIPTORS)),
                     iterations);
             measure("agent-opened", asAgent(sim, AttributeFiles.openingEachRead()), iterations);
             EightPortHost.deleteTree(sim.resolve("dcb"));
             EightPortHost.deleteTree(sim.resolve("etc"));
             measure("sim-255gid", HostReader.forRoot(sim), iterations);
-            measure("sim-255gid-agent", HostReader.forRoot(sim).withGidRefresh(AGENT_REFRESH)
-                    .withModuleRefresh(AGENT_REFRESH), iterations);
+            measure("sim-255gid-agent", HostReader.builder(sim).gidRefresh(AGENT_REFRESH)
+                    .moduleRefresh(AGENT_REFRESH).build(), iterations);
             deleteUnusedGids(sim);
             measure("sim-4gid", HostReader.forRoot(sim), iterations);
         } finally {
@@ -82,9 +81,9 @@ public final class HostReaderBench {
      * tree, which is not sysfs.
      */
     private static HostReader asAgent(Path sim, AttributeFiles files) throws IOException {
-        return HostReader.withFiles(sim, files, new CapturedEthtoolStatsSource(sim), null)
-                .withGidRefresh(AGENT_REFRESH).withModuleRefresh(AGENT_REFRESH)
-                .withQosRefresh(AGENT_REFRESH);
+        return HostReader.builder(sim).files(files)
+                .gidRefresh(AGENT_REFRESH).moduleRefresh(AGENT_REFRESH)
+                .qosRefresh(AGENT_REFRESH).build();
     }
 
     private static void measure(String name, HostReader reader, int iterations) {
@@ -108,6 +107,11 @@ public final class HostReaderBench {
                 name, DEVICES, iterations, Arrays.stream(nanos).average().orElse(0) / 1e6,
                 nanos[iterations / 2] / 1e6, nanos[(int) (iterations * 0.99)] / 1e6,
                 nanos[iterations - 1] / 1e6, cpuMillis, checksum);
+        // where the last sample's time went, per source (sysfs, the device listing and the watchdog are the rest)
+        StringBuilder bySource = new StringBuilder();
+        reader.lastSourceDurations().forEach((source, took) -> bySource.append(String.format(" %s=%.3f ms", source,
+                took.toNanos() / 1e6)));
+        System.out.printf("%-28s last sample by source:%s%n", "", bySource);
     }
 
     /** Deletes the all-zero (unused) GID entries of every port: what the table would cost if only used entries existed. */

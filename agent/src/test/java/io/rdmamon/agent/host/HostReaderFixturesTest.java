@@ -32,8 +32,8 @@ class HostReaderFixturesTest {
 
     @Test
     void mlx5RoceEveryField() throws IOException {
-        HostSample sample = Fixtures.reader("mlx5-roce")
-                .withClock(Clock.fixed(Instant.ofEpochMilli(1_700_000_000_123L), ZoneOffset.UTC))
+        HostSample sample = Fixtures.builder("mlx5-roce")
+                .clock(Clock.fixed(Instant.ofEpochMilli(1_700_000_000_123L), ZoneOffset.UTC)).build()
                 .read("gpu-node-07");
 
         assertEquals("gpu-node-07", sample.node());
@@ -409,12 +409,13 @@ class HostReaderFixturesTest {
 
     @Test
     void deviceFilterIsAnchoredIncludeThenExclude() throws IOException {
-        HostReader reader = Fixtures.reader("procfs");
-        assertEquals(List.of("mlx4_0", "mlx5_0"), reader.withDeviceFilter(Pattern.compile("mlx.*"), null).deviceNames());
+        HostReader.Builder reader = Fixtures.builder("procfs");
+        assertEquals(List.of("mlx4_0", "mlx5_0"),
+                reader.deviceFilter(Pattern.compile("mlx.*"), null).build().deviceNames());
         assertEquals(List.of("mlx5_0"),
-                reader.withDeviceFilter(Pattern.compile("mlx.*"), Pattern.compile("mlx4_0")).deviceNames());
-        assertEquals(List.of(), reader.withDeviceFilter(Pattern.compile("mlx"), null).deviceNames());
-        assertEquals(List.of("hfi1_0"), reader.withDeviceFilter(null, Pattern.compile("mlx\\d_0"))
+                reader.deviceFilter(Pattern.compile("mlx.*"), Pattern.compile("mlx4_0")).build().deviceNames());
+        assertEquals(List.of(), reader.deviceFilter(Pattern.compile("mlx"), null).build().deviceNames());
+        assertEquals(List.of("hfi1_0"), reader.deviceFilter(null, Pattern.compile("mlx\\d_0")).build()
                 .read("n").devices().stream().map(IbDevice::name).toList());
     }
 

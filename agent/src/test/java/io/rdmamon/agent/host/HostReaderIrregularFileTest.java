@@ -37,9 +37,9 @@ class HostReaderIrregularFileTest {
         Fifos.make(root.resolve("dcb/ens1f1np1/pfc.json"));
         Fifos.make(root.resolve("lldp/ens1f0np0.json"));
         // as the agent configures it: QoS, modules and LLDP on their slow cadence
-        HostReader reader = HostReader.forRoot(root).withGidRefresh(Duration.ofSeconds(60))
-                .withQosRefresh(Duration.ofSeconds(60)).withModuleRefresh(Duration.ofSeconds(60))
-                .withLldpRefresh(Duration.ofSeconds(60));
+        HostReader reader = HostReader.builder(root).gidRefresh(Duration.ofSeconds(60))
+                .qosRefresh(Duration.ofSeconds(60)).moduleRefresh(Duration.ofSeconds(60))
+                .lldpRefresh(Duration.ofSeconds(60)).build();
 
         for (int sample = 1; sample <= 2; sample++) {
             HostSample read = Fifos.callWithin(BOUND, () -> reader.read("n1"));

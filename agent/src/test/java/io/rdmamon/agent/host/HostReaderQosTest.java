@@ -41,7 +41,7 @@ class HostReaderQosTest {
     void aGivenDcbSourceReplacesTheCapturesAndTheHostFilesAreStillMerged() throws IOException {
         Fixtures.copy("mlx5-roce", root);
 
-        HostSample sample = HostReader.forRoot(root).withDcbSource(netlinkLike()).read("n");
+        HostSample sample = HostReader.builder(root).dcbSource(netlinkLike()).build().read("n");
 
         QosConfig first = sample.devices().get(0).ports().get(0).qos();
         assertEquals(QosConfig.SOURCE_NETLINK, first.source());
@@ -57,8 +57,8 @@ class HostReaderQosTest {
     void anUnavailableSourceIsEachRoceNetdevsStatusAndCostsNothingElse() throws IOException {
         Fixtures.copy("mlx5-roce", root);
 
-        HostSample sample = HostReader.forRoot(root)
-                .withDcbSource(DcbSource.unavailable("DCB netlink reader not built in")).read("n");
+        HostSample sample = HostReader.builder(root)
+                .dcbSource(DcbSource.unavailable("DCB netlink reader not built in")).build().read("n");
 
         assertNull(sample.devices().get(0).ports().get(0).qos());
         assertEquals(List.of(
@@ -71,8 +71,8 @@ class HostReaderQosTest {
     @Test
     void theAgentsRefreshReusesTheReadingUntilItExpiresOrThePortStateChanges() throws IOException {
         Fixtures.copy("mlx5-roce", root);
-        HostReader reader = HostReader.forRoot(root).withClock(clock).withDcbSource(netlinkLike())
-                .withQosRefresh(Duration.ofSeconds(30));
+        HostReader reader = HostReader.builder(root).clock(clock).dcbSource(netlinkLike())
+                .qosRefresh(Duration.ofSeconds(30)).build();
 
         reader.read("n");
         clock.stepSeconds(29);

@@ -81,7 +81,7 @@ class HostReaderRdmaNetlinkTest {
     }
 
     private static HostSample read(ScriptedRdma rdma) throws Exception {
-        return Fixtures.reader("mlx5-roce").withRdmaNetlink(rdma).read("n");
+        return Fixtures.builder("mlx5-roce").rdmaNetlink(rdma).build().read("n");
     }
 
     private static IbPort port(HostSample sample, int device) {

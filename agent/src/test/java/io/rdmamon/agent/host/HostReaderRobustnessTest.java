@@ -87,12 +87,12 @@ class HostReaderRobustnessTest {
     void deviceVanishingMidReadIsReportedAndTheOtherDeviceIsComplete() throws IOException {
         copyMlx5RoceWithoutQos();
         Path mlx5_0 = root.resolve(MLX5_0);
-        HostReader reader = HostReader.withFiles(root, file -> {
+        HostReader reader = HostReader.builder(root).files(file -> {
             if (file.equals(mlx5_0.resolve("fw_ver"))) {
                 deleteTree(mlx5_0); // hot-unplug between the listing and the reads
             }
             return SysfsFiles.readOnce(file);
-        }, new CapturedEthtoolStatsSource(root), null);
+        }).build();
 
         HostSample sample = reader.read("n");
 
@@ -256,8 +256,8 @@ class HostReaderRobustnessTest {
             return;
         }
         assertEquals(0, mkfifo.waitFor());
-        HostReader reader = HostReader.withFiles(root, SmallFileReader.SYSFS, new CapturedEthtoolStatsSource(root), null,
-                Duration.ofMillis(200));
+        HostReader reader = HostReader.builder(root).files(SmallFileReader.SYSFS).readDeadline(Duration.ofMillis(200))
+                .build();
         String stuck = Pattern.quote(PORT + "/counters/port_xmit_wait: read stuck for ")
                 + "\\d+\\.\\d s \\(deadline 0\\.2 s\\), skipped until it returns";
 
@@ -332,7 +332,7 @@ class HostReaderRobustnessTest {
             return captured.statistics(ifname);
         };
 
-        HostSample sample = HostReader.forRoot(root, source, null).read("n");
+        HostSample sample = HostReader.builder(root).ethtool(source).build().read("n");
 
         assertNull(sample.devices().get(0).ports().get(0).ethtool());
         assertNotNull(sample.devices().get(1).ports().get(0).ethtool());
@@ -348,7 +348,7 @@ class HostReaderRobustnessTest {
     void verbsUnavailableIsOneUnsupportedStatusPerDeviceAndNoAttributes() throws IOException {
         copyMlx5RoceWithoutQos();
         Verbs unavailable = new StubVerbs(new VerbsAvailability(false, NO_UVERBS));
-        HostSample sample = HostReader.forRoot(root, new CapturedEthtoolStatsSource(root), new VerbsPortReader(unavailable))
+        HostSample sample = HostReader.builder(root).verbs(new VerbsPortReader(unavailable)).build()
                 .read("n");
 
         assertNull(sample.devices().get(0).ports().get(0).verbs());
@@ -371,7 +371,7 @@ class HostReaderRobustnessTest {
                         2, 32, 5, 2, 1);
             }
         };
-        HostSample sample = HostReader.forRoot(root, new CapturedEthtoolStatsSource(root), new VerbsPortReader(verbs))
+        HostSample sample = HostReader.builder(root).verbs(new VerbsPortReader(verbs)).build()
                 .read("n");
 
         assertEquals(new VerbsPortAttributes(4, 5, 3, 256, 0x04010000L, 0, 0, 2, 32, 5, 2),

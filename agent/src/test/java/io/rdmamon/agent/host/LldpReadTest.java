@@ -113,7 +113,7 @@ class LldpReadTest {
     void theAgentKeepsItOnTheSlowCadenceAndReReadsItWhenThePortChangesState() throws IOException {
         Fixtures.copy("mlx5-roce", root);
         capture(NETDEV, "one-interface.json");
-        HostReader reader = HostReader.forRoot(root).withClock(clock).withLldpRefresh(Duration.ofSeconds(60));
+        HostReader reader = HostReader.builder(root).clock(clock).lldpRefresh(Duration.ofSeconds(60)).build();
         assertEquals("leaf-07", port(reader.read("n"), "mlx5_0").neighbor().systemName());
 
         capture(NETDEV, "no-system-name.json");

@@ -181,7 +181,7 @@ class PciFunctionReadTest {
         write(function, "max_link_width", "16");
         write(function, "aer_dev_correctable", "TOTAL_ERR_COR 2\n");
         SteppedClock clock = new SteppedClock(Instant.parse("2026-11-23T08:00:00Z"));
-        HostReader reader = HostReader.forRoot(root).withClock(clock).withGidRefresh(Duration.ofSeconds(60));
+        HostReader reader = HostReader.builder(root).clock(clock).gidRefresh(Duration.ofSeconds(60)).build();
         assertEquals(16, device(reader.read("n1"), "mlx5_1").pci().currentLinkWidth());
 
         // the link retrains at x4 and a correctable error is counted: the counter shows at once, the width waits

@@ -143,6 +143,22 @@ class LldpctlJsonTest {
                         "lldp.interface.eth0.port.id: expected text, got object"));
     }
 
+    /** Refused by Jackson's StreamReadConstraints, whose exception carries no location (once a NullPointerException). */
+    static Stream<Arguments> pastJacksonsLimits() {
+        return Stream.of(
+                Arguments.of("5,000 nested arrays", "{\"lldp\":" + "[".repeat(5_000), "not JSON: Document nesting depth"),
+                Arguments.of("a 2,000-digit chassis id", "{\"lldp\": {\"interface\": {\"eth0\": {\"chassis\": {\"id\": "
+                        + "{\"type\": \"local\", \"value\": " + "7".repeat(2_000) + "}}}}}}", "not JSON: Number value length"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("pastJacksonsLimits")
+    void inputPastJacksonsLimitsIsRefusedAsNotJson(String name, String text, String message) {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> LldpctlJson.parse(text));
+        assertTrue(e.getMessage().startsWith(message), e.getMessage());
+        assertTrue(e.getMessage().length() < 300, "one line: " + e.getMessage());
+    }
+
     @ParameterizedTest(name = "{index}: {1}")
     @MethodSource("malformed")
     void malformedOutputIsRefusedNamingThePlace(String text, String message) {

@@ -57,7 +57,7 @@ class ModuleReadTest {
         Path capture = root.resolve("ethtool/ens1f0np0/module");
         Files.write(capture, Images.qsfp28().bytes());
         SteppedClock clock = new SteppedClock(Instant.ofEpochMilli(1_000_000));
-        HostReader reader = HostReader.forRoot(root).withClock(clock).withModuleRefresh(Duration.ofSeconds(30));
+        HostReader reader = HostReader.builder(root).clock(clock).moduleRefresh(Duration.ofSeconds(30)).build();
         double first = port(reader.read("n1"), 0).module().temperatureCelsius();
 
         Files.write(capture, Images.qsfp28().u16(22, 40 * 256).bytes());

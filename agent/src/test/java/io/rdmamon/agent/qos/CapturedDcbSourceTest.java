@@ -218,4 +218,15 @@ class CapturedDcbSourceTest {
         assertTrue(e.getMessage().startsWith("dcb/" + IF + "/" + object + ".json: "), e.getMessage());
         assertTrue(e.getMessage().contains(expected), e.getMessage());
     }
+
+    @Test
+    void aCapturePastJacksonsLimitsIsRefusedNamingTheFile() throws IOException {
+        capture("pfc", "{\"prio_pfc\":" + "[".repeat(5_000));
+        capture("ets", ETS);
+        capture("app", "{}");
+
+        IOException e = assertThrows(IOException.class, this::read);
+
+        assertTrue(e.getMessage().startsWith("dcb/" + IF + "/pfc.json: not JSON: Document nesting depth"), e.getMessage());
+    }
 }

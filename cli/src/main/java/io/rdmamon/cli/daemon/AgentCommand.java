@@ -165,8 +165,8 @@ public final class AgentCommand implements Callable<Integer> {
             requirePositive("--ack-timeout", ackTimeout);
         }
         MetricSelection selection = metricSelection();
-        HostReader reader = hostRoot.open().withGidRefresh(gidRefresh).withQosRefresh(qosRefresh)
-                .withModuleRefresh(moduleRefresh).withLldpRefresh(lldpRefresh);
+        HostReader reader = hostRoot.builder().gidRefresh(gidRefresh).qosRefresh(qosRefresh)
+                .moduleRefresh(moduleRefresh).lldpRefresh(lldpRefresh).build();
         ProbeSettings probes = probeSettings(reader.hostRoot());
         AgentStreamerOptions streamer = collector == null ? null : streamerOptions().withProbes(probes);
         HostPort metricsListen = listen == null ? null : listenAddress();

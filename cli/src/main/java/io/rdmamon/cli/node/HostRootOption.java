@@ -20,6 +20,11 @@ public final class HostRootOption {
      * so that the message names the flag the user typed.
      */
     public HostReader open() {
+        return builder().build();
+    }
+
+    /** The settings of a reader for the root (the agent's refresh intervals), checked as {@link #open()} checks it. */
+    public HostReader.Builder builder() {
         if (!Files.exists(hostRoot)) {
             throw CliFailure.badInput("--host-root " + hostRoot + ": no such directory");
         }
@@ -27,7 +32,7 @@ public final class HostRootOption {
             throw CliFailure.badInput("--host-root " + hostRoot + ": not a directory");
         }
         try {
-            return HostReader.forRoot(hostRoot);
+            return HostReader.builder(hostRoot);
         } catch (HostRootException e) {
             throw CliFailure.badInput("--host-root " + hostRoot + ": " + e.getMessage());
         }

@@ -91,7 +91,7 @@ class VethFlapLedgerTest {
     void eachDownUpOfTheVethIsOneFlapInTheLedgerAtTheSampleAfterIt() throws Exception {
         Path root = hostRoot();
         EthtoolStatsSource noEthtool = EthtoolStatsSource.unavailable("not read by this test");
-        HostReader reader = HostReader.forRoot(root, noEthtool, null);
+        HostReader reader = HostReader.builder(root).ethtool(noEthtool).build();
         NodeStore store = new NodeStore(System::currentTimeMillis, 3, Long.MAX_VALUE / 2, 10, 1000);
         DiagnosisEngine engine = new DiagnosisEngine(DiagnosisConfig.defaults(), store, System::currentTimeMillis);
         store.connect("veth-host", "test", 1000);

@@ -45,8 +45,8 @@ class FixtureExpositionTest {
 
         /** The sample the collector decodes from what the agent sent for its reading at {@code timestampMillis}. */
         HostSample sampleAt(String node, long timestampMillis) throws Exception {
-            HostReader reader = Fixtures.reader(root)
-                    .withClock(Clock.fixed(Instant.ofEpochMilli(timestampMillis), ZoneOffset.UTC));
+            HostReader reader = Fixtures.builder(root)
+                    .clock(Clock.fixed(Instant.ofEpochMilli(timestampMillis), ZoneOffset.UTC)).build();
             Optional<HostSample> received = Optional.empty();
             for (Frame frame : encoder.encode(reader.read(node), ++seq)) {
                 received = decoder.accept(codec.decode(codec.encode(frame)));

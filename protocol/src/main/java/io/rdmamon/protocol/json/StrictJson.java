@@ -250,6 +250,22 @@ public final class StrictJson {
     }
 
     /**
+     * {@code node} as a 32-bit integer within {@code min..max}, for callers that read array elements themselves;
+     * {@code path} names it in a refusal ({@code PATH: expected an integer, got TYPE}, {@code PATH: V is outside
+     * MIN..MAX}).
+     */
+    public static int intIn(JsonNode node, String path, int min, int max) {
+        if (node == null || !node.isIntegralNumber() || !node.canConvertToInt()) {
+            throw new StrictJsonException(path, path + ": expected an integer, got " + typeOf(node));
+        }
+        int value = node.intValue();
+        if (value < min || value > max) {
+            throw new StrictJsonException(path, path + ": " + value + " is outside " + min + ".." + max);
+        }
+        return value;
+    }
+
+    /**
      * {@code 500ms}, {@code 30s}, {@code 10m}, {@code 1h} (any case, surrounding blanks ignored); a bare number is
      * seconds. Also the syntax of duration environment variables and command-line flags, which pass their name
      * as {@code path}.

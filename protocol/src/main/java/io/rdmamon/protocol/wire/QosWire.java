@@ -166,13 +166,14 @@ public final class QosWire {
             if (!entry.isArray() || entry.size() != 3) {
                 throw new FrameException(at + ": expected [selector, priority, protocol]");
             }
-            int selector = intIn(entry.get(0), at + "[0]", 0, 255);
+            int selector = StrictJson.intIn(entry.get(0), at + "[0]", 0, 255);
             if (!SELECTORS.contains(selector)) {
                 throw new FrameException(at + "[0]: selector " + selector + " is not one of " + SELECTORS);
             }
             int maxProtocol = selector == QosConfig.SELECTOR_DSCP ? 63 : selector == 255 ? 15 : 0xffff;
-            entries.add(new QosConfig.AppEntry(selector, intIn(entry.get(1), at + "[1]", 0, QosConfig.PRIORITIES - 1),
-                    intIn(entry.get(2), at + "[2]", 0, maxProtocol)));
+            entries.add(new QosConfig.AppEntry(selector,
+                    StrictJson.intIn(entry.get(1), at + "[1]", 0, QosConfig.PRIORITIES - 1),
+                    StrictJson.intIn(entry.get(2), at + "[2]", 0, maxProtocol)));
         }
         return entries;
     }
@@ -230,23 +231,13 @@ public final class QosWire {
         return value;
     }
 
-    private static int intIn(JsonNode node, String at, int min, int max) throws FrameException {
-        if (node == null || !node.isIntegralNumber() || !node.canConvertToInt()) {
-            throw new FrameException(at + ": expected an integer, got " + StrictJson.typeOf(node));
-        }
-        int value = node.intValue();
-        if (value < min || value > max) {
-            throw new FrameException(at + ": " + value + " is outside " + min + ".." + max);
-        }
-        return value;
-    }
 
     private static List<Integer> eightInts(StrictJson json, String key, int min, int max) throws FrameException {
         JsonNode array = json.array(key);
         eight(json, key, array.size());
         List<Integer> values = new ArrayList<>(array.size());
         for (int i = 0; i < array.size(); i++) {
-            values.add(intIn(array.get(i), json.path(key) + "[" + i + "]", min, max));
+            values.add(StrictJson.intIn(array.get(i), json.path(key) + "[" + i + "]", min, max));
         }
         return values;
     }

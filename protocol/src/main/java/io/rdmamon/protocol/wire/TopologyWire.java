@@ -16,12 +16,16 @@ import java.util.Set;
  * "matrix": [["X", "PIX", ...], ...], "pairs": [{"gpu", "nic", "path", "verdict", "chosen", "acsRedirect": [...],
  * "reasons": [...]}], "peermem": true, "notes": [...]}}. Absent fields are left out. Bounded: at most
  * {@link #MAX_ENDPOINTS} endpoints, a square matrix of them, one pair per GPU and NIC, {@link #MAX_LINES} reasons
- * or notes each of at most {@link #MAX_CHARS} characters.
+ * or notes each of at most {@link #MAX_CHARS} characters. The limits are public so that the agent bounds what it
+ * sends by the same numbers the collector refuses a frame by.
  */
-final class TopologyWire {
-    static final int MAX_ENDPOINTS = 64;
-    static final int MAX_LINES = 64;
-    static final int MAX_CHARS = 1023;
+public final class TopologyWire {
+    /** Most endpoints (GPUs and NICs) a topology lists. */
+    public static final int MAX_ENDPOINTS = 64;
+    /** Most notes a topology, or reasons a pair, lists. */
+    public static final int MAX_LINES = 64;
+    /** Longest text (a name, an address, a CPU list, a note, a reason), in characters. */
+    public static final int MAX_CHARS = 1023;
     private static final Set<String> PAIR_PATHS = Set.of("PIX", "PXB", "PHB", "NODE", "SYS");
 
     private TopologyWire() {

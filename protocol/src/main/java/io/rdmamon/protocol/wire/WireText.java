@@ -36,4 +36,19 @@ public final class WireText {
         }
         return -1;
     }
+
+    /**
+     * {@code text} cut to at most {@code maxChars} characters, its end replaced by {@code …} when it was longer (never
+     * splitting a surrogate pair): for a sender whose free text comes from a host and must fit a receiver's limit.
+     */
+    public static String cut(String text, int maxChars) {
+        if (text == null || text.length() <= maxChars) {
+            return text;
+        }
+        int end = maxChars - 1;
+        if (Character.isHighSurrogate(text.charAt(end - 1))) {
+            end--;
+        }
+        return text.substring(0, end) + "…";
+    }
 }

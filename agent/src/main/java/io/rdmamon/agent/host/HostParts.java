@@ -1,0 +1,27 @@
+package io.rdmamon.agent.host;
+
+import io.rdmamon.protocol.model.GpuTopology;
+
+import java.util.Map;
+
+/** The host-wide parts of one sample, filled by the {@link HostSource}s (absent: null). */
+public final class HostParts {
+    private Map<String, String> ncclConf;
+    private GpuTopology topology;
+
+    public void ncclConf(Map<String, String> entries) {
+        this.ncclConf = entries;
+    }
+
+    public void topology(GpuTopology topology) {
+        this.topology = topology;
+    }
+
+    Map<String, String> ncclConf() {
+        return ncclConf;
+    }
+
+    GpuTopology topology() {
+        return topology;
+    }
+}
