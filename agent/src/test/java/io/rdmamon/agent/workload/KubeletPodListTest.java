@@ -1,6 +1,8 @@
 package io.rdmamon.agent.workload;
 
+import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServer;
 import io.vertx.junit5.VertxExtension;
 import org.junit.jupiter.api.AfterEach;
@@ -19,6 +21,7 @@ import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -120,5 +123,73 @@ class KubeletPodListTest {
                 + "/pods: connection refused"), pods.unknownReason());
         server = vertx.createHttpServer().requestHandler(r -> r.response().end()).listen(0, "127.0.0.1")
                 .await(10, TimeUnit.SECONDS);
+    }
+
+    /** A kubelet (or what answers on its port) announcing more than the cap: refused before a byte of it is kept. */
+    @Test
+    void aListAnnouncedBeyondTheCapIsRefusedAndTheConnectionReset(Vertx vertx) throws Exception {
+        Promise<Void> reset = Promise.promise();
+        HttpServer hostile = vertx.createHttpServer().requestHandler(request -> {
+            request.connection().closeHandler(closed -> reset.tryComplete());
+            request.response().putHeader("content-length", Long.toString(200L * 1024 * 1024)).write("{\"items\": [");
+        }).listen(0, "127.0.0.1").await(10, TimeUnit.SECONDS);
+        try (KubeletPodList hostileList = new KubeletPodList(vertx,
+                URI.create("http://127.0.0.1:" + hostile.actualPort() + "/pods"), Duration.ofSeconds(30))) {
+            ExecutionException e = assertThrows(ExecutionException.class,
+                    () -> hostileList.list().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS));
+            assertEquals("kubelet pod list " + hostileList.url() + ": IllegalStateException: answer too large (announced "
+                    + 200L * 1024 * 1024 + " bytes; the agent reads at most " + KubeletPodList.MAX_BODY_BYTES
+                    + " bytes of a pod list)", e.getCause().getMessage());
+            reset.future().await(10, TimeUnit.SECONDS);
+        }
+    }
+
+    /** An endless chunked answer: refused once the cap is passed, the connection reset, nothing beyond the cap kept. */
+    @Test
+    void anEndlessListIsCutAtTheCap(Vertx vertx) throws Exception {
+        AtomicLong written = new AtomicLong();
+        Promise<Void> reset = Promise.promise();
+        Buffer chunk = Buffer.buffer(" ".repeat(64 * 1024));
+        HttpServer endless = vertx.createHttpServer().requestHandler(request -> {
+            request.connection().closeHandler(closed -> reset.tryComplete());
+            request.response().setChunked(true).write("{\"items\": [");
+            vertx.setPeriodic(1, id -> {
+                if (reset.future().isComplete() || written.get() > 4L * KubeletPodList.MAX_BODY_BYTES) {
+                    vertx.cancelTimer(id);
+                } else if (!request.response().writeQueueFull()) {
+                    request.response().write(chunk);
+                    written.addAndGet(chunk.length());
+                }
+            });
+        }).listen(0, "127.0.0.1").await(10, TimeUnit.SECONDS);
+        try (KubeletPodList endlessList = new KubeletPodList(vertx,
+                URI.create("http://127.0.0.1:" + endless.actualPort() + "/pods"), Duration.ofSeconds(60))) {
+            ExecutionException e = assertThrows(ExecutionException.class,
+                    () -> endlessList.list().toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS));
+            assertTrue(e.getCause().getMessage().endsWith("answer too large (more than " + KubeletPodList.MAX_BODY_BYTES
+                    + " bytes arrived; the agent reads at most " + KubeletPodList.MAX_BODY_BYTES
+                    + " bytes of a pod list)"), e.getCause().getMessage());
+            reset.future().await(10, TimeUnit.SECONDS);
+            assertTrue(written.get() < 4L * KubeletPodList.MAX_BODY_BYTES, "the server stopped on the reset, after "
+                    + written.get() + " bytes");
+        }
+    }
+
+    /** A kubelet that answers headers, then nothing: the deadline fails the refresh and resets the connection. */
+    @Test
+    void aHungListFailsAtTheDeadlineAndTheConnectionIsReset(Vertx vertx) throws Exception {
+        Promise<Void> reset = Promise.promise();
+        HttpServer hung = vertx.createHttpServer().requestHandler(request -> {
+            request.connection().closeHandler(closed -> reset.tryComplete());
+            request.response().setChunked(true).write("{\"items\": [");
+        }).listen(0, "127.0.0.1").await(10, TimeUnit.SECONDS);
+        try (KubeletPodList hungList = new KubeletPodList(vertx,
+                URI.create("http://127.0.0.1:" + hung.actualPort() + "/pods"), Duration.ofMillis(500))) {
+            ExecutionException e = assertThrows(ExecutionException.class,
+                    () -> hungList.list().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS));
+            assertEquals("kubelet pod list " + hungList.url() + ": no answer within the deadline (kubelet overloaded or"
+                    + " hung)", e.getCause().getMessage());
+            reset.future().await(10, TimeUnit.SECONDS);
+        }
     }
 }
