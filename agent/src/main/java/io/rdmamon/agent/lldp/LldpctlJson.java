@@ -7,7 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.MissingNode;
 import io.rdmamon.protocol.model.LldpNeighbor;
-import io.rdmamon.protocol.wire.WireText;
+import io.rdmamon.protocol.text.WireText;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

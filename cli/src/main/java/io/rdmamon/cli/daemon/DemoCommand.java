@@ -3,7 +3,7 @@ package io.rdmamon.cli.daemon;
 import io.rdmamon.agent.sim.FabricSimulator;
 import io.rdmamon.agent.sim.Scenario;
 import io.rdmamon.agent.sim.SimulationSpec;
-import io.rdmamon.cli.CliFailure;
+import io.rdmamon.cli.failure.CliFailure;
 import io.rdmamon.collector.Collector;
 import io.rdmamon.collector.CollectorConfig;
 import io.rdmamon.collector.ConfigException;

@@ -7,6 +7,7 @@ import io.rdmamon.collector.store.NodeCost;
 import io.rdmamon.collector.store.NodeStore;
 import io.rdmamon.protocol.model.HostSample;
 import io.rdmamon.protocol.model.Names;
+import io.rdmamon.protocol.text.WireText;
 import io.rdmamon.protocol.wire.Frame;
 import io.rdmamon.protocol.wire.FrameCodec;
 import io.rdmamon.protocol.wire.FrameException;
@@ -309,7 +310,7 @@ final class AgentConnection {
         String name = hello.node();
         if (!Names.isNodeName(name)) {
             throw new StreamRefusal(StreamRefusal.PROTOCOL_ERROR, StreamRefusal.INVALID_TEXT,
-                    "invalid node name " + FrameException.quote(name) + " (" + Names.nodeNameRule() + ")");
+                    "invalid node name " + WireText.quote(name) + " (" + Names.nodeNameRule() + ")");
         }
         if (token != null && token.node() != null && !token.node().equals(name)) {
             throw new StreamRefusal(StreamRefusal.POLICY_VIOLATION, StreamRefusal.TOKEN_NODE,

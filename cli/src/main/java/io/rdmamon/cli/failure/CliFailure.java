@@ -1,4 +1,4 @@
-package io.rdmamon.cli;
+package io.rdmamon.cli.failure;
 
 import picocli.CommandLine.ExitCode;
 
