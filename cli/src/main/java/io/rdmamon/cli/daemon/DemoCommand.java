@@ -6,7 +6,7 @@ import io.rdmamon.agent.sim.SimulationSpec;
 import io.rdmamon.cli.failure.CliFailure;
 import io.rdmamon.collector.Collector;
 import io.rdmamon.collector.CollectorConfig;
-import io.rdmamon.collector.ConfigException;
+import io.rdmamon.collector.config.ConfigException;
 import io.vertx.core.Vertx;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;

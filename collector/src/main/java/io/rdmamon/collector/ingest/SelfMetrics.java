@@ -1,4 +1,4 @@
-package io.rdmamon.collector.metrics;
+package io.rdmamon.collector.ingest;
 
 import io.prometheus.metrics.core.metrics.Counter;
 import io.prometheus.metrics.core.metrics.CounterWithCallback;

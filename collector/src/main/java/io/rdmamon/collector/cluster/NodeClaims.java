@@ -1,8 +1,6 @@
-package io.rdmamon.collector.ingest;
+package io.rdmamon.collector.cluster;
 
-import io.rdmamon.collector.cluster.FleetCluster;
-import io.rdmamon.collector.cluster.NodeDirectory;
-import io.rdmamon.collector.cluster.NodeOwner;
+import io.rdmamon.collector.ingest.HelloClaims;
 import io.rdmamon.protocol.wire.Frame;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -10,6 +8,7 @@ import io.vertx.core.json.JsonObject;
 
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -17,7 +16,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * {@link NodeDirectory}. A claim that takes the node from another replica tells that replica to let go
  * ({@link FleetCluster#releaseAddress}), so that no node is held, and exported, twice.
  */
-public final class NodeClaims {
+public final class NodeClaims implements HelloClaims {
     private static final System.Logger LOG = System.getLogger(NodeClaims.class.getName());
     private final Vertx vertx;
     private final FleetCluster cluster;
@@ -31,7 +30,8 @@ public final class NodeClaims {
     }
 
     /** Claims the hello's node for this replica; a MOVED claim has already told the previous holder. */
-    Future<NodeDirectory.Claim> claim(Frame.Hello hello, String remoteHost) {
+    @Override
+    public Future<Optional<String>> claim(Frame.Hello hello, String remoteHost) {
         NodeOwner wanted = new NodeOwner(cluster.selfId(), hello.instance(), remoteHost, hello.capabilities(), true,
                 System.currentTimeMillis());
         return cluster.directory().claim(hello.node(), wanted).onSuccess(claim -> {
@@ -44,11 +44,12 @@ public final class NodeClaims {
                 vertx.eventBus().send(FleetCluster.releaseAddress(previous.replica()),
                         new JsonObject().put("node", hello.node()).put("instance", hello.instance()));
             }
-        });
+        }).map(claim -> claim.outcome() == NodeDirectory.Outcome.CONFLICT
+                ? Optional.of(describe(claim.previous())) : Optional.empty());
     }
 
-    /** The stream of {@code node} (agent run {@code instance}) on this replica ended. */
-    void disconnected(String node, String instance) {
+    @Override
+    public void disconnected(String node, String instance) {
         held.computeIfPresent(node, (n, owner) -> Objects.equals(owner.instance(), instance) ? null : owner);
         cluster.directory().disconnected(node, instance).onFailure(e -> LOG.log(System.Logger.Level.WARNING,
                 "node directory: marking " + node + " disconnected failed", e));
@@ -69,7 +70,7 @@ public final class NodeClaims {
     }
 
     /** Who holds {@code node} now, for the refusal of a conflicting hello. */
-    String describe(NodeOwner owner) {
+    private static String describe(NodeOwner owner) {
         return "replica " + owner.replica() + " (agent connected from " + owner.remoteHost() + ")";
     }
 }

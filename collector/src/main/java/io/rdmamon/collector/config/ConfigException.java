@@ -1,4 +1,4 @@
-package io.rdmamon.collector;
+package io.rdmamon.collector.config;
 
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;

@@ -1,4 +1,4 @@
-package io.rdmamon.collector.metrics;
+package io.rdmamon.collector.probe;
 
 /**
  * The last finished (not cancelled) probe of one source → destination pair, as exported in the

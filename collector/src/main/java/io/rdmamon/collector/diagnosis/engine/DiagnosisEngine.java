@@ -1,11 +1,22 @@
-package io.rdmamon.collector.diagnosis;
+package io.rdmamon.collector.diagnosis.engine;
 
+import io.rdmamon.collector.diagnosis.Diagnosis;
+import io.rdmamon.collector.diagnosis.DiagnosisConfig;
+import io.rdmamon.collector.diagnosis.Finding;
+import io.rdmamon.collector.diagnosis.PathContext;
+import io.rdmamon.collector.diagnosis.PathVerdicts;
+import io.rdmamon.collector.diagnosis.PortInput;
+import io.rdmamon.collector.diagnosis.PortQos;
+import io.rdmamon.collector.diagnosis.PortRule;
+import io.rdmamon.collector.diagnosis.RxPowerBaseline;
 import io.rdmamon.collector.diagnosis.rules.LinkDegraded;
 import io.rdmamon.collector.diagnosis.rules.RuleTable;
 import io.rdmamon.collector.flaps.FlapLedger;
 import io.rdmamon.collector.flaps.PortFlaps;
-import io.rdmamon.collector.live.PortKey;
-import io.rdmamon.collector.pingmesh.PathVerdict;
+import io.rdmamon.collector.model.PathVerdict;
+import io.rdmamon.collector.model.PortKey;
+import io.rdmamon.collector.model.QosProfile;
+import io.rdmamon.collector.model.Rule;
 import io.rdmamon.collector.store.NodeStore;
 import io.rdmamon.collector.store.NodeView;
 import io.rdmamon.protocol.model.HostSample;

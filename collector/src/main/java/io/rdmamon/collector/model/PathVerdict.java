@@ -1,7 +1,5 @@
-package io.rdmamon.collector.pingmesh;
+package io.rdmamon.collector.model;
 
-import io.rdmamon.collector.diagnosis.Rule;
-import io.rdmamon.collector.live.PortKey;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
@@ -10,9 +8,9 @@ import java.util.Locale;
 import java.util.Objects;
 
 /**
- * The likely culprit behind bad pingmesh pairs, as {@link PathLocalizer} names it from their pattern. The diagnosis
- * rules {@code path_loss}, {@code path_latency_high} and {@code port_unreachable} are raised from it on each port of
- * {@link #ports} (docs/pingmesh.md "Verdicts").
+ * The likely culprit behind bad pingmesh pairs, as the pingmesh's {@code PathLocalizer} names it from their pattern.
+ * The diagnosis rules {@code path_loss}, {@code path_latency_high} and {@code port_unreachable} are raised from it on
+ * each port of {@link #ports} (docs/pingmesh.md "Verdicts").
  *
  * @param rule        {@link Rule#PATH_LOSS}, {@link Rule#PATH_LATENCY_HIGH} or {@link Rule#PORT_UNREACHABLE}
  * @param culprit     what kind of place is blamed

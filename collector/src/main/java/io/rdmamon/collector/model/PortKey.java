@@ -1,4 +1,4 @@
-package io.rdmamon.collector.live;
+package io.rdmamon.collector.model;
 
 /**
  * One port of one node, written {@code node/device/port} in the protocol (the node name may itself

@@ -1,4 +1,4 @@
-package io.rdmamon.collector.diagnosis;
+package io.rdmamon.collector.model;
 
 import io.rdmamon.protocol.model.IbPort;
 import io.rdmamon.protocol.nccl.NcclAdvice;

@@ -1,6 +1,10 @@
-package io.rdmamon.collector.diagnosis;
+package io.rdmamon.collector.diagnosis.engine;
 
+import io.rdmamon.collector.diagnosis.Diagnosis;
+import io.rdmamon.collector.diagnosis.DiagnosisConfig;
 import io.rdmamon.collector.diagnosis.rules.NodeNameConflict;
+import io.rdmamon.collector.model.Rule;
+import io.rdmamon.collector.model.Severity;
 import io.rdmamon.collector.store.IngestIssues;
 import io.rdmamon.collector.store.NodeStore;
 import io.rdmamon.collector.store.NodeView;

@@ -1,4 +1,6 @@
-package io.rdmamon.collector.diagnosis;
+package io.rdmamon.collector.diagnosis.engine;
+
+import io.rdmamon.collector.diagnosis.DiagnosisConfig;
 
 /**
  * The raise/clear state of one rule at one place. A condition must hold on {@code raiseAfter} consecutive

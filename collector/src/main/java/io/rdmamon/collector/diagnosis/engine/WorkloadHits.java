@@ -1,4 +1,4 @@
-package io.rdmamon.collector.diagnosis;
+package io.rdmamon.collector.diagnosis.engine;
 
 import java.util.List;
 import java.util.stream.Collectors;

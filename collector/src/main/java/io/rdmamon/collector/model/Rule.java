@@ -1,4 +1,4 @@
-package io.rdmamon.collector.diagnosis;
+package io.rdmamon.collector.model;
 
 import java.util.Arrays;
 import java.util.EnumSet;

@@ -1,4 +1,6 @@
-package io.rdmamon.collector.diagnosis;
+package io.rdmamon.collector.diagnosis.engine;
+
+import io.rdmamon.collector.model.QosProfile;
 
 import java.util.Arrays;
 import java.util.HashMap;

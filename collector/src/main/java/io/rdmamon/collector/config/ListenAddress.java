@@ -1,4 +1,4 @@
-package io.rdmamon.collector;
+package io.rdmamon.collector.config;
 
 import io.rdmamon.protocol.net.HostPort;
 

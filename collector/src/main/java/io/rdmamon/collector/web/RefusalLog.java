@@ -1,4 +1,4 @@
-package io.rdmamon.collector.http;
+package io.rdmamon.collector.web;
 
 import io.vertx.core.Vertx;
 

@@ -1,4 +1,4 @@
-package io.rdmamon.collector.http;
+package io.rdmamon.collector.web;
 
 import io.vertx.core.Future;
 import io.vertx.core.http.HttpHeaders;
