@@ -1,5 +1,6 @@
 package io.rdmamon.cli;
 
+import io.rdmamon.cli.failure.CliFailure;
 import picocli.CommandLine;
 import picocli.CommandLine.ExitCode;
 import picocli.CommandLine.ParameterException;

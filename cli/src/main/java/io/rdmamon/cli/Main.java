@@ -3,6 +3,7 @@ package io.rdmamon.cli;
 import io.rdmamon.cli.daemon.AgentCommand;
 import io.rdmamon.cli.daemon.CollectorCommand;
 import io.rdmamon.cli.daemon.DemoCommand;
+import io.rdmamon.cli.failure.CliFailure;
 import io.rdmamon.cli.node.DevinfoCommand;
 import io.rdmamon.cli.node.GidsCommand;
 import io.rdmamon.cli.node.ModuleCommand;

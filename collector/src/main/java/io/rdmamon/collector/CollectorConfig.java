@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.rdmamon.collector.auth.Role;
 import io.rdmamon.collector.auth.TokenEntry;
 import io.rdmamon.collector.cluster.ClusterConfig;
+import io.rdmamon.collector.config.ConfigException;
+import io.rdmamon.collector.config.ListenAddress;
 import io.rdmamon.collector.diagnosis.DiagnosisConfig;
 import io.rdmamon.collector.ingest.IngestLimits;
 import io.rdmamon.collector.pingmesh.PingmeshConfig;

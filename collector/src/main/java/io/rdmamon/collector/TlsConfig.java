@@ -1,5 +1,6 @@
 package io.rdmamon.collector;
 
+import io.rdmamon.collector.config.ConfigException;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.net.PemKeyCertOptions;

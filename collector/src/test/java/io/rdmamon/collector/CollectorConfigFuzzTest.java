@@ -1,6 +1,7 @@
 package io.rdmamon.collector;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
+import io.rdmamon.collector.config.ConfigException;
 
 import java.nio.file.Path;
 

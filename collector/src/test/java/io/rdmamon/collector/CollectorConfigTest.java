@@ -2,6 +2,7 @@ package io.rdmamon.collector;
 
 import io.rdmamon.collector.auth.Role;
 import io.rdmamon.collector.auth.TokenEntry;
+import io.rdmamon.collector.config.ConfigException;
 import io.rdmamon.collector.ingest.IngestLimits;
 import io.rdmamon.protocol.exposition.MetricSelection;
 import org.junit.jupiter.api.Test;

@@ -1,5 +1,6 @@
 package io.rdmamon.collector;
 
+import io.rdmamon.collector.config.ConfigException;
 import io.rdmamon.protocol.exposition.MetricSelection;
 import java.util.Set;
 import java.util.TreeSet;

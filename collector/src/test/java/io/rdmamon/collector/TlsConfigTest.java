@@ -2,6 +2,7 @@ package io.rdmamon.collector;
 
 import io.rdmamon.collector.auth.Role;
 import io.rdmamon.collector.auth.TokenEntry;
+import io.rdmamon.collector.config.ConfigException;
 import io.vertx.core.Vertx;
 import io.vertx.core.net.PemKeyCertOptions;
 import io.vertx.junit5.VertxExtension;

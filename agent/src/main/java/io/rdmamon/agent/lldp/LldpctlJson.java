@@ -8,7 +8,7 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.MissingNode;
 import io.rdmamon.protocol.json.JsonSyntax;
 import io.rdmamon.protocol.model.LldpNeighbor;
-import io.rdmamon.protocol.wire.WireText;
+import io.rdmamon.protocol.text.WireText;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

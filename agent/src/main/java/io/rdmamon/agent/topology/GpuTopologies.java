@@ -2,7 +2,7 @@ package io.rdmamon.agent.topology;
 
 import io.rdmamon.protocol.model.GpuTopology;
 import io.rdmamon.protocol.wire.TopologyWire;
-import io.rdmamon.protocol.wire.WireText;
+import io.rdmamon.protocol.text.WireText;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;

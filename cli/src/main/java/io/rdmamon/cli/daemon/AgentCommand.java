@@ -8,7 +8,7 @@ import io.rdmamon.agent.probe.ProcessPerftestLauncher;
 import io.rdmamon.agent.stream.AgentStreamerOptions;
 import io.rdmamon.agent.stream.StreamEndpoint;
 import io.rdmamon.agent.workload.KubeletPodDirectory;
-import io.rdmamon.cli.CliFailure;
+import io.rdmamon.cli.failure.CliFailure;
 import io.rdmamon.cli.node.HostRootOption;
 import io.rdmamon.cli.node.PodResourcesOption;
 import io.rdmamon.protocol.exposition.MetricSelection;

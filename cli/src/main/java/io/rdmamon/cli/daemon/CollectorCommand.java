@@ -1,10 +1,10 @@
 package io.rdmamon.cli.daemon;
 
-import io.rdmamon.cli.CliFailure;
+import io.rdmamon.cli.failure.CliFailure;
 import io.rdmamon.collector.Collector;
 import io.rdmamon.collector.CollectorConfig;
-import io.rdmamon.collector.ConfigException;
 import io.rdmamon.collector.cluster.ClusterConfig;
+import io.rdmamon.collector.config.ConfigException;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import picocli.CommandLine.Command;

@@ -1,6 +1,6 @@
 package io.rdmamon.cli.daemon;
 
-import io.rdmamon.cli.CliFailure;
+import io.rdmamon.cli.failure.CliFailure;
 import io.rdmamon.cli.log.LogFormat;
 import picocli.CommandLine.Option;
 

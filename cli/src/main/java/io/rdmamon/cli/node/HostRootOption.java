@@ -2,7 +2,7 @@ package io.rdmamon.cli.node;
 
 import io.rdmamon.agent.host.HostReader;
 import io.rdmamon.agent.host.HostRootException;
-import io.rdmamon.cli.CliFailure;
+import io.rdmamon.cli.failure.CliFailure;
 import picocli.CommandLine.Option;
 
 import java.nio.file.Files;

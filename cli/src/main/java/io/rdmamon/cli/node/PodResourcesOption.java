@@ -4,7 +4,7 @@ import io.rdmamon.agent.host.HostReader;
 import io.rdmamon.agent.workload.KubeletPodDirectory;
 import io.rdmamon.agent.workload.KubeletPodList;
 import io.rdmamon.agent.workload.KubeletPodResources;
-import io.rdmamon.cli.CliFailure;
+import io.rdmamon.cli.failure.CliFailure;
 import io.vertx.core.Vertx;
 import picocli.CommandLine.Option;
 

@@ -5,7 +5,7 @@ import io.rdmamon.agent.module.CapturedModuleEepromSource;
 import io.rdmamon.agent.qos.QosReader;
 import io.rdmamon.agent.sysfs.RegularFiles;
 import io.rdmamon.agent.sysfs.RegularFiles.NotRegularFileException;
-import io.rdmamon.cli.CliFailure;
+import io.rdmamon.cli.failure.CliFailure;
 
 import java.io.IOException;
 import java.nio.file.Path;

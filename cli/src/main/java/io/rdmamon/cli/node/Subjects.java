@@ -1,7 +1,7 @@
 package io.rdmamon.cli.node;
 
 import io.rdmamon.agent.host.HostReader;
-import io.rdmamon.cli.CliFailure;
+import io.rdmamon.cli.failure.CliFailure;
 import io.rdmamon.protocol.model.HostSample;
 import io.rdmamon.protocol.model.IbDevice;
 

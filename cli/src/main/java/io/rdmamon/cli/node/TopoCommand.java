@@ -2,7 +2,7 @@ package io.rdmamon.cli.node;
 
 import io.rdmamon.agent.topology.TopologyReader;
 import io.rdmamon.agent.topology.TopologyReport;
-import io.rdmamon.cli.CliFailure;
+import io.rdmamon.cli.failure.CliFailure;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;

@@ -2,7 +2,7 @@ package io.rdmamon.cli.node;
 
 import io.rdmamon.agent.host.HostReader;
 import io.rdmamon.agent.workload.KubeletPodDirectory;
-import io.rdmamon.cli.CliFailure;
+import io.rdmamon.cli.failure.CliFailure;
 import io.rdmamon.protocol.model.IbDevice;
 import io.rdmamon.protocol.model.IbPort;
 import io.rdmamon.protocol.model.PortWorkload;

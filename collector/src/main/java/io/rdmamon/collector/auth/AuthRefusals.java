@@ -2,7 +2,7 @@ package io.rdmamon.collector.auth;
 
 import io.prometheus.metrics.core.metrics.Counter;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
-import io.rdmamon.collector.http.RefusalLog;
+import io.rdmamon.collector.web.RefusalLog;
 import io.vertx.core.Vertx;
 import io.vertx.core.net.SocketAddress;
 import io.vertx.ext.web.RoutingContext;

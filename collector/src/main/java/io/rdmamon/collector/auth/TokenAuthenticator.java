@@ -1,6 +1,6 @@
 package io.rdmamon.collector.auth;
 
-import io.rdmamon.collector.http.JsonReplies;
+import io.rdmamon.collector.web.JsonReplies;
 import io.vertx.core.Handler;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.ext.web.RoutingContext;

@@ -1,7 +1,7 @@
 package io.rdmamon.collector.cluster;
 
-import io.rdmamon.collector.diagnosis.DiagnosisEngine;
-import io.rdmamon.collector.diagnosis.FleetCounts;
+import io.rdmamon.collector.diagnosis.engine.DiagnosisEngine;
+import io.rdmamon.collector.diagnosis.engine.FleetCounts;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 

@@ -1,6 +1,6 @@
 package io.rdmamon.collector.cluster;
 
-import io.rdmamon.collector.ConfigException;
+import io.rdmamon.collector.config.ConfigException;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;

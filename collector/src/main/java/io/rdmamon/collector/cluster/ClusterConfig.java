@@ -1,7 +1,7 @@
 package io.rdmamon.collector.cluster;
 
-import io.rdmamon.collector.ConfigException;
-import io.rdmamon.collector.ListenAddress;
+import io.rdmamon.collector.config.ConfigException;
+import io.rdmamon.collector.config.ListenAddress;
 import io.rdmamon.protocol.json.StrictJson;
 
 import java.nio.file.Path;

@@ -1,6 +1,6 @@
 package io.rdmamon.collector.cluster;
 
-import io.rdmamon.collector.ConfigException;
+import io.rdmamon.collector.config.ConfigException;
 import io.rdmamon.protocol.json.StrictJson;
 import io.vertx.core.eventbus.EventBusOptions;
 import io.vertx.core.http.ClientAuth;

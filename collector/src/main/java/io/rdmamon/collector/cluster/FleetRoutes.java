@@ -1,13 +1,13 @@
 package io.rdmamon.collector.cluster;
 
-import io.rdmamon.collector.diagnosis.Severity;
-import io.rdmamon.collector.http.ApiAnswer;
 import io.rdmamon.collector.http.DiagnosesApi;
 import io.rdmamon.collector.http.EventsApi;
-import io.rdmamon.collector.http.JsonReplies;
 import io.rdmamon.collector.http.NodesApi;
-import io.rdmamon.collector.http.Routes;
+import io.rdmamon.collector.model.Severity;
 import io.rdmamon.collector.probe.ProbeOrchestrator;
+import io.rdmamon.collector.web.ApiAnswer;
+import io.rdmamon.collector.web.JsonReplies;
+import io.rdmamon.collector.web.Routes;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.eventbus.DeliveryOptions;

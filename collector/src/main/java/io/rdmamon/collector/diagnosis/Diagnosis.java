@@ -1,5 +1,8 @@
 package io.rdmamon.collector.diagnosis;
 
+import io.rdmamon.collector.model.Rule;
+import io.rdmamon.collector.model.Severity;
+
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.LinkedHashMap;

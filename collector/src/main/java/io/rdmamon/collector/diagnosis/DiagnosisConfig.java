@@ -1,6 +1,8 @@
 package io.rdmamon.collector.diagnosis;
 
-import io.rdmamon.collector.ConfigException;
+import io.rdmamon.collector.config.ConfigException;
+import io.rdmamon.collector.model.QosProfile;
+import io.rdmamon.collector.model.Rule;
 import io.rdmamon.protocol.json.StrictJson;
 
 import java.time.Duration;

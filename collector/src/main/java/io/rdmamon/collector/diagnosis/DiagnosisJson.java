@@ -2,6 +2,7 @@ package io.rdmamon.collector.diagnosis;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import io.rdmamon.collector.json.StreamingJson;
+import io.rdmamon.collector.model.Rule;
 
 import java.io.IOException;
 import java.time.Instant;

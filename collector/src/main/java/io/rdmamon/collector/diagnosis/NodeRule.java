@@ -1,14 +1,15 @@
 package io.rdmamon.collector.diagnosis;
 
+import io.rdmamon.collector.model.Rule;
 import io.rdmamon.collector.store.NodeView;
 
 import java.util.Optional;
 
 /**
  * One node-level rule of DESIGN.md §6: its condition on what the store knows of a node, judged on the
- * collector's periodic sweep ({@link DiagnosisEngine#sweep}), which is what notices a node that sends nothing.
+ * collector's periodic sweep ({@code engine.DiagnosisEngine#sweep}), which is what notices a node that sends nothing.
  * One class per rule, named after its id, in {@code diagnosis/rules/}; listed in
- * {@link io.rdmamon.collector.diagnosis.rules.RuleTable}.
+ * {@code rules.RuleTable}.
  */
 public interface NodeRule {
     Rule id();

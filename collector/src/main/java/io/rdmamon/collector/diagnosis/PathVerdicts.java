@@ -1,7 +1,7 @@
 package io.rdmamon.collector.diagnosis;
 
-import io.rdmamon.collector.live.PortKey;
-import io.rdmamon.collector.pingmesh.PathVerdict;
+import io.rdmamon.collector.model.PathVerdict;
+import io.rdmamon.collector.model.PortKey;
 
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -1,5 +1,6 @@
 package io.rdmamon.collector.diagnosis;
 
+import io.rdmamon.collector.model.QosProfile;
 import io.rdmamon.protocol.model.GpuTopology;
 import io.rdmamon.protocol.model.IbDevice;
 import io.rdmamon.protocol.model.IbPort;

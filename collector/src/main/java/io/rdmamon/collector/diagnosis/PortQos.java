@@ -1,5 +1,7 @@
 package io.rdmamon.collector.diagnosis;
 
+import io.rdmamon.collector.model.QosProfile;
+import io.rdmamon.collector.model.RoceDscp;
 import io.rdmamon.protocol.model.GidEntry;
 import io.rdmamon.protocol.model.IbDevice;
 import io.rdmamon.protocol.model.IbPort;
@@ -58,7 +60,7 @@ public final class PortQos {
     }
 
     /** {@code kept} when it was made from equal inputs, else a new view. */
-    static PortQos reuse(PortQos kept, IbDevice device, IbPort port, Map<String, String> ncclConf) {
+    public static PortQos reuse(PortQos kept, IbDevice device, IbPort port, Map<String, String> ncclConf) {
         return kept != null && kept.inputs.equals(Inputs.of(device, port, ncclConf)) ? kept : of(device, port, ncclConf);
     }
 

@@ -1,10 +1,12 @@
 package io.rdmamon.collector.http;
 
 import io.rdmamon.collector.diagnosis.Diagnosis;
-import io.rdmamon.collector.diagnosis.DiagnosisEngine;
 import io.rdmamon.collector.diagnosis.DiagnosisJson;
-import io.rdmamon.collector.diagnosis.Rule;
-import io.rdmamon.collector.diagnosis.Severity;
+import io.rdmamon.collector.diagnosis.engine.DiagnosisEngine;
+import io.rdmamon.collector.model.Rule;
+import io.rdmamon.collector.model.Severity;
+import io.rdmamon.collector.web.ApiAnswer;
+import io.rdmamon.collector.web.Routes;
 import io.vertx.ext.web.Router;
 
 import java.util.List;

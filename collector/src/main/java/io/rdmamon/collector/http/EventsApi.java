@@ -1,10 +1,12 @@
 package io.rdmamon.collector.http;
 
-import io.rdmamon.collector.diagnosis.DiagnosisEngine;
-import io.rdmamon.collector.diagnosis.TopologyLedger;
+import io.rdmamon.collector.diagnosis.engine.DiagnosisEngine;
+import io.rdmamon.collector.diagnosis.engine.TopologyLedger;
 import io.rdmamon.collector.flaps.FlapLedger;
 import io.rdmamon.collector.flaps.PortFlaps;
 import io.rdmamon.collector.store.NodeStore;
+import io.rdmamon.collector.web.ApiAnswer;
+import io.rdmamon.collector.web.Routes;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;

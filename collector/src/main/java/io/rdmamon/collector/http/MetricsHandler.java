@@ -4,6 +4,7 @@ import io.prometheus.metrics.expositionformats.ExpositionFormatWriter;
 import io.prometheus.metrics.expositionformats.ExpositionFormats;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.rdmamon.collector.metrics.RdmaMetrics;
+import io.rdmamon.collector.web.JsonReplies;
 import io.rdmamon.protocol.exposition.ExpositionFormat;
 import io.rdmamon.protocol.exposition.ExpositionGzip;
 import io.rdmamon.protocol.exposition.MetricSelection;

@@ -11,6 +11,8 @@ import io.rdmamon.collector.store.NodeView;
 import io.rdmamon.collector.store.PhysicalLayer;
 import io.rdmamon.collector.store.PortRates;
 import io.rdmamon.collector.store.RatePoint;
+import io.rdmamon.collector.web.ApiAnswer;
+import io.rdmamon.collector.web.Routes;
 import io.rdmamon.protocol.model.EthtoolStats;
 import io.rdmamon.protocol.model.GidAdvice;
 import io.rdmamon.protocol.model.GidEntry;

@@ -1,6 +1,6 @@
 package io.rdmamon.collector.http;
 
-import io.rdmamon.collector.diagnosis.Rule;
+import io.rdmamon.collector.model.Rule;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;

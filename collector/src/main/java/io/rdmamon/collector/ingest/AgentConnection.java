@@ -1,12 +1,11 @@
 package io.rdmamon.collector.ingest;
 
 import io.rdmamon.collector.auth.TokenEntry;
-import io.rdmamon.collector.cluster.NodeDirectory;
-import io.rdmamon.collector.metrics.SelfMetrics;
 import io.rdmamon.collector.store.NodeCost;
 import io.rdmamon.collector.store.NodeStore;
 import io.rdmamon.protocol.model.HostSample;
 import io.rdmamon.protocol.model.Names;
+import io.rdmamon.protocol.text.WireText;
 import io.rdmamon.protocol.wire.Frame;
 import io.rdmamon.protocol.wire.FrameCodec;
 import io.rdmamon.protocol.wire.FrameException;
@@ -56,7 +55,7 @@ final class AgentConnection {
     private final Consumer<HostSample> applied;
     private final Context decodeLoop;
     private final HelloAdmission admission;
-    private final NodeClaims claims;
+    private final HelloClaims claims;
     /** Touched by one decode at a time: the first on a worker, the later ones on the decode loop. */
     private final SampleDecoder decoder = new SampleDecoder();
     private Context home;
@@ -84,7 +83,7 @@ final class AgentConnection {
 
     AgentConnection(ServerWebSocket ws, TokenEntry token, FrameCodec codec, FrameLimits limits, Duration idleTimeout,
                     NodeStore store, SelfMetrics metrics, AgentRegistry agents, Consumer<HostSample> applied,
-                    Context decodeLoop, HelloAdmission admission, NodeClaims claims) {
+                    Context decodeLoop, HelloAdmission admission, HelloClaims claims) {
         this.ws = ws;
         this.claims = claims;
         this.admission = admission;
@@ -221,7 +220,7 @@ final class AgentConnection {
         }
         claims.claim(first, remoteHost()).onComplete(claimed -> {
             lastFrameNanos = System.nanoTime();
-            boolean ours = claimed.succeeded() && claimed.result().outcome() != NodeDirectory.Outcome.CONFLICT;
+            boolean ours = claimed.succeeded() && claimed.result().isEmpty();
             if (closing || closed) {
                 if (ours) {
                     claims.disconnected(first.node(), first.instance());
@@ -234,8 +233,7 @@ final class AgentConnection {
                             "node directory unavailable: " + claimed.cause().getMessage());
                 }
                 if (!ours) {
-                    String detail = "hello from " + peer() + " refused: " + claims.describe(claimed.result().previous())
-                            + " holds the name";
+                    String detail = "hello from " + peer() + " refused: " + claimed.result().get() + " holds the name";
                     throw conflict(first.node(), detail);
                 }
                 register(first);
@@ -309,7 +307,7 @@ final class AgentConnection {
         String name = hello.node();
         if (!Names.isNodeName(name)) {
             throw new StreamRefusal(StreamRefusal.PROTOCOL_ERROR, StreamRefusal.INVALID_TEXT,
-                    "invalid node name " + FrameException.quote(name) + " (" + Names.nodeNameRule() + ")");
+                    "invalid node name " + WireText.quote(name) + " (" + Names.nodeNameRule() + ")");
         }
         if (token != null && token.node() != null && !token.node().equals(name)) {
             throw new StreamRefusal(StreamRefusal.POLICY_VIOLATION, StreamRefusal.TOKEN_NODE,

@@ -3,9 +3,8 @@ package io.rdmamon.collector.ingest;
 import io.rdmamon.collector.auth.Role;
 import io.rdmamon.collector.auth.TokenAuthenticator;
 import io.rdmamon.collector.auth.TokenEntry;
-import io.rdmamon.collector.http.Routes;
-import io.rdmamon.collector.metrics.SelfMetrics;
 import io.rdmamon.collector.store.NodeStore;
+import io.rdmamon.collector.web.Routes;
 import io.rdmamon.protocol.model.HostSample;
 import io.rdmamon.protocol.wire.FrameCodec;
 import io.rdmamon.protocol.wire.WireFormat;
@@ -51,7 +50,7 @@ public final class AgentIngest implements Handler<RoutingContext>, Routes {
     private final DecodeLoops decodeLoops;
     private final IngestLimits limits;
     private final FrameLimits frameLimits;
-    private final NodeClaims claims;
+    private final HelloClaims claims;
     /** Made on the first connection, on the verticle's loop, where every connection lives. */
     private HelloAdmission admission;
 
@@ -62,7 +61,7 @@ public final class AgentIngest implements Handler<RoutingContext>, Routes {
      */
     public AgentIngest(TokenAuthenticator auth, FrameCodec codec, IngestLimits limits, NodeStore store,
                        SelfMetrics metrics, AgentRegistry agents, Consumer<HostSample> applied, DecodeLoops decodeLoops,
-                       NodeClaims claims) {
+                       HelloClaims claims) {
         this.claims = claims;
         this.limits = limits;
         this.frameLimits = new FrameLimits(limits);

@@ -7,14 +7,13 @@ import io.rdmamon.protocol.model.QosConfig;
 import io.rdmamon.protocol.model.QueuePair;
 import io.rdmamon.protocol.model.RdmaResources;
 import io.rdmamon.protocol.model.SourceStatus;
+import io.rdmamon.protocol.text.WireText;
 import io.rdmamon.protocol.wire.Frame;
-import io.rdmamon.protocol.wire.FrameException;
 import io.rdmamon.protocol.wire.HostLayout;
 import io.rdmamon.protocol.wire.HostLayout.DeviceLayout;
 import io.rdmamon.protocol.wire.HostLayout.EthtoolLayout;
 import io.rdmamon.protocol.wire.HostLayout.PortLayout;
 import io.rdmamon.protocol.wire.QosWire;
-import io.rdmamon.protocol.wire.WireText;
 
 import java.util.HashSet;
 import java.util.List;
@@ -287,7 +286,7 @@ final class FrameLimits {
         int invalid = WireText.firstInvalid(value, multiline);
         if (invalid >= 0) {
             throw new StreamRefusal(StreamRefusal.PROTOCOL_ERROR, StreamRefusal.INVALID_TEXT, at + " "
-                    + FrameException.quote(value) + " holds the unprintable character U+"
+                    + WireText.quote(value) + " holds the unprintable character U+"
                     + String.format("%04X", (int) value.charAt(invalid)) + " at " + invalid);
         }
     }
@@ -304,7 +303,7 @@ final class FrameLimits {
 
     private static StreamRefusal duplicate(String at, String value) {
         return new StreamRefusal(StreamRefusal.PROTOCOL_ERROR, StreamRefusal.BAD_FRAME,
-                at + ": " + FrameException.quote(value) + " appears twice");
+                at + ": " + WireText.quote(value) + " appears twice");
     }
 
     private static long utf8Length(String value) {

@@ -1,6 +1,6 @@
 package io.rdmamon.collector.ingest;
 
-import io.rdmamon.collector.ConfigException;
+import io.rdmamon.collector.config.ConfigException;
 import io.rdmamon.protocol.json.StrictJson;
 
 import java.time.Duration;

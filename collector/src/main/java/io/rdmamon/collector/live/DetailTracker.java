@@ -1,5 +1,6 @@
 package io.rdmamon.collector.live;
 
+import io.rdmamon.collector.model.PortKey;
 import io.rdmamon.collector.store.NodeStore;
 import io.rdmamon.collector.store.NodeView;
 import io.rdmamon.collector.store.RatePoint;

@@ -1,5 +1,6 @@
 package io.rdmamon.collector.live;
 
+import io.rdmamon.collector.model.PortKey;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpConnection;
 import io.vertx.core.http.HttpServerResponse;

@@ -1,6 +1,7 @@
 package io.rdmamon.collector.live;
 
 import io.rdmamon.collector.json.StreamingJson;
+import io.rdmamon.collector.model.PortKey;
 
 import java.util.List;
 

@@ -2,6 +2,7 @@ package io.rdmamon.collector.metrics;
 
 import io.rdmamon.collector.diagnosis.Diagnosis;
 import io.rdmamon.collector.pingmesh.PingmeshResults;
+import io.rdmamon.collector.probe.ProbeOutcome;
 import io.rdmamon.collector.store.NodeStore;
 import io.rdmamon.collector.store.NodeView;
 import io.rdmamon.protocol.exposition.DeflatedRuns;

@@ -1,6 +1,6 @@
 package io.rdmamon.collector.pingmesh;
 
-import io.rdmamon.collector.ConfigException;
+import io.rdmamon.collector.config.ConfigException;
 
 import java.util.List;
 import java.util.regex.Pattern;

@@ -1,7 +1,7 @@
 package io.rdmamon.collector.pingmesh;
 
-import io.rdmamon.collector.diagnosis.QosProfile;
-import io.rdmamon.collector.diagnosis.RoceDscp;
+import io.rdmamon.collector.model.QosProfile;
+import io.rdmamon.collector.model.RoceDscp;
 import io.rdmamon.protocol.model.HostSample;
 import io.rdmamon.protocol.model.IbPort;
 

@@ -1,7 +1,8 @@
 package io.rdmamon.collector.pingmesh;
 
-import io.rdmamon.collector.diagnosis.Rule;
-import io.rdmamon.collector.live.PortKey;
+import io.rdmamon.collector.model.PathVerdict;
+import io.rdmamon.collector.model.PortKey;
+import io.rdmamon.collector.model.Rule;
 
 import java.util.ArrayList;
 import java.util.Collection;

@@ -2,9 +2,9 @@ package io.rdmamon.collector.pingmesh;
 
 import io.prometheus.metrics.core.metrics.Counter;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
-import io.rdmamon.collector.diagnosis.QosProfile;
 import io.rdmamon.collector.ingest.AgentLinks;
-import io.rdmamon.collector.live.PortKey;
+import io.rdmamon.collector.model.PortKey;
+import io.rdmamon.collector.model.QosProfile;
 import io.rdmamon.collector.probe.Endpoint;
 import io.rdmamon.collector.probe.LatencyProbe;
 import io.rdmamon.collector.probe.ProbeOrchestrator;

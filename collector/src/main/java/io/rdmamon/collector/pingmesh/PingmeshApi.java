@@ -1,9 +1,9 @@
 package io.rdmamon.collector.pingmesh;
 
-import io.rdmamon.collector.http.ApiAnswer;
-import io.rdmamon.collector.http.JsonReplies;
-import io.rdmamon.collector.http.Routes;
-import io.rdmamon.collector.live.PortKey;
+import io.rdmamon.collector.model.PortKey;
+import io.rdmamon.collector.web.ApiAnswer;
+import io.rdmamon.collector.web.JsonReplies;
+import io.rdmamon.collector.web.Routes;
 import io.rdmamon.protocol.model.Names;
 import io.rdmamon.protocol.probe.PerftestSpec;
 import io.vertx.core.MultiMap;

@@ -1,7 +1,8 @@
 package io.rdmamon.collector.pingmesh;
 
 import io.rdmamon.collector.diagnosis.PathVerdicts;
-import io.rdmamon.collector.live.PortKey;
+import io.rdmamon.collector.model.PathVerdict;
+import io.rdmamon.collector.model.PortKey;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
 

@@ -3,7 +3,6 @@ package io.rdmamon.collector.probe;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.rdmamon.collector.ingest.AgentLinks;
 import io.rdmamon.collector.ingest.AgentRegistry;
-import io.rdmamon.collector.metrics.ProbeOutcome;
 import io.rdmamon.collector.store.NodeStore;
 import io.rdmamon.protocol.model.GidAdvice;
 import io.rdmamon.protocol.model.GidEntry;

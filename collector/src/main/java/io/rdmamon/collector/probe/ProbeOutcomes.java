@@ -1,7 +1,5 @@
 package io.rdmamon.collector.probe;
 
-import io.rdmamon.collector.metrics.ProbeOutcome;
-
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;

@@ -2,8 +2,8 @@ package io.rdmamon.collector.cluster;
 
 import io.rdmamon.collector.Collector;
 import io.rdmamon.collector.CollectorConfig;
-import io.rdmamon.collector.ConfigException;
 import io.rdmamon.collector.TestCertificate;
+import io.rdmamon.collector.config.ConfigException;
 import io.vertx.core.VertxOptions;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.Test;
@@ -97,7 +97,7 @@ class ClusterTlsTest {
     void aMissingOrUnreadableFileIsNamedAtStart() throws Exception {
         Path cert = Files.writeString(dir.resolve("replica.crt"), "not read");
         ClusterTls noCa = new ClusterTls(cert, cert, null);
-        ClusterConfig config = new ClusterConfig(new io.rdmamon.collector.ListenAddress("127.0.0.1",
+        ClusterConfig config = new ClusterConfig(new io.rdmamon.collector.config.ListenAddress("127.0.0.1",
                 TestReplicas.freePortPair()), java.util.List.of("127.0.0.1:1"), null, "rdmamon", 0, noCa);
         Exception e = assertThrows(Exception.class, () -> await(Collector.startReplica(
                 CollectorConfig.defaults().withListen("127.0.0.1:0").withCluster(config), new VertxOptions())));

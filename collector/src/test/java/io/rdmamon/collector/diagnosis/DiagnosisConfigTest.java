@@ -1,7 +1,8 @@
 package io.rdmamon.collector.diagnosis;
 
 import io.rdmamon.collector.CollectorConfig;
-import io.rdmamon.collector.ConfigException;
+import io.rdmamon.collector.config.ConfigException;
+import io.rdmamon.collector.model.Rule;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;

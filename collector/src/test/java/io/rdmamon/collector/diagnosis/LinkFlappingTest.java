@@ -1,8 +1,11 @@
 package io.rdmamon.collector.diagnosis;
 
+import io.rdmamon.collector.diagnosis.engine.DiagnosisEngine;
 import io.rdmamon.collector.diagnosis.rules.LinkFlapping;
 import io.rdmamon.collector.flaps.FlapLedger;
 import io.rdmamon.collector.flaps.PortFlaps;
+import io.rdmamon.collector.model.Rule;
+import io.rdmamon.collector.model.Severity;
 import io.rdmamon.collector.store.NodeStore;
 import io.rdmamon.protocol.model.HostSample;
 import io.rdmamon.protocol.model.IbDevice;

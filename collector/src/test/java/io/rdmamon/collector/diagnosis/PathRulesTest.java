@@ -1,9 +1,11 @@
 package io.rdmamon.collector.diagnosis;
 
-import io.rdmamon.collector.live.PortKey;
+import io.rdmamon.collector.diagnosis.engine.DiagnosisEngine;
+import io.rdmamon.collector.model.PathVerdict;
+import io.rdmamon.collector.model.PortKey;
+import io.rdmamon.collector.model.Rule;
 import io.rdmamon.collector.pingmesh.PairStats;
 import io.rdmamon.collector.pingmesh.PathLocalizer;
-import io.rdmamon.collector.pingmesh.PathVerdict;
 import io.rdmamon.collector.store.NodeStore;
 import io.rdmamon.protocol.model.HostSample;
 import io.rdmamon.protocol.model.PortWorkload;

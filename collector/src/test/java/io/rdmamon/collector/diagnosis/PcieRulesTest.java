@@ -1,5 +1,6 @@
 package io.rdmamon.collector.diagnosis;
 
+import io.rdmamon.collector.diagnosis.engine.DiagnosisEngine;
 import io.rdmamon.collector.diagnosis.rules.PcieDegraded;
 import io.rdmamon.collector.diagnosis.rules.PcieErrors;
 import io.rdmamon.collector.store.NodeStore;

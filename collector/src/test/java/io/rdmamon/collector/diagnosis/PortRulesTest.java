@@ -2,6 +2,7 @@ package io.rdmamon.collector.diagnosis;
 
 import io.rdmamon.collector.diagnosis.rules.LinkDegraded;
 import io.rdmamon.collector.diagnosis.rules.RuleTable;
+import io.rdmamon.collector.model.Rule;
 import io.rdmamon.protocol.model.GidEntry;
 import io.rdmamon.protocol.model.IbPort;
 import io.rdmamon.protocol.testing.MovingPort;
@@ -22,16 +23,16 @@ import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
-import static io.rdmamon.collector.diagnosis.Rule.CNP_IGNORED;
-import static io.rdmamon.collector.diagnosis.Rule.ECN_NOT_ENGAGED;
-import static io.rdmamon.collector.diagnosis.Rule.ERDMA_RATE_LIMITED;
-import static io.rdmamon.collector.diagnosis.Rule.GID_NO_ROCEV2;
-import static io.rdmamon.collector.diagnosis.Rule.LINK_DEGRADED;
-import static io.rdmamon.collector.diagnosis.Rule.LINK_DOWN;
-import static io.rdmamon.collector.diagnosis.Rule.PFC_NOT_ENABLED;
-import static io.rdmamon.collector.diagnosis.Rule.PFC_PAUSE_STORM;
-import static io.rdmamon.collector.diagnosis.Rule.ROCE_TRAFFIC_OUTSIDE_LOSSLESS_PRIORITY;
-import static io.rdmamon.collector.diagnosis.Rule.TRANSPORT_LOSS;
+import static io.rdmamon.collector.model.Rule.CNP_IGNORED;
+import static io.rdmamon.collector.model.Rule.ECN_NOT_ENGAGED;
+import static io.rdmamon.collector.model.Rule.ERDMA_RATE_LIMITED;
+import static io.rdmamon.collector.model.Rule.GID_NO_ROCEV2;
+import static io.rdmamon.collector.model.Rule.LINK_DEGRADED;
+import static io.rdmamon.collector.model.Rule.LINK_DOWN;
+import static io.rdmamon.collector.model.Rule.PFC_NOT_ENABLED;
+import static io.rdmamon.collector.model.Rule.PFC_PAUSE_STORM;
+import static io.rdmamon.collector.model.Rule.ROCE_TRAFFIC_OUTSIDE_LOSSLESS_PRIORITY;
+import static io.rdmamon.collector.model.Rule.TRANSPORT_LOSS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 

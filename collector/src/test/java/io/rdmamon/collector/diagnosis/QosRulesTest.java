@@ -1,6 +1,9 @@
 package io.rdmamon.collector.diagnosis;
 
+import io.rdmamon.collector.diagnosis.engine.DiagnosisEngine;
 import io.rdmamon.collector.diagnosis.rules.RuleTable;
+import io.rdmamon.collector.model.QosProfile;
+import io.rdmamon.collector.model.Rule;
 import io.rdmamon.collector.store.NodeStore;
 import io.rdmamon.protocol.json.StrictJson;
 import io.rdmamon.protocol.testing.MovingPort;
@@ -25,11 +28,11 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
-import static io.rdmamon.collector.diagnosis.Rule.ECN_DISABLED_ON_LOSSLESS;
-import static io.rdmamon.collector.diagnosis.Rule.PFC_NOT_ENABLED;
-import static io.rdmamon.collector.diagnosis.Rule.QOS_CONFIG_DRIFT;
-import static io.rdmamon.collector.diagnosis.Rule.QOS_TRUST_NOT_DSCP;
-import static io.rdmamon.collector.diagnosis.Rule.ROCE_DSCP_NOT_LOSSLESS;
+import static io.rdmamon.collector.model.Rule.ECN_DISABLED_ON_LOSSLESS;
+import static io.rdmamon.collector.model.Rule.PFC_NOT_ENABLED;
+import static io.rdmamon.collector.model.Rule.QOS_CONFIG_DRIFT;
+import static io.rdmamon.collector.model.Rule.QOS_TRUST_NOT_DSCP;
+import static io.rdmamon.collector.model.Rule.ROCE_DSCP_NOT_LOSSLESS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertSame;
@@ -196,26 +199,6 @@ class QosRulesTest {
                 .findFirst().orElseThrow().evidence();
         assertTrue(evidence.contains("the fleet (4 of 5 RoCE ports) runs trust dscp, PFC {4}, DSCP 38 -> priority 4"),
                 evidence);
-    }
-
-    @Test
-    void aSplitFleetHasAMajorityOnlyForThePartsMostPortsShare() {
-        QosFleet fleet = new QosFleet();
-        QosProfile a = QosProfile.of(QosSamples.lossless(2).build(), 18);
-        QosProfile b = QosProfile.of(QosSamples.lossless(6).build(), 50);
-        fleet.add(a);
-        fleet.add(a);
-        fleet.add(b);
-        fleet.add(b);
-        // 2 of 4 is no majority for PFC or the DSCP: the profile keeps only what all agree on, trust dscp
-        assertEquals(new QosProfile.Fleet(new QosProfile("dscp", null, null, null, null, null), 4, 4, false),
-                fleet.majority(3), "2 of 4 is no majority");
-        fleet.add(a);
-        assertEquals(new QosProfile.Fleet(a, 3, 5, false), fleet.majority(3));
-        fleet.remove(a);
-        fleet.remove(a);
-        assertEquals(new QosProfile.Fleet(b, 2, 3, false), fleet.majority(3), "b runs on 2 of the 3 ports left");
-        assertEquals(null, fleet.majority(4), "below minPortsForQosProfile");
     }
 
     private static DiagnosisConfig config(String json) throws Exception {

@@ -2,7 +2,7 @@ package io.rdmamon.collector.live;
 
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.rdmamon.collector.diagnosis.DiagnosisConfig;
-import io.rdmamon.collector.diagnosis.DiagnosisEngine;
+import io.rdmamon.collector.diagnosis.engine.DiagnosisEngine;
 import io.rdmamon.collector.store.NodeStore;
 import io.rdmamon.protocol.model.HostSample;
 import io.rdmamon.protocol.testing.FixtureHosts;

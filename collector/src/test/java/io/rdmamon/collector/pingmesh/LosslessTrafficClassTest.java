@@ -1,6 +1,6 @@
 package io.rdmamon.collector.pingmesh;
 
-import io.rdmamon.collector.diagnosis.QosProfile;
+import io.rdmamon.collector.model.QosProfile;
 import io.rdmamon.protocol.model.HostSample;
 import io.rdmamon.protocol.model.QosConfig;
 import io.rdmamon.protocol.testing.QosSamples;

@@ -1,6 +1,6 @@
 package io.rdmamon.collector.pingmesh;
 
-import io.rdmamon.collector.live.PortKey;
+import io.rdmamon.collector.model.PortKey;
 import io.rdmamon.protocol.model.IbPort;
 import io.rdmamon.protocol.testing.Samples;
 import org.junit.jupiter.api.Test;

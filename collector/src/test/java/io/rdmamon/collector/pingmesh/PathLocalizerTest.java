@@ -1,6 +1,7 @@
 package io.rdmamon.collector.pingmesh;
 
-import io.rdmamon.collector.live.PortKey;
+import io.rdmamon.collector.model.PathVerdict;
+import io.rdmamon.collector.model.PortKey;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.Test;

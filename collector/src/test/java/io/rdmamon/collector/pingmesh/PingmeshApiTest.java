@@ -4,7 +4,7 @@ import io.rdmamon.collector.Collector;
 import io.rdmamon.collector.CollectorConfig;
 import io.rdmamon.collector.auth.Role;
 import io.rdmamon.collector.auth.TokenEntry;
-import io.rdmamon.collector.http.ApiAnswer;
+import io.rdmamon.collector.web.ApiAnswer;
 import io.vertx.core.MultiMap;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;

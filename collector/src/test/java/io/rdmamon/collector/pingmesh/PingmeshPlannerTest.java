@@ -1,6 +1,6 @@
 package io.rdmamon.collector.pingmesh;
 
-import io.rdmamon.collector.live.PortKey;
+import io.rdmamon.collector.model.PortKey;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.api.Test;

@@ -1,7 +1,7 @@
 package io.rdmamon.collector.probe;
 
 import io.rdmamon.collector.CollectorConfig;
-import io.rdmamon.collector.ConfigException;
+import io.rdmamon.collector.config.ConfigException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -2,9 +2,9 @@ package io.rdmamon.collector.deploy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.rdmamon.collector.CollectorConfig;
-import io.rdmamon.collector.ConfigException;
 import io.rdmamon.collector.auth.Role;
 import io.rdmamon.collector.auth.TokenEntry;
+import io.rdmamon.collector.config.ConfigException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

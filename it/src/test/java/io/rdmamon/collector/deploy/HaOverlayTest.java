@@ -1,11 +1,11 @@
 package io.rdmamon.collector.deploy;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.rdmamon.collector.ConfigException;
-import io.rdmamon.collector.ListenAddress;
 import io.rdmamon.collector.cluster.ClusterBoot;
 import io.rdmamon.collector.cluster.ClusterConfig;
 import io.rdmamon.collector.cluster.ClusterTls;
+import io.rdmamon.collector.config.ConfigException;
+import io.rdmamon.collector.config.ListenAddress;
 import io.vertx.core.VertxOptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

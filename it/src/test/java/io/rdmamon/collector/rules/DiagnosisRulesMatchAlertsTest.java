@@ -1,8 +1,8 @@
 package io.rdmamon.collector.rules;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.rdmamon.collector.diagnosis.Rule;
-import io.rdmamon.collector.diagnosis.Severity;
+import io.rdmamon.collector.model.Rule;
+import io.rdmamon.collector.model.Severity;
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Files;

@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
-import io.rdmamon.protocol.wire.FrameException;
+import io.rdmamon.protocol.text.WireText;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -85,7 +85,7 @@ public final class StrictJson {
         for (Iterator<String> keys = json.fieldNames(); keys.hasNext(); ) {
             String key = keys.next();
             if (!known.contains(key)) {
-                throw new StrictJsonException(path(key), "unknown key " + FrameException.quote(path(key)) + " (known: "
+                throw new StrictJsonException(path(key), "unknown key " + WireText.quote(path(key)) + " (known: "
                         + new TreeSet<>(known) + ")");
             }
         }
@@ -283,12 +283,12 @@ public final class StrictJson {
                     default -> Duration.ofSeconds(amount);
                 };
             } catch (NumberFormatException | ArithmeticException e) {
-                throw new StrictJsonException(path, path + ": duration " + FrameException.quote(text)
+                throw new StrictJsonException(path, path + ": duration " + WireText.quote(text)
                         + " is beyond the largest one Java holds");
             }
         }
         throw new StrictJsonException(path, path + ": expected a duration like " + DURATION_FORMS
-                + " (a bare number is seconds), got " + FrameException.quote(text));
+                + " (a bare number is seconds), got " + WireText.quote(text));
     }
 
     private JsonNode required(String key) {

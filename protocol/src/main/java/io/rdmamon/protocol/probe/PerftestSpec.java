@@ -1,6 +1,6 @@
 package io.rdmamon.protocol.probe;
 
-import io.rdmamon.protocol.wire.FrameException;
+import io.rdmamon.protocol.text.WireText;
 
 import java.util.Objects;
 import java.util.regex.Pattern;
@@ -56,7 +56,7 @@ public record PerftestSpec(String device, int port, Integer gidIndex, long sizeB
             throw new IllegalArgumentException("trafficClass " + trafficClass + " is outside 0..255");
         }
         if (!DEVICE_NAME.matcher(device).matches()) {
-            throw new IllegalArgumentException("device name " + FrameException.quote(device) + " is not a valid RDMA device name");
+            throw new IllegalArgumentException("device name " + WireText.quote(device) + " is not a valid RDMA device name");
         }
         if (port < 1 || port > 255) {
             throw new IllegalArgumentException("port " + port + " is outside 1..255");

@@ -1,6 +1,6 @@
 package io.rdmamon.protocol.probe;
 
-import io.rdmamon.protocol.wire.FrameException;
+import io.rdmamon.protocol.text.WireText;
 
 /**
  * Which perftest program a probe runs. Bandwidth probes (an operator's request) run {@code ib_write_bw}; the
@@ -38,7 +38,7 @@ public enum PerftestTest {
                 return test;
             }
         }
-        throw new IllegalArgumentException("unknown perftest test " + FrameException.quote(name)
+        throw new IllegalArgumentException("unknown perftest test " + WireText.quote(name)
                 + " (expected write_bw or send_lat)");
     }
 }

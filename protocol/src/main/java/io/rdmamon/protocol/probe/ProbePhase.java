@@ -1,6 +1,6 @@
 package io.rdmamon.protocol.probe;
 
-import io.rdmamon.protocol.wire.FrameException;
+import io.rdmamon.protocol.text.WireText;
 
 /** What an agent reports about its side of a probe. */
 public enum ProbePhase {
@@ -36,7 +36,7 @@ public enum ProbePhase {
                 return phase;
             }
         }
-        throw new IllegalArgumentException("unknown probe phase " + FrameException.quote(name)
+        throw new IllegalArgumentException("unknown probe phase " + WireText.quote(name)
                 + " (expected listening, running, done, failed or cancelled)");
     }
 }

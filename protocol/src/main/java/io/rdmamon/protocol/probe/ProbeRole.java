@@ -1,6 +1,6 @@
 package io.rdmamon.protocol.probe;
 
-import io.rdmamon.protocol.wire.FrameException;
+import io.rdmamon.protocol.text.WireText;
 
 /** Which side of a perftest pair an agent runs. */
 public enum ProbeRole {
@@ -26,6 +26,6 @@ public enum ProbeRole {
                 return role;
             }
         }
-        throw new IllegalArgumentException("unknown probe role " + FrameException.quote(name) + " (expected server or client)");
+        throw new IllegalArgumentException("unknown probe role " + WireText.quote(name) + " (expected server or client)");
     }
 }

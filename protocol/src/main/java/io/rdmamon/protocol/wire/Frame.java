@@ -6,6 +6,7 @@ import io.rdmamon.protocol.probe.PerftestResult;
 import io.rdmamon.protocol.probe.PerftestSpec;
 import io.rdmamon.protocol.probe.ProbePhase;
 import io.rdmamon.protocol.probe.ProbeRole;
+import io.rdmamon.protocol.text.WireText;
 
 import java.util.BitSet;
 import java.util.List;
@@ -215,7 +216,7 @@ public sealed interface Frame {
     private static void requireProbeId(String probeId) {
         Objects.requireNonNull(probeId, "probeId");
         if (!PROBE_ID.matcher(probeId).matches()) {
-            throw new IllegalArgumentException("probe id " + FrameException.quote(probeId) + " must match " + PROBE_ID.pattern());
+            throw new IllegalArgumentException("probe id " + WireText.quote(probeId) + " must match " + PROBE_ID.pattern());
         }
     }
 }

@@ -23,6 +23,7 @@ import io.rdmamon.protocol.probe.PerftestTest;
 import io.rdmamon.protocol.probe.PerftestSpec;
 import io.rdmamon.protocol.probe.ProbePhase;
 import io.rdmamon.protocol.probe.ProbeRole;
+import io.rdmamon.protocol.text.WireText;
 import io.rdmamon.protocol.wire.HostLayout.DeviceLayout;
 import io.rdmamon.protocol.wire.HostLayout.EthtoolLayout;
 import io.rdmamon.protocol.wire.HostLayout.PortLayout;
@@ -246,7 +247,7 @@ public final class FrameCodec {
             case "heartbeat" -> new Frame.Heartbeat(f.longValue("ts"));
             case "ack" -> new Frame.Ack(f.longValue("seq"));
             case "probe-start", "probe-cancel", "probe-report" -> probeFrame(type, f);
-            default -> throw new FrameException("unknown frame type " + FrameException.quote(type));
+            default -> throw new FrameException("unknown frame type " + WireText.quote(type));
         };
     }
 

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.rdmamon.protocol.json.StrictJson;
 import io.rdmamon.protocol.model.QosConfig;
+import io.rdmamon.protocol.text.WireText;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -105,7 +106,7 @@ public final class QosWire {
             eight(e, "tcTsa", tsa.size());
             for (int tc = 0; tc < tsa.size(); tc++) {
                 if (!TSA_NAMES.contains(tsa.get(tc))) {
-                    throw new FrameException(e.path("tcTsa") + "[" + tc + "]: " + FrameException.quote(tsa.get(tc))
+                    throw new FrameException(e.path("tcTsa") + "[" + tc + "]: " + WireText.quote(tsa.get(tc))
                             + " is not one of " + List.of("strict", "cbs", "ets", "vendor", "???"));
                 }
             }
@@ -142,7 +143,7 @@ public final class QosWire {
         for (String key : keys) {
             String value = json.string(key);
             if (key.isEmpty() || key.length() > MAX_NCCL_CONF_CHARS || value.length() > MAX_NCCL_CONF_CHARS) {
-                throw new FrameException(json.path() + ": setting " + FrameException.quote(key)
+                throw new FrameException(json.path() + ": setting " + WireText.quote(key)
                         + " has an empty or over-long name or value (at most " + MAX_NCCL_CONF_CHARS + " characters)");
             }
             conf.put(key, value);

@@ -1,6 +1,7 @@
 package io.rdmamon.protocol.wire;
 
 import io.rdmamon.protocol.model.HostSample;
+import io.rdmamon.protocol.text.WireText;
 
 import java.util.Optional;
 
@@ -21,7 +22,7 @@ public final class SampleDecoder {
     public Optional<HostSample> accept(Frame frame) throws FrameException {
         if (frame instanceof Frame.Hello h) {
             if (hello != null) {
-                throw new FrameException("second hello on one connection (node " + FrameException.quote(h.node()) + ")");
+                throw new FrameException("second hello on one connection (node " + WireText.quote(h.node()) + ")");
             }
             hello = h;
             layout = new ValueSlots.Plan(h.layout());

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.rdmamon.protocol.json.StrictJson;
 import io.rdmamon.protocol.model.GpuTopology;
+import io.rdmamon.protocol.text.WireText;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -73,7 +74,7 @@ public final class TopologyWire {
         for (StrictJson e : endpointsJson) {
             String kind = e.string("kind");
             if (!kind.equals(GpuTopology.Endpoint.GPU) && !kind.equals(GpuTopology.Endpoint.NIC)) {
-                throw new FrameException(e.path("kind") + ": expected \"gpu\" or \"nic\", got " + FrameException.quote(kind));
+                throw new FrameException(e.path("kind") + ": expected \"gpu\" or \"nic\", got " + WireText.quote(kind));
             }
             Integer numa = e.optInteger("numaNode");
             if (numa != null && numa < 0) {
@@ -116,18 +117,18 @@ public final class TopologyWire {
             String gpu = p.string("gpu");
             String nic = p.string("nic");
             if (!gpus.contains(gpu) || !nics.contains(nic)) {
-                throw new FrameException(p.path() + ": pair " + FrameException.quote(gpu) + "/" + FrameException.quote(nic)
+                throw new FrameException(p.path() + ": pair " + WireText.quote(gpu) + "/" + WireText.quote(nic)
                         + " names no listed GPU and NIC");
             }
             String path = p.string("path");
             if (!PAIR_PATHS.contains(path)) {
                 throw new FrameException(p.path("path") + ": expected one of " + PAIR_PATHS + ", got "
-                        + FrameException.quote(path));
+                        + WireText.quote(path));
             }
             String verdict = p.string("verdict");
             if (!GpuTopology.VERDICTS.contains(verdict)) {
                 throw new FrameException(p.path("verdict") + ": expected one of " + GpuTopology.VERDICTS + ", got "
-                        + FrameException.quote(verdict));
+                        + WireText.quote(verdict));
             }
             pairs.add(new GpuTopology.Pair(gpu, nic, path, verdict, p.bool("chosen"), lines(p, "acsRedirect"),
                     lines(p, "reasons")));

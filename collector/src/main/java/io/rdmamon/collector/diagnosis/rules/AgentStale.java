@@ -2,7 +2,7 @@ package io.rdmamon.collector.diagnosis.rules;
 
 import io.rdmamon.collector.diagnosis.Finding;
 import io.rdmamon.collector.diagnosis.NodeRule;
-import io.rdmamon.collector.diagnosis.Rule;
+import io.rdmamon.collector.model.Rule;
 import io.rdmamon.collector.store.NodeView;
 import io.rdmamon.protocol.model.HostSample;
 import io.rdmamon.protocol.model.SourceStatus;

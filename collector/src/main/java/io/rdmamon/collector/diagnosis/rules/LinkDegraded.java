@@ -4,7 +4,7 @@ import io.rdmamon.collector.diagnosis.DiagnosisConfig;
 import io.rdmamon.collector.diagnosis.Finding;
 import io.rdmamon.collector.diagnosis.PortInput;
 import io.rdmamon.collector.diagnosis.PortRule;
-import io.rdmamon.collector.diagnosis.Rule;
+import io.rdmamon.collector.model.Rule;
 import io.rdmamon.protocol.model.IbPort;
 import io.rdmamon.protocol.rates.CounterGroup;
 

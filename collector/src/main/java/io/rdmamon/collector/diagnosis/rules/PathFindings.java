@@ -4,10 +4,10 @@ import io.rdmamon.collector.diagnosis.DiagnosisConfig;
 import io.rdmamon.collector.diagnosis.Finding;
 import io.rdmamon.collector.diagnosis.PathContext;
 import io.rdmamon.collector.diagnosis.PortInput;
-import io.rdmamon.collector.diagnosis.Rule;
-import io.rdmamon.collector.diagnosis.Severity;
-import io.rdmamon.collector.live.PortKey;
-import io.rdmamon.collector.pingmesh.PathVerdict;
+import io.rdmamon.collector.model.PathVerdict;
+import io.rdmamon.collector.model.PortKey;
+import io.rdmamon.collector.model.Rule;
+import io.rdmamon.collector.model.Severity;
 import io.rdmamon.protocol.model.IbPort;
 import io.rdmamon.protocol.rates.CounterGroup;
 

@@ -4,8 +4,8 @@ import io.rdmamon.collector.diagnosis.DiagnosisConfig;
 import io.rdmamon.collector.diagnosis.Finding;
 import io.rdmamon.collector.diagnosis.PortInput;
 import io.rdmamon.collector.diagnosis.PortRule;
-import io.rdmamon.collector.diagnosis.Rule;
-import io.rdmamon.collector.diagnosis.Severity;
+import io.rdmamon.collector.model.Rule;
+import io.rdmamon.collector.model.Severity;
 
 import java.util.Optional;
 

@@ -1,8 +1,8 @@
 package io.rdmamon.collector.diagnosis.rules;
 
 import io.rdmamon.collector.diagnosis.PortInput;
-import io.rdmamon.collector.diagnosis.QosProfile;
-import io.rdmamon.collector.diagnosis.RoceDscp;
+import io.rdmamon.collector.model.QosProfile;
+import io.rdmamon.collector.model.RoceDscp;
 import io.rdmamon.protocol.model.QosConfig;
 
 import java.util.Set;

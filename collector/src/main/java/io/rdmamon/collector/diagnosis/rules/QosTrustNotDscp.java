@@ -4,9 +4,9 @@ import io.rdmamon.collector.diagnosis.DiagnosisConfig;
 import io.rdmamon.collector.diagnosis.Finding;
 import io.rdmamon.collector.diagnosis.PortInput;
 import io.rdmamon.collector.diagnosis.PortRule;
-import io.rdmamon.collector.diagnosis.QosProfile;
-import io.rdmamon.collector.diagnosis.RoceDscp;
-import io.rdmamon.collector.diagnosis.Rule;
+import io.rdmamon.collector.model.QosProfile;
+import io.rdmamon.collector.model.RoceDscp;
+import io.rdmamon.collector.model.Rule;
 
 import java.util.Map;
 import java.util.Optional;

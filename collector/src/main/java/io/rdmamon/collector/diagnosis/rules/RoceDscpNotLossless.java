@@ -4,8 +4,8 @@ import io.rdmamon.collector.diagnosis.DiagnosisConfig;
 import io.rdmamon.collector.diagnosis.Finding;
 import io.rdmamon.collector.diagnosis.PortInput;
 import io.rdmamon.collector.diagnosis.PortRule;
-import io.rdmamon.collector.diagnosis.RoceDscp;
-import io.rdmamon.collector.diagnosis.Rule;
+import io.rdmamon.collector.model.RoceDscp;
+import io.rdmamon.collector.model.Rule;
 import io.rdmamon.protocol.model.QosConfig;
 
 import java.util.List;

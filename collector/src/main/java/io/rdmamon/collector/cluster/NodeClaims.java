@@ -1,0 +1,76 @@
+package io.rdmamon.collector.cluster;
+
+import io.rdmamon.collector.ingest.HelloClaims;
+import io.rdmamon.protocol.wire.Frame;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonObject;
+
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The cluster side of an agent's hello and of its stream's end: the node's entry in the cluster-wide
+ * {@link NodeDirectory}. A claim that takes the node from another replica tells that replica to let go
+ * ({@link FleetCluster#releaseAddress}), so that no node is held, and exported, twice.
+ */
+public final class NodeClaims implements HelloClaims {
+    private static final System.Logger LOG = System.getLogger(NodeClaims.class.getName());
+    private final Vertx vertx;
+    private final FleetCluster cluster;
+    /** The nodes whose agents are connected here, as claimed: claimed again after partitions merged. */
+    private final Map<String, NodeOwner> held = new ConcurrentHashMap<>();
+
+    public NodeClaims(Vertx vertx, FleetCluster cluster) {
+        this.vertx = vertx;
+        this.cluster = cluster;
+        cluster.onMerged(this::reclaim);
+    }
+
+    /** Claims the hello's node for this replica; a MOVED claim has already told the previous holder. */
+    @Override
+    public Future<Optional<String>> claim(Frame.Hello hello, String remoteHost) {
+        NodeOwner wanted = new NodeOwner(cluster.selfId(), hello.instance(), remoteHost, hello.capabilities(), true,
+                System.currentTimeMillis());
+        return cluster.directory().claim(hello.node(), wanted).onSuccess(claim -> {
+            if (claim.outcome() != NodeDirectory.Outcome.CONFLICT) {
+                held.put(hello.node(), wanted);
+            }
+            NodeOwner previous = claim.previous();
+            if (claim.outcome() == NodeDirectory.Outcome.MOVED && cluster.isMember(previous.replica())) {
+                LOG.log(System.Logger.Level.INFO, "node {0} moved here from replica {1}", hello.node(), previous.replica());
+                vertx.eventBus().send(FleetCluster.releaseAddress(previous.replica()),
+                        new JsonObject().put("node", hello.node()).put("instance", hello.instance()));
+            }
+        }).map(claim -> claim.outcome() == NodeDirectory.Outcome.CONFLICT
+                ? Optional.of(describe(claim.previous())) : Optional.empty());
+    }
+
+    @Override
+    public void disconnected(String node, String instance) {
+        held.computeIfPresent(node, (n, owner) -> Objects.equals(owner.instance(), instance) ? null : owner);
+        cluster.directory().disconnected(node, instance).onFailure(e -> LOG.log(System.Logger.Level.WARNING,
+                "node directory: marking " + node + " disconnected failed", e));
+    }
+
+    /**
+     * While apart, each side of a partition purged the other's entries; the merged directory may lack ours. Claims
+     * every node held here again (a claim another replica won meanwhile stays theirs: its agent moved there).
+     */
+    private void reclaim() {
+        held.forEach((node, owner) -> cluster.directory().claim(node, owner).onSuccess(claim -> {
+            if (claim.outcome() == NodeDirectory.Outcome.CONFLICT) {
+                LOG.log(System.Logger.Level.WARNING, "after the merge node {0} is held by {1}", node,
+                        describe(claim.previous()));
+            }
+        }).onFailure(e -> LOG.log(System.Logger.Level.WARNING, "node directory: reclaiming " + node
+                + " after the merge failed", e)));
+    }
+
+    /** Who holds {@code node} now, for the refusal of a conflicting hello. */
+    private static String describe(NodeOwner owner) {
+        return "replica " + owner.replica() + " (agent connected from " + owner.remoteHost() + ")";
+    }
+}
