@@ -1,5 +1,6 @@
 package io.rdmamon.lab;
 
+import io.rdmamon.protocol.testing.Slow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -28,6 +29,7 @@ import org.junit.jupiter.api.Timeout;
  * the sysfs files themselves say, before and after real {@code ib_write_bw} traffic; {@code rdmamon workloads} must
  * attribute real QPs as {@code rdma resource show qp} lists them, one process in a kubelet-like cgroup to its pod.
  */
+@Slow
 @Timeout(value = 10, unit = java.util.concurrent.TimeUnit.MINUTES)
 class SoftRoceAgreementIT {
     private static final Path WORK = Path.of("target", "lab-agreement").toAbsolutePath();

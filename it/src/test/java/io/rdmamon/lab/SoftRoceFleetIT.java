@@ -1,5 +1,6 @@
 package io.rdmamon.lab;
 
+import io.rdmamon.protocol.testing.Slow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -35,6 +36,7 @@ import org.junit.jupiter.api.Timeout;
  * lossy flow, not on a port with clean traffic; a probe requested on the collector runs real perftest between two
  * VMs and agrees with perftest run by hand.
  */
+@Slow
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 @Timeout(value = 8, unit = java.util.concurrent.TimeUnit.MINUTES)
 class SoftRoceFleetIT {

@@ -1,5 +1,6 @@
 package io.rdmamon.lab;
 
+import io.rdmamon.protocol.testing.Slow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
@@ -37,6 +38,7 @@ import org.junit.jupiter.api.Timeout;
  * messages and its ACKs) above four times that and below half the 1.07 s retransmission timer that would count them
  * lost — 200 ms did not: its round trips reached that half under TCG and counted as loss.
  */
+@Slow
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 @Timeout(value = 14, unit = java.util.concurrent.TimeUnit.MINUTES)
 class SoftRocePingmeshIT {

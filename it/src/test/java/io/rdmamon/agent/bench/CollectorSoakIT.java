@@ -1,5 +1,6 @@
 package io.rdmamon.agent.bench;
 
+import io.rdmamon.protocol.testing.Slow;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -58,6 +59,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * <p>Bounded: {@code -Drdmamon.soak.seconds} (300) and {@code -Drdmamon.soak.nodes} (500); loopback only; every
  * loop stops by itself.
  */
+@Slow
 @ExtendWith(VertxExtension.class)
 class CollectorSoakIT {
     private static final ObjectMapper JSON = new ObjectMapper();

@@ -1,5 +1,6 @@
 package io.rdmamon.cli.it;
 
+import io.rdmamon.protocol.testing.Slow;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
@@ -32,6 +33,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * the node's series keep one identity across the move, {@code rate()} goes on without a reset or a hole, no node
  * is ever exported twice, and no alert fires at any moment of the run.
  */
+@Slow
 class ClusterPrometheusIT {
     private static final int SCALE = 10;
     private static final Path RULES = Path.of("..", "grafana", "rules");

@@ -1,5 +1,6 @@
 package io.rdmamon.cli.it;
 
+import io.rdmamon.protocol.testing.Slow;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.rdmamon.collector.TestCertificate;
@@ -31,6 +32,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * replica, because they are not sealed with the cluster's operator tokens (its probe dies waiting for a perftest
  * server no agent started), while a real replica's are forwarded (its probe ends in the agent's perftest error).
  */
+@Slow
 class ClusterTrustIT {
     private static final Path FIXTURE = Path.of("..", "agent", "src", "test", "fixtures", "mlx5-roce");
     private static final ObjectMapper JSON = new ObjectMapper();

@@ -1,5 +1,6 @@
 package io.rdmamon.cli.it;
 
+import io.rdmamon.protocol.testing.Slow;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.rdmamon.collector.Collector;
 import io.rdmamon.collector.CollectorConfig;
@@ -33,6 +34,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * through Prometheus's HTTP API must equal the fixture files (data counters ×4, per-priority
  * labels, info series); a device that vanishes from a host root mid-run loses only its own series.
  */
+@Slow
 @ExtendWith(VertxExtension.class)
 class PrometheusEndToEndIT {
     private static final Path FIXTURES = Path.of("..", "agent", "src", "test", "fixtures");

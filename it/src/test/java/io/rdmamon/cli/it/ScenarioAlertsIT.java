@@ -1,5 +1,6 @@
 package io.rdmamon.cli.it;
 
+import io.rdmamon.protocol.testing.Slow;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.rdmamon.agent.sim.NodeKind;
@@ -63,6 +64,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * passing under {@code standard} covers {@code full} too — a query's result depends on the series of the families
  * it names alone.
  */
+@Slow
 class ScenarioAlertsIT {
     /** Divides every rule duration unless {@code rdmamon.it.realtime} is set. */
     static final int SCALE = 10;
