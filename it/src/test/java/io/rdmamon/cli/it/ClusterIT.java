@@ -35,7 +35,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * then killed ({@code kill -STOP}, 5 s, {@code kill -9}) loses its agents to the others within 10 s, and their
  * replay leaves no gap in the new replica's history (the samples taken while it hung reach it); the killed replica
  * restarted rejoins; a replica stopped with SIGTERM drains its agents (close 1012) with no gap either; a replica
- * frozen ({@code kill -STOP}) until the survivor has dropped it and holds every agent, then thawed ({@code -CONT}), merges back and every replica's fleet view is whole.
+ * frozen ({@code kill -STOP}) until the survivor has dropped it and holds every agent, then thawed ({@code -CONT}),
+ * merges back and every replica's fleet view is whole.
  */
 @Slow
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
