@@ -24,7 +24,6 @@ import io.rdmamon.agent.workload.PodDirectory;
 import io.rdmamon.agent.workload.ProcessFiles;
 import io.rdmamon.agent.workload.WorkloadAttributor;
 import io.rdmamon.agent.sysfs.DeviceReading;
-import io.rdmamon.agent.sysfs.IbPorts;
 import io.rdmamon.agent.sysfs.InfiniBandClassReader;
 import io.rdmamon.agent.sysfs.AttributeFiles;
 import io.rdmamon.agent.sysfs.SlowCadenceCache;
@@ -489,11 +488,13 @@ public final class HostReader {
                     verbsProblems.add(call + ": " + e);
                 }
             }
-            IbPort withSources = IbPorts.with(port, port.netdev(), stats, attributes);
-            ports.add(port.netdev() == null ? withSources
-                    : IbPorts.withFec(IbPorts.withModule(withSources, modulesByNetdev.computeIfAbsent(port.netdev(),
-                            netdev -> readModule(netdev, sources)).module()), readFec(port, sources))
-                            .withNeighbor(readNeighbor(port, neighborsByNetdev, sources)));
+            IbPort.Builder withSources = port.toBuilder().ethtool(stats).verbs(attributes);
+            if (port.netdev() != null) {
+                withSources.module(modulesByNetdev.computeIfAbsent(port.netdev(),
+                                netdev -> readModule(netdev, sources)).module())
+                        .fec(readFec(port, sources)).neighbor(readNeighbor(port, neighborsByNetdev, sources));
+            }
+            ports.add(withSources.build());
         }
         if (verbs != null) {
             // verbs unavailable = no libibverbs or a kernel without uverbs: the host lacks them, nothing failed
@@ -608,7 +609,7 @@ public final class HostReader {
             if (read.status() != null && !sources.contains(read.status())) {
                 sources.add(read.status());
             }
-            ports.add(read.config() == null ? port : IbPorts.withQos(port, read.config()));
+            ports.add(read.config() == null ? port : port.toBuilder().qos(read.config()).build());
             changed |= read.config() != null;
         }
         return !changed ? device : device.withPorts(ports);

@@ -115,8 +115,9 @@ class LinkFlappingTest {
     }
 
     private static IbPort port(long carrierDowns) {
-        return new IbPort(2, 4, "ACTIVE", 5, "LinkUp", null, null, "Ethernet", "0x0", counters(carrierDowns).isEmpty()
-                ? null : "ens7f1np1", Map.of(), Map.of(), List.of(), null, null, null, counters(carrierDowns));
+        return IbPort.builder().port(2).stateId(4).state("ACTIVE").physStateId(5).physState("LinkUp")
+                .linkLayer("Ethernet").lid("0x0").netdev(counters(carrierDowns).isEmpty() ? null : "ens7f1np1")
+                .netdevCounters(counters(carrierDowns)).build();
     }
 
     private static Map<String, Long> counters(long carrierDowns) {
