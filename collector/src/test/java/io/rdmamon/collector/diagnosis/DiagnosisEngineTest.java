@@ -188,13 +188,9 @@ class DiagnosisEngineTest {
         feed("n1", port);
         assertEquals(Set.of("n1 mlx5_0/1 link_down"), active());
 
-        DiagnosisConfig d = DiagnosisConfig.defaults();
         NodeStore strictStore = newStore();
-        DiagnosisEngine strict = new DiagnosisEngine(new DiagnosisConfig(d.raiseAfterSamples(), d.clearAfterSamples(),
-                java.util.Map.of(), d.minRdmaBytesPerSecond(), d.minLosslessShare(), d.pauseStormRatio(),
-                d.ecnMinPauseFramesPerSecond(), d.cnpIgnoredPerSecond(), d.transportErrorsPerSecond(),
-                d.erdmaDropsPerSecond(), d.flapWindow(), d.minPortsForModalRate(), d.expectedRateGbps(),
-                d.losslessPriorities(), d.expectedGidIndex()), strictStore, clock::get);
+        DiagnosisEngine strict = new DiagnosisEngine(DiagnosisConfig.defaults().toBuilder().windows(java.util.Map.of())
+                .build(), strictStore, clock::get);
         MovingPort other = MovingPort.ib();
         other.state(1);
         clock.addAndGet(1000);

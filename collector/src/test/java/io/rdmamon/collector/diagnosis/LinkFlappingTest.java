@@ -17,7 +17,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicLong;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -62,8 +61,8 @@ class LinkFlappingTest {
     void theThresholdsAreConfigurable() {
         DiagnosisConfig.LinkFlapping strict = new DiagnosisConfig.LinkFlapping(1, Duration.ofMinutes(1), 2,
                 Duration.ofHours(1));
-        DiagnosisConfig config = new DiagnosisConfig(3, 10, Map.of(), 0, 0.8, 0.5, 10, 0, 1, 0, Duration.ofMinutes(2), 3,
-                Map.of(), new TreeSet<>(), null, strict);
+        DiagnosisConfig config = DiagnosisConfig.defaults().toBuilder().minRdmaBytesPerSecond(0).linkFlapping(strict)
+                .build();
 
         Finding finding = new LinkFlapping().evaluate(input(new PortInput.FlapCounts(1, 1, Set.of())), config)
                 .orElseThrow();

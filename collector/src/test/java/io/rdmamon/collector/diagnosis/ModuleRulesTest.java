@@ -75,12 +75,7 @@ class ModuleRulesTest {
     }
 
     private static DiagnosisConfig withDrift(DiagnosisConfig.RxPowerDrift drift) {
-        DiagnosisConfig d = DiagnosisConfig.defaults();
-        return new DiagnosisConfig(d.raiseAfterSamples(), d.clearAfterSamples(), d.windows(), d.minRdmaBytesPerSecond(),
-                d.minLosslessShare(), d.pauseStormRatio(), d.ecnMinPauseFramesPerSecond(), d.cnpIgnoredPerSecond(),
-                d.transportErrorsPerSecond(), d.erdmaDropsPerSecond(), d.flapWindow(), d.minPortsForModalRate(),
-                d.expectedRateGbps(), d.losslessPriorities(), d.expectedGidIndex(), d.linkFlapping(), d.qosProfile(),
-                d.ecnRequired(), d.minPortsForQosProfile(), drift);
+        return DiagnosisConfig.defaults().toBuilder().rxPowerDrift(drift).build();
     }
 
     @ParameterizedTest(name = "{0} °C")
