@@ -490,9 +490,8 @@ public final class HostReader {
             }
             IbPort.Builder withSources = port.toBuilder().ethtool(stats).verbs(attributes);
             if (port.netdev() != null) {
-                withSources.module(modulesByNetdev.computeIfAbsent(port.netdev(),
-                                netdev -> readModule(netdev, sources)).module())
-                        .fec(readFec(port, sources)).neighbor(readNeighbor(port, neighborsByNetdev, sources));
+                withSources.module(modulesByNetdev.computeIfAbsent(port.netdev(), netdev -> readModule(netdev, sources))
+                        .module()).fec(readFec(port, sources)).neighbor(readNeighbor(port, neighborsByNetdev, sources));
             }
             ports.add(withSources.build());
         }
