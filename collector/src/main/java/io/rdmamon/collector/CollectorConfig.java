@@ -112,25 +112,6 @@ public record CollectorConfig(
         }
     }
 
-    /** Without a history budget: automatic. */
-    public CollectorConfig(String listenHost, int listenPort, boolean insecure, List<TokenEntry> tokens,
-                           int staleAfterIntervals, Duration expireAfter, int historyPoints, int maxNodes,
-                           int maxFrameBytes, ProbeConfig probes, DiagnosisConfig diagnosis, TlsConfig tls,
-                           IngestLimits ingest, HttpLimits http) {
-        this(listenHost, listenPort, insecure, tokens, staleAfterIntervals, expireAfter, historyPoints, maxNodes,
-                maxFrameBytes, probes, diagnosis, tls, ingest, http, 0);
-    }
-
-    /** Not clustered. */
-    public CollectorConfig(String listenHost, int listenPort, boolean insecure, List<TokenEntry> tokens,
-                           int staleAfterIntervals, Duration expireAfter, int historyPoints, int maxNodes,
-                           int maxFrameBytes, ProbeConfig probes, DiagnosisConfig diagnosis, TlsConfig tls,
-                           IngestLimits ingest, HttpLimits http, int historyBudgetMiB) {
-        this(listenHost, listenPort, insecure, tokens, staleAfterIntervals, expireAfter, historyPoints, maxNodes,
-                maxFrameBytes, probes, diagnosis, tls, ingest, http, historyBudgetMiB, ClusterConfig.NONE,
-                MetricSelection.FULL, PingmeshConfig.defaults());
-    }
-
     /** The history budget in bytes, {@code maxHeapBytes} being the JVM's maximum heap. */
     public long historyBudgetBytes(long maxHeapBytes) {
         return historyBudgetMiB > 0 ? historyBudgetMiB * 1024L * 1024L
@@ -141,7 +122,8 @@ public record CollectorConfig(
     public static CollectorConfig defaults() {
         return new CollectorConfig("127.0.0.1", DEFAULT_PORT, false, List.of(), 3, Duration.ofMinutes(10), 900,
                 10_000, WireFormat.DEFAULT_MAX_FRAME_BYTES, ProbeConfig.defaults(),
-                DiagnosisConfig.defaults(), TlsConfig.NONE, IngestLimits.defaults(), HttpLimits.defaults(), 0);
+                DiagnosisConfig.defaults(), TlsConfig.NONE, IngestLimits.defaults(), HttpLimits.defaults(), 0,
+                ClusterConfig.NONE, MetricSelection.FULL, PingmeshConfig.defaults());
     }
 
     /**
@@ -164,39 +146,27 @@ public record CollectorConfig(
 
     /** {@code --insecure}. */
     public CollectorConfig withInsecure(boolean value) {
-        return new CollectorConfig(listenHost, listenPort, value, tokens, staleAfterIntervals, expireAfter,
-                historyPoints, maxNodes, maxFrameBytes, probes, diagnosis, tls, ingest, http, historyBudgetMiB, cluster,
-                metrics, pingmesh);
+        return toBuilder().insecure(value).build();
     }
 
     public CollectorConfig withTokens(List<TokenEntry> value) {
-        return new CollectorConfig(listenHost, listenPort, insecure, value, staleAfterIntervals, expireAfter,
-                historyPoints, maxNodes, maxFrameBytes, probes, diagnosis, tls, ingest, http, historyBudgetMiB, cluster,
-                metrics, pingmesh);
+        return toBuilder().tokens(value).build();
     }
 
     public CollectorConfig withStaleness(int intervals, Duration expiry) {
-        return new CollectorConfig(listenHost, listenPort, insecure, tokens, intervals, expiry, historyPoints,
-                maxNodes, maxFrameBytes, probes, diagnosis, tls, ingest, http, historyBudgetMiB, cluster,
-                metrics, pingmesh);
+        return toBuilder().staleAfterIntervals(intervals).expireAfter(expiry).build();
     }
 
     public CollectorConfig withLimits(int points, int nodes, int frameBytes) {
-        return new CollectorConfig(listenHost, listenPort, insecure, tokens, staleAfterIntervals, expireAfter,
-                points, nodes, frameBytes, probes, diagnosis, tls, ingest, http, historyBudgetMiB, cluster,
-                metrics, pingmesh);
+        return toBuilder().historyPoints(points).maxNodes(nodes).maxFrameBytes(frameBytes).build();
     }
 
     public CollectorConfig withProbes(ProbeConfig value) {
-        return new CollectorConfig(listenHost, listenPort, insecure, tokens, staleAfterIntervals, expireAfter,
-                historyPoints, maxNodes, maxFrameBytes, value, diagnosis, tls, ingest, http, historyBudgetMiB, cluster,
-                metrics, pingmesh);
+        return toBuilder().probes(value).build();
     }
 
     public CollectorConfig withDiagnosis(DiagnosisConfig value) {
-        return new CollectorConfig(listenHost, listenPort, insecure, tokens, staleAfterIntervals, expireAfter,
-                historyPoints, maxNodes, maxFrameBytes, probes, value, tls, ingest, http, historyBudgetMiB, cluster,
-                metrics, pingmesh);
+        return toBuilder().diagnosis(value).build();
     }
 
     /** {@code --tls-cert FILE --tls-key FILE}: either may be null to keep the earlier layers' file. */
@@ -212,47 +182,33 @@ public record CollectorConfig(
     }
 
     public CollectorConfig withIngest(IngestLimits value) {
-        return new CollectorConfig(listenHost, listenPort, insecure, tokens, staleAfterIntervals, expireAfter,
-                historyPoints, maxNodes, maxFrameBytes, probes, diagnosis, tls, value, http, historyBudgetMiB, cluster,
-                metrics, pingmesh);
+        return toBuilder().ingest(value).build();
     }
 
     public CollectorConfig withTls(TlsConfig value) {
-        return new CollectorConfig(listenHost, listenPort, insecure, tokens, staleAfterIntervals, expireAfter,
-                historyPoints, maxNodes, maxFrameBytes, probes, diagnosis, value, ingest, http, historyBudgetMiB, cluster,
-                metrics, pingmesh);
+        return toBuilder().tls(value).build();
     }
 
     public CollectorConfig withHttp(HttpLimits value) {
-        return new CollectorConfig(listenHost, listenPort, insecure, tokens, staleAfterIntervals, expireAfter,
-                historyPoints, maxNodes, maxFrameBytes, probes, diagnosis, tls, ingest, value, historyBudgetMiB, cluster,
-                metrics, pingmesh);
+        return toBuilder().http(value).build();
     }
 
     public CollectorConfig withCluster(ClusterConfig value) {
-        return new CollectorConfig(listenHost, listenPort, insecure, tokens, staleAfterIntervals, expireAfter,
-                historyPoints, maxNodes, maxFrameBytes, probes, diagnosis, tls, ingest, http, historyBudgetMiB, value,
-                metrics, pingmesh);
+        return toBuilder().cluster(value).build();
     }
 
     public CollectorConfig withPingmesh(PingmeshConfig value) {
-        return new CollectorConfig(listenHost, listenPort, insecure, tokens, staleAfterIntervals, expireAfter,
-                historyPoints, maxNodes, maxFrameBytes, probes, diagnosis, tls, ingest, http, historyBudgetMiB, cluster,
-                metrics, value);
+        return toBuilder().pingmesh(value).build();
     }
 
     /** {@code historyBudgetMiB}; 0 = automatic. */
     public CollectorConfig withHistoryBudgetMiB(int value) {
-        return new CollectorConfig(listenHost, listenPort, insecure, tokens, staleAfterIntervals, expireAfter,
-                historyPoints, maxNodes, maxFrameBytes, probes, diagnosis, tls, ingest, http, value, cluster,
-                metrics, pingmesh);
+        return toBuilder().historyBudgetMiB(value).build();
     }
 
     /** {@code --metrics SPEC} or the {@code "metrics"} key: which families {@code /metrics} renders. */
     public CollectorConfig withMetrics(MetricSelection value) {
-        return new CollectorConfig(listenHost, listenPort, insecure, tokens, staleAfterIntervals, expireAfter,
-                historyPoints, maxNodes, maxFrameBytes, probes, diagnosis, tls, ingest, http, historyBudgetMiB, cluster,
-                value, pingmesh);
+        return toBuilder().metrics(value).build();
     }
 
     /** {@code --metrics SPEC}, {@code origin} naming it in the error when SPEC is refused. */
@@ -266,9 +222,151 @@ public record CollectorConfig(
 
     private CollectorConfig withListen(String hostPort, String origin) {
         ListenAddress address = ListenAddress.parse(hostPort, origin);
-        return new CollectorConfig(address.host(), address.port(), insecure, tokens, staleAfterIntervals, expireAfter,
-                historyPoints, maxNodes, maxFrameBytes, probes, diagnosis, tls, ingest, http, historyBudgetMiB, cluster,
-                metrics, pingmesh);
+        return toBuilder().listenHost(address.host()).listenPort(address.port()).build();
+    }
+
+    /** A builder that starts from this config: each {@code with*} changes some components and builds once. */
+    private Builder toBuilder() {
+        return new Builder(this);
+    }
+
+    /** Sets a config's components by name; {@link #build()} checks them, as the constructor does. */
+    private static final class Builder {
+        private String listenHost;
+        private int listenPort;
+        private boolean insecure;
+        private List<TokenEntry> tokens;
+        private int staleAfterIntervals;
+        private Duration expireAfter;
+        private int historyPoints;
+        private int maxNodes;
+        private int maxFrameBytes;
+        private ProbeConfig probes;
+        private DiagnosisConfig diagnosis;
+        private TlsConfig tls;
+        private IngestLimits ingest;
+        private HttpLimits http;
+        private int historyBudgetMiB;
+        private ClusterConfig cluster;
+        private MetricSelection metrics;
+        private PingmeshConfig pingmesh;
+
+        private Builder(CollectorConfig from) {
+            listenHost = from.listenHost;
+            listenPort = from.listenPort;
+            insecure = from.insecure;
+            tokens = from.tokens;
+            staleAfterIntervals = from.staleAfterIntervals;
+            expireAfter = from.expireAfter;
+            historyPoints = from.historyPoints;
+            maxNodes = from.maxNodes;
+            maxFrameBytes = from.maxFrameBytes;
+            probes = from.probes;
+            diagnosis = from.diagnosis;
+            tls = from.tls;
+            ingest = from.ingest;
+            http = from.http;
+            historyBudgetMiB = from.historyBudgetMiB;
+            cluster = from.cluster;
+            metrics = from.metrics;
+            pingmesh = from.pingmesh;
+        }
+
+        Builder listenHost(String listenHost) {
+            this.listenHost = listenHost;
+            return this;
+        }
+
+        Builder listenPort(int listenPort) {
+            this.listenPort = listenPort;
+            return this;
+        }
+
+        Builder insecure(boolean insecure) {
+            this.insecure = insecure;
+            return this;
+        }
+
+        Builder tokens(List<TokenEntry> tokens) {
+            this.tokens = tokens;
+            return this;
+        }
+
+        Builder staleAfterIntervals(int staleAfterIntervals) {
+            this.staleAfterIntervals = staleAfterIntervals;
+            return this;
+        }
+
+        Builder expireAfter(Duration expireAfter) {
+            this.expireAfter = expireAfter;
+            return this;
+        }
+
+        Builder historyPoints(int historyPoints) {
+            this.historyPoints = historyPoints;
+            return this;
+        }
+
+        Builder maxNodes(int maxNodes) {
+            this.maxNodes = maxNodes;
+            return this;
+        }
+
+        Builder maxFrameBytes(int maxFrameBytes) {
+            this.maxFrameBytes = maxFrameBytes;
+            return this;
+        }
+
+        Builder probes(ProbeConfig probes) {
+            this.probes = probes;
+            return this;
+        }
+
+        Builder diagnosis(DiagnosisConfig diagnosis) {
+            this.diagnosis = diagnosis;
+            return this;
+        }
+
+        Builder tls(TlsConfig tls) {
+            this.tls = tls;
+            return this;
+        }
+
+        Builder ingest(IngestLimits ingest) {
+            this.ingest = ingest;
+            return this;
+        }
+
+        Builder http(HttpLimits http) {
+            this.http = http;
+            return this;
+        }
+
+        Builder historyBudgetMiB(int historyBudgetMiB) {
+            this.historyBudgetMiB = historyBudgetMiB;
+            return this;
+        }
+
+        Builder cluster(ClusterConfig cluster) {
+            this.cluster = cluster;
+            return this;
+        }
+
+        Builder metrics(MetricSelection metrics) {
+            this.metrics = metrics;
+            return this;
+        }
+
+        Builder pingmesh(PingmeshConfig pingmesh) {
+            this.pingmesh = pingmesh;
+            return this;
+        }
+
+        CollectorConfig build() {
+            return new CollectorConfig(listenHost, listenPort, insecure, tokens, staleAfterIntervals, expireAfter,
+                    historyPoints, maxNodes, maxFrameBytes, probes, diagnosis, tls, ingest, http, historyBudgetMiB, cluster,
+                    metrics, pingmesh);
+        }
     }
 
     private CollectorConfig overlayFile(Path file) {

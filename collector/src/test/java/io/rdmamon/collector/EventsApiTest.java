@@ -224,15 +224,15 @@ class EventsApiTest {
     private static HostSample sample(long timestamp, long carrierDowns, long linkDowned) {
         // 200 Gb/s, 1 s apart: 1e6 more corrected bits per sample is a pre-FEC BER of 5e-6 (estimated: no rx_bits_phy)
         long sampleIndex = (timestamp - START) / 1000;
-        IbPort roce = new IbPort(1, 4, "ACTIVE", 5, "LinkUp", "200 Gb/sec (4X HDR)", 25_000_000_000L, "Ethernet", "0x0",
-                "enp1s0f0np0", Map.of(), Map.of(), List.of(),
-                EthtoolStats.of("enp1s0f0np0", Map.of("rx_corrected_bits_phy", sampleIndex * 1_000_000L,
-                        "rx_pcs_symbol_err_phy", 0L)), null, null,
-                Map.of("carrier_down_count", carrierDowns, "carrier_up_count", carrierDowns), OPTIC,
-                new FecMode("RS", List.of("Auto", "RS"))).withHwCounters(Map.of(), IbPort.HW_COUNTERS_NETLINK)
-                .withNeighbor(new LldpNeighbor("1c:34:da:07:00:00", "mac", "leaf-07", "Ethernet8", "ifname", null));
-        IbPort ib = new IbPort(1, 4, "ACTIVE", 5, "LinkUp", null, null, "InfiniBand", "0x12", null,
-                Map.of("link_downed", linkDowned), Map.of(), List.of(), null, null);
+        IbPort roce = IbPort.builder().port(1).stateId(4).state("ACTIVE").physStateId(5).physState("LinkUp")
+                .rate("200 Gb/sec (4X HDR)").rateBytesPerSecond(25_000_000_000L).linkLayer("Ethernet").lid("0x0")
+                .netdev("enp1s0f0np0").ethtool(EthtoolStats.of("enp1s0f0np0", Map.of("rx_corrected_bits_phy",
+                        sampleIndex * 1_000_000L, "rx_pcs_symbol_err_phy", 0L)))
+                .netdevCounters(Map.of("carrier_down_count", carrierDowns, "carrier_up_count", carrierDowns))
+                .module(OPTIC).fec(new FecMode("RS", List.of("Auto", "RS"))).hwCountersSource(IbPort.HW_COUNTERS_NETLINK)
+                .neighbor(new LldpNeighbor("1c:34:da:07:00:00", "mac", "leaf-07", "Ethernet8", "ifname", null)).build();
+        IbPort ib = IbPort.builder().port(1).stateId(4).state("ACTIVE").physStateId(5).physState("LinkUp")
+                .linkLayer("InfiniBand").lid("0x12").counters(Map.of("link_downed", linkDowned)).build();
         return new HostSample("gpu-07", timestamp, List.of(
                 new IbDevice("mlx5_4", 1, "CA", null, null, "28.39", "MT4129", null, List.of(ib)),
                 new IbDevice("rocep1s0f0", 1, "CA", null, null, "22.31", "MT4125", null, List.of(roce),

@@ -4,7 +4,6 @@ import io.rdmamon.agent.capability.UnsupportedCapabilityException;
 import io.rdmamon.agent.ethtool.EthtoolStatsSource;
 import io.rdmamon.agent.ethtool.EthtoolViews;
 import io.rdmamon.agent.host.ReadWatchdog.StuckReadException;
-import io.rdmamon.agent.sysfs.IbPorts;
 import io.rdmamon.protocol.model.EthtoolStats;
 import io.rdmamon.protocol.model.IbDevice;
 import io.rdmamon.protocol.model.IbPort;
@@ -48,7 +47,7 @@ final class EthtoolSource implements PortSource {
         try {
             EthtoolStats stats = views.of(netdev, watchdog.watch(call, () -> ethtool.sample(netdev)));
             statuses.accept(SourceStatus.ok(NAME, netdev));
-            return p -> IbPorts.withEthtool(p, stats);
+            return p -> p.toBuilder().ethtool(stats).build();
         } catch (UnsupportedCapabilityException e) {
             statuses.accept(SourceStatus.unsupported(NAME, netdev, e.getMessage()));
         } catch (StuckReadException e) {

@@ -2,7 +2,6 @@ package io.rdmamon.agent.host;
 
 import io.rdmamon.agent.ethtool.EthtoolStatsSource;
 import io.rdmamon.agent.host.ReadWatchdog.StuckReadException;
-import io.rdmamon.agent.sysfs.IbPorts;
 import io.rdmamon.agent.sysfs.SlowCadenceCache;
 import io.rdmamon.protocol.model.FecMode;
 import io.rdmamon.protocol.model.IbDevice;
@@ -62,6 +61,6 @@ final class FecSource implements PortSource {
         FecMode fec = cadence == null ? read.read().value()
                 : cadence.get(hostRoot.resolve("ethtool").resolve(netdev).resolve("fec"),
                         Integer.toString(port.stateId()), read);
-        return p -> IbPorts.withFec(p, fec);
+        return p -> p.toBuilder().fec(fec).build();
     }
 }

@@ -3,7 +3,6 @@ package io.rdmamon.agent.host;
 import io.rdmamon.agent.host.ReadWatchdog.StuckReadException;
 import io.rdmamon.agent.module.ModuleEepromSource;
 import io.rdmamon.agent.module.ModuleReader;
-import io.rdmamon.agent.sysfs.IbPorts;
 import io.rdmamon.protocol.model.IbDevice;
 import io.rdmamon.protocol.model.IbPort;
 import io.rdmamon.protocol.model.SourceStatus;
@@ -49,7 +48,7 @@ final class ModuleSource implements PortSource {
         } else if (result.module() != null) {
             statuses.accept(SourceStatus.ok(NAME, netdev));
         }
-        return p -> IbPorts.withModule(p, result.module());
+        return p -> p.toBuilder().module(result.module()).build();
     }
 
     /** The transceiver of {@code netdev}, each read under the read deadline. */

@@ -1,7 +1,6 @@
 package io.rdmamon.agent.host;
 
 import io.rdmamon.agent.qos.QosReader;
-import io.rdmamon.agent.sysfs.IbPorts;
 import io.rdmamon.protocol.model.IbDevice;
 import io.rdmamon.protocol.model.IbPort;
 import io.rdmamon.protocol.model.PortTransport;
@@ -38,6 +37,6 @@ final class QosSource implements PortSource {
         if (read.status() != null) {
             statuses.accept(read.status());
         }
-        return read.config() == null ? UnaryOperator.identity() : p -> IbPorts.withQos(p, read.config());
+        return read.config() == null ? UnaryOperator.identity() : p -> p.toBuilder().qos(read.config()).build();
     }
 }

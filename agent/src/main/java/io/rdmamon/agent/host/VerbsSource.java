@@ -1,7 +1,6 @@
 package io.rdmamon.agent.host;
 
 import io.rdmamon.agent.host.ReadWatchdog.StuckReadException;
-import io.rdmamon.agent.sysfs.IbPorts;
 import io.rdmamon.agent.verbs.VerbsPortReader;
 import io.rdmamon.nativeio.verbs.VerbsException;
 import io.rdmamon.protocol.model.IbDevice;
@@ -65,7 +64,7 @@ final class VerbsSource implements DeviceSource {
                 // the binding or a bug on one port: the device's other ports are still queried
                 problems.add(call + ": " + e);
             }
-            ports.add(IbPorts.withVerbs(port, attributes));
+            ports.add(port.toBuilder().verbs(attributes).build());
         }
         statuses.accept(problems.isEmpty() ? SourceStatus.ok(NAME, device.name())
                 : SourceStatus.failed(NAME, device.name(), String.join("; ", problems)));

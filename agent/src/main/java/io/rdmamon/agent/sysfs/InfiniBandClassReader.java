@@ -128,9 +128,9 @@ public final class InfiniBandClassReader {
                 () -> netdevResolver.resolve(dir, identity.nodeGuid(), ports, problems));
         Map<String, Map<String, Long>> netdevCounters = new HashMap<>();
         List<IbPort> withNetdevs = ports.stream()
-                .map(p -> IbPorts.with(p, netdevs.get(p.port()), p.ethtool(), p.verbs()))
-                .map(p -> p.netdev() == null ? p : IbPorts.withNetdevCounters(p,
-                        netdevCounters.computeIfAbsent(p.netdev(), netdev -> readNetdevCounters(netdev, problems))))
+                .map(p -> p.toBuilder().netdev(netdevs.get(p.port())).build())
+                .map(p -> p.netdev() == null ? p : p.toBuilder().netdevCounters(
+                        netdevCounters.computeIfAbsent(p.netdev(), netdev -> readNetdevCounters(netdev, problems))).build())
                 .toList();
 
         // The link speed and width change only when the link retrains; the AER counters are counters, read each sample.
@@ -239,12 +239,12 @@ public final class InfiniBandClassReader {
             }
         }
 
-        return new IbPort(number,
-                state == null ? -1 : state.id(), state == null ? null : state.name(),
-                physState == null ? -1 : physState.id(), physState == null ? null : physState.name(),
-                link.rate(), link.rateBytesPerSecond(), link.linkLayer(), lid, null,
-                counters, hwCounters.values(), gids.entries(), null, null, null, null, null, null, hwCounters.source(),
-                gids.dropped());
+        return IbPort.builder().port(number).stateId(state == null ? -1 : state.id())
+                .state(state == null ? null : state.name()).physStateId(physState == null ? -1 : physState.id())
+                .physState(physState == null ? null : physState.name()).rate(link.rate())
+                .rateBytesPerSecond(link.rateBytesPerSecond()).linkLayer(link.linkLayer()).lid(lid).counters(counters)
+                .hwCounters(hwCounters.values()).gids(gids.entries()).hwCountersSource(hwCounters.source())
+                .gidsDropped(gids.dropped()).build();
     }
 
     /** A port's hw counters and where they came from ({@link IbPort#hwCountersSource()}). */

@@ -157,9 +157,10 @@ class HostReaderFixturesTest {
                 app, null, new QosConfig.Buffer(List.of(0, 0, 0, 1, 0, 0, 0, 0),
                         List.of(130944L, 130944L, 0L, 0L, 0L, 0L, 0L, 0L), 1048320L),
                 List.of(0L, 0L, 0L, 0L, 0L, 0L, 0L, 0L), new QosConfig.Ecn(ecnOnThree, ecnOnThree, 48, 6), 106, 106);
-        IbPort port = new IbPort(1, 4, "ACTIVE", 5, "LinkUp", "100 Gb/sec (4X EDR)", 12_500_000_000L,
-                "Ethernet", "0x0", "ens1f0np0", counters, hw, gids, ethtool, null, qos)
-                .withHwCounters(hw, IbPort.HW_COUNTERS_SYSFS); // a captured root: the files, never netlink
+        IbPort port = IbPort.builder().port(1).stateId(4).state("ACTIVE").physStateId(5).physState("LinkUp")
+                .rate("100 Gb/sec (4X EDR)").rateBytesPerSecond(12_500_000_000L).linkLayer("Ethernet").lid("0x0")
+                .netdev("ens1f0np0").counters(counters).hwCounters(hw).gids(gids).ethtool(ethtool).qos(qos)
+                .hwCountersSource(IbPort.HW_COUNTERS_SYSFS).build(); // a captured root: the files, never netlink
         return new IbDevice("mlx5_0", 1, "CA", "b8ce:f603:00a1:b2c4", "b8ce:f603:00a1:b2c4", "22.36.1010",
                 "MT4125", "MT_0000000359", List.of(port));
     }

@@ -105,22 +105,6 @@ public record DiagnosisConfig(
     }
 
     /**
-     * The thresholds without the QoS settings or an {@code rxPowerDrift} section: their defaults (the majority
-     * profile, ECN required, 3 ports; 3 dB below the best 5-minute mean of the last hour).
-     */
-    public DiagnosisConfig(int raiseAfterSamples, int clearAfterSamples, Map<Rule, Window> windows,
-                           double minRdmaBytesPerSecond, double minLosslessShare, double pauseStormRatio,
-                           double ecnMinPauseFramesPerSecond, double cnpIgnoredPerSecond,
-                           double transportErrorsPerSecond, double erdmaDropsPerSecond, Duration flapWindow,
-                           int minPortsForModalRate, Map<String, Double> expectedRateGbps,
-                           SortedSet<Integer> losslessPriorities, Integer expectedGidIndex, LinkFlapping linkFlapping) {
-        this(raiseAfterSamples, clearAfterSamples, windows, minRdmaBytesPerSecond, minLosslessShare, pauseStormRatio,
-                ecnMinPauseFramesPerSecond, cnpIgnoredPerSecond, transportErrorsPerSecond, erdmaDropsPerSecond,
-                flapWindow, minPortsForModalRate, expectedRateGbps, losslessPriorities, expectedGidIndex, linkFlapping,
-                null, true, 3, RxPowerDrift.defaults());
-    }
-
-    /**
      * link_flapping's thresholds ({@code diagnosis.linkFlapping}): at least {@code warningFlaps} flaps within
      * {@code warningWindow} warn, at least {@code criticalFlaps} within {@code criticalWindow} are critical.
      */
@@ -155,19 +139,6 @@ public record DiagnosisConfig(
                 throw new ConfigException(json.path() + "." + e.getMessage(), e);
             }
         }
-    }
-
-    /** The thresholds without a {@code linkFlapping} section, the QoS settings or {@code rxPowerDrift}: defaults. */
-    public DiagnosisConfig(int raiseAfterSamples, int clearAfterSamples, Map<Rule, Window> windows,
-                           double minRdmaBytesPerSecond, double minLosslessShare, double pauseStormRatio,
-                           double ecnMinPauseFramesPerSecond, double cnpIgnoredPerSecond,
-                           double transportErrorsPerSecond, double erdmaDropsPerSecond, Duration flapWindow,
-                           int minPortsForModalRate, Map<String, Double> expectedRateGbps,
-                           SortedSet<Integer> losslessPriorities, Integer expectedGidIndex) {
-        this(raiseAfterSamples, clearAfterSamples, windows, minRdmaBytesPerSecond, minLosslessShare, pauseStormRatio,
-                ecnMinPauseFramesPerSecond, cnpIgnoredPerSecond, transportErrorsPerSecond, erdmaDropsPerSecond,
-                flapWindow, minPortsForModalRate, expectedRateGbps, losslessPriorities, expectedGidIndex,
-                LinkFlapping.defaults());
     }
 
     /** Consecutive samples to raise and to clear one rule. */
@@ -251,6 +222,11 @@ public record DiagnosisConfig(
         return window != null ? window : new Window(raiseAfterSamples, clearAfterSamples);
     }
 
+    /** A builder that starts from this config, to change some of its thresholds (start from {@link #defaults()}). */
+    public Builder toBuilder() {
+        return new Builder(this);
+    }
+
     /**
      * Defaults overlaid by the {@code "diagnosis"} object of a config file.
      *
@@ -283,22 +259,24 @@ public record DiagnosisConfig(
                 : d.rxPowerDrift;
         try {
             // the constructor checks ranges; its message names the key, this adds the section
-            return new DiagnosisConfig(raise, clear, windows,
-                    json.number("minRdmaBytesPerSecond", d.minRdmaBytesPerSecond),
-                    json.number("minLosslessShare", d.minLosslessShare),
-                    json.number("pauseStormRatio", d.pauseStormRatio),
-                    json.number("ecnMinPauseFramesPerSecond", d.ecnMinPauseFramesPerSecond),
-                    json.number("cnpIgnoredPerSecond", d.cnpIgnoredPerSecond),
-                    json.number("transportErrorsPerSecond", d.transportErrorsPerSecond),
-                    json.number("erdmaDropsPerSecond", d.erdmaDropsPerSecond),
-                    json.duration("flapWindow", d.flapWindow),
-                    json.integer("minPortsForModalRate", d.minPortsForModalRate),
-                    rates, lossless,
-                    json.has("expectedGidIndex") ? Integer.valueOf(json.integer("expectedGidIndex")) : d.expectedGidIndex,
-                    linkFlapping,
-                    json.has("qosProfile") ? qosProfile(json.object("qosProfile")) : d.qosProfile,
-                    json.bool("ecnRequired", d.ecnRequired),
-                    json.integer("minPortsForQosProfile", d.minPortsForQosProfile), rxPowerDrift);
+            return d.toBuilder().raiseAfterSamples(raise).clearAfterSamples(clear).windows(windows)
+                    .minRdmaBytesPerSecond(json.number("minRdmaBytesPerSecond", d.minRdmaBytesPerSecond))
+                    .minLosslessShare(json.number("minLosslessShare", d.minLosslessShare))
+                    .pauseStormRatio(json.number("pauseStormRatio", d.pauseStormRatio))
+                    .ecnMinPauseFramesPerSecond(json.number("ecnMinPauseFramesPerSecond", d.ecnMinPauseFramesPerSecond))
+                    .cnpIgnoredPerSecond(json.number("cnpIgnoredPerSecond", d.cnpIgnoredPerSecond))
+                    .transportErrorsPerSecond(json.number("transportErrorsPerSecond", d.transportErrorsPerSecond))
+                    .erdmaDropsPerSecond(json.number("erdmaDropsPerSecond", d.erdmaDropsPerSecond))
+                    .flapWindow(json.duration("flapWindow", d.flapWindow))
+                    .minPortsForModalRate(json.integer("minPortsForModalRate", d.minPortsForModalRate))
+                    .expectedRateGbps(rates).losslessPriorities(lossless)
+                    .expectedGidIndex(json.has("expectedGidIndex") ? Integer.valueOf(json.integer("expectedGidIndex"))
+                            : d.expectedGidIndex)
+                    .linkFlapping(linkFlapping)
+                    .qosProfile(json.has("qosProfile") ? qosProfile(json.object("qosProfile")) : d.qosProfile)
+                    .ecnRequired(json.bool("ecnRequired", d.ecnRequired))
+                    .minPortsForQosProfile(json.integer("minPortsForQosProfile", d.minPortsForQosProfile))
+                    .rxPowerDrift(rxPowerDrift).build();
         } catch (ConfigException e) {
             throw new ConfigException(json.path() + "." + e.getMessage(), e);
         }
@@ -356,6 +334,161 @@ public record DiagnosisConfig(
     private static void requireShare(String key, double value) {
         if (!(value >= 0 && value <= 1)) {
             throw new ConfigException(key + " must be a fraction 0..1, got " + value);
+        }
+    }
+
+    /** Sets {@link DiagnosisConfig}'s components by name; {@link #build()} checks them, as the constructor does. */
+    public static final class Builder {
+        private int raiseAfterSamples;
+        private int clearAfterSamples;
+        private Map<Rule, Window> windows;
+        private double minRdmaBytesPerSecond;
+        private double minLosslessShare;
+        private double pauseStormRatio;
+        private double ecnMinPauseFramesPerSecond;
+        private double cnpIgnoredPerSecond;
+        private double transportErrorsPerSecond;
+        private double erdmaDropsPerSecond;
+        private Duration flapWindow;
+        private int minPortsForModalRate;
+        private Map<String, Double> expectedRateGbps;
+        private SortedSet<Integer> losslessPriorities;
+        private Integer expectedGidIndex;
+        private LinkFlapping linkFlapping;
+        private QosProfile qosProfile;
+        private boolean ecnRequired;
+        private int minPortsForQosProfile;
+        private RxPowerDrift rxPowerDrift;
+
+        private Builder(DiagnosisConfig from) {
+            raiseAfterSamples = from.raiseAfterSamples;
+            clearAfterSamples = from.clearAfterSamples;
+            windows = from.windows;
+            minRdmaBytesPerSecond = from.minRdmaBytesPerSecond;
+            minLosslessShare = from.minLosslessShare;
+            pauseStormRatio = from.pauseStormRatio;
+            ecnMinPauseFramesPerSecond = from.ecnMinPauseFramesPerSecond;
+            cnpIgnoredPerSecond = from.cnpIgnoredPerSecond;
+            transportErrorsPerSecond = from.transportErrorsPerSecond;
+            erdmaDropsPerSecond = from.erdmaDropsPerSecond;
+            flapWindow = from.flapWindow;
+            minPortsForModalRate = from.minPortsForModalRate;
+            expectedRateGbps = from.expectedRateGbps;
+            losslessPriorities = from.losslessPriorities;
+            expectedGidIndex = from.expectedGidIndex;
+            linkFlapping = from.linkFlapping;
+            qosProfile = from.qosProfile;
+            ecnRequired = from.ecnRequired;
+            minPortsForQosProfile = from.minPortsForQosProfile;
+            rxPowerDrift = from.rxPowerDrift;
+        }
+
+        public Builder raiseAfterSamples(int raiseAfterSamples) {
+            this.raiseAfterSamples = raiseAfterSamples;
+            return this;
+        }
+
+        public Builder clearAfterSamples(int clearAfterSamples) {
+            this.clearAfterSamples = clearAfterSamples;
+            return this;
+        }
+
+        public Builder windows(Map<Rule, Window> windows) {
+            this.windows = windows;
+            return this;
+        }
+
+        public Builder minRdmaBytesPerSecond(double minRdmaBytesPerSecond) {
+            this.minRdmaBytesPerSecond = minRdmaBytesPerSecond;
+            return this;
+        }
+
+        public Builder minLosslessShare(double minLosslessShare) {
+            this.minLosslessShare = minLosslessShare;
+            return this;
+        }
+
+        public Builder pauseStormRatio(double pauseStormRatio) {
+            this.pauseStormRatio = pauseStormRatio;
+            return this;
+        }
+
+        public Builder ecnMinPauseFramesPerSecond(double ecnMinPauseFramesPerSecond) {
+            this.ecnMinPauseFramesPerSecond = ecnMinPauseFramesPerSecond;
+            return this;
+        }
+
+        public Builder cnpIgnoredPerSecond(double cnpIgnoredPerSecond) {
+            this.cnpIgnoredPerSecond = cnpIgnoredPerSecond;
+            return this;
+        }
+
+        public Builder transportErrorsPerSecond(double transportErrorsPerSecond) {
+            this.transportErrorsPerSecond = transportErrorsPerSecond;
+            return this;
+        }
+
+        public Builder erdmaDropsPerSecond(double erdmaDropsPerSecond) {
+            this.erdmaDropsPerSecond = erdmaDropsPerSecond;
+            return this;
+        }
+
+        public Builder flapWindow(Duration flapWindow) {
+            this.flapWindow = flapWindow;
+            return this;
+        }
+
+        public Builder minPortsForModalRate(int minPortsForModalRate) {
+            this.minPortsForModalRate = minPortsForModalRate;
+            return this;
+        }
+
+        public Builder expectedRateGbps(Map<String, Double> expectedRateGbps) {
+            this.expectedRateGbps = expectedRateGbps;
+            return this;
+        }
+
+        public Builder losslessPriorities(SortedSet<Integer> losslessPriorities) {
+            this.losslessPriorities = losslessPriorities;
+            return this;
+        }
+
+        public Builder expectedGidIndex(Integer expectedGidIndex) {
+            this.expectedGidIndex = expectedGidIndex;
+            return this;
+        }
+
+        public Builder linkFlapping(LinkFlapping linkFlapping) {
+            this.linkFlapping = linkFlapping;
+            return this;
+        }
+
+        public Builder qosProfile(QosProfile qosProfile) {
+            this.qosProfile = qosProfile;
+            return this;
+        }
+
+        public Builder ecnRequired(boolean ecnRequired) {
+            this.ecnRequired = ecnRequired;
+            return this;
+        }
+
+        public Builder minPortsForQosProfile(int minPortsForQosProfile) {
+            this.minPortsForQosProfile = minPortsForQosProfile;
+            return this;
+        }
+
+        public Builder rxPowerDrift(RxPowerDrift rxPowerDrift) {
+            this.rxPowerDrift = rxPowerDrift;
+            return this;
+        }
+
+        public DiagnosisConfig build() {
+            return new DiagnosisConfig(raiseAfterSamples, clearAfterSamples, windows, minRdmaBytesPerSecond,
+                    minLosslessShare, pauseStormRatio, ecnMinPauseFramesPerSecond, cnpIgnoredPerSecond,
+                    transportErrorsPerSecond, erdmaDropsPerSecond, flapWindow, minPortsForModalRate, expectedRateGbps,
+                    losslessPriorities, expectedGidIndex, linkFlapping, qosProfile, ecnRequired, minPortsForQosProfile,
+                    rxPowerDrift);
         }
     }
 }

@@ -69,9 +69,7 @@ class FecBerHighTest {
     }
 
     private static IbPort withFec(IbPort p, FecMode fec) {
-        return new IbPort(p.port(), p.stateId(), p.state(), p.physStateId(), p.physState(), p.rate(),
-                p.rateBytesPerSecond(), p.linkLayer(), p.lid(), p.netdev(), p.counters(), p.hwCounters(), p.gids(),
-                p.ethtool(), p.verbs(), p.qos(), p.netdevCounters(), p.module(), fec);
+        return p.toBuilder().fec(fec).build();
     }
 
     @ParameterizedTest(name = "{0}")
@@ -98,7 +96,8 @@ class FecBerHighTest {
             raw.put("rx_bits_phy", received);
         }
         raw.put("rx_pcs_symbol_err_phy", symbolErrors);
-        return new IbPort(1, 4, "ACTIVE", 5, "LinkUp", rate, bytesPerSecond, "Ethernet", "0x0", "enp65s0f0np0", Map.of(),
-                Map.of(), List.of(), EthtoolStats.of("enp65s0f0np0", raw), null);
+        return IbPort.builder().port(1).stateId(4).state("ACTIVE").physStateId(5).physState("LinkUp").rate(rate)
+                .rateBytesPerSecond(bytesPerSecond).linkLayer("Ethernet").lid("0x0").netdev("enp65s0f0np0")
+                .ethtool(EthtoolStats.of("enp65s0f0np0", raw)).build();
     }
 }

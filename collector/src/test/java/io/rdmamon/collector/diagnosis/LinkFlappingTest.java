@@ -20,7 +20,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicLong;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -65,8 +64,8 @@ class LinkFlappingTest {
     void theThresholdsAreConfigurable() {
         DiagnosisConfig.LinkFlapping strict = new DiagnosisConfig.LinkFlapping(1, Duration.ofMinutes(1), 2,
                 Duration.ofHours(1));
-        DiagnosisConfig config = new DiagnosisConfig(3, 10, Map.of(), 0, 0.8, 0.5, 10, 0, 1, 0, Duration.ofMinutes(2), 3,
-                Map.of(), new TreeSet<>(), null, strict);
+        DiagnosisConfig config = DiagnosisConfig.defaults().toBuilder().minRdmaBytesPerSecond(0).linkFlapping(strict)
+                .build();
 
         Finding finding = new LinkFlapping().evaluate(input(new PortInput.FlapCounts(1, 1, Set.of())), config)
                 .orElseThrow();
@@ -118,8 +117,9 @@ class LinkFlappingTest {
     }
 
     private static IbPort port(long carrierDowns) {
-        return new IbPort(2, 4, "ACTIVE", 5, "LinkUp", null, null, "Ethernet", "0x0", counters(carrierDowns).isEmpty()
-                ? null : "ens7f1np1", Map.of(), Map.of(), List.of(), null, null, null, counters(carrierDowns));
+        return IbPort.builder().port(2).stateId(4).state("ACTIVE").physStateId(5).physState("LinkUp")
+                .linkLayer("Ethernet").lid("0x0").netdev(counters(carrierDowns).isEmpty() ? null : "ens7f1np1")
+                .netdevCounters(counters(carrierDowns)).build();
     }
 
     private static Map<String, Long> counters(long carrierDowns) {

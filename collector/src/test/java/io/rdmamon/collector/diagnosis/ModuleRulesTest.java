@@ -75,12 +75,7 @@ class ModuleRulesTest {
     }
 
     private static DiagnosisConfig withDrift(DiagnosisConfig.RxPowerDrift drift) {
-        DiagnosisConfig d = DiagnosisConfig.defaults();
-        return new DiagnosisConfig(d.raiseAfterSamples(), d.clearAfterSamples(), d.windows(), d.minRdmaBytesPerSecond(),
-                d.minLosslessShare(), d.pauseStormRatio(), d.ecnMinPauseFramesPerSecond(), d.cnpIgnoredPerSecond(),
-                d.transportErrorsPerSecond(), d.erdmaDropsPerSecond(), d.flapWindow(), d.minPortsForModalRate(),
-                d.expectedRateGbps(), d.losslessPriorities(), d.expectedGidIndex(), d.linkFlapping(), d.qosProfile(),
-                d.ecnRequired(), d.minPortsForQosProfile(), drift);
+        return DiagnosisConfig.defaults().toBuilder().rxPowerDrift(drift).build();
     }
 
     @ParameterizedTest(name = "{0} °C")
@@ -107,8 +102,8 @@ class ModuleRulesTest {
     }
 
     private static PortInput input(TransceiverModule module, Map<Integer, Double> rxBaseline) {
-        IbPort port = new IbPort(1, 4, "ACTIVE", 5, "LinkUp", null, null, "Ethernet", "0x0", "ens3f0np0", Map.of(),
-                Map.of(), List.of(), null, null, null, Map.of(), module);
+        IbPort port = IbPort.builder().port(1).stateId(4).state("ACTIVE").physStateId(5).physState("LinkUp")
+                .linkLayer("Ethernet").lid("0x0").netdev("ens3f0np0").module(module).build();
         return new PortInput(new IbDevice("mlx5_6", 1, "CA", null, null, "x", "MT4125", null, List.of(port)), null,
                 port, 0, null, 0, null, null, null, null, rxBaseline);
     }

@@ -101,8 +101,8 @@ class PcieRulesTest {
     }
 
     private static IbDevice device(PciFunction pci) {
-        IbPort port = new IbPort(1, 4, "ACTIVE", 5, "LinkUp", null, null, "InfiniBand", "0x7", null, Map.of(),
-                Map.of(), List.of(), null, null);
+        IbPort port = IbPort.builder().port(1).stateId(4).state("ACTIVE").physStateId(5).physState("LinkUp")
+                .linkLayer("InfiniBand").lid("0x7").build();
         return new IbDevice("mlx5_3", 1, "CA", null, null, "x", "MT4129", null, List.of(port), pci);
     }
 

@@ -11,11 +11,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
@@ -159,8 +157,8 @@ class PortRulesTest {
 
     @Test
     void configuredLosslessPriorityOverridesTheLearnedOne() {
-        DiagnosisConfig config = new DiagnosisConfig(3, 10, Map.of(), 1e7, 0.8, 0.5, 10, 0, 1, 0, Duration.ofMinutes(2), 3,
-                Map.of(), new TreeSet<>(Set.of(5)), null);
+        DiagnosisConfig config = DiagnosisConfig.defaults().toBuilder().losslessPriorities(new TreeSet<>(Set.of(5)))
+                .build();
         Finding finding = only(evaluate(MovingPort.roce().healthyTraffic(3), config, null, 0));
         assertEquals(ROCE_TRAFFIC_OUTSIDE_LOSSLESS_PRIORITY, finding.rule());
         assertTrue(finding.evidence().contains("lossless priority 5 configured, PFC enabled on 3"), finding.evidence());
@@ -168,8 +166,7 @@ class PortRulesTest {
 
     @Test
     void aConfiguredGidIndexMustBeRoceV2() {
-        DiagnosisConfig config = new DiagnosisConfig(3, 10, Map.of(), 1e7, 0.8, 0.5, 10, 0, 1, 0, Duration.ofMinutes(2), 3,
-                Map.of(), new TreeSet<>(), 2);
+        DiagnosisConfig config = DiagnosisConfig.defaults().toBuilder().expectedGidIndex(2).build();
         Finding finding = only(evaluate(MovingPort.roce().healthyTraffic(3), config, null, 0));
         assertEquals(GID_NO_ROCEV2, finding.rule());
         assertTrue(finding.evidence().startsWith("the configured GID index 2 is IB/RoCE v1"), finding.evidence());

@@ -48,8 +48,10 @@ class QosRulesTest {
     private static final String NETDEV = "ens2f1np1";
 
     static IbPort port(QosConfig qos) {
-        return new IbPort(1, 4, "ACTIVE", 5, "LinkUp", "400 Gb/sec (4X NDR)", 50_000_000_000L, "Ethernet", "0x0", NETDEV,
-                Map.of(), Map.of(), MovingPort.ROUTABLE_GIDS, EthtoolStats.of(NETDEV, Map.of("rx_prio0_bytes", 0L)), null, qos);
+        return IbPort.builder().port(1).stateId(4).state("ACTIVE").physStateId(5).physState("LinkUp")
+                .rate("400 Gb/sec (4X NDR)").rateBytesPerSecond(50_000_000_000L).linkLayer("Ethernet").lid("0x0")
+                .netdev(NETDEV).gids(MovingPort.ROUTABLE_GIDS)
+                .ethtool(EthtoolStats.of(NETDEV, Map.of("rx_prio0_bytes", 0L))).qos(qos).build();
     }
 
     static IbDevice device(IbPort port) {

@@ -110,8 +110,9 @@ class FlapLedgerTest {
 
     /** A RoCE port with netdev counters and PMA counters given as "name=value ...". */
     static IbPort port(String netdevCounters, String pmaCounters) {
-        return new IbPort(1, 4, "ACTIVE", 5, "LinkUp", null, null, "Ethernet", "0x0", "ens7f0np0", counters(pmaCounters),
-                Map.of(), List.of(), null, null, null, counters(netdevCounters));
+        return IbPort.builder().port(1).stateId(4).state("ACTIVE").physStateId(5).physState("LinkUp")
+                .linkLayer("Ethernet").lid("0x0").netdev("ens7f0np0").counters(counters(pmaCounters))
+                .netdevCounters(counters(netdevCounters)).build();
     }
 
     private static Map<String, Long> counters(String text) {

@@ -156,9 +156,7 @@ class RdmaMetricsTest {
         Map<String, Long> counters = new LinkedHashMap<>(roce.counters());
         counters.put("port-xmit-wait", 99L); // sanitises to the name of port_xmit_wait (7): the first stays
         counters.put("state_id", 5L);        // rdma_port_state_id is the port state gauge: dropped
-        IbPort odd = new IbPort(roce.port(), roce.stateId(), roce.state(), roce.physStateId(), roce.physState(),
-                roce.rate(), roce.rateBytesPerSecond(), roce.linkLayer(), roce.lid(), roce.netdev(), counters,
-                roce.hwCounters(), roce.gids(), roce.ethtool(), roce.verbs());
+        IbPort odd = roce.toBuilder().counters(counters).build();
         IbDevice device = new IbDevice(mlx.name(), mlx.nodeTypeId(), mlx.nodeType(), mlx.nodeGuid(), mlx.sysImageGuid(),
                 mlx.fwVersion(), mlx.hcaType(), mlx.boardId(), List.of(odd, mlx.ports().get(1)));
         store.connect("c", "1.0", 1000);

@@ -68,8 +68,9 @@ class PhysicalLayerTest {
         if (received != null) {
             raw.put("rx_bits_phy", received);
         }
-        return new IbPort(1, 4, "ACTIVE", 5, "LinkUp", gbps == null ? null : gbps + " Gb/sec (4X EDR)",
-                gbps == null ? null : gbps * 125_000_000L, "Ethernet", "0x0", "ens5f1np1", Map.of(), Map.of(), List.of(),
-                EthtoolStats.of("ens5f1np1", raw), null);
+        return IbPort.builder().port(1).stateId(4).state("ACTIVE").physStateId(5).physState("LinkUp")
+                .rate(gbps == null ? null : gbps + " Gb/sec (4X EDR)")
+                .rateBytesPerSecond(gbps == null ? null : gbps * 125_000_000L).linkLayer("Ethernet").lid("0x0")
+                .netdev("ens5f1np1").ethtool(EthtoolStats.of("ens5f1np1", raw)).build();
     }
 }

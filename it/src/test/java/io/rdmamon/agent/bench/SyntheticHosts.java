@@ -10,7 +10,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 /**
  * Hosts of any size made of a real host's ports: {@link EightPortHost} read by {@link HostReader}, its first port
@@ -39,13 +38,11 @@ final class SyntheticHosts {
         for (int d = 0; d < devices; d++) {
             List<IbPort> ports = new ArrayList<>();
             for (int p = 1; p <= portsPerDevice; p++) {
-                ports.add(lean ? new IbPort(p, model.stateId(), model.state(), model.physStateId(), model.physState(),
-                        model.rate(), model.rateBytesPerSecond(), model.linkLayer(), model.lid(), null,
-                        model.counters(), Map.of(), List.of(), null, null)
-                        : new IbPort(p, model.stateId(), model.state(), model.physStateId(), model.physState(),
-                        model.rate(), model.rateBytesPerSecond(), model.linkLayer(), model.lid(), model.netdev(),
-                        model.counters(), model.hwCounters(), model.gids(), model.ethtool(), model.verbs(),
-                        model.qos(), model.netdevCounters(), model.module(), model.fec(), model.hwCountersSource()));
+                ports.add(lean ? IbPort.builder().port(p).stateId(model.stateId()).state(model.state())
+                        .physStateId(model.physStateId()).physState(model.physState()).rate(model.rate())
+                        .rateBytesPerSecond(model.rateBytesPerSecond()).linkLayer(model.linkLayer()).lid(model.lid())
+                        .counters(model.counters()).build()
+                        : model.toBuilder().port(p).build());
             }
             out.add(new IbDevice("mlx5_" + d, first.nodeTypeId(), first.nodeType(), first.nodeGuid(),
                     first.sysImageGuid(), first.fwVersion(), first.hcaType(), first.boardId(), ports, first.pci()));

@@ -90,86 +90,180 @@ public record IbPort(
         }
     }
 
-    /** A port without an LLDP neighbour. */
-    public IbPort(int port, int stateId, String state, int physStateId, String physState, String rate,
-                  Long rateBytesPerSecond, String linkLayer, String lid, String netdev, Map<String, Long> counters,
-                  Map<String, Long> hwCounters, List<GidEntry> gids, EthtoolStats ethtool, VerbsPortAttributes verbs,
-                  QosConfig qos, Map<String, Long> netdevCounters, TransceiverModule module, FecMode fec,
-                  String hwCountersSource, int gidsDropped) {
-        this(port, stateId, state, physStateId, physState, rate, rateBytesPerSecond, linkLayer, lid, netdev, counters,
-                hwCounters, gids, ethtool, verbs, qos, netdevCounters, module, fec, hwCountersSource, gidsDropped, null);
+    /**
+     * A port built by component name: a component not set is absent (null, an empty map or list, {@code -1} for the
+     * state ids, 0 GID entries dropped).
+     */
+    public static Builder builder() {
+        return new Builder();
     }
 
-    /** A port whose GID table was sent whole. */
-    public IbPort(int port, int stateId, String state, int physStateId, String physState, String rate,
-                  Long rateBytesPerSecond, String linkLayer, String lid, String netdev, Map<String, Long> counters,
-                  Map<String, Long> hwCounters, List<GidEntry> gids, EthtoolStats ethtool, VerbsPortAttributes verbs,
-                  QosConfig qos, Map<String, Long> netdevCounters, TransceiverModule module, FecMode fec,
-                  String hwCountersSource) {
-        this(port, stateId, state, physStateId, physState, rate, rateBytesPerSecond, linkLayer, lid, netdev, counters,
-                hwCounters, gids, ethtool, verbs, qos, netdevCounters, module, fec, hwCountersSource, 0);
-    }
-
-    /** A port whose hw counters' source is not recorded. */
-    public IbPort(int port, int stateId, String state, int physStateId, String physState, String rate,
-                  Long rateBytesPerSecond, String linkLayer, String lid, String netdev, Map<String, Long> counters,
-                  Map<String, Long> hwCounters, List<GidEntry> gids, EthtoolStats ethtool, VerbsPortAttributes verbs,
-                  QosConfig qos, Map<String, Long> netdevCounters, TransceiverModule module, FecMode fec) {
-        this(port, stateId, state, physStateId, physState, rate, rateBytesPerSecond, linkLayer, lid, netdev, counters,
-                hwCounters, gids, ethtool, verbs, qos, netdevCounters, module, fec, null);
+    /** A builder that starts from this port, to change some of its components. */
+    public Builder toBuilder() {
+        return new Builder().port(port).stateId(stateId).state(state).physStateId(physStateId).physState(physState)
+                .rate(rate).rateBytesPerSecond(rateBytesPerSecond).linkLayer(linkLayer).lid(lid).netdev(netdev)
+                .counters(counters).hwCounters(hwCounters).gids(gids).ethtool(ethtool).verbs(verbs).qos(qos)
+                .netdevCounters(netdevCounters).module(module).fec(fec).hwCountersSource(hwCountersSource)
+                .gidsDropped(gidsDropped).neighbor(neighbor);
     }
 
     /** This port with {@code values} as its hw counters, read from {@code source}. */
     public IbPort withHwCounters(Map<String, Long> values, String source) {
-        return new IbPort(port, stateId, state, physStateId, physState, rate, rateBytesPerSecond, linkLayer, lid,
-                netdev, counters, values, gids, ethtool, verbs, qos, netdevCounters, module, fec, source, gidsDropped,
-                neighbor);
+        return toBuilder().hwCounters(values).hwCountersSource(source).build();
     }
 
     /** This port with {@code neighbor} as its LLDP neighbour (null: none known). */
     public IbPort withNeighbor(LldpNeighbor neighbor) {
-        return new IbPort(port, stateId, state, physStateId, physState, rate, rateBytesPerSecond, linkLayer, lid,
-                netdev, counters, hwCounters, gids, ethtool, verbs, qos, netdevCounters, module, fec, hwCountersSource,
-                gidsDropped, neighbor);
-    }
-
-    /** A port whose FEC encoding was not read. */
-    public IbPort(int port, int stateId, String state, int physStateId, String physState, String rate,
-                  Long rateBytesPerSecond, String linkLayer, String lid, String netdev, Map<String, Long> counters,
-                  Map<String, Long> hwCounters, List<GidEntry> gids, EthtoolStats ethtool, VerbsPortAttributes verbs,
-                  QosConfig qos, Map<String, Long> netdevCounters, TransceiverModule module) {
-        this(port, stateId, state, physStateId, physState, rate, rateBytesPerSecond, linkLayer, lid, netdev, counters,
-                hwCounters, gids, ethtool, verbs, qos, netdevCounters, module, null);
-    }
-
-    /** A port without a transceiver read. */
-    public IbPort(int port, int stateId, String state, int physStateId, String physState, String rate,
-                  Long rateBytesPerSecond, String linkLayer, String lid, String netdev, Map<String, Long> counters,
-                  Map<String, Long> hwCounters, List<GidEntry> gids, EthtoolStats ethtool, VerbsPortAttributes verbs,
-                  QosConfig qos, Map<String, Long> netdevCounters) {
-        this(port, stateId, state, physStateId, physState, rate, rateBytesPerSecond, linkLayer, lid, netdev, counters,
-                hwCounters, gids, ethtool, verbs, qos, netdevCounters, null);
-    }
-
-    /** A port without netdev counters. */
-    public IbPort(int port, int stateId, String state, int physStateId, String physState, String rate,
-                  Long rateBytesPerSecond, String linkLayer, String lid, String netdev, Map<String, Long> counters,
-                  Map<String, Long> hwCounters, List<GidEntry> gids, EthtoolStats ethtool, VerbsPortAttributes verbs,
-                  QosConfig qos) {
-        this(port, stateId, state, physStateId, physState, rate, rateBytesPerSecond, linkLayer, lid, netdev, counters,
-                hwCounters, gids, ethtool, verbs, qos, null);
-    }
-
-    /** A port whose QoS configuration was not read. */
-    public IbPort(int port, int stateId, String state, int physStateId, String physState, String rate,
-                  Long rateBytesPerSecond, String linkLayer, String lid, String netdev, Map<String, Long> counters,
-                  Map<String, Long> hwCounters, List<GidEntry> gids, EthtoolStats ethtool, VerbsPortAttributes verbs) {
-        this(port, stateId, state, physStateId, physState, rate, rateBytesPerSecond, linkLayer, lid, netdev, counters,
-                hwCounters, gids, ethtool, verbs, null, null);
+        return toBuilder().neighbor(neighbor).build();
     }
 
     /** The port carries traffic: {@code state} ACTIVE or ACTIVE_DEFER (an unreadable state is not active). */
     public boolean isActive() {
         return stateId == STATE_ACTIVE || stateId == STATE_ACTIVE_DEFER;
+    }
+
+    /** Sets {@link IbPort}'s components by name; {@link #build()} copies and checks them once. */
+    public static final class Builder {
+        private int port;
+        private int stateId = -1;
+        private String state;
+        private int physStateId = -1;
+        private String physState;
+        private String rate;
+        private Long rateBytesPerSecond;
+        private String linkLayer;
+        private String lid;
+        private String netdev;
+        private Map<String, Long> counters = Map.of();
+        private Map<String, Long> hwCounters = Map.of();
+        private List<GidEntry> gids = List.of();
+        private EthtoolStats ethtool;
+        private VerbsPortAttributes verbs;
+        private QosConfig qos;
+        private Map<String, Long> netdevCounters = Map.of();
+        private TransceiverModule module;
+        private FecMode fec;
+        private String hwCountersSource;
+        private int gidsDropped;
+        private LldpNeighbor neighbor;
+
+        private Builder() {
+        }
+
+        public Builder port(int port) {
+            this.port = port;
+            return this;
+        }
+
+        public Builder stateId(int stateId) {
+            this.stateId = stateId;
+            return this;
+        }
+
+        public Builder state(String state) {
+            this.state = state;
+            return this;
+        }
+
+        public Builder physStateId(int physStateId) {
+            this.physStateId = physStateId;
+            return this;
+        }
+
+        public Builder physState(String physState) {
+            this.physState = physState;
+            return this;
+        }
+
+        public Builder rate(String rate) {
+            this.rate = rate;
+            return this;
+        }
+
+        public Builder rateBytesPerSecond(Long rateBytesPerSecond) {
+            this.rateBytesPerSecond = rateBytesPerSecond;
+            return this;
+        }
+
+        public Builder linkLayer(String linkLayer) {
+            this.linkLayer = linkLayer;
+            return this;
+        }
+
+        public Builder lid(String lid) {
+            this.lid = lid;
+            return this;
+        }
+
+        public Builder netdev(String netdev) {
+            this.netdev = netdev;
+            return this;
+        }
+
+        public Builder counters(Map<String, Long> counters) {
+            this.counters = counters;
+            return this;
+        }
+
+        public Builder hwCounters(Map<String, Long> hwCounters) {
+            this.hwCounters = hwCounters;
+            return this;
+        }
+
+        public Builder gids(List<GidEntry> gids) {
+            this.gids = gids;
+            return this;
+        }
+
+        public Builder ethtool(EthtoolStats ethtool) {
+            this.ethtool = ethtool;
+            return this;
+        }
+
+        public Builder verbs(VerbsPortAttributes verbs) {
+            this.verbs = verbs;
+            return this;
+        }
+
+        public Builder qos(QosConfig qos) {
+            this.qos = qos;
+            return this;
+        }
+
+        public Builder netdevCounters(Map<String, Long> netdevCounters) {
+            this.netdevCounters = netdevCounters;
+            return this;
+        }
+
+        public Builder module(TransceiverModule module) {
+            this.module = module;
+            return this;
+        }
+
+        public Builder fec(FecMode fec) {
+            this.fec = fec;
+            return this;
+        }
+
+        public Builder hwCountersSource(String hwCountersSource) {
+            this.hwCountersSource = hwCountersSource;
+            return this;
+        }
+
+        public Builder gidsDropped(int gidsDropped) {
+            this.gidsDropped = gidsDropped;
+            return this;
+        }
+
+        public Builder neighbor(LldpNeighbor neighbor) {
+            this.neighbor = neighbor;
+            return this;
+        }
+
+        public IbPort build() {
+            return new IbPort(port, stateId, state, physStateId, physState, rate, rateBytesPerSecond, linkLayer, lid,
+                    netdev, counters, hwCounters, gids, ethtool, verbs, qos, netdevCounters, module, fec,
+                    hwCountersSource, gidsDropped, neighbor);
+        }
     }
 }

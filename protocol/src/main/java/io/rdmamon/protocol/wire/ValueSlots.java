@@ -138,10 +138,13 @@ public final class ValueSlots {
                         module = p.module().withReadings(values, absent, slot);
                         slot += p.module().slotCount();
                     }
-                    ports[i] = new IbPort(p.port(), p.stateId(), p.state(), p.physStateId(), p.physState(), p.rate(),
-                            p.rateBytesPerSecond(), p.linkLayer(), p.lid(), p.netdev(), counters, hwCounters, p.gids(),
-                            ethtool, p.verbs(), p.qos(), netdevCounters, module, p.fec(), p.hwCountersSource(),
-                            p.gidsDropped(), p.neighbor());
+                    ports[i] = IbPort.builder().port(p.port()).stateId(p.stateId()).state(p.state())
+                            .physStateId(p.physStateId()).physState(p.physState()).rate(p.rate())
+                            .rateBytesPerSecond(p.rateBytesPerSecond()).linkLayer(p.linkLayer()).lid(p.lid())
+                            .netdev(p.netdev()).counters(counters).hwCounters(hwCounters).gids(p.gids())
+                            .ethtool(ethtool).verbs(p.verbs()).qos(p.qos()).netdevCounters(netdevCounters)
+                            .module(module).fec(p.fec()).hwCountersSource(p.hwCountersSource())
+                            .gidsDropped(p.gidsDropped()).neighbor(p.neighbor()).build();
                 }
                 PciFunction pci = null;
                 if (device.pci() != null) {

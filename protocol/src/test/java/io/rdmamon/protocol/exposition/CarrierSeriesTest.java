@@ -42,8 +42,8 @@ class CarrierSeriesTest {
     }
 
     private static IbPort port(int number, Map<String, Long> netdevCounters) {
-        return new IbPort(number, 4, "ACTIVE", 5, "LinkUp", null, null, "Ethernet", null, "ens9f1np1", Map.of(),
-                Map.of(), List.of(), null, null, null, netdevCounters);
+        return IbPort.builder().port(number).stateId(4).state("ACTIVE").physStateId(5).physState("LinkUp")
+                .linkLayer("Ethernet").netdev("ens9f1np1").netdevCounters(netdevCounters).build();
     }
 
     private static String render(IbPort port) throws IOException {

@@ -66,8 +66,8 @@ class DeviceResourcesSeriesTest {
     }
 
     private static String render(RdmaResources resources) throws IOException {
-        IbPort port = new IbPort(1, 4, "ACTIVE", 5, "LinkUp", null, null, "Ethernet", "0x0", null, Map.of(), Map.of(),
-                List.of(), null, null);
+        IbPort port = IbPort.builder().port(1).stateId(4).state("ACTIVE").physStateId(5).physState("LinkUp")
+                .linkLayer("Ethernet").lid("0x0").build();
         HostSample sample = new HostSample("h1", 1000, List.of(new IbDevice("rxe0", 1, "CA", null, null, "0.0.0", null,
                 null, List.of(port), null, resources)), List.of());
         ExpositionAssembler assembler = new ExpositionAssembler();

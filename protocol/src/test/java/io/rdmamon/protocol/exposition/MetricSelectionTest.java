@@ -126,10 +126,11 @@ class MetricSelectionTest {
 
     @Test
     void theRendererAndTheAssemblerSkipWhatIsNotSelected() throws IOException {
-        IbPort port = new IbPort(1, 4, "ACTIVE", 5, "LinkUp", null, null, "Ethernet", null, "eth1",
-                Map.of("port_rcv_data", 10L, "symbol_error", 1L, "port_xmit_wait", 5L),
-                Map.of("out_of_sequence", 2L, "np_cnp_sent", 3L), List.of(), null, null, null,
-                Map.of("carrier_changes", 4L));
+        IbPort port = IbPort.builder().port(1).stateId(4).state("ACTIVE").physStateId(5).physState("LinkUp")
+                .linkLayer("Ethernet").netdev("eth1")
+                .counters(Map.of("port_rcv_data", 10L, "symbol_error", 1L, "port_xmit_wait", 5L))
+                .hwCounters(Map.of("out_of_sequence", 2L, "np_cnp_sent", 3L))
+                .netdevCounters(Map.of("carrier_changes", 4L)).build();
         HostSample sample = new HostSample("h1", 1000, List.of(new IbDevice("mlx5_0", 1, "CA", null, null, "x",
                 null, null, List.of(port))), List.of());
         String full = render(MetricSelection.FULL, sample);

@@ -14,7 +14,6 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
-import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -27,8 +26,8 @@ class ModuleSeriesTest {
                 "DR4R030015", "250428", 49.75, 3.3173, List.of(new Lane(1, 2.4581e-3, 1.4866e-3, 0.1102),
                 new Lane(2, null, 1.5710e-3, null)),
                 new Thresholds(null, null, new Limits(5.7544e-3, 7.08e-5, 4.5709e-3, 8.91e-5), null, null), List.of());
-        IbPort port = new IbPort(1, 4, "ACTIVE", 5, "LinkUp", null, null, "Ethernet", "0x0", "ens2np0", Map.of(),
-                Map.of(), List.of(), null, null, null, Map.of(), module);
+        IbPort port = IbPort.builder().port(1).stateId(4).state("ACTIVE").physStateId(5).physState("LinkUp")
+                .linkLayer("Ethernet").lid("0x0").netdev("ens2np0").module(module).build();
         String text = render(port);
 
         assertEquals(List.of(
@@ -49,12 +48,13 @@ class ModuleSeriesTest {
     /** {@code rdma_port_fec_info}: the active encoding ("None" when none is active) and the configured ones. */
     @Test
     void fecInfoOfAPortAndNoneWithoutAnEncodingRead() throws IOException {
-        IbPort rs = new IbPort(1, 4, "ACTIVE", 5, "LinkUp", null, null, "Ethernet", "0x0", "ens2np0", Map.of(),
-                Map.of(), List.of(), null, null, null, Map.of(), null, new FecMode("RS", List.of("Auto", "RS")));
-        IbPort idle = new IbPort(1, 1, "DOWN", 3, "Disabled", null, null, "Ethernet", "0x0", "ens2np0", Map.of(),
-                Map.of(), List.of(), null, null, null, Map.of(), null, new FecMode(null, List.of("Auto")));
-        IbPort unread = new IbPort(1, 4, "ACTIVE", 5, "LinkUp", null, null, "Ethernet", "0x0", "ens2np0", Map.of(),
-                Map.of(), List.of(), null, null, null, Map.of(), null);
+        IbPort rs = IbPort.builder().port(1).stateId(4).state("ACTIVE").physStateId(5).physState("LinkUp")
+                .linkLayer("Ethernet").lid("0x0").netdev("ens2np0").fec(new FecMode("RS", List.of("Auto", "RS")))
+                .build();
+        IbPort idle = IbPort.builder().port(1).stateId(1).state("DOWN").physStateId(3).physState("Disabled")
+                .linkLayer("Ethernet").lid("0x0").netdev("ens2np0").fec(new FecMode(null, List.of("Auto"))).build();
+        IbPort unread = IbPort.builder().port(1).stateId(4).state("ACTIVE").physStateId(5).physState("LinkUp")
+                .linkLayer("Ethernet").lid("0x0").netdev("ens2np0").build();
 
         assertEquals(List.of("rdma_port_fec_info{active=\"RS\",configured=\"Auto RS\",device=\"mlx5_2\",node=\"h1\",port=\"1\"} 1"),
                 render(rs).lines().filter(l -> l.startsWith("rdma_port_fec")).toList());

@@ -10,7 +10,6 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
-import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -53,8 +52,8 @@ class NeighborSeriesTest {
     }
 
     private static IbPort port(LldpNeighbor neighbor) {
-        return new IbPort(1, 4, "ACTIVE", 5, "LinkUp", null, null, "Ethernet", null, "ens1f0np0", Map.of(), Map.of(),
-                List.of(), null, null, null, Map.of(), null, null, null, 0, neighbor);
+        return IbPort.builder().port(1).stateId(4).state("ACTIVE").physStateId(5).physState("LinkUp")
+                .linkLayer("Ethernet").netdev("ens1f0np0").neighbor(neighbor).build();
     }
 
     private static String render(IbPort port, MetricSelection selection) throws IOException {

@@ -53,8 +53,8 @@ class PcieSeriesTest {
     private static String render(PciFunction pci, int ports) throws IOException {
         List<IbPort> list = new ArrayList<>();
         for (int i = 1; i <= ports; i++) {
-            list.add(new IbPort(i, 4, "ACTIVE", 5, "LinkUp", null, null, "InfiniBand", "0x1", null, Map.of(), Map.of(),
-                    List.of(), null, null));
+            list.add(IbPort.builder().port(i).stateId(4).state("ACTIVE").physStateId(5).physState("LinkUp")
+                    .linkLayer("InfiniBand").lid("0x1").build());
         }
         HostSample sample = new HostSample("h3", 1000, List.of(new IbDevice("mlx4_1", 1, "CA", null, null, "2.42",
                 "MT4099", null, list, pci)), List.of());

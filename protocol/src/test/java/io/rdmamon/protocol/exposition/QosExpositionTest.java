@@ -35,8 +35,9 @@ class QosExpositionTest {
     }
 
     private static IbPort port(EthtoolStats ethtool, QosConfig qos) {
-        return new IbPort(1, 4, "ACTIVE", 5, "LinkUp", "200 Gb/sec (4X HDR)", 25_000_000_000L, "Ethernet", "0x0",
-                "ens1f1np1", Map.of(), Map.of(), List.of(), ethtool, null, qos);
+        return IbPort.builder().port(1).stateId(4).state("ACTIVE").physStateId(5).physState("LinkUp")
+                .rate("200 Gb/sec (4X HDR)").rateBytesPerSecond(25_000_000_000L).linkLayer("Ethernet").lid("0x0")
+                .netdev("ens1f1np1").ethtool(ethtool).qos(qos).build();
     }
 
     private static String render(IbPort port) throws IOException {

@@ -81,8 +81,8 @@ class CounterMapTest {
     @Test
     void modelRecordsTakeItUnmodifiable() {
         CounterMap counters = CounterMap.of(KEYS, VALUES, new BitSet(), 2);
-        IbPort port = new IbPort(1, 4, "ACTIVE", 5, "LinkUp", null, null, "Ethernet", null, null, counters, counters,
-                List.of(), null, null);
+        IbPort port = IbPort.builder().port(1).stateId(4).state("ACTIVE").physStateId(5).physState("LinkUp")
+                .linkLayer("Ethernet").counters(counters).hwCounters(counters).build();
         assertEquals(counters, port.counters());
         assertThrows(UnsupportedOperationException.class, () -> port.counters().remove("port_rcv_data"));
         assertThrows(UnsupportedOperationException.class, () -> port.hwCounters().clear());

@@ -32,8 +32,9 @@ class NcclAdviceTest {
     }
 
     private static IbPort port(int state, String netdev, List<GidEntry> gids, QosConfig qos) {
-        return new IbPort(1, state, state == 4 ? "ACTIVE" : "DOWN", 5, "LinkUp", "400 Gb/sec (4X NDR)", 50_000_000_000L,
-                "Ethernet", "0x0", netdev, Map.of(), Map.of(), gids, null, null, qos);
+        return IbPort.builder().port(1).stateId(state).state(state == 4 ? "ACTIVE" : "DOWN").physStateId(5)
+                .physState("LinkUp").rate("400 Gb/sec (4X NDR)").rateBytesPerSecond(50_000_000_000L)
+                .linkLayer("Ethernet").lid("0x0").netdev(netdev).gids(gids).qos(qos).build();
     }
 
     private static IbDevice device(String name, IbPort port) {

@@ -54,8 +54,7 @@ public final class Samples {
 
     /** A port none of whose files could be read. */
     public static IbPort unreadablePort(int number) {
-        return new IbPort(number, -1, null, -1, null, null, null, null, null, null, Map.of(), Map.of(), List.of(),
-                null, null);
+        return IbPort.builder().port(number).build();
     }
 
     /** A ConnectX device {@code mlx5_0} (node type CA) without ports. */
@@ -189,9 +188,10 @@ public final class Samples {
                 throw new IllegalStateException("ethtool statistics without a netdev: set netdev(...) too");
             }
             boolean active = stateId == IbPort.STATE_ACTIVE || stateId == IbPort.STATE_ACTIVE_DEFER;
-            return new IbPort(number, stateId, stateName(stateId), active ? 5 : 3, active ? "LinkUp" : "Disabled",
-                    rate, rateBytesPerSecond, linkLayer, lid, netdev, counters, hwCounters, gids,
-                    ethtool == null ? null : EthtoolStats.of(netdev, ethtool), verbs, qos);
+            return IbPort.builder().port(number).stateId(stateId).state(stateName(stateId)).physStateId(active ? 5 : 3)
+                    .physState(active ? "LinkUp" : "Disabled").rate(rate).rateBytesPerSecond(rateBytesPerSecond)
+                    .linkLayer(linkLayer).lid(lid).netdev(netdev).counters(counters).hwCounters(hwCounters).gids(gids)
+                    .ethtool(ethtool == null ? null : EthtoolStats.of(netdev, ethtool)).verbs(verbs).qos(qos).build();
         }
 
         private static String stateName(int id) {

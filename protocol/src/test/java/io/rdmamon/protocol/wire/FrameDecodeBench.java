@@ -100,9 +100,10 @@ public final class FrameDecodeBench {
             Map<String, Long> statistics = new LinkedHashMap<>();
             MLX5_ETHTOOL_NAMES.forEach(name -> statistics.put(name, value(random)));
             EthtoolStats ethtool = EthtoolStats.of(netdev, statistics);
-            IbPort port = new IbPort(1, 4, "ACTIVE", 5, "LinkUp", "200 Gb/sec (2X HDR)", 25_000_000_000L, "Ethernet",
-                    "0x0", netdev, counters("port_counter_", 21, random), counters("hw_counter_", 31, random),
-                    List.of(), ethtool, null);
+            IbPort port = IbPort.builder().port(1).stateId(4).state("ACTIVE").physStateId(5).physState("LinkUp")
+                    .rate("200 Gb/sec (2X HDR)").rateBytesPerSecond(25_000_000_000L).linkLayer("Ethernet").lid("0x0")
+                    .netdev(netdev).counters(counters("port_counter_", 21, random))
+                    .hwCounters(counters("hw_counter_", 31, random)).ethtool(ethtool).build();
             String name = "mlx5_" + d;
             devices.add(new IbDevice(name, 1, "CA", "0a7f:bc12:45ef:d23" + d, "0a7f:bc12:45ef:d230", "20.39.1002",
                     "MT4123", "MT_0000000223", List.of(port)));

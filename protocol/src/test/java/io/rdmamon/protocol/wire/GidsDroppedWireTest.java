@@ -22,9 +22,7 @@ class GidsDroppedWireTest {
     private static HostSample withDropped(HostSample sample, int dropped) {
         IbDevice device = sample.devices().get(0);
         IbPort p = device.ports().get(0);
-        IbPort truncated = new IbPort(p.port(), p.stateId(), p.state(), p.physStateId(), p.physState(), p.rate(),
-                p.rateBytesPerSecond(), p.linkLayer(), p.lid(), p.netdev(), p.counters(), p.hwCounters(), p.gids(),
-                p.ethtool(), p.verbs(), p.qos(), p.netdevCounters(), p.module(), p.fec(), p.hwCountersSource(), dropped);
+        IbPort truncated = p.toBuilder().gidsDropped(dropped).build();
         List<IbPort> ports = new ArrayList<>(device.ports());
         ports.set(0, truncated);
         List<IbDevice> devices = new ArrayList<>(sample.devices());

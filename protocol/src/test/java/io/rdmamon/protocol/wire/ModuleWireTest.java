@@ -13,7 +13,6 @@ import org.junit.jupiter.api.Test;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -86,9 +85,7 @@ class ModuleWireTest {
 
     private static HostSample withFec(HostSample sample, FecMode fec) {
         IbPort p = sample.devices().get(0).ports().get(0);
-        IbPort port = new IbPort(p.port(), p.stateId(), p.state(), p.physStateId(), p.physState(), p.rate(),
-                p.rateBytesPerSecond(), p.linkLayer(), p.lid(), p.netdev(), p.counters(), p.hwCounters(), p.gids(),
-                p.ethtool(), p.verbs(), p.qos(), p.netdevCounters(), p.module(), fec);
+        IbPort port = p.toBuilder().fec(fec).build();
         IbDevice d = sample.devices().get(0);
         return new HostSample(sample.node(), sample.timestampMillis(), List.of(new IbDevice(d.name(), d.nodeTypeId(),
                 d.nodeType(), d.nodeGuid(), d.sysImageGuid(), d.fwVersion(), d.hcaType(), d.boardId(), List.of(port))),
@@ -102,8 +99,8 @@ class ModuleWireTest {
     }
 
     private static HostSample host(TransceiverModule module) {
-        IbPort port = new IbPort(1, 4, "ACTIVE", 5, "LinkUp", null, null, "Ethernet", "0x0", "enp5s0", Map.of(),
-                Map.of(), List.of(), null, null, null, Map.of(), module);
+        IbPort port = IbPort.builder().port(1).stateId(4).state("ACTIVE").physStateId(5).physState("LinkUp")
+                .linkLayer("Ethernet").lid("0x0").netdev("enp5s0").module(module).build();
         return new HostSample("n", 1, List.of(new IbDevice("mlx5_5", 1, "CA", null, null, "1", null, null,
                 List.of(port))), List.of());
     }

@@ -38,10 +38,7 @@ class NetdevCountersWireTest {
     void theNetdevCounterSlotsFollowTheEthtoolOnesAndTheLayoutNamesThem() throws FrameException {
         HostSample sample = FixtureHosts.codec(1, 10, 7L);
         IbPort roce = sample.devices().get(1).ports().get(0);
-        IbPort withCounters = new IbPort(roce.port(), roce.stateId(), roce.state(), roce.physStateId(),
-                roce.physState(), roce.rate(), roce.rateBytesPerSecond(), roce.linkLayer(), roce.lid(), roce.netdev(),
-                roce.counters(), roce.hwCounters(), roce.gids(), roce.ethtool(), roce.verbs(), null,
-                Map.of("carrier_down_count", 77L));
+        IbPort withCounters = roce.toBuilder().netdevCounters(Map.of("carrier_down_count", 77L)).build();
         IbDevice mlx5 = sample.devices().get(1);
         HostSample changed = new HostSample(sample.node(), 2, List.of(sample.devices().get(0), new IbDevice(mlx5.name(),
                 mlx5.nodeTypeId(), mlx5.nodeType(), mlx5.nodeGuid(), mlx5.sysImageGuid(), mlx5.fwVersion(),
@@ -87,8 +84,9 @@ class NetdevCountersWireTest {
     }
 
     private static HostSample host(Map<String, Long> netdevCounters) {
-        IbPort port = new IbPort(1, 4, "ACTIVE", 5, "LinkUp", "25 Gb/sec (1X EDR)", 3_125_000_000L, "Ethernet", "0x0",
-                "enp3s0f1", Map.of("link_downed", 2L), Map.of(), List.of(), null, null, null, netdevCounters);
+        IbPort port = IbPort.builder().port(1).stateId(4).state("ACTIVE").physStateId(5).physState("LinkUp")
+                .rate("25 Gb/sec (1X EDR)").rateBytesPerSecond(3_125_000_000L).linkLayer("Ethernet").lid("0x0")
+                .netdev("enp3s0f1").counters(Map.of("link_downed", 2L)).netdevCounters(netdevCounters).build();
         return new HostSample("n1", 5, List.of(new IbDevice("rocep3s0f1", 1, "CA", null, null, "1", null, null,
                 List.of(port))), List.of());
     }

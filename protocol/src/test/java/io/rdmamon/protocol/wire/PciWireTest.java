@@ -85,8 +85,8 @@ class PciWireTest {
     }
 
     private static HostSample host(PciFunction pci, long ts) {
-        IbPort port = new IbPort(1, 4, "ACTIVE", 5, "LinkUp", null, null, "InfiniBand", "0x3", null,
-                Map.of("link_downed", 0L), Map.of(), List.of(), null, null);
+        IbPort port = IbPort.builder().port(1).stateId(4).state("ACTIVE").physStateId(5).physState("LinkUp")
+                .linkLayer("InfiniBand").lid("0x3").counters(Map.of("link_downed", 0L)).build();
         return new HostSample("n", ts, List.of(new IbDevice("mlx5_9", 1, "CA", null, null, "1", "MT4129", null,
                 List.of(port), pci)), List.of());
     }

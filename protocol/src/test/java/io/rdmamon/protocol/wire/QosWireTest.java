@@ -54,9 +54,7 @@ class QosWireTest {
     static HostSample withQos(HostSample sample, QosConfig qos, Map<String, String> ncclConf) {
         IbDevice mlx5 = sample.devices().get(1);
         IbPort p = mlx5.ports().get(0);
-        IbPort withQos = new IbPort(p.port(), p.stateId(), p.state(), p.physStateId(), p.physState(), p.rate(),
-                p.rateBytesPerSecond(), p.linkLayer(), p.lid(), p.netdev(), p.counters(), p.hwCounters(), p.gids(),
-                p.ethtool(), p.verbs(), qos);
+        IbPort withQos = p.toBuilder().qos(qos).build();
         IbDevice device = new IbDevice(mlx5.name(), mlx5.nodeTypeId(), mlx5.nodeType(), mlx5.nodeGuid(),
                 mlx5.sysImageGuid(), mlx5.fwVersion(), mlx5.hcaType(), mlx5.boardId(),
                 List.of(withQos, mlx5.ports().get(1)));

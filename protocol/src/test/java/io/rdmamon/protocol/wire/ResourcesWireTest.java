@@ -40,9 +40,9 @@ class ResourcesWireTest {
     }
 
     private static HostSample host(RdmaResources resources, String hwCountersSource, long ts) {
-        IbPort port = new IbPort(1, 4, "ACTIVE", 5, "LinkUp", null, null, "Ethernet", "0x0", null, Map.of(),
-                Map.of("sent_pkts", 94_699L), List.of(), null, null).withHwCounters(Map.of("sent_pkts", 94_699L + ts),
-                hwCountersSource);
+        IbPort port = IbPort.builder().port(1).stateId(4).state("ACTIVE").physStateId(5).physState("LinkUp")
+                .linkLayer("Ethernet").lid("0x0").hwCounters(Map.of("sent_pkts", 94_699L + ts))
+                .hwCountersSource(hwCountersSource).build();
         return new HostSample("n", ts, List.of(new IbDevice("rxe0", 1, "CA", null, null, "0.0.0", null, null,
                 List.of(port), null, resources)), List.of());
     }

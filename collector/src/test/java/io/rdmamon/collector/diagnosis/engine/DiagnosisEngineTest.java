@@ -65,8 +65,8 @@ class DiagnosisEngineTest {
         TransceiverModule optic = new TransceiverModule("CMIS", 0x18, "QSFP-DD", "Eoptolink", "EOLD-168HG-10-1", "01",
                 "DR4R030015", "250428", 45.0, 3.3, List.of(new TransceiverModule.Lane(3, 0.8e-3, 1.5e-3, 0.1),
                 new TransceiverModule.Lane(4, rxLane4Watts, 1.5e-3, 0.1)), null, List.of());
-        IbPort port = new IbPort(1, 4, "ACTIVE", 5, "LinkUp", null, null, "Ethernet", "0x0", "ens6f0np0", Map.of(),
-                Map.of(), List.of(), null, null, null, Map.of(), optic);
+        IbPort port = IbPort.builder().port(1).stateId(4).state("ACTIVE").physStateId(5).physState("LinkUp")
+                .linkLayer("Ethernet").lid("0x0").netdev("ens6f0np0").module(optic).build();
         deliver(store, engine, new HostSample("n7", clock.get(), List.of(new IbDevice("mlx5_2", 1, "CA", null, null,
                 "x", "MT4125", null, List.of(port))), List.of()));
     }
@@ -192,13 +192,9 @@ class DiagnosisEngineTest {
         feed("n1", port);
         assertEquals(Set.of("n1 mlx5_0/1 link_down"), active());
 
-        DiagnosisConfig d = DiagnosisConfig.defaults();
         NodeStore strictStore = newStore();
-        DiagnosisEngine strict = new DiagnosisEngine(new DiagnosisConfig(d.raiseAfterSamples(), d.clearAfterSamples(),
-                java.util.Map.of(), d.minRdmaBytesPerSecond(), d.minLosslessShare(), d.pauseStormRatio(),
-                d.ecnMinPauseFramesPerSecond(), d.cnpIgnoredPerSecond(), d.transportErrorsPerSecond(),
-                d.erdmaDropsPerSecond(), d.flapWindow(), d.minPortsForModalRate(), d.expectedRateGbps(),
-                d.losslessPriorities(), d.expectedGidIndex()), strictStore, clock::get);
+        DiagnosisEngine strict = new DiagnosisEngine(DiagnosisConfig.defaults().toBuilder().windows(java.util.Map.of())
+                .build(), strictStore, clock::get);
         MovingPort other = MovingPort.ib();
         other.state(1);
         clock.addAndGet(1000);
