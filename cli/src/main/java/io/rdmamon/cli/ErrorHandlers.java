@@ -10,7 +10,8 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 
-/** Maps failures to rdmamon's exit codes with a one-line reason on stderr (DESIGN.md §3). */
+/** Maps failures to rdmamon's exit codes with a one-line reason on stderr (docs/architecture.md "The rdmamon command").
+ * */
 final class ErrorHandlers {
     private ErrorHandlers() {
     }

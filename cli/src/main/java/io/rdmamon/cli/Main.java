@@ -25,7 +25,8 @@ import picocli.CommandLine.Spec;
 import java.util.concurrent.Callable;
 
 /**
- * The {@code rdmamon} command (DESIGN.md §3). Exit 0 on success, 1 on runtime failure, 2 on bad
+ * The {@code rdmamon} command (docs/architecture.md "The rdmamon command"). Exit 0 on success, 1 on runtime failure, 2
+ * on bad
  * usage or bad input, with a one-line reason on stderr.
  *
  * <p>To add a subcommand, list its class in {@code subcommands} below. It inherits

@@ -16,7 +16,8 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** The command contract of DESIGN.md §3, exercised through picocli exactly as {@code main} runs it. */
+/** The command contract of docs/architecture.md "The rdmamon command", exercised through picocli exactly as {@code
+ * main} runs it. */
 class MainTest {
     private static final Path MISSING_ROOT = Path.of("/nonexistent/rdmamon-host-root");
 

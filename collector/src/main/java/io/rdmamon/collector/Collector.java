@@ -44,7 +44,8 @@ public final class Collector {
     }
 
     /**
-     * Starts one replica of a cluster ({@code config.cluster()}, DESIGN.md §8): a clustered Vert.x with Infinispan,
+     * Starts one replica of a cluster ({@code config.cluster()}, docs/architecture.md "Cluster"): a clustered Vert.x
+     * with Infinispan,
      * then the collector on it. The answer's {@code vertx} is the clustered one; closing it drains the agents (close
      * 1012) and leaves the cluster.
      */

@@ -29,7 +29,8 @@ import java.util.Set;
 
 /**
  * Collector settings. Layers, later wins: {@link #defaults()}, a JSON file ({@link #load}), environment
- * variables {@code RDMAMON_*}, then command-line flags ({@link #withListen}, {@link #withInsecure}, {@link #withTlsFiles}).
+ * variables {@code RDMAMON_*}, then command-line flags ({@link #withListen}, {@link #withInsecure}, {@link
+ * #withTlsFiles}).
  * Every key is documented in docs/collector.md.
  *
  * @param listenHost          address to bind
@@ -42,16 +43,20 @@ import java.util.Set;
  * @param maxNodes            nodes kept at most; hellos of further nodes are refused
  * @param maxFrameBytes       largest agent frame accepted
  * @param probes              active probe limits (the {@code "probes"} section, docs/probes.md)
- * @param diagnosis           thresholds and windows of the diagnosis engine (the {@code "diagnosis"} section, docs/diagnosis.md)
- * @param tls                 the server's certificate and key (the {@code "tls"} section); {@link TlsConfig#NONE} = plain HTTP
- * @param ingest              what one agent may announce and how long its stream may stay silent (the {@code "ingest"} section)
+ * @param diagnosis           thresholds and windows of the diagnosis engine (the {@code "diagnosis"} section,
+ * docs/diagnosis.md)
+ * @param tls                 the server's certificate and key (the {@code "tls"} section); {@link TlsConfig#NONE} =
+ * plain HTTP
+ * @param ingest              what one agent may announce and how long its stream may stay silent (the {@code "ingest"}
+ * section)
  * @param http                connection, request and refusal-log bounds of the HTTP side (the {@code "http"} section)
  * @param historyBudgetMiB    memory for the rate histories of all ports, past which each port keeps fewer points;
  *                            0 = {@value #AUTO_HISTORY_BUDGET_PERCENT} % of the JVM's maximum heap
  * @param cluster             how this collector joins a cluster of replicas (the {@code "cluster"} section);
  *                            {@link ClusterConfig#NONE} = a lone collector
  * @param metrics             the families {@code /metrics} renders (the {@code "metrics"} key, {@code --metrics}:
- *                            DESIGN.md §3, docs/metrics.md "Profiles"); {@link MetricSelection#FULL} = all
+ *                            docs/architecture.md "The rdmamon command", docs/metrics.md "Profiles"); {@link
+ * MetricSelection#FULL} = all
  * @param pingmesh            continuous latency probing between the agents that allow it (the {@code "pingmesh"}
  *                            section, docs/pingmesh.md)
  */
@@ -118,7 +123,8 @@ public record CollectorConfig(
                 : Math.max(1, maxHeapBytes / 100 * AUTO_HISTORY_BUDGET_PERCENT);
     }
 
-    /** Loopback on the default port, no tokens, 3 intervals to stale, 10 minutes to expiry, 900 points (15 min at 1 Hz). */
+    /** Loopback on the default port, no tokens, 3 intervals to stale, 10 minutes to expiry, 900 points (15 min at 1
+     * Hz). */
     public static CollectorConfig defaults() {
         return new CollectorConfig("127.0.0.1", DEFAULT_PORT, false, List.of(), 3, Duration.ofMinutes(10), 900,
                 10_000, WireFormat.DEFAULT_MAX_FRAME_BYTES, ProbeConfig.defaults(),

@@ -17,7 +17,7 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * {@code <root>/ethtool/<if>/statistics}: the exact text of {@code ethtool -S <if>}, used instead of
- * the ioctl when the host root is not {@code /} (fixtures, captures, the simulator; DESIGN.md §2).
+ * the ioctl when the host root is not {@code /} (fixtures, captures, the simulator; docs/architecture.md "Host root").
  */
 public final class CapturedEthtoolStatsSource implements EthtoolStatsSource {
     /** A capture of a NIC with every channel's counters is a few hundred KiB; more is not a capture. */
@@ -42,7 +42,8 @@ public final class CapturedEthtoolStatsSource implements EthtoolStatsSource {
         return sample(ifname).toMap();
     }
 
-    /** Parsed from the bytes in the usual case, with the names of the last read of {@code ifname} when they are the same. */
+    /** Parsed from the bytes in the usual case, with the names of the last read of {@code ifname} when they are the
+     * same. */
     @Override
     public RawStatistics sample(String ifname) throws IOException {
         InterfaceNames.requireValid(ifname);

@@ -51,7 +51,8 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
- * Reads everything rdmamon knows about a host below a host root (DESIGN.md §2): the InfiniBand class in sysfs (the
+ * Reads everything rdmamon knows about a host below a host root (docs/architecture.md "Host root"): the InfiniBand
+ * class in sysfs (the
  * devices and ports every other source completes), then the {@link Source}s registered in {@link Builder#build()}:
  * each port's netdev ({@link PortSource}: ethtool statistics, transceiver, FEC, LLDP neighbour, QoS), each device
  * ({@link DeviceSource}: libibverbs) and the host ({@link HostSource}: {@code etc/nccl.conf}, the GPU↔NIC topology).
@@ -125,7 +126,8 @@ public final class HostReader {
      * The settings of a reader for {@code hostRoot}. With root {@code /} ethtool statistics and transceivers come from
      * the SIOCETHTOOL ioctl, verbs from libibverbs, device resources, QPs and port hw counters from RDMA netlink, DCB
      * from DCB netlink and LLDP from lldpctl when not captured; otherwise from the captures under the root
-     * ({@code <root>/ethtool/<if>/statistics}, {@code dcb/}, {@code lldp/}), and neither verbs nor RDMA netlink are used.
+     * ({@code <root>/ethtool/<if>/statistics}, {@code dcb/}, {@code lldp/}), and neither verbs nor RDMA netlink are
+     * used.
      *
      * @throws HostRootException when the root does not exist or is not a directory (message names it)
      */
@@ -195,7 +197,8 @@ public final class HostReader {
             return this;
         }
 
-        /** The ethtool statistics (and FEC) from {@code ethtool} (tests, the simulator, captures replayed otherwise). */
+        /** The ethtool statistics (and FEC) from {@code ethtool} (tests, the simulator, captures replayed otherwise).
+         * */
         public Builder ethtool(EthtoolStatsSource ethtool) {
             this.ethtool = ethtool;
             return this;
@@ -272,7 +275,8 @@ public final class HostReader {
         }
 
         /**
-         * Reuse each RoCE port's QoS configuration (and {@code etc/nccl.conf}) for up to {@code refresh}, re-read sooner
+         * Reuse each RoCE port's QoS configuration (and {@code etc/nccl.conf}) for up to {@code refresh}, re-read
+         * sooner
          * when the port's state changes; the GPU↔NIC topology is reused as long. {@link Duration#ZERO} (the default):
          * read every sample.
          */

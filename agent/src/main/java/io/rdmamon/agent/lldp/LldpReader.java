@@ -17,7 +17,8 @@ import java.time.Duration;
 import java.util.function.LongSupplier;
 
 /**
- * The LLDP neighbour of a netdev (DESIGN.md §2): {@code <root>/lldp/<if>.json}, the output of {@code lldpctl -f json}
+ * The LLDP neighbour of a netdev (docs/architecture.md "Host root"): {@code <root>/lldp/<if>.json}, the output of
+ * {@code lldpctl -f json}
  * captured for that interface, when it exists; else, on a live host (a reader given an {@link LldpctlCommand}), what
  * lldpctl answers now. No capture under another root, or no lldpctl on a live host, is no neighbour; a capture or
  * answer that does not parse is a failed {@code lldp} status naming it, and the port is still reported without one.

@@ -11,7 +11,8 @@ import io.rdmamon.nativeio.ethtool.NetlinkModuleEeprom;
 import java.io.IOException;
 
 /**
- * The module EEPROM through {@code ETHTOOL_GMODULEINFO}/{@code ETHTOOL_GMODULEEEPROM} (phys-facts.md §2), and page by
+ * The module EEPROM through {@code ETHTOOL_GMODULEINFO}/{@code ETHTOOL_GMODULEEEPROM} (docs/reference/physical-layer.md
+ * §2), and page by
  * page through the ethtool netlink {@code MODULE_EEPROM_GET} ({@link PagedModuleImage}) where the ioctl cannot reach
  * the module: EINVAL is mlx5 refusing a CMIS module (QSFP-DD, OSFP) on the ioctl, EOPNOTSUPP a driver that only has
  * the page operation (or none). What the errno of the last call means: EOPNOTSUPP a driver without module cages (veth,

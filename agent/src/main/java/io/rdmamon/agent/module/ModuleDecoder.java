@@ -12,7 +12,8 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * Decodes a module EEPROM image into a {@link TransceiverModule} (phys-facts.md §3; offsets and units from SFF-8472
+ * Decodes a module EEPROM image into a {@link TransceiverModule} (docs/reference/physical-layer.md §3; offsets and
+ * units from SFF-8472
  * 12.4.3, SFF-8636 2.11 and OIF-CMIS 5.4). Pure: the image is {@code ethtool -m IF raw on}'s flat buffer, or for CMIS
  * the 128-byte pages lower, 00h, 01h, 02h, 10h, 11h concatenated (what the agent reads through netlink; absent pages
  * at the end may be left off). Throws {@link IllegalArgumentException} naming the byte or length at fault for an image
@@ -104,7 +105,8 @@ public final class ModuleDecoder {
     /**
      * SFF-8472 §9: internally calibrated values are in the standard units; externally calibrated ones are A/D counts
      * to be turned into them with the constants at A2h 56-91 (value = slope × count + offset; Rx power by a 4th order
-     * polynomial). ethtool applies the Rx polynomial linearly (phys-facts.md §3.1); this follows the spec.
+     * polynomial). ethtool applies the Rx polynomial linearly (docs/reference/physical-layer.md §3.1); this follows the
+     * spec.
      */
     private record Calibration(double[] rx, double biasSlope, double biasOffset, double txSlope, double txOffset,
                                double tSlope, double tOffset, double vSlope, double vOffset) {
@@ -243,7 +245,8 @@ public final class ModuleDecoder {
 
     /**
      * Page 01h byte 160 bits 4:3: the Tx bias multiplier, 0 → ×1, 1 → ×2, 2 → ×4 (OIF-CMIS 5.4 Table 8-53; ethtool
-     * shifts right instead, phys-facts.md §3.3 — this follows the spec). 1 when page 01h is not in the image.
+     * shifts right instead, docs/reference/physical-layer.md §3.3 — this follows the spec). 1 when page 01h is not in
+     * the image.
      */
     private static int biasMultiplier(byte[] image) {
         if (image.length < 3 * PAGE) {

@@ -6,7 +6,7 @@ import java.io.IOException;
 /**
  * Assembles a module EEPROM image from half-page reads (the ethtool netlink {@code MODULE_EEPROM_GET}), laid out as
  * {@link ModuleDecoder} reads it, so that a module read page by page decodes exactly like one read by the ioctl or
- * from a capture. The pages, in order, as ethtool itself reads them (phys-facts.md §2.3):
+ * from a capture. The pages, in order, as ethtool itself reads them (docs/reference/physical-layer.md §2.3):
  * <ul>
  *   <li>always the lower page and upper page 00h (I2C 0x50, page 0, offsets 0 and 128): byte 0 says what follows;</li>
  *   <li>CMIS (0x18, 0x19, 0x1B, 0x1E, 0x1F, 0x20) unless flat (byte 2 bit 7): pages 01h, 02h, 10h, 11h of bank 0

@@ -18,7 +18,8 @@ import java.util.stream.Stream;
 /**
  * The argv (without the binary) of one side of a probe, checked against the host it runs on. Bandwidth
  * ({@code ib_write_bw}): {@code -d DEV -i PORT [-x GID] -s SIZE -D SECONDS -q QPS [-b] -p TCPPORT --report_gbits -F
- * [-R] [SERVER]}, plus {@code -u} and {@code --tclass} when the spec names them. Latency ({@code ib_send_lat}): {@code -d DEV -i PORT [-x GID] -s SIZE -n ITERS [-u QPTIMEOUT]
+ * [-R] [SERVER]}, plus {@code -u} and {@code --tclass} when the spec names them. Latency ({@code ib_send_lat}): {@code
+ * -d DEV -i PORT [-x GID] -s SIZE -n ITERS [-u QPTIMEOUT]
  * [--tclass TC] -U -F -p TCPPORT [-R] [SERVER]}: polling, not {@code -e} (sleep on completion events), which hung
  * both sides for minutes in the Soft-RoCE lab when a packet was lost (docs/probes-agent.md).
  *
@@ -42,7 +43,7 @@ public final class PerftestArguments {
     }
 
     /**
-     * @param hostRoot      the agent's host root (DESIGN.md §2)
+     * @param hostRoot      the agent's host root (docs/architecture.md "Host root")
      * @param tcpPort       the perftest TCP port ({@code -p}), 1..65535
      * @param serverAddress the server's address for a client; ignored for a server
      * @throws IllegalArgumentException naming the device, port, GID index or address at fault

@@ -1,6 +1,6 @@
 package io.rdmamon.agent.probe;
 
-/** The ways perftest says it could not run, told apart by its own error lines (rdma-facts.md §6). */
+/** The ways perftest says it could not run, told apart by its own error lines (docs/reference/perftest.md). */
 public enum PerftestFailure {
     /** {@code " Did not detect devices "}: libibverbs found no RDMA device at all. */
     NO_DEVICE,

@@ -9,7 +9,7 @@ import java.util.regex.Pattern;
 
 /**
  * Reads perftest's ({@code ib_write_bw}) stdout and stderr, in the order printed, into a
- * {@link PerftestOutcome}. Formats: rdma-facts.md §6 ({@code src/perftest_parameters.h},
+ * {@link PerftestOutcome}. Formats: docs/reference/perftest.md ({@code src/perftest_parameters.h},
  * {@code src/write_bw.c}).
  *
  * <p>The table header names the unit and every row after it is in that unit: {@code MB/sec}

@@ -12,7 +12,7 @@ import java.util.Locale;
 
 /**
  * perftest's ({@code ib_write_bw}, {@code ib_send_lat}) printed output, line by line, for the programs that stand
- * in for it: the demo's simulated perftest and the tests' stand-in. Formats from rdma-facts.md §6
+ * in for it: the demo's simulated perftest and the tests' stand-in. Formats from docs/reference/perftest.md
  * ({@code RESULT_LINE}, the {@code --report_gbits} header, {@code REPORT_FMT} and its 6-decimal
  * {@code REPORT_FMT_EXT} form when the Gb/s average is below 0.1, the server's waiting box and the
  * error lines of {@code ctx_find_dev} and the socket setup) and from perftest v4.5-0.17 for the latency test
@@ -91,7 +91,7 @@ public final class PerftestReportFormat {
     /**
      * The two QPs' addresses both sides print once connected, and the line under them. On Ethernet
      * (RoCE) each address is followed by its GID, printed as perftest does ({@code PERF_GID_FMT}: the 16
-     * bytes in decimal, rdma-facts §6); InfiniBand without GRH prints none.
+     * bytes in decimal, docs/reference/perftest.md); InfiniBand without GRH prints none.
      *
      * @param localGid  the local GID as sysfs prints it ({@code fe80:0000:...}), or null for none
      * @param remoteGid the peer's GID, or null for none

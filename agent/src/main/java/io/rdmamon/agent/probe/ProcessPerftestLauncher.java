@@ -28,7 +28,7 @@ import java.util.function.Consumer;
  */
 public final class ProcessPerftestLauncher implements PerftestLauncher {
     private static final System.Logger LOG = System.getLogger(ProcessPerftestLauncher.class.getName());
-    /** perftest's name on PATH (DESIGN.md §3). */
+    /** perftest's name on PATH (docs/architecture.md "The rdmamon command"). */
     public static final String DEFAULT_BINARY = "ib_write_bw";
     static final Duration KILL_GRACE = Duration.ofSeconds(2);
     private static final List<Path> SETSID = List.of(Path.of("/usr/bin/setsid"), Path.of("/bin/setsid"));

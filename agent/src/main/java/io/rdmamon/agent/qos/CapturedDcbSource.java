@@ -21,7 +21,8 @@ import java.util.List;
 
 /**
  * {@code <root>/dcb/<if>/{pfc,ets,app,apptrust,buffer,maxrate,dcbx}.json}: the exact stdout of
- * {@code dcb -j <obj> show dev <if>} (DESIGN.md §2, qos-facts.md §5), for fixtures, captures and the simulator.
+ * {@code dcb -j <obj> show dev <if>} (docs/architecture.md "Host root", docs/reference/qos-dcb.md §5), for fixtures,
+ * captures and the simulator.
  *
  * <p>Per file: absent = not captured (that part null); only whitespace = {@code dcb} said not supported ("Attribute
  * read: Operation not supported" goes to stderr, a bare newline to stdout), so the part is null and the reading lists

@@ -10,7 +10,8 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The objects {@code dcb -j <obj> show dev <if>} prints (iproute2 {@code dcb/*.c}; qos-facts.md §5), one parser each.
+ * The objects {@code dcb -j <obj> show dev <if>} prints (iproute2 {@code dcb/*.c}; docs/reference/qos-dcb.md §5), one
+ * parser each.
  * Keys in any order, unknown keys ignored; the keys rdmamon needs are required and range-checked. Refusals are
  * {@link io.rdmamon.protocol.json.StrictJsonException}s or {@link IllegalArgumentException}s naming the key (and the
  * index in an array); the caller puts the file in front.

@@ -8,7 +8,8 @@ import java.util.List;
 
 /**
  * Where a netdev's DCB configuration comes from: DCB netlink ({@code RTM_GETDCB}/{@code DCB_CMD_IEEE_GET}) on a
- * real host, or the {@code dcb -j <obj> show dev <if>} captures under {@code <root>/dcb/<if>/} (DESIGN.md §2).
+ * real host, or the {@code dcb -j <obj> show dev <if>} captures under {@code <root>/dcb/<if>/} (docs/architecture.md
+ * "Host root").
  */
 @FunctionalInterface
 public interface DcbSource {

@@ -10,7 +10,7 @@ import io.rdmamon.protocol.model.QosConfig;
 
 import java.io.IOException;
 /**
- * The live host's DCB configuration over netlink ({@code DCB_CMD_IEEE_GET}, reference/qos-facts.md §1), mapped to
+ * The live host's DCB configuration over netlink ({@code DCB_CMD_IEEE_GET}, docs/reference/qos-dcb.md §1), mapped to
  * {@link QosConfig} with source {@code netlink}. A netdev without DCB (veth, virtio-net, a VF) is unsupported
  * ({@link UnsupportedCapabilityException}, {@code no DCB support on X (EOPNOTSUPP)}); a vanished one fails with the
  * kernel's reason ({@code no such interface X (ENODEV)}); either costs only that interface. Blocking: call it on a

@@ -8,7 +8,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Pure parsers of the optional QoS files of a host (qos-facts.md §3.1, §4): MLNX_OFED's ECN and traffic class files,
+ * Pure parsers of the optional QoS files of a host (docs/reference/qos-dcb.md §3.1, §4): MLNX_OFED's ECN and traffic
+ * class files,
  * rdma_cm's configfs {@code default_roce_tos} and {@code /etc/nccl.conf}. Input is the file's text as read (sysfs reads
  * are trimmed); a refusal is an {@link IllegalArgumentException} saying what was found, the caller names the file.
  */
@@ -28,7 +29,7 @@ public final class QosFileParsers {
 
     /**
      * {@code ecn/roce_{np,rp}/enable/<prio>}: {@code "1"} or {@code "0"}; null for an empty read, which the OFED driver
-     * returns when its firmware query fails (qos-facts.md §3.1), so the state is unknown.
+     * returns when its firmware query fails (docs/reference/qos-dcb.md §3.1), so the state is unknown.
      */
     public static Boolean ecnEnabled(String text) {
         return switch (text.strip()) {

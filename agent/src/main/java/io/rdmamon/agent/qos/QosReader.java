@@ -22,7 +22,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongSupplier;
 
 /**
- * Assembles a RoCE port's {@link QosConfig} (DESIGN.md §2): the DCB part from a {@link DcbSource}, then, where they
+ * Assembles a RoCE port's {@link QosConfig} (docs/architecture.md "Host root"): the DCB part from a {@link DcbSource},
+ * then, where they
  * exist, MLNX_OFED's {@code sys/class/net/<if>/ecn/} and {@code sys/class/infiniband/<dev>/tc/<port>/traffic_class},
  * and rdma_cm's configfs {@code default_roce_tos}; and the host's {@code etc/nccl.conf}. Read only: a file or
  * directory that does not exist is not read, never created.

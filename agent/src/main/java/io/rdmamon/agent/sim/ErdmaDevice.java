@@ -7,13 +7,14 @@ import java.util.List;
 import java.util.random.RandomGenerator;
 
 /**
- * An Alibaba Cloud eRDMA device ({@code erdma_0}, rdma-facts §4): node type RNIC, no
+ * An Alibaba Cloud eRDMA device ({@code erdma_0}, docs/reference/sysfs-and-counters.md §3): node type RNIC, no
  * {@code counters/} (no process_mad), no hca_type/board_id, the 11 per-port hw counters, and a
  * virtio-net netdev that is NOT under {@code device/net/}: it is paired by MAC, and node_guid is
  * the EUI-64 of that MAC.
  *
  * <p>The GID table is the iWARP-mode one (one entry: the MAC in bytes 0..5). gid_attrs for
- * iWARP-mode erdma are not verified (rdma-facts §9), so none are written and readers see them as
+ * iWARP-mode erdma are not verified (docs/reference/sysfs-and-counters.md §5), so none are written and readers see them
+ * as
  * unreadable.
  */
 final class ErdmaDevice implements SimulatedDevice {
@@ -25,7 +26,8 @@ final class ErdmaDevice implements SimulatedDevice {
     private static final int NETDEV_MTU = 1500;
     /** Average work request size, for tx_reqs_cnt. */
     private static final double REQUEST_BYTES = 16384;
-    /** The instance's bandwidth cap relative to the reported rate; traffic above it is dropped under erdma-ratelimit. */
+    /** The instance's bandwidth cap relative to the reported rate; traffic above it is dropped under erdma-ratelimit.
+     * */
     private static final double BANDWIDTH_CAP = 0.6;
 
     private final long mac;

@@ -20,7 +20,7 @@ import io.rdmamon.agent.host.HostReader;
 import io.rdmamon.agent.host.HostRootException;
 
 /**
- * A simulated RDMA fabric: real host-root trees (DESIGN.md §2) under {@code <baseDir>/<node>/}
+ * A simulated RDMA fabric: real host-root trees (docs/architecture.md "Host root") under {@code <baseDir>/<node>/}
  * whose counters move with a traffic model, so the real readers
  * ({@code HostReader.forRoot(node.hostRoot())}) read them exactly as they read a host.
  *

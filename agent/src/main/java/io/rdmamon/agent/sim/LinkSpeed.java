@@ -1,7 +1,8 @@
 package io.rdmamon.agent.sim;
 
 /**
- * Port speeds as the {@code rate} file spells them (rdma-facts §1.2: per-lane deci-Gb/s × width,
+ * Port speeds as the {@code rate} file spells them (docs/reference/sysfs-and-counters.md §1.2: per-lane deci-Gb/s ×
+ * width,
  * printed {@code "%d%s Gb/sec (%dX %s)"}). Ethernet ports report the IB speed/width the mlx5 driver
  * maps the Ethernet mode to (200GbE-R4 → 4X HDR, 100GbE-R4 → 4X EDR, 25GbE → 1X EDR).
  */

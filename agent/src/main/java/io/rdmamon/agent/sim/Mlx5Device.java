@@ -10,7 +10,8 @@ import java.util.random.RandomGenerator;
 /**
  * A ConnectX (mlx5) device with one port, in RoCE mode (link layer Ethernet, a netdev with
  * {@code ethtool -S} statistics, PFC on the lossless priority, DCQCN congestion counters) or
- * InfiniBand mode (a LID, no netdev). File names, widths and group order follow rdma-facts §1–§3.
+ * InfiniBand mode (a LID, no netdev). File names, widths and group order follow docs/reference/sysfs-and-counters.md
+ * §1, §2; docs/reference/ethtool-and-verbs.md §1.
  */
 final class Mlx5Device implements SimulatedDevice {
 
@@ -108,7 +109,8 @@ final class Mlx5Device implements SimulatedDevice {
         this.tcpLoad = new Utilisation(0.02, 0.01, 30);
         this.hw = hwCounters(roce);
         this.ethtool = roce ? ethtoolCounters(losslessPriority, qos.pfcOn()) : null;
-        // the device index is the MAC's last byte (SimulatedHost.mac): a QSFP28 in the first cage, a QSFP-DD in the next
+        // the device index is the MAC's last byte (SimulatedHost.mac): a QSFP28 in the first cage, a QSFP-DD in the
+        // next
         boolean cmis = (mac & 0xff) % 2 == 1;
         this.optic = roce ? new SimulatedOptic(cmis, String.format("MT%08X", mac & 0xffffffffL), speed.isPam4(),
                 fault == Scenario.DIRTY_OPTIC, random.nextDouble(38, 48)) : null;
@@ -180,7 +182,8 @@ final class Mlx5Device implements SimulatedDevice {
     }
 
     /**
-     * mlx5e stats groups in kernel order (rdma-facts §3.1), the subset a monitor cares about; the pause counters only
+     * mlx5e stats groups in kernel order (docs/reference/ethtool-and-verbs.md §1.1), the subset a monitor cares about;
+     * the pause counters only
      * while PFC is on ({@code pfcOn}), as mlx5 lists them.
      */
     private static CounterSet ethtoolCounters(int losslessPriority, boolean pfcOn) {

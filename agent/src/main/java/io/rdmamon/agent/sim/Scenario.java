@@ -7,7 +7,8 @@ import java.util.stream.Collectors;
 /**
  * What the simulated fabric does wrong. Each value except {@link #MIXED} is also the fault a single node carries
  * ({@link SimulatedNode#fault()}: for {@link #TOR_UPLINK_LOSS}, a switch's fault, the nodes under that switch, whose
- * counters show it); {@link #HEALTHY} means none. docs/simulator.md says which diagnosis rule (DESIGN.md §6) each one
+ * counters show it); {@link #HEALTHY} means none. docs/simulator.md says which diagnosis rule (docs/architecture.md
+ * "Rule ids") each one
  * should trigger.
  */
 public enum Scenario {

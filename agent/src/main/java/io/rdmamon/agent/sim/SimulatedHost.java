@@ -47,7 +47,8 @@ final class SimulatedHost {
             }
         }
         if (plan.kind() == NodeKind.ROCE_MLX5) {
-            // what doRoCE writes (qos-facts.md §6.1): NCCL marks its traffic with the fleet's RoCE DSCP, on GID 3
+            // what doRoCE writes (docs/reference/qos-dcb.md §6.1): NCCL marks its traffic with the fleet's RoCE DSCP,
+            // on GID 3
             // (the RoCE v2 IPv4 entry of the simulated table)
             tree.write("etc/nccl.conf", "# RoCE: DSCP " + spec.roceDscp() + " -> priority " + spec.losslessPriority()
                     + "\nNCCL_IB_TC=" + (spec.roceDscp() << 2) + "\nNCCL_IB_GID_INDEX=3\n");
@@ -95,7 +96,8 @@ final class SimulatedHost {
         return List.copyOf(devices);
     }
 
-    /** Faults of one port (link-degraded, gid-missing, dirty-optic, pcie-x8) go to the node's last device; the others to all. */
+    /** Faults of one port (link-degraded, gid-missing, dirty-optic, pcie-x8) go to the node's last device; the others
+     * to all. */
     private static Scenario portFault(Scenario nodeFault, int device) {
         boolean onePort = nodeFault == Scenario.LINK_DEGRADED || nodeFault == Scenario.GID_MISSING
                 || nodeFault == Scenario.DIRTY_OPTIC || nodeFault == Scenario.PCIE_X8;

@@ -7,7 +7,7 @@ import java.util.Arrays;
  * The transceiver in a simulated RoCE port's cage, written as the EEPROM image {@code ethtool -m IF raw on} gives
  * ({@code ethtool/<if>/module}): a 100G-SR4 QSFP28 (SFF-8636, 640 bytes with page 03h thresholds) or a 400G-SR8
  * QSFP-DD (CMIS 5.0: lower, 00h, 01h, 02h, 10h, 11h). Encoded to the offsets the agent's decoder reads
- * (phys-facts.md §3), so the demo exercises the real read path.
+ * (docs/reference/physical-layer.md §3), so the demo exercises the real read path.
  *
  * <p>{@code dirty-optic}: one lane's Rx power falls {@link #DIRTY_FALL_DB_PER_SECOND} per simulated second down to
  * {@link #DIRTY_FLOOR_DBM} (a connector collecting dust, then a fiber barely passing light), and the link's

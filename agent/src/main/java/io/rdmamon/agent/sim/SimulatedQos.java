@@ -10,8 +10,10 @@ import java.util.stream.IntStream;
 
 /**
  * The QoS configuration of one simulated RoCE port, written into its host tree as {@code dcb -j} captures
- * ({@code dcb/<if>/*.json}, DESIGN.md §2) and, on MLNX_OFED hosts, the OFED ECN and traffic class files and the
- * rdma_cm configfs ToS (qos-facts.md §3, §4). What a well-run fleet sets (qos-facts.md §6.1): trust dscp, 64 DSCP APP
+ * ({@code dcb/<if>/*.json}, docs/architecture.md "Host root") and, on MLNX_OFED hosts, the OFED ECN and traffic class
+ * files and the
+ * rdma_cm configfs ToS (docs/reference/qos-dcb.md §3, §4). What a well-run fleet sets (docs/reference/qos-dcb.md §6.1):
+ * trust dscp, 64 DSCP APP
  * entries mapping DSCP d to d>>3 except the fleet's RoCE DSCP, which maps to the lossless priority; PFC on exactly
  * that priority; the lossless priority in its own ETS class; DCBX owned by the host. The QoS scenarios change it the
  * way real hosts lose it.
@@ -27,7 +29,7 @@ import java.util.stream.IntStream;
  */
 record SimulatedQos(String device, String netdev, Scenario fault, int lossless, int wrongPriority, int roceDscp,
                     boolean ofed, boolean pairsWithBlank) {
-    /** CNPs on DSCP 48, 802.1p priority 6: the switch side's strict CNP class (qos-facts.md §6.1). */
+    /** CNPs on DSCP 48, 802.1p priority 6: the switch side's strict CNP class (docs/reference/qos-dcb.md §6.1). */
     static final int CNP_DSCP = 48;
     static final int CNP_PRIORITY = 6;
 
@@ -55,7 +57,7 @@ record SimulatedQos(String device, String netdev, Scenario fault, int lossless, 
                 + "]}\n");
         tree.write(dcb + "ets.json", ets());
         tree.write(dcb + "app.json", app());
-        // mlx5 has no apptrust: `dcb apptrust show` fails and prints a bare newline (qos-facts.md §2, §5)
+        // mlx5 has no apptrust: `dcb apptrust show` fails and prints a bare newline (docs/reference/qos-dcb.md §2, §5)
         tree.write(dcb + "apptrust.json", "\n");
         tree.write(dcb + "dcbx.json", "{\"host\":true,\"cee\":true,\"ieee\":true}\n");
         if (ofed) {

@@ -33,14 +33,16 @@ public record SimulationSpec(int nodeCount, Scenario scenario, long seed, int lo
 
     /**
      * The DSCP the fleet's RoCE traffic is marked with ({@code NCCL_IB_TC} = 4 × it): 26 (AF31), what NVIDIA's tooling
-     * and most switch profiles use (qos-facts.md §6.1). The nodes' DSCP map sends it to {@link #losslessPriority}
+     * and most switch profiles use (docs/reference/qos-dcb.md §6.1). The nodes' DSCP map sends it to {@link
+     * #losslessPriority}
      * whatever that is, so only with priority 3 does it agree with the default map {@code d >> 3}.
      */
     public int roceDscp() {
         return ROCE_DSCP;
     }
 
-    /** The priority RDMA lands on in {@link Scenario#WRONG_PRIORITY}: 0 (the default, lossy one), or 1 when 0 is lossless. */
+    /** The priority RDMA lands on in {@link Scenario#WRONG_PRIORITY}: 0 (the default, lossy one), or 1 when 0 is
+     * lossless. */
     public int wrongPriority() {
         return losslessPriority == 0 ? 1 : 0;
     }

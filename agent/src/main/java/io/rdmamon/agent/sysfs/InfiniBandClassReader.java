@@ -26,7 +26,7 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 /**
- * Reads {@code <root>/sys/class/infiniband} (kernel layout in rdma-facts.md §1; ABI in
+ * Reads {@code <root>/sys/class/infiniband} (kernel layout in docs/reference/sysfs-and-counters.md §1; ABI in
  * Documentation/ABI/stable/sysfs-class-infiniband). Reading is kept apart from parsing: this class
  * walks directories and reads files, {@link SysfsParsers} turns text into values.
  *
@@ -45,7 +45,8 @@ public final class InfiniBandClassReader {
     private static final Set<String> DATA_COUNTERS =
             Set.of("port_rcv_data", "port_xmit_data", "port_rcv_data_64", "port_xmit_data_64");
     /**
-     * The {@code counters_ext/} file (kernels before 4.5, mlx4; rdma-facts.md §1.3) that counts the same
+     * The {@code counters_ext/} file (kernels before 4.5, mlx4; docs/reference/sysfs-and-counters.md §1.3) that counts
+     * the same
      * thing as a {@code counters/} name: the 64-bit PortCountersExt value next to the legacy 32-bit one.
      */
     private static final Map<String, String> COUNTERS_EXT_TWINS = Map.of(

@@ -15,7 +15,8 @@ import java.util.Set;
 import java.util.TreeMap;
 
 /**
- * Finds the Ethernet netdev of each RoCE/iWARP port of a device (rdma-facts.md §1.6), in this order:
+ * Finds the Ethernet netdev of each RoCE/iWARP port of a device (docs/reference/sysfs-and-counters.md §1.6), in this
+ * order:
  * <ol>
  *   <li>{@code <dev>/device/net/<if>}: netdevs of the same PCI function (mlx5, bnxt_re, irdma). A
  *       function with several ports (mlx4) tells them apart by {@code dev_port} (or, on old kernels,

@@ -14,7 +14,8 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The PCI function of an RDMA device (phys-facts.md §5.2): {@code realpath(<dev>/device)}, walked up to the first
+ * The PCI function of an RDMA device (docs/reference/physical-layer.md §5.2): {@code realpath(<dev>/device)}, walked up
+ * to the first
  * directory named like a PCI address (a virtio-net's {@code device} is {@code virtioN}, below its PCI function),
  * never above the host root. A capture made by following links ({@code tar -h}, {@code cp -rL}) has {@code device} as
  * a copy of the function's directory, named {@code device}: then its {@code uevent}'s {@code PCI_SLOT_NAME} gives the

@@ -5,7 +5,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Pure parsers for the PCIe files of {@code /sys/bus/pci/devices/<address>/} (phys-facts.md §5). Each takes the trimmed
+ * Pure parsers for the PCIe files of {@code /sys/bus/pci/devices/<address>/} (docs/reference/physical-layer.md §5).
+ * Each takes the trimmed
  * file content and throws {@link IllegalArgumentException} quoting what it refused, like {@link SysfsParsers}.
  */
 public final class PciParsers {
@@ -43,7 +44,8 @@ public final class PciParsers {
 
     /**
      * The address in a PCI function's {@code uevent}, its {@code PCI_SLOT_NAME=0000:3b:00.0} line among
-     * {@code DRIVER=}, {@code PCI_CLASS=}, {@code PCI_ID=}, {@code PCI_SUBSYS_ID=}, {@code MODALIAS=}; null when there is
+     * {@code DRIVER=}, {@code PCI_CLASS=}, {@code PCI_ID=}, {@code PCI_SUBSYS_ID=}, {@code MODALIAS=}; null when there
+     * is
      * no such line (the uevent of a device that is not a PCI function, such as {@code virtioN}).
      */
     public static String parseUeventSlotName(String text) {

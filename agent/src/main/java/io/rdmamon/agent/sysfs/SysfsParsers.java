@@ -8,7 +8,7 @@ import java.util.regex.Pattern;
 
 /**
  * Pure parsers for the text of {@code /sys/class/infiniband} attributes (formats in
- * rdma-facts.md §1; kernel ABI: Documentation/ABI/stable/sysfs-class-infiniband). Each takes the
+ * docs/reference/sysfs-and-counters.md §1; kernel ABI: Documentation/ABI/stable/sysfs-class-infiniband). Each takes the
  * trimmed file content and throws {@link IllegalArgumentException} quoting the text it refused
  * ({@link ProblemText#quote}), never another exception: callers turn that into a problem of one file.
  */

@@ -7,7 +7,7 @@ import java.util.List;
  * The ACS Control register (extended capability 0x000D, cap+6): bit 0 Source Validation, 1 Translation Blocking,
  * 2 P2P Request Redirect, 3 P2P Completion Redirect, 4 Upstream Forwarding, 5 P2P Egress Control, 6 Direct
  * Translated P2P. rdma-core's {@code rdma_topo} wants {@code xx000x0} (SV, RR, CR, UF off) on the bridges of a
- * bare-metal GPU↔NIC path (fabric-facts.md §3.4).
+ * bare-metal GPU↔NIC path (docs/reference/pingmesh-workloads-topology.md §3.4).
  */
 public record AcsControl(int raw) {
     public static final String[] NAMES = {"Source Validation", "Translation Blocking", "P2P Request Redirect",

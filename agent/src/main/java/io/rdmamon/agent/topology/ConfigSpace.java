@@ -1,7 +1,8 @@
 package io.rdmamon.agent.topology;
 
 /**
- * Pure decoder of a PCI function's {@code config} file (the bytes sysfs gives; fabric-facts.md §3.4, §3.5): the PCI
+ * Pure decoder of a PCI function's {@code config} file (the bytes sysfs gives;
+ * docs/reference/pingmesh-workloads-topology.md §3.4, §3.5): the PCI
  * Express capability's Device Control (standard list from {@code config[0x34]}, capability id 0x10, DevCtl at cap+8),
  * ACS (extended capability 0x000D, ACS Control at cap+6) and ATS presence (extended capability 0x000F), walking the
  * extended list from offset 0x100.

@@ -4,7 +4,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The path class between two functions of the tree, as NCCL computes it from sysfs (fabric-facts.md §3.2, §3.3; NCCL's
+ * The path class between two functions of the tree, as NCCL computes it from sysfs
+ * (docs/reference/pingmesh-workloads-topology.md §3.2, §3.3; NCCL's
  * {@code xml.cc} and {@code paths.cc}). NCCL walks up a function's sysfs path two components at a time ("go up one
  * level: rewind two '/'"), so its parent is the bridge above the function's own port — a switch's upstream port for
  * a function on a downstream port, the root complex (the CPU) for a function on a root port — and a downstream and

@@ -1,7 +1,8 @@
 package io.rdmamon.agent.topology;
 
 /**
- * The path class between a GPU and a NIC as {@code nvidia-smi topo -m} prints it (fabric-facts.md §3.3), ordered
+ * The path class between a GPU and a NIC as {@code nvidia-smi topo -m} prints it
+ * (docs/reference/pingmesh-workloads-topology.md §3.3), ordered
  * from closest to farthest, with the NCCL path type it is to NCCL (§3.2): NCCL has no NODE, it hangs every host
  * bridge of a NUMA node off that node's CPU, so NODE is PHB to NCCL.
  */

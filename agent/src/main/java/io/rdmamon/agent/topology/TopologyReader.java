@@ -24,7 +24,8 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Reads the GPU↔NIC topology below a host root (DESIGN.md §2, fabric-facts.md §3.5): every GPU under
+ * Reads the GPU↔NIC topology below a host root (docs/architecture.md "Host root",
+ * docs/reference/pingmesh-workloads-topology.md §3.5): every GPU under
  * {@code sys/bus/pci/devices} (class 0x0300xx or 0x0302xx, vendor NVIDIA 0x10de or AMD 0x1002), every RDMA device
  * ({@code sys/class/infiniband/<dev>/device}, resolved as {@code rdmamon pcie} resolves it), the bridges from each to
  * its root port (the directories of the function's real path named like PCI addresses), and of each function its

@@ -9,7 +9,8 @@ import java.util.Set;
 
 /**
  * The GPUDirect RDMA verdict of every GPU↔NIC pair and the NIC(s) NCCL would pick for each GPU (pure: a function of
- * {@link HostTopology}). The rules and their sources are in docs/topology.md and fabric-facts.md §3:
+ * {@link HostTopology}). The rules and their sources are in docs/topology.md and
+ * docs/reference/pingmesh-workloads-topology.md §3:
  * <ul>
  *   <li>not_ready: the path is farther than PXB (NCCL's default {@code NCCL_NET_GDR_LEVEL}); ACS P2P Request or
  *       Completion Redirect or Upstream Forwarding on a bridge of a PIX/PXB path; an NVIDIA GPU with neither a

@@ -1,7 +1,8 @@
 package io.rdmamon.agent.workload;
 
 /**
- * Who a process belongs to, as its {@code /proc/<pid>/cgroup} says (fabric-facts §2.4): the Kubernetes pod and
+ * Who a process belongs to, as its {@code /proc/<pid>/cgroup} says (docs/reference/pingmesh-workloads-topology.md
+ * §2.4): the Kubernetes pod and
  * container, or why it names none.
  *
  * @param podUid      the pod's UID with dashes ({@code 8-4-4-4-12} hex); null when the cgroup is no pod's

@@ -6,20 +6,23 @@ import java.util.regex.Pattern;
 
 /**
  * Parses the text of {@code /proc/<pid>/cgroup} into the Kubernetes pod and container that own the process
- * (fabric-facts §2.4). Pure: the caller reads the file.
+ * (docs/reference/pingmesh-workloads-topology.md §2.4). Pure: the caller reads the file.
  *
  * <p>Layouts: cgroup v2 ({@code 0::<path>}) and v1 ({@code N:controllers:<path>}, any line naming a pod will do); the
  * systemd driver ({@code /kubepods.slice/kubepods-<qos>.slice/kubepods-<qos>-pod<uid_with_underscores>.slice/
- * <runtime>-<id>.scope}, Guaranteed pods without the QoS level) and the cgroupfs driver ({@code /kubepods/<qos>/pod<uid>/
+ * <runtime>-<id>.scope}, Guaranteed pods without the QoS level) and the cgroupfs driver ({@code
+ * /kubepods/<qos>/pod<uid>/
  * <id>}, {@code /kubepods/pod<uid>/<id>} for Guaranteed pods, CRI-O's {@code crio-<id>}). Paths are searched segment by
  * segment, so a path seen from inside another cgroup namespace ({@code /../../kubepods.slice/...}) parses alike.
  */
 public final class CgroupPaths {
-    /** {@code kubepods-pod<uid>.slice} or {@code kubepods-<qos>-pod<uid>.slice}; the UID with {@code _} for {@code -}. */
+    /** {@code kubepods-pod<uid>.slice} or {@code kubepods-<qos>-pod<uid>.slice}; the UID with {@code _} for {@code -}.
+     * */
     private static final Pattern SYSTEMD_POD = Pattern.compile("kubepods(?:-(burstable|besteffort))?-pod([0-9a-fA-F_-]+)\\.slice");
     /** {@code pod<uid>} below {@code /kubepods}. */
     private static final Pattern CGROUPFS_POD = Pattern.compile("pod([0-9a-fA-F_-]+)");
-    /** {@code cri-containerd-<id>.scope}, {@code crio-<id>.scope}, {@code docker-<id>.scope}, {@code crio-<id>}, {@code <id>}. */
+    /** {@code cri-containerd-<id>.scope}, {@code crio-<id>.scope}, {@code docker-<id>.scope}, {@code crio-<id>}, {@code
+     * <id>}. */
     private static final Pattern CONTAINER = Pattern.compile("(?:(cri-containerd|crio|docker)-)?([0-9a-f]{64})(?:\\.scope)?");
     private static final Pattern UID = Pattern.compile("[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}");
 

@@ -21,7 +21,8 @@ import java.util.regex.Pattern;
  * The pods the kubelet names (docs/workloads.md), from two read-only sources, each optional:
  * <ul>
  *   <li>its <b>pod-resources</b> API ({@link KubeletPodResources}): every refresh it calls {@code List} and maps each
- *   device id that is a PCI address (an SR-IOV VF, as the SR-IOV device plugin names it, fabric-facts §2.2; or a DRA
+ *   device id that is a PCI address (an SR-IOV VF, as the SR-IOV device plugin names it,
+ * docs/reference/pingmesh-workloads-topology.md §2.2; or a DRA
  *   NIC driver's device name, {@link #pciAddress}) to the RDMA devices under
  *   {@code <root>/sys/bus/pci/devices/<address>/infiniband}, so that a VF's QPs are the pod's
  *   ({@code attribution="device"}) even when the agent cannot see their pids. Plain-number ids (the shared RDMA plugin)

@@ -21,7 +21,8 @@ import java.util.Map;
 
 /**
  * The kubelet's pod list ({@code GET /pods} on its read-only port, a {@code v1.PodList}): the names behind the pod
- * UIDs and container ids that cgroups carry and pod-resources lacks (fabric-facts §2.1). Read-only, under a deadline;
+ * UIDs and container ids that cgroups carry and pod-resources lacks (docs/reference/pingmesh-workloads-topology.md
+ * §2.1). Read-only, under a deadline;
  * a failure names the URL.
  *
  * <p>The answer is bounded as it arrives: a body beyond {@link #MAX_BODY_BYTES} (announced or counted) is refused and

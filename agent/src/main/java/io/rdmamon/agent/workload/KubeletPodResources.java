@@ -22,7 +22,8 @@ import java.util.List;
 import java.util.concurrent.TimeoutException;
 
 /**
- * The kubelet pod-resources API's {@code List}, read-only, over its unix socket (fabric-facts §2.1): one gRPC call —
+ * The kubelet pod-resources API's {@code List}, read-only, over its unix socket
+ * (docs/reference/pingmesh-workloads-topology.md §2.1): one gRPC call —
  * HTTP/2 without TLS ("prior knowledge"), a {@code POST} of the empty request in gRPC's 5-byte framing, the answer's
  * message and its {@code grpc-status} trailer (grpc/grpc doc/PROTOCOL-HTTP2.md) — under a deadline, so a hung kubelet
  * costs one deadline, never a blocked loop. A failure names the socket and says what to do.

@@ -5,7 +5,8 @@ import java.util.Optional;
 /**
  * Where the agent looks up the pod that holds an RDMA device (an SR-IOV VF given to it), and the name and namespace of
  * a pod it knows by UID from a process's cgroup with the name of the container it knows by id. The seam for the
- * kubelet's APIs (fabric-facts §2.1): {@link KubeletPodDirectory} reads pod-resources {@code List}; {@link #NONE}
+ * kubelet's APIs (docs/reference/pingmesh-workloads-topology.md §2.1): {@link KubeletPodDirectory} reads pod-resources
+ * {@code List}; {@link #NONE}
  * knows no pod.
  */
 public interface PodDirectory {

@@ -4,8 +4,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Decodes the kubelet pod-resources {@code ListPodResourcesResponse} ({@code agent/src/main/proto/podresources-v1.proto},
- * field numbers from the Kubernetes API; fabric-facts §2.1) into one row per device a container holds: those of its
+ * Decodes the kubelet pod-resources {@code ListPodResourcesResponse} ({@code
+ * agent/src/main/proto/podresources-v1.proto},
+ * field numbers from the Kubernetes API; docs/reference/pingmesh-workloads-topology.md §2.1) into one row per device a
+ * container holds: those of its
  * device plugins ({@code devices}) and those of its DRA claims ({@code dynamic_resources}, filled by a kubelet with
  * {@code KubeletPodResourcesDynamicResources}). Pure; fields it does not need (CPU ids, memory, topology, claim names,
  * CDI devices) are skipped, as are fields a newer kubelet adds.
@@ -16,7 +18,8 @@ public final class PodResourcesDecoder {
      *
      * @param resourceName the device plugin's resource name, or the DRA driver's name ({@code dra.net})
      * @param deviceId     the plugin's id: a VF's PCI address for the SR-IOV plugin, a plain number for the shared RDMA
-     *                     plugin (fabric-facts §2.2); or the DRA driver's device name in its pool (a PCI address in
+     *                     plugin (docs/reference/pingmesh-workloads-topology.md §2.2); or the DRA driver's device name
+     * in its pool (a PCI address in
      *                     DNS-label form for the NIC drivers: {@code pci-0000-8a-00-0}, {@code 0000-8a-00-2})
      */
     public record AssignedDevice(String namespace, String pod, String container, String resourceName,

@@ -13,11 +13,13 @@ import io.rdmamon.protocol.model.QueuePair;
  * Who holds the QPs of a device (docs/workloads.md): a device given to a pod as a whole (an SR-IOV VF, from the
  * {@link PodDirectory}) holds that pod's QPs, pid or not; otherwise each user QP's pid leads to the process's
  * {@code comm} and cgroup under the host root, the cgroup to the pod and container, the {@link PodDirectory} to their
- * names. Kernel QPs are their module's either way. The QPs are grouped per port into workloads, bounded ({@link PortWorkload#bounded}). QPs not bound
+ * names. Kernel QPs are their module's either way. The QPs are grouped per port into workloads, bounded ({@link
+ * PortWorkload#bounded}). QPs not bound
  * to a port yet (RESET) are on no port and left out. Reads each process once per call.
  */
 public final class WorkloadAttributor {
-    /** A user QP without a pid: the kernel hides the owner's pid from another pid namespace (fabric-facts §2.3). */
+    /** A user QP without a pid: the kernel hides the owner's pid from another pid namespace
+     * (docs/reference/pingmesh-workloads-topology.md §2.3). */
     public static final String NO_HOST_PID = "agent without hostPID: the owner is in another pid namespace";
     /** Digits of a container id shown when its name is unknown, as {@code docker ps} and {@code crictl ps} show it. */
     private static final int SHORT_CONTAINER_ID = 12;

@@ -59,7 +59,7 @@ public final class EightPortHost {
                 }
                 copyTree(source.resolve("sys/class/net/" + fromIf), root.resolve("sys/class/net/" + toIf));
                 copyTree(source.resolve("ethtool/" + fromIf), root.resolve("ethtool/" + toIf));
-                // the QoS configuration: dcb -j captures of the port's netdev (DESIGN.md §2)
+                // the QoS configuration: dcb -j captures of the port's netdev (docs/architecture.md "Host root")
                 copyTree(source.resolve("dcb/" + fromIf), root.resolve("dcb/" + toIf));
             }
             copyTree(source.resolve("etc"), root.resolve("etc"));

@@ -4,7 +4,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
- * Module EEPROM images built to the specs, byte by byte, with the values of the real modules phys-facts.md §3.4
+ * Module EEPROM images built to the specs, byte by byte, with the values of the real modules
+ * docs/reference/physical-layer.md §3.4
  * decodes (QSFPTEK QSFP28 ER4, Eoptolink QSFP-DD CMIS 5.0, Champion ONE SFP+ LR) — synthesized from those byte
  * values, not copied from the dumps (which carry no licence).
  */

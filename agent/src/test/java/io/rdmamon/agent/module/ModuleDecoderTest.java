@@ -16,7 +16,8 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 /**
- * The decoders on images built to the specs ({@link Images}), checked against the values phys-facts.md §3.4 decodes
+ * The decoders on images built to the specs ({@link Images}), checked against the values
+ * docs/reference/physical-layer.md §3.4 decodes
  * from the real modules' bytes (mW, mA, °C, V there; watts, amperes here).
  */
 class ModuleDecoderTest {

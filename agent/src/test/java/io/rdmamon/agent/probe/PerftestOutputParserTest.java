@@ -62,7 +62,7 @@ class PerftestOutputParserTest {
 
     @Test
     void extendedSixDecimalRowBelowATenthOfAGigabit() {
-        // REPORT_FMT_EXT (rdma-facts.md §6): the form perftest switches to when the Gb/s average is < 0.1
+        // REPORT_FMT_EXT (docs/reference/perftest.md): the form perftest switches to when the Gb/s average is < 0.1
         PerftestOutcome outcome = PerftestOutputParser.parse(List.of(PerftestReportFormat.HEADER_GBITS,
                 " 2          5000             0.052311            0.048207\t\t     3.012937"));
         PerftestResult result = assertInstanceOf(PerftestOutcome.Measured.class, outcome).result();

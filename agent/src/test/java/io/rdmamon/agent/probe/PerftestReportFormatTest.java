@@ -16,7 +16,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class PerftestReportFormatTest {
     @Test
     void gidLinesArePrintedInDecimalBytesLikePerftest() {
-        // NVIDIA gpu-operator-rdma.rst client sample (rdma-facts §6): GID of 192.168.2.226
+        // NVIDIA gpu-operator-rdma.rst client sample (docs/reference/perftest.md): GID of 192.168.2.226
         assertEquals(" GID: 00:00:00:00:00:00:00:00:00:00:255:255:192:168:02:226",
                 PerftestReportFormat.gidLine("0000:0000:0000:0000:0000:ffff:c0a8:02e2"));
         assertEquals(" GID: 254:128:00:00:00:00:00:00:186:206:246:255:254:161:178:196",

@@ -18,7 +18,8 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** {@code dcb -j} captures as iproute2 6.1 and 6.5+ print them (qos-facts.md §5); PFC on priority 4, RoCE DSCP 34. */
+/** {@code dcb -j} captures as iproute2 6.1 and 6.5+ print them (docs/reference/qos-dcb.md §5); PFC on priority 4, RoCE
+ * DSCP 34. */
 class CapturedDcbSourceTest {
     private static final String IF = "enp65s0f1np1";
     private static final String PFC = """

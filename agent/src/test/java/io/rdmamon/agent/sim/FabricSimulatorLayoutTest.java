@@ -196,7 +196,8 @@ class FabricSimulatorLayoutTest {
 
     @Test
     void nothingButTheScratchDirectoryLivesOutsideTheHostRootLayout() throws IOException {
-        // DESIGN.md §2: sys/, ethtool/, the dcb -j captures, etc/nccl.conf, the workloads' proc/<pid>/ and (GPU nodes)
+        // docs/architecture.md "Host root": sys/, ethtool/, the dcb -j captures, etc/nccl.conf, the workloads'
+        // proc/<pid>/ and (GPU nodes)
         // proc/cmdline and proc/driver/nvidia/version, the lldpctl -f json captures
         assertEquals(Set.of("sys", "ethtool", "dcb", "etc", "proc", "lldp", HostTree.SCRATCH_DIR), list(roce));
         assertEquals(Set.of(), list(roce.resolve(HostTree.SCRATCH_DIR)));

@@ -11,12 +11,15 @@ public final class TopologyFixtures {
     }
 
     /**
-     * An HGX-class box with two sockets, 8 GPUs and 10 RDMA functions. The layout follows the {@code nvidia-smi topo -m}
+     * An HGX-class box with two sockets, 8 GPUs and 10 RDMA functions. The layout follows the {@code nvidia-smi topo
+     * -m}
      * published in kubernetes-sigs/dranet's GKE A4 (8× B200, 8× mlx5) guide and the H20 capture with the same
-     * pattern and extra NICs (the captured outputs fabric-facts.md §3.3 cites): per socket two PCIe host bridges,
+     * pattern and extra NICs (the captured outputs docs/reference/pingmesh-workloads-topology.md §3.3 cites): per
+     * socket two PCIe host bridges,
      * each with one bridge holding two GPUs and two NICs (PIX among the four), NODE to the other host bridge of the
      * socket, SYS to the other socket. Each switch is laid out as sysfs shows a real one: an upstream port under the
-     * root port and a downstream port per device. Added, like the H20 box's NIC8–NIC10: a dual-port front-end NIC (mlx5_8,
+     * root port and a downstream port per device. Added, like the H20 box's NIC8–NIC10: a dual-port front-end NIC
+     * (mlx5_8,
      * mlx5_9, two functions of one card) on its own root port on socket 1. NUMA 0 has CPUs 0-55,112-167, NUMA 1
      * 56-111,168-223, as in the dranet output.
      *

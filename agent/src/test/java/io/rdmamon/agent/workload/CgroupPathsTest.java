@@ -6,7 +6,8 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-/** Every layout of fabric-facts §2.4, one row each: the cgroup file's text → pod UID, QoS, runtime, container. */
+/** Every layout of docs/reference/pingmesh-workloads-topology.md §2.4, one row each: the cgroup file's text → pod UID,
+ * QoS, runtime, container. */
 class CgroupPathsTest {
     private static final String CID = "4f1c2a9e0b7d3c5a8e6f1d2b3c4a5e6f7a8b9c0d1e2f3a4b5c6d7e8f9a0b1c2d";
 

@@ -8,7 +8,7 @@ import picocli.CommandLine.Option;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
-/** {@code --host-root DIR} of every reader subcommand (DESIGN.md §2): read only below DIR. */
+/** {@code --host-root DIR} of every reader subcommand (docs/architecture.md "Host root"): read only below DIR. */
 public final class HostRootOption {
     @Option(names = "--host-root", paramLabel = "DIR", defaultValue = "/",
             description = "Read the host below DIR: / for this host, or a captured tree"

@@ -10,7 +10,8 @@ import java.util.StringJoiner;
 import java.util.function.IntFunction;
 
 /**
- * {@code rdmamon qos} text in the layout of {@code mlnx_qos -i IF} (mlnx-tools {@code pretty_print}, qos-facts.md §3.2):
+ * {@code rdmamon qos} text in the layout of {@code mlnx_qos -i IF} (mlnx-tools {@code pretty_print},
+ * docs/reference/qos-dcb.md §3.2):
  * DCBX mode, trust state, the dscp2prio mapping (per priority, DSCPs descending, 8 a line), receive buffers, cable
  * length, the PFC rows, then one {@code tc:} line per traffic class with its priorities. rdmamon adds what mlnx_qos
  * leaves to other tools, each only when known: the MLNX_OFED ECN rows, the CNP marking and the RoCE ToS settings.

@@ -34,7 +34,8 @@ class MlnxPerfFormatTest {
         assertEquals(expected, MlnxPerfFormat.thous(value));
     }
 
-    /** Rates of the published mlnx_perf sample (rdma-facts.md §5): the same lines must come out. */
+    /** Rates of the published mlnx_perf sample (docs/reference/ethtool-and-verbs.md §2): the same lines must come out.
+     * */
     @Test
     void reproducesAPublishedMlnxPerfInterval() {
         Map<String, Double> rates = new LinkedHashMap<>();

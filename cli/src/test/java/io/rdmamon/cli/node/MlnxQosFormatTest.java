@@ -32,7 +32,7 @@ class MlnxQosFormatTest {
 
     static Stream<Arguments> configurations() {
         return Stream.of(
-                // the real mlnx_qos output of qos-facts.md §3.2 (trust dscp, PFC on 3, driver ETS)
+                // the real mlnx_qos output of docs/reference/qos-dcb.md §3.2 (trust dscp, PFC on 3, driver ETS)
                 Arguments.of("mlnx_qos sample", new QosConfig(QosConfig.SOURCE_NETLINK, 0x0d,
                         new QosConfig.Pfc(8, 1 << 3, 7), vendorDefaults(), dscpMap(-1, 0), null, null,
                         Collections.nCopies(8, 0L), null, null, null), """

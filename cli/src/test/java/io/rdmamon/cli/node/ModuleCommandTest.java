@@ -64,7 +64,8 @@ class ModuleCommandTest {
         Files.write(root.resolve("ethtool/ens9f0np0/module"), image);
     }
 
-    /** The QSFPTEK QSFP28 of phys-facts.md §3.4, built to SFF-8636 (lower, 00h, 01h-03h; 640 bytes). */
+    /** The QSFPTEK QSFP28 of docs/reference/physical-layer.md §3.4, built to SFF-8636 (lower, 00h, 01h-03h; 640 bytes).
+     * */
     private static byte[] qsfp28() {
         byte[] b = new byte[640];
         b[0] = 0x11;

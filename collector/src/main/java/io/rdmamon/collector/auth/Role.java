@@ -2,7 +2,8 @@ package io.rdmamon.collector.auth;
 
 import java.util.Locale;
 
-/** What a token lets its bearer do (DESIGN.md §3: separate tokens for agents, viewers and operators). */
+/** What a token lets its bearer do (docs/architecture.md "The rdmamon command": separate tokens for agents, viewers and
+ * operators). */
 public enum Role {
     /** Stream samples to the ingest channel. */
     AGENT,

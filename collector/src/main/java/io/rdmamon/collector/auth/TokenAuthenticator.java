@@ -17,7 +17,8 @@ import java.util.function.BiConsumer;
 
 /**
  * Checks {@code Authorization: Bearer <token>} against the configured tokens. With no token configured at all
- * everything is open (DESIGN.md §3; the collector then refuses non-loopback addresses unless insecure is set).
+ * everything is open (docs/architecture.md "The rdmamon command"; the collector then refuses non-loopback addresses
+ * unless insecure is set).
  * Once any token is configured, a route is open to no one by default: a route whose roles have no token
  * configured is refused with 403 naming the missing role, so that configuring agent and viewer tokens never
  * leaves probes open to anyone. {@link #check} is the whole role matrix; TokenAuthenticatorMatrixTest walks it.

@@ -10,7 +10,8 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * The fleet baselines over the whole cluster (DESIGN.md §8): every {@link #PERIOD} each replica publishes its
+ * The fleet baselines over the whole cluster (docs/architecture.md "Cluster"): every {@link #PERIOD} each replica
+ * publishes its
  * diagnosis engine's fleet counts ({@link FleetCounts}: link rates per HCA model, QoS profiles) on
  * {@link FleetCluster#FLEET_BASELINE}, and counts the other replicas' with its own. A replica's counts go when it
  * leaves the cluster or after {@link #STALE_AFTER} without news; a malformed message is logged and dropped.

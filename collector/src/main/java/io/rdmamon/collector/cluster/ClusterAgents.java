@@ -22,7 +22,8 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The agents and nodes a probe may use, in a cluster any replica's (DESIGN.md §8: probes between agents held by
+ * The agents and nodes a probe may use, in a cluster any replica's (docs/architecture.md "Cluster": probes between
+ * agents held by
  * different replicas, requested on a third). The replica that takes the request runs the probe: before it starts,
  * {@link #prefetch} asks each endpoint's replica (the node directory names it) for the node's last sample, which
  * the checks and the server address need; frames for a remote agent go to its replica over the event bus

@@ -10,7 +10,8 @@ import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 
 /**
- * {@code GET /api/cluster} ({@code {"clustered", "self", "members": [...]}}, DESIGN.md §4; a lone collector is a
+ * {@code GET /api/cluster} ({@code {"clustered", "self", "members": [...]}}, docs/architecture.md "HTTP routes"; a lone
+ * collector is a
  * cluster of one) and the self metrics that say which replica this is and how many there are.
  */
 public final class ClusterApi implements Routes {

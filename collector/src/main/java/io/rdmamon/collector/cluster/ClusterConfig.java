@@ -13,7 +13,7 @@ import java.util.Set;
 
 /**
  * How this collector joins a cluster of replicas (the {@code "cluster"} section of the config file, docs/collector.md
- * "Cluster"; DESIGN.md §8). {@link #NONE} = a lone collector, as without any cluster setting.
+ * "Cluster"; docs/architecture.md "Cluster"). {@link #NONE} = a lone collector, as without any cluster setting.
  *
  * @param listen               the member port's address (JGroups): it binds exactly this host (never every interface)
  *                             on exactly this port; null = not clustered

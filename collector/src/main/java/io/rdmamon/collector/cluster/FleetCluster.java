@@ -16,7 +16,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
 
 /**
- * This collector's place among the replicas (DESIGN.md §8): its id, the members, the {@link NodeDirectory}, and
+ * This collector's place among the replicas (docs/architecture.md "Cluster"): its id, the members, the {@link
+ * NodeDirectory}, and
  * the event-bus addresses replicas talk on. A lone collector is a cluster of one with id {@value #LONE_ID}: the
  * same code paths run on Vert.x's local maps and local event bus, so nothing forks on "clustered or not" beyond
  * this class.
@@ -63,7 +64,8 @@ public final class FleetCluster {
         return open(vertx, null, LONE_ID, null);
     }
 
-    /** A replica of the cluster {@code manager} joined ({@link ClusterBoot}); membership events arrive on {@code vertx}. */
+    /** A replica of the cluster {@code manager} joined ({@link ClusterBoot}); membership events arrive on {@code
+     * vertx}. */
     public static Future<FleetCluster> joined(Vertx vertx, ReplicaClusterManager manager, String memberAddress) {
         return open(vertx, manager, manager.selfId(), memberAddress);
     }

@@ -24,9 +24,11 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Every replica answers for the whole fleet (DESIGN.md §8): {@code /api/nodes} and {@code /api/diagnoses} gather
+ * Every replica answers for the whole fleet (docs/architecture.md "Cluster"): {@code /api/nodes} and {@code
+ * /api/diagnoses} gather
  * the answers of every member over the clustered event bus ({@link FleetCluster#queryAddress}) and merge them
- * (each node carries the {@code replica} that holds it, {@link NodesApi}); {@code /api/nodes/{node}} and its {@code /history},
+ * (each node carries the {@code replica} that holds it, {@link NodesApi}); {@code /api/nodes/{node}} and its {@code
+ * /history},
  * {@code /nccl} and {@code /events} are answered by the replica the node directory names; {@code /api/probes} lists
  * every replica's probes and {@code /api/probes/{id}} is answered by the replica that runs it. A member that does not
  * answer within {@link #ASK_TIMEOUT} costs only its own part: a list answer is still 200, naming it in

@@ -6,7 +6,8 @@ import io.rdmamon.collector.store.NodeView;
 import java.util.Optional;
 
 /**
- * One node-level rule of DESIGN.md §6: its condition on what the store knows of a node, judged on the
+ * One node-level rule of docs/architecture.md "Rule ids": its condition on what the store knows of a node, judged on
+ * the
  * collector's periodic sweep ({@code engine.DiagnosisEngine#sweep}), which is what notices a node that sends nothing.
  * One class per rule, named after its id, in {@code diagnosis/rules/}; listed in
  * {@code rules.RuleTable}.

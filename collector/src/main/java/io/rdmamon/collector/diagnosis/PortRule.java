@@ -5,7 +5,8 @@ import io.rdmamon.collector.model.Rule;
 import java.util.Optional;
 
 /**
- * One per-port rule of DESIGN.md §6: its condition as a pure function of two consecutive samples of one port,
+ * One per-port rule of docs/architecture.md "Rule ids": its condition as a pure function of two consecutive samples of
+ * one port,
  * with its evidence. No state, no clock; the engine ({@code engine.DiagnosisEngine}) adds hysteresis. One class per
  * rule, named after its id, in {@code diagnosis/rules/} (docs/diagnosis.md "Where a rule lives"); listed in
  * {@code rules.RuleTable}.

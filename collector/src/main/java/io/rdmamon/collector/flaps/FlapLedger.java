@@ -13,7 +13,8 @@ import java.util.TreeSet;
 
 /**
  * The flap ledger of one port: every sample in which one of its link counters increased, with the sample's time
- * (phys-facts.md §1). The counters are cumulative, so a flap between two samples is never missed, however short;
+ * (docs/reference/physical-layer.md §1). The counters are cumulative, so a flap between two samples is never missed,
+ * however short;
  * what is lost is only its exact time (the ledger says "between the previous sample and this one").
  *
  * <p>Counters watched: the netdev's {@code carrier_down_count}, {@code carrier_up_count} and

@@ -94,7 +94,7 @@ final class DetailSeries {
         };
     }
 
-    // the out-of-tree eRDMA driver prefixes its statistics with hw_ (rdma-facts §4)
+    // the out-of-tree eRDMA driver prefixes its statistics with hw_ (docs/reference/sysfs-and-counters.md §3)
     private static Computation hwCounter(String name) {
         Computation plain = counter(CounterGroup.HW_COUNTERS, name);
         Computation prefixed = counter(CounterGroup.HW_COUNTERS, "hw_" + name);

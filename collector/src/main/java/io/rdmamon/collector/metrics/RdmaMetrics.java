@@ -45,7 +45,8 @@ import static io.rdmamon.protocol.exposition.MetricFamilies.PROBE_SUCCESS;
 import static io.rdmamon.protocol.exposition.MetricFamilies.PROBE_TIMESTAMP;
 
 /**
- * The {@code rdma_*} families of DESIGN.md §5, written straight to the exposition text at scrape time.
+ * The {@code rdma_*} families of docs/architecture.md "Metric names", written straight to the exposition text at scrape
+ * time.
  *
  * <p>At fleet scale (2,000 nodes × 8 ports, 1.6 M series) building client-library snapshots took seconds
  * per scrape (docs/performance.md). Instead each node's series are rendered to bytes once per sample
@@ -82,7 +83,8 @@ public final class RdmaMetrics {
         this(store, probes, List::of);
     }
 
-    /** Also {@code rdma_diagnosis_active} for each diagnosis {@code diagnoses} gives (thread-safe, like {@code probes}). */
+    /** Also {@code rdma_diagnosis_active} for each diagnosis {@code diagnoses} gives (thread-safe, like {@code
+     * probes}). */
     public RdmaMetrics(NodeStore store, Supplier<? extends Collection<ProbeOutcome>> probes,
                        Supplier<List<Diagnosis>> diagnoses) {
         this(store, probes, diagnoses, MetricSelection.FULL);
@@ -189,7 +191,8 @@ public final class RdmaMetrics {
         return result;
     }
 
-    /** Renders every {@code slices}-th node of {@code stale}, from {@code slice} on, into {@code result} and the cache. */
+    /** Renders every {@code slices}-th node of {@code stale}, from {@code slice} on, into {@code result} and the cache.
+     * */
     private void render(List<NodeView> nodes, List<Integer> stale, int slice, int slices, NodeChunk[] result) {
         NodeRenderer renderer = new NodeRenderer(selection);
         for (int j = slice; j < stale.size(); j += slices) {

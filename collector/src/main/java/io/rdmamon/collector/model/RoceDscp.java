@@ -7,7 +7,7 @@ import io.rdmamon.protocol.model.QosConfig;
 import java.util.Map;
 
 /**
- * The DSCP a port's RoCE traffic is sent with, and where that was read (qos-facts.md §4): MLNX_OFED
+ * The DSCP a port's RoCE traffic is sent with, and where that was read (docs/reference/qos-dcb.md §4): MLNX_OFED
  * {@code traffic_class}, rdma_cm {@code default_roce_tos}, {@code NCCL_IB_TC} of {@code /etc/nccl.conf}, each a ToS
  * whose DSCP is {@code tos >> 2}. The first that is set to a non-zero ToS wins; a ToS of 0 counts only when no
  * source sets another (then the traffic runs at DSCP 0, "ToS never set").

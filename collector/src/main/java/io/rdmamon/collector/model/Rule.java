@@ -6,7 +6,8 @@ import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
- * The diagnosis rules of DESIGN.md §6. {@link #id()} is the contract string (the {@code rule} label of
+ * The diagnosis rules of docs/architecture.md "Rule ids". {@link #id()} is the contract string (the {@code rule} label
+ * of
  * {@code rdma_diagnosis_active} and of the alerts, the name of the runbook page). Severities are those of
  * grafana/rules/rdmamon-alerts.yml. {@link #runbook()} is the short version of docs/runbooks/&lt;id&gt;.md.
  */

@@ -2,7 +2,7 @@ package io.rdmamon.collector.probe;
 
 import java.util.List;
 
-/** The collector's view of a probe (DESIGN.md §4; the JSON names are the contract). */
+/** The collector's view of a probe (docs/architecture.md "HTTP routes"; the JSON names are the contract). */
 public enum ProbeState {
     /** Accepted; the destination agent was asked to start its perftest server. */
     QUEUED("queued"),

@@ -11,7 +11,7 @@ import io.rdmamon.protocol.rates.CounterRate;
  * power margin.
  */
 public final class PhysicalLayer {
-    /** mlx5's PHY counters (phys-facts.md §4.3). */
+    /** mlx5's PHY counters (docs/reference/physical-layer.md §4.3). */
     public static final String CORRECTED_BITS = "rx_corrected_bits_phy";
     public static final String RECEIVED_BITS = "rx_bits_phy";
     public static final String SYMBOL_ERRORS = "rx_pcs_symbol_err_phy";

@@ -11,7 +11,7 @@ import java.util.Map;
 /** Per-second rates of one port between two samples. */
 public final class PortRates {
     // eRDMA has no counters/ (no PMA): its traffic is in hw_counters, with or without the hw_ prefix
-    // of the out-of-tree driver (rdma-facts §4).
+    // of the out-of-tree driver (docs/reference/sysfs-and-counters.md §3).
     private static final List<Source> RX_BYTES = List.of(new Source(CounterGroup.PORT_COUNTERS, "port_rcv_data"),
             new Source(CounterGroup.HW_COUNTERS, "rx_bytes_cnt"), new Source(CounterGroup.HW_COUNTERS, "hw_rx_bytes_cnt"));
     private static final List<Source> TX_BYTES = List.of(new Source(CounterGroup.PORT_COUNTERS, "port_xmit_data"),

@@ -68,7 +68,8 @@ class PingmeshExpositionTest {
         assertEquals(0, text.lines().filter(l -> l.contains("src_node") || l.contains("dst_node")).count(),
                 "never one series per port pair");
         assumeTrue(Files.isExecutable(Path.of("/usr/bin/promtool")), "promtool not installed");
-        // the contract's quantile label (DESIGN.md §5) on gauges: window quantiles computed here, not a summary's
+        // the contract's quantile label (docs/architecture.md "Metric names") on gauges: window quantiles computed
+        // here, not a summary's
         // running ones, which promtool's lint flags; that is the only complaint allowed
         String complaints = PromtoolCheck.check(text).lines()
                 .filter(l -> !l.matches("rdma_pingmesh_(group_)?rtt_seconds non-summary metrics should not have "

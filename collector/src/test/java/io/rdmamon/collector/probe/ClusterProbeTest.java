@@ -25,7 +25,8 @@ import static io.rdmamon.protocol.testing.Waits.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
- * A probe between agents held by two replicas, requested on a third (DESIGN.md §8): three real replicas (clustered
+ * A probe between agents held by two replicas, requested on a third (docs/architecture.md "Cluster"): three real
+ * replicas (clustered
  * Vert.x with Infinispan on loopback). The third fetches both nodes' samples from their replicas for its checks and
  * the server address, its frames reach the agents through their replicas, and their reports come back to it.
  */
@@ -35,7 +36,8 @@ class ClusterProbeTest {
 
     @Test
     void aProbeBetweenAgentsOfTwoReplicasRequestedOnAThirdRunsToItsResult(Vertx client) throws Exception {
-        // the replicas are several clustered Vert.x instances (TestReplicas): the extension's one plain instance is the client
+        // the replicas are several clustered Vert.x instances (TestReplicas): the extension's one plain instance is the
+        // client
         try (TestReplicas replicas = TestReplicas.start(3, CollectorConfig.defaults())) {
             WebSocketClient sockets = client.createWebSocketClient();
             FakeAgent src = new FakeAgent(sockets, replicas.replica(0).port(), null, "cp-src");

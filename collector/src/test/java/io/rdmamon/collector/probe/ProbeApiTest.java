@@ -245,7 +245,8 @@ class ProbeApiTest {
         assertTrue(metrics.contains("rdma_probe_timestamp_seconds" + labels + " "
                 + done.getLong("finishedMillis") / 1000.0), metrics);
         if (Files.isExecutable(Path.of("/usr/bin/promtool"))) {
-            // the contract name (DESIGN.md §5, grafana/dashboards/probes.json) is in bits, which promtool's
+            // the contract name (docs/architecture.md "Metric names", grafana/dashboards/probes.json) is in bits, which
+            // promtool's
             // unit lint flags; that is the only complaint allowed: the exposition itself must parse
             String complaints = PromtoolCheck.check(metrics).lines()
                     .filter(l -> !l.equals("rdma_probe_bandwidth_bits_per_second use base unit \"bytes\" instead of \"bits\""))

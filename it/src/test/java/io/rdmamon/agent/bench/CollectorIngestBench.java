@@ -63,7 +63,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * 1000 opens all 2,000 at once, a DaemonSet rollout's connection storm), {@code --history-points N} (900, the
  * default: the collector's {@code historyPoints}; a smaller value fills the history within the run, to measure the
  * heap with a full history without waiting 15 minutes), {@code --metrics SPEC} (full: the collector's {@code metrics}
- * profile, DESIGN.md §3).
+ * profile, docs/architecture.md "The rdmamon command").
  *
  * <p>Event loops blocked longer than 100 ms are counted from the collector's log ({@link BlockedLoops}): during the
  * connection phase (until 5 s after the last connection is up) and from the window of steady ingest to the end of

@@ -29,7 +29,8 @@ import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Series per {@code --metrics} profile (DESIGN.md §3) for the benchmarks' 8-port RoCE host ({@link EightPortHost}:
+ * Series per {@code --metrics} profile (docs/architecture.md "The rdmamon command") for the benchmarks' 8-port RoCE
+ * host ({@link EightPortHost}:
  * optics, QoS, PCIe, 255-entry GID tables), as the collector and the agent render it, and with {@code --prometheus}
  * what they cost a real Prometheus ({@code /usr/bin/prometheus}): for each profile, a fleet of {@code --nodes} such
  * nodes (200) served on one {@code /metrics} (counters advancing on every scrape, as a live fleet's do) and scraped
@@ -95,7 +96,8 @@ public final class ProfileSeriesBench {
                 m[0] < 1000 ? "-" : String.format("%.2f", (m[1] - baseline) / m[0] / 1024.0)));
     }
 
-    /** The exposition of {@code nodes}, each with {@code sample}, as the collector renders it under {@code selection}. */
+    /** The exposition of {@code nodes}, each with {@code sample}, as the collector renders it under {@code selection}.
+     * */
     static String render(List<String> nodes, HostSample sample, MetricSelection selection) throws IOException {
         ExpositionAssembler assembler = new ExpositionAssembler(selection);
         NodeRenderer renderer = new NodeRenderer(selection);

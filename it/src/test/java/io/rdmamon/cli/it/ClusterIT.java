@@ -30,7 +30,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * Three collector replicas as separate JVM processes on loopback (one Vert.x cluster with Infinispan) and five real
- * agents, each given all three URLs starting with a different replica (DESIGN.md §8, issue 16):
+ * agents, each given all three URLs starting with a different replica (docs/architecture.md "Cluster", issue 16):
  * every replica answers for the whole fleet and each node is exported by exactly one; a replica that hangs and is
  * then killed ({@code kill -STOP}, 5 s, {@code kill -9}) loses its agents to the others within 10 s, and their
  * replay leaves no gap in the new replica's history (the samples taken while it hung reach it); the killed replica

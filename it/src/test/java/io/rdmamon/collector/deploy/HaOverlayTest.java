@@ -24,7 +24,8 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The high-availability overlay (docs/deploy.md, "High availability"; DESIGN.md §8): three collector replicas that
+ * The high-availability overlay (docs/deploy.md, "High availability"; docs/architecture.md "Cluster"): three collector
+ * replicas that
  * find each other through a headless Service, bind the cluster to the pod's own address, leave one at a time, keep
  * the cluster ports to themselves, and are all scraped with one identity per node.
  */

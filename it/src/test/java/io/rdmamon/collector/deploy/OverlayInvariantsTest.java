@@ -141,7 +141,7 @@ class OverlayInvariantsTest {
             assertEquals("127.0.0.1", container.path(probe).at("/httpGet/host").asText(), probe + " must reach the loopback listener");
         }
         String hostRoot = args.contains("--host-root") ? argument(args, "--host-root") : "/";
-        assertEquals("/", hostRoot, "any other host root makes the agent read ethtool stats from files (DESIGN.md §2)");
+        assertEquals("/", hostRoot, "any other host root makes the agent read ethtool stats from files (docs/architecture.md#host-root)");
         assertEquals("spec.nodeName", env(container, "NODE_NAME").at("/valueFrom/fieldRef/fieldPath").asText());
         assertEquals("ClusterFirstWithHostNet", agent.podSpec().path("dnsPolicy").asText(),
                 "with hostNetwork only ClusterFirstWithHostNet resolves the collector's Service");

@@ -50,7 +50,7 @@ class SystemdUnitsTest {
         assertEquals(List.of("-/etc/default/rdmamon-" + role), service.get("EnvironmentFile"));
         String execStart = single(service, "ExecStart");
         assertTrue(execStart.startsWith("/usr/bin/java $JAVA_OPTS -jar /opt/rdmamon/rdmamon.jar " + role + " "), execStart);
-        assertFalse(execStart.contains("--host-root"), "the host root stays / (ethtool ioctl, DESIGN.md §2)");
+        assertFalse(execStart.contains("--host-root"), "the host root stays / (ethtool ioctl, docs/architecture.md#host-root)");
         Map<String, String> hardening = Map.ofEntries(
                 Map.entry("NoNewPrivileges", "yes"), Map.entry("ProtectSystem", "strict"), Map.entry("ProtectHome", "yes"),
                 Map.entry("PrivateTmp", "yes"), Map.entry("CapabilityBoundingSet", ""), Map.entry("AmbientCapabilities", ""),

@@ -13,7 +13,8 @@ import java.util.stream.Collectors;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** The engine's rules are the contract's ids (DESIGN.md §6), with the alerts' severities and a runbook page each. */
+/** The engine's rules are the contract's ids (docs/architecture.md "Rule ids"), with the alerts' severities and a
+ * runbook page each. */
 class DiagnosisRulesMatchAlertsTest {
     @Test
     void sameIdsSeveritiesAndRunbooksAsTheAlertRules() {

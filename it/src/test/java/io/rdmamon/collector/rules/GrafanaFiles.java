@@ -32,7 +32,7 @@ final class GrafanaFiles {
      */
     static final String RUNBOOK_BASE_URL = "http://rdmamon-collector.rdmamon.svc:9470/runbooks/";
 
-    /** DESIGN.md §6 (contract): the diagnosis rule ids. */
+    /** docs/architecture.md "Rule ids" (contract): the diagnosis rule ids. */
     static final Set<String> RULE_IDS = Set.of("roce_traffic_outside_lossless_priority", "pfc_not_enabled",
             "pfc_pause_storm", "ecn_not_engaged", "cnp_ignored", "transport_loss", "link_down", "link_degraded",
             "link_flapping", "pcie_degraded", "pcie_errors", "module_power_out_of_range",
@@ -41,7 +41,7 @@ final class GrafanaFiles {
             "nccl_conf_mismatch", "gpudirect_not_ready", "gpu_nic_cross_numa", "pcie_acs_redirect",
             "pcie_relaxed_ordering_off", "path_loss", "path_latency_high", "port_unreachable");
 
-    /** DESIGN.md §5 (contract): the metrics named one by one. */
+    /** docs/architecture.md "Metric names" (contract): the metrics named one by one. */
     private static final Set<String> CONTRACT_METRICS = Set.of(
             "rdma_port_data_received_bytes_total", "rdma_port_data_transmitted_bytes_total",
             "rdma_port_packets_received_total", "rdma_port_packets_transmitted_total",
@@ -52,7 +52,8 @@ final class GrafanaFiles {
             "rdma_agent_up", "rdma_agent_last_sample_timestamp_seconds", "rdma_source_success",
             "rdma_probe_bandwidth_bits_per_second", "rdma_probe_success", "rdma_probe_timestamp_seconds",
             "rdma_diagnosis_active",
-            // the physical layer (DESIGN.md §5), and the module thresholds named after its conventions
+            // the physical layer (docs/architecture.md "Metric names"), and the module thresholds named after its
+            // conventions
             "rdma_pcie_link_width", "rdma_pcie_link_width_max", "rdma_pcie_link_speed_transfers_per_second",
             "rdma_pcie_link_speed_transfers_per_second_max", "rdma_pcie_aer_errors_total", "rdma_module_info",
             "rdma_module_temperature_celsius", "rdma_module_voltage_volts", "rdma_module_rx_power_watts",
@@ -61,12 +62,13 @@ final class GrafanaFiles {
             "rdma_module_tx_power_threshold_watts", "rdma_module_tx_bias_threshold_amperes",
             "rdma_qos_pfc_enabled", "rdma_qos_info", "rdma_qos_priority_tc", "rdma_qos_tc_bandwidth_percent",
             "rdma_qos_ecn_enabled", "rdma_port_fec_info", "rdma_port_workload_info", "rdma_port_workload_qps",
-            // host topology (DESIGN.md §5)
+            // host topology (docs/architecture.md "Metric names")
             "rdma_gpu_nic_path_info", "rdma_gpudirect_ready",
-            // the pingmesh (DESIGN.md §5): per port and scope, and per ordered group pair
+            // the pingmesh (docs/architecture.md "Metric names"): per port and scope, and per ordered group pair
             "rdma_pingmesh_rtt_seconds", "rdma_pingmesh_loss_ratio", "rdma_pingmesh_group_rtt_seconds",
             "rdma_pingmesh_group_loss_ratio");
-    /** DESIGN.md §5 (contract): the families named by pattern, one metric per sysfs counter file. */
+    /** docs/architecture.md "Metric names" (contract): the families named by pattern, one metric per sysfs counter
+     * file. */
     private static final Pattern CONTRACT_FAMILIES = Pattern.compile("rdma_(port|hw)_[a-z0-9_]+_total");
 
     private static final Pattern STRING_LITERAL = Pattern.compile("\"(?:[^\"\\\\]|\\\\.)*\"|'(?:[^'\\\\]|\\\\.)*'");
@@ -148,7 +150,8 @@ final class GrafanaFiles {
     }
 
     /**
-     * True for a name of DESIGN.md §5 or one recorded by our rules. A name regex qualifies when all
+     * True for a name of docs/architecture.md "Metric names" or one recorded by our rules. A name regex qualifies when
+     * all
      * it can match lies in a §5 counter family: an rdma_port_/rdma_hw_ prefix, a _total suffix and
      * no alternation outside parentheses.
      */

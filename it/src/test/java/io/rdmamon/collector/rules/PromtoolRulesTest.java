@@ -162,7 +162,7 @@ class PromtoolRulesTest {
             assertFalse(names.isEmpty(), id + " reads no rdma metric");
             for (String metric : names) {
                 assertTrue(GrafanaFiles.knownMetric(metric, recorded), id + " reads " + metric
-                        + ", which is neither in DESIGN.md §5 nor a recording rule");
+                        + ", which is neither in docs/architecture.md#metric-names nor a recording rule");
             }
         }
     }

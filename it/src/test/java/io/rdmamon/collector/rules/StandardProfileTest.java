@@ -18,7 +18,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The {@code standard} profile of {@code --metrics} (DESIGN.md §3) holds every family a shipped file of grafana/
+ * The {@code standard} profile of {@code --metrics} (docs/architecture.md "The rdmamon command") holds every family a
+ * shipped file of grafana/
  * queries (dashboards, recording rules, alert rules), and, beyond {@code minimal}, nothing else. The names are taken
  * from the files' text: every {@code rdma_*} / {@code rdmamon_*} word outside YAML comments, and each
  * {@code __name__=~"..."} regex spelled out into the names it matches (the eRDMA dashboard and recording rules

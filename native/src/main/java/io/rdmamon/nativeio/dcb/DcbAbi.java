@@ -2,7 +2,7 @@ package io.rdmamon.nativeio.dcb;
 
 /**
  * DCB netlink ({@code <linux/dcbnl.h>}, {@code <linux/rtnetlink.h>}): the constants and struct sizes the reader uses
- * (reference/qos-facts.md §1.1, §1.5). Structs are host-endian with the offsets given at their decoders.
+ * (docs/reference/qos-dcb.md §1.1, §1.5). Structs are host-endian with the offsets given at their decoders.
  */
 public final class DcbAbi {
     public static final int RTM_GETDCB = 78;

@@ -21,7 +21,8 @@ public interface Ethtool {
 
     /**
      * The plugged module's EEPROM as {@code ethtool -m IF raw on} writes it: {@code ETHTOOL_GMODULEINFO} for the
-     * type and length, then {@code ETHTOOL_GMODULEEEPROM} for the bytes (the flat buffer of phys-facts.md §2.1:
+     * type and length, then {@code ETHTOOL_GMODULEEEPROM} for the bytes (the flat buffer of
+     * docs/reference/physical-layer.md §2.1:
      * 256 bytes SFF-8079, 512 SFF-8472 A0h+A2h, 640 SFF-8636 lower + pages 00h-03h). Needs CAP_NET_ADMIN.
      *
      * @throws EthtoolException with EOPNOTSUPP for a driver without modules (veth, virtio), EIO/ENODEV/ENXIO when

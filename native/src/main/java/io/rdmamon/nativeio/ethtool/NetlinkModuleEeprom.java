@@ -15,7 +15,8 @@ import io.rdmamon.nativeio.netlink.NetlinkMessageBuilder;
 
 /**
  * One half page of a module EEPROM through the ethtool genetlink {@code ETHTOOL_MSG_MODULE_EEPROM_GET}
- * (phys-facts.md §2.3): the only way to CMIS pages 01h-11h, since mlx5 refuses CMIS modules on the ioctl
+ * (docs/reference/physical-layer.md §2.3): the only way to CMIS pages 01h-11h, since mlx5 refuses CMIS modules on the
+ * ioctl
  * ({@code ETHTOOL_GMODULEINFO} answers EINVAL). The request goes to the kernel as given: its policy is the authority
  * (length 1..128 else ERANGE; page ≠ 0 below offset 128, or a read across a half page, EINVAL), and each refusal
  * comes back as an {@link EthtoolException} whose message names the request, the interface and what the errno means.

@@ -1,7 +1,8 @@
 package io.rdmamon.nativeio.rdma;
 
 /**
- * The RDMA netlink ABI ({@code <rdma/rdma_netlink.h>}, fabric-facts.md §2.3): the NLDEV client's commands and the
+ * The RDMA netlink ABI ({@code <rdma/rdma_netlink.h>}, docs/reference/pingmesh-workloads-topology.md §2.3): the NLDEV
+ * client's commands and the
  * attributes rdmamon reads. A message has no family header: the attributes follow the {@code nlmsghdr}. Its type is
  * {@code (RDMA_NL_NLDEV << 10) | command}; the kernel answers with the same type.
  */

@@ -54,7 +54,8 @@ class DcbMessagesTest {
         assertArrayEquals(captured, DcbMessages.request(IEEE_GET, "lo").build(0x6b04b4ab, 0));
     }
 
-    /** qos-facts.md §1.2's example for eth0, seq 1; it shows mlnx-tools' flags (REQUEST only), iproute2 adds ACK. */
+    /** docs/reference/qos-dcb.md §1.2's example for eth0, seq 1; it shows mlnx-tools' flags (REQUEST only), iproute2
+     * adds ACK. */
     @Test
     void requestEqualsTheReferenceExampleExceptTheAckFlag() throws Exception {
         byte[] example = hex("20000000 4e00 0100 01000000 00000000 | 00 15 0000 | 0900 0100 65746830 00 000000");

@@ -8,7 +8,8 @@ import static io.rdmamon.nativeio.netlink.RawNetlink.u8;
 
 import io.rdmamon.nativeio.netlink.RawNetlink;
 
-/** uapi structs of {@code <linux/dcbnl.h>} written byte by byte at the offsets gcc gives (qos-facts.md §1.5). */
+/** uapi structs of {@code <linux/dcbnl.h>} written byte by byte at the offsets gcc gives (docs/reference/qos-dcb.md
+ * §1.5). */
 final class DcbReplies {
     private DcbReplies() {
     }

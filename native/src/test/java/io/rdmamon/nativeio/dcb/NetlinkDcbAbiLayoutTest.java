@@ -13,7 +13,8 @@ import io.rdmamon.nativeio.netlink.NetlinkAbi;
 /**
  * The numbers {@link NetlinkAbi}, {@link DcbAbi} and the decoders in {@link DcbMessages} use, against gcc and the
  * machine's kernel headers ({@code src/test/c/layout_probe.c}). The apptrust and rewrite attributes (11, 12) and
- * {@code DCB_ATTR_DCB_APP} (2) are newer than Debian 12's headers; their values come from qos-facts.md §1.1.
+ * {@code DCB_ATTR_DCB_APP} (2) are newer than Debian 12's headers; their values come from docs/reference/qos-dcb.md
+ * §1.1.
  */
 class NetlinkDcbAbiLayoutTest {
 

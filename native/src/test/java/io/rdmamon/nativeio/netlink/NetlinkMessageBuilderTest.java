@@ -23,7 +23,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 /** The builder against hand-written wire bytes (libmnl layout: 4-byte alignment, nla_len without padding). */
 class NetlinkMessageBuilderTest {
 
-    /** qos-facts.md §1.2: IEEE_GET for "eth0", seq 1, NLM_F_REQUEST only (as mlnx-tools sends it). */
+    /** docs/reference/qos-dcb.md §1.2: IEEE_GET for "eth0", seq 1, NLM_F_REQUEST only (as mlnx-tools sends it). */
     @Test
     void dcbRequestEqualsTheReferenceExampleBytes() {
         byte[] built = new NetlinkMessageBuilder(78, NetlinkAbi.NLM_F_REQUEST)

@@ -14,7 +14,8 @@ import org.junit.jupiter.api.Test;
 import io.rdmamon.nativeio.Errno;
 
 /**
- * The real kernel of the build machine, which has no RDMA support (DESIGN.md §7): every request ends in the one named
+ * The real kernel of the build machine, which has no RDMA support (docs/architecture.md "Testing with real parts"):
+ * every request ends in the one named
  * reason, never a crash or a hang. On a kernel that does have RDMA netlink the test is skipped, saying so; the lab
  * tests prove the replies there against {@code rdma statistic} and {@code rdma resource}.
  */

@@ -16,7 +16,8 @@ import io.rdmamon.nativeio.netlink.NetlinkMessage;
 
 /**
  * RDMA netlink replies written by hand as the kernel's {@code nldev.c} fills them (attribute numbers from
- * fabric-facts.md §2.3, nests flagged {@code NLA_F_NESTED} as {@code nla_nest_start} sets it), independent of the
+ * docs/reference/pingmesh-workloads-topology.md §2.3, nests flagged {@code NLA_F_NESTED} as {@code nla_nest_start} sets
+ * it), independent of the
  * builder.
  */
 final class RdmaReplies {

@@ -13,7 +13,8 @@ import jnr.ffi.Runtime;
 import jnr.ffi.Struct;
 
 /**
- * Decoding of what libibverbs writes, from bytes placed at the C offsets of rdma-facts §8 (as the
+ * Decoding of what libibverbs writes, from bytes placed at the C offsets of docs/reference/ethtool-and-verbs.md §4 (as
+ * the
  * library would place them on a little-endian LP64 host), independently of the jnr field offsets.
  */
 class VerbsDecodeTest {

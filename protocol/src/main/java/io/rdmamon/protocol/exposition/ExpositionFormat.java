@@ -3,7 +3,8 @@ package io.rdmamon.protocol.exposition;
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 
-/** The two text formats {@code /metrics} speaks (DESIGN.md §4): Prometheus text, OpenMetrics when asked. */
+/** The two text formats {@code /metrics} speaks (docs/architecture.md "HTTP routes"): Prometheus text, OpenMetrics when
+ * asked. */
 public enum ExpositionFormat {
     PROMETHEUS_TEXT("text/plain; version=0.0.4; charset=utf-8", ""),
     OPENMETRICS("application/openmetrics-text; version=1.0.0; charset=utf-8", "# EOF\n");

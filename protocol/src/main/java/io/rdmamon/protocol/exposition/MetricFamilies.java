@@ -3,7 +3,8 @@ package io.rdmamon.protocol.exposition;
 import java.util.List;
 
 /**
- * Every fixed {@code rdma_*} family of DESIGN.md §5, in one table: the node families that the agent's own
+ * Every fixed {@code rdma_*} family of docs/architecture.md "Metric names", in one table: the node families that the
+ * agent's own
  * {@code /metrics} and the collector render alike ({@link NodeRenderer}), and the families only the collector
  * has (probes, diagnoses). The per-counter families ({@code rdma_port_*}, {@code rdma_hw_*}) are named from
  * the counter files by {@link MetricNames}.

@@ -8,7 +8,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 
 /**
- * Names of the per-counter families (DESIGN.md §5). Names are given without {@code _total}: the
+ * Names of the per-counter families (docs/architecture.md "Metric names"). Names are given without {@code _total}: the
  * exposition adds it to counters.
  */
 public final class MetricNames {

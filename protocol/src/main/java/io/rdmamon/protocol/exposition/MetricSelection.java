@@ -13,7 +13,8 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 /**
- * Which metric families a {@code /metrics} exposition renders (DESIGN.md §3: {@code --metrics SPEC} of the agent
+ * Which metric families a {@code /metrics} exposition renders (docs/architecture.md "The rdmamon command": {@code
+ * --metrics SPEC} of the agent
  * and the collector, the collector's {@code metrics} config key): a profile, optionally followed by
  * {@code ,+family} and {@code ,-family} items, e.g. {@code standard,-rdma_gid_info} or
  * {@code minimal,+rdma_hw_*}. Items apply left to right over the profile, the last one that names a family

@@ -56,7 +56,8 @@ import static io.rdmamon.protocol.exposition.MetricFamilies.SOURCE_SUPPORTED;
 import static io.rdmamon.protocol.rates.CounterRate.unsignedToDouble;
 
 /**
- * Renders the per-node {@code rdma_*} families of DESIGN.md §5 from one sample into a {@link NodeChunk}.
+ * Renders the per-node {@code rdma_*} families of docs/architecture.md "Metric names" from one sample into a {@link
+ * NodeChunk}.
  * Counters are exported as read (unsigned 64-bit to double); absent values are absent series.
  *
  * <p>Within a node, series follow device name, then port number as text (the order the client library's

@@ -13,7 +13,8 @@ import java.util.function.IntFunction;
 
 /**
  * The {@code ethtool -S <netdev>} statistics of a port's netdev: the raw statistics, and a typed view of
- * the mlx5 names that matter for RoCE QoS (torvalds/linux {@code en_stats.c}; rdma-facts.md §3.1).
+ * the mlx5 names that matter for RoCE QoS (torvalds/linux {@code en_stats.c}; docs/reference/ethtool-and-verbs.md
+ * §1.1).
  *
  * <p>The raw statistics are the only data: the typed view is derived from them here, once, by the name
  * rules of {@link Derivation}, for the agent and the collector alike ({@link #of}). There is no way to build

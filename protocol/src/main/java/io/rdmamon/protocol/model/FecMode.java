@@ -3,7 +3,7 @@ package io.rdmamon.protocol.model;
 import java.util.List;
 
 /**
- * A netdev's forward error correction, as {@code ethtool --show-fec} prints it (phys-facts.md §4.1,
+ * A netdev's forward error correction, as {@code ethtool --show-fec} prints it (docs/reference/physical-layer.md §4.1,
  * {@code ETHTOOL_GFECPARAM}): the encoding in use and the ones configured. Names are ethtool's: {@code None},
  * {@code Auto}, {@code Off}, {@code RS}, {@code BaseR}, {@code LLRS}. Read on the slow cadence (it changes when the
  * link retrains); null on a port when the driver has none (veth, virtio, mlx5 with the link down).

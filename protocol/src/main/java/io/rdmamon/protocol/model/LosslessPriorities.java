@@ -6,7 +6,8 @@ import java.util.TreeSet;
 import java.util.stream.Collectors;
 
 /**
- * The lossless (PFC-enabled) priorities of a port and how they were learned (DESIGN.md §5, §6): from the DCB
+ * The lossless (PFC-enabled) priorities of a port and how they were learned (docs/architecture.md "Metric names", "Rule
+ * ids"): from the DCB
  * configuration ({@code pfc_en}) when it was read, else from which {@code rx/tx_prioN_pause} counters exist
  * (mlx5 creates them only for PFC-enabled priorities), else unknown. Never assumed.
  *

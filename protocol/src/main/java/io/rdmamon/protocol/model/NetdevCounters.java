@@ -4,7 +4,8 @@ import java.util.List;
 
 /**
  * The link counters of a port's netdev that rdmamon reads from {@code /sys/class/net/<if>/} on every sample
- * (phys-facts.md §1.1): how often the carrier went up and down, so that no flap between two samples is missed.
+ * (docs/reference/physical-layer.md §1.1): how often the carrier went up and down, so that no flap between two samples
+ * is missed.
  * Each file is {@code "%d\n"} of a 32-bit kernel counter; a kernel without one (before 4.16 for the up/down
  * counts, before 3.15 for {@code carrier_changes}) simply lacks it, and the value is absent.
  */

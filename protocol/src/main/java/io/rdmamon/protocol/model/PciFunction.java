@@ -4,7 +4,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The PCI function of an RDMA device (phys-facts.md §5): {@code realpath(/sys/class/infiniband/<dev>/device)} walked
+ * The PCI function of an RDMA device (docs/reference/physical-layer.md §5): {@code
+ * realpath(/sys/class/infiniband/<dev>/device)} walked
  * up to the first directory named like a PCI address. Link speed and width come from {@code current/max_link_speed}
  * and {@code current/max_link_width}, the AER counters from the {@code TOTAL_ERR_*} lines of {@code aer_dev_*}; for a
  * virtual function they are the physical function's ({@code physfn}), as a VF's own link fields mean nothing.
@@ -21,7 +22,8 @@ import java.util.Map;
  * @param maxLinkSpeedTransfersPerSecond       GT/s × 10⁹; null when absent or {@code Unknown}
  * @param currentLinkWidth                     lanes; null when absent or 0 (not trained)
  * @param maxLinkWidth                         lanes; null when absent or 0
- * @param aerErrors                            {@link #AER_SEVERITIES} totals that exist, counters (value slots on the wire)
+ * @param aerErrors                            {@link #AER_SEVERITIES} totals that exist, counters (value slots on the
+ * wire)
  * @param notes                                why something is absent, one line each (empty when all was there)
  */
 public record PciFunction(String address, String physfn, String linkFrom, String currentLinkSpeed, String maxLinkSpeed,

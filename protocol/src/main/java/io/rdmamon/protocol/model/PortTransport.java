@@ -10,9 +10,11 @@ import java.util.Locale;
  * Ethernet link layer a port is {@link #ROCE} unless it is iWARP, and a port is iWARP when its device is an
  * RNIC ({@code node_type} 4) whose GID table has no {@code RoCE v2} typed entry. Why not just the node type:
  * eRDMA is an RNIC in both of its modes, iWARP (the older driver: one GID holding the MAC, no GID types) and
- * RoCE v2 (later kernels, rdma-facts.md §4: "check link_layer/gid_attrs rather than assuming iWARP"), so only
+ * RoCE v2 (later kernels, docs/reference/sysfs-and-counters.md §3: "check link_layer/gid_attrs rather than assuming
+ * iWARP"), so only
  * the GID types tell the modes apart. Only {@code RoCE v2} counts: {@code IB/RoCE v1} is also the type the
- * kernel prints for plain IB-type GIDs, which an iWARP port's GID cache may hold (rdma-facts.md §1.5, §9).
+ * kernel prints for plain IB-type GIDs, which an iWARP port's GID cache may hold (docs/reference/sysfs-and-counters.md
+ * §1.5, §5).
  * A CA, and a device whose node type could not be read, on Ethernet is RoCE (mlx5 is a CA for IB and RoCE
  * alike). Anything else (link layer {@code Unknown} or unreadable) is {@link #OTHER}.
  */

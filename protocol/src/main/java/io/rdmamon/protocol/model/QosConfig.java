@@ -6,7 +6,7 @@ import java.util.Objects;
 import java.util.stream.IntStream;
 
 /**
- * What a RoCE port's netdev is configured to do (reference/qos-facts.md): the DCB configuration
+ * What a RoCE port's netdev is configured to do (docs/reference/qos-dcb.md): the DCB configuration
  * ({@code DCB_CMD_IEEE_GET} over netlink, or the {@code dcb -j} captures under a host root) plus the
  * MLNX_OFED and rdma_cm settings that exist only on some hosts. It changes rarely: the agent reads it
  * on a slow cadence, and it travels in the layout, not in every values frame.
@@ -62,7 +62,8 @@ public record QosConfig(
     }
 
     /**
-     * The trust state as mlnx_qos derives it (qos-facts.md §2, §3): the first of {@code dscp}/{@code pcp} in the
+     * The trust state as mlnx_qos derives it (docs/reference/qos-dcb.md §2, §3): the first of {@code dscp}/{@code pcp}
+     * in the
      * apptrust table where the driver has one, else {@code dscp} iff the APP table holds DSCP entries (mlx5 switches
      * firmware trust to DSCP with the first such entry and back to PCP with the last).
      */

@@ -3,7 +3,8 @@ package io.rdmamon.protocol.model;
 import java.util.List;
 
 /**
- * A pluggable transceiver (optic or cable) as its EEPROM describes it (phys-facts.md §3): identity, the live
+ * A pluggable transceiver (optic or cable) as its EEPROM describes it (docs/reference/physical-layer.md §3): identity,
+ * the live
  * diagnostic readings (DOM), per lane as {@code ethtool -m} numbers channels (from 1), and the module's own alarm
  * and warning thresholds. Base units: °C, volts, watts, amperes. A reading the module does not provide (a DAC
  * without DOM, a CMIS image without page 11h) is null and {@link #notes} says why.

@@ -19,7 +19,8 @@ import java.util.TreeSet;
 import java.util.stream.Collectors;
 
 /**
- * The NCCL settings that match a host (qos-facts.md §4): {@code NCCL_IB_HCA} (its active RDMA ports that NCCL can use),
+ * The NCCL settings that match a host (docs/reference/qos-dcb.md §4): {@code NCCL_IB_HCA} (its active RDMA ports that
+ * NCCL can use),
  * {@code NCCL_IB_GID_INDEX} (the RoCE v2 IPv4 GID, {@link GidAdvice}), {@code NCCL_IB_TC} (a DSCP that its DCB
  * configuration maps to a PFC priority, × 4) and {@code NCCL_SOCKET_IFNAME}, each with its reason; and the values of
  * the host's {@code /etc/nccl.conf} that contradict it. A pure function of one sample (plus the fleet's GID index).
@@ -34,7 +35,8 @@ import java.util.stream.Collectors;
  * <p>On a GPU node (the sample carries its {@link GpuTopology}) the advice adds the NICs by GPU locality: for each
  * GPU the NIC NCCL pairs it with, the path between them, and whether NCCL will use GPUDirect RDMA on it. NCCL disables
  * GPUDirect RDMA when the NIC is farther than {@code NCCL_NET_GDR_LEVEL} (default PXB: no host bridge on the path;
- * fabric-facts.md §3.2), and stages through host memory instead. Raising that level would push peer-to-peer DMA
+ * docs/reference/pingmesh-workloads-topology.md §3.2), and stages through host memory instead. Raising that level would
+ * push peer-to-peer DMA
  * through the CPU's root complex or across the socket interconnect, where it is slow or unsupported, so the advice
  * says to fix the placement (a NIC under the GPU's own PCIe switch, the rank pinned to it) rather than to set it.
  *
@@ -200,7 +202,8 @@ public record NcclAdvice(List<Setting> settings, List<String> leftOut, List<Stri
     private record Candidate(String device, int port, boolean canUse) {
     }
 
-    /** Why NCCL cannot use an active RoCE port, and the fix: RoCE v2 IPv4 GIDs come from the netdev's IPv4 addresses. */
+    /** Why NCCL cannot use an active RoCE port, and the fix: RoCE v2 IPv4 GIDs come from the netdev's IPv4 addresses.
+     * */
     private static String leftOut(String name, IbPort port) {
         String netdev = port.netdev() == null ? "its netdev" : port.netdev();
         String why = port.gids().stream().anyMatch(GidEntry::isRoceV2)

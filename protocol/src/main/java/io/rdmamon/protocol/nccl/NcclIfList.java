@@ -5,7 +5,8 @@ import java.util.List;
 
 /**
  * An {@code NCCL_IB_HCA} value as NCCL reads it (NVIDIA/nccl {@code src/transport/net_ib/init.cc},
- * {@code src/misc/utils.cc parseStringList/matchIfList}; qos-facts.md §4): a leading {@code ^} excludes the listed
+ * {@code src/misc/utils.cc parseStringList/matchIfList}; docs/reference/qos-dcb.md §4): a leading {@code ^} excludes
+ * the listed
  * ports instead of selecting them, then a leading {@code =} makes names exact instead of prefixes ({@code mlx5_1}
  * also selects {@code mlx5_10}); entries are comma-separated {@code name[:port[:rail[:plane]]]}, an entry without a
  * port matches every port of the device. Nothing is trimmed: NCCL compares {@code " mlx5_1"} with its leading space.

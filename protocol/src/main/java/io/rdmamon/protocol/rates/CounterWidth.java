@@ -3,7 +3,8 @@ package io.rdmamon.protocol.rates;
 import java.util.Map;
 
 /**
- * How far a counter counts and what it does at the top (rdma-facts §1.3, §2, §3.1).
+ * How far a counter counts and what it does at the top (docs/reference/sysfs-and-counters.md §1.3, §2;
+ * docs/reference/ethtool-and-verbs.md §1.1).
  *
  * @param bits       width of the hardware counter
  * @param saturating true when the counter sticks at its maximum (IBA PMA PortCounters) instead of

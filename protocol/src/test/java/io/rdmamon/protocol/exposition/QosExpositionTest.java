@@ -20,7 +20,8 @@ import java.util.Map;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** The rdma_qos_* series and rdma_port_info{lossless_priorities,lossless_source} of DESIGN.md §5. */
+/** The rdma_qos_* series and rdma_port_info{lossless_priorities,lossless_source} of docs/architecture.md "Metric
+ * names". */
 class QosExpositionTest {
     private static final String PORT = "device=\"mlx5_2\",node=\"n1\",port=\"1\"";
 

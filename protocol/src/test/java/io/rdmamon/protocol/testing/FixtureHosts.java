@@ -31,7 +31,7 @@ public final class FixtureHosts {
                         "port_xmit_packets", 2_000L * step, "port_xmit_wait", 7L, "VL15_dropped", 0L))
                 .hwCounters(ordered("out_of_sequence", 3L, "np_cnp_sent", 100L * step,
                         "rp_cnp_handled", -2L)) // u64 18446744073709551614: above Long.MAX_VALUE
-                .ethtool(ordered( // kernel order (rdma-facts.md §3.1)
+                .ethtool(ordered( // kernel order (docs/reference/ethtool-and-verbs.md §1.1)
                         "rx_vport_rdma_unicast_bytes", 4_000_000L * step,
                         "rx_prio0_bytes", 1000L, "rx_prio0_packets", 10L, "rx_prio0_discards", 0L,
                         "tx_prio0_bytes", 2000L, "tx_prio0_packets", 20L,

@@ -8,7 +8,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Builds {@link QosConfig}s for tests, starting from what mlx5 reports after a driver load (qos-facts.md §2): trust
+ * Builds {@link QosConfig}s for tests, starting from what mlx5 reports after a driver load (docs/reference/qos-dcb.md
+ * §2): trust
  * pcp (empty APP table), PFC off, ETS vendor 100% with {@code prio_tc {1,0,2,3,4,5,6,7}}, DCBX host, no OFED files.
  * Every setter returns the builder.
  */

@@ -174,7 +174,7 @@ final class SimulatedPerftestLauncher implements PerftestLauncher {
         }
 
         /**
-         * The {@code -x} index, or on Ethernet the GID perftest's auto-pick scores highest (rdma-facts §6:
+         * The {@code -x} index, or on Ethernet the GID perftest's auto-pick scores highest (docs/reference/perftest.md:
          * IPv4 +100, not link-local +10, RoCE v2 +2, v1 +1; the first of equal scores wins).
          */
         private Integer gidIndex() {

@@ -38,7 +38,8 @@ import java.util.Set;
 import java.util.function.LongSupplier;
 
 /**
- * Evaluates the rules of DESIGN.md §6 continuously: per port on every accepted sample ({@link #accept}), per
+ * Evaluates the rules of docs/architecture.md "Rule ids" continuously: per port on every accepted sample ({@link
+ * #accept}), per
  * node on the collector's periodic sweep ({@link #sweep}, which is what notices a node that stopped sending).
  * Holds the hysteresis of each rule at each port and the fleet's rates per HCA model; the conditions themselves
  * are the rule classes of {@link RuleTable}. The samples are the {@link NodeStore}'s: a sample's previous one is
@@ -258,7 +259,8 @@ public final class DiagnosisEngine {
 
     /**
      * Another replica's fleet-baseline counts: from now on the modal rates and the QoS fleet profile count its ports
-     * with this collector's (DESIGN.md §8), until it sends new ones or is {@link #forgetReplica forgotten}.
+     * with this collector's (docs/architecture.md "Cluster"), until it sends new ones or is {@link #forgetReplica
+     * forgotten}.
      */
     public synchronized void remoteFleetCounts(String replica, FleetCounts counts) {
         fleetRates.remote(replica, counts.rates());

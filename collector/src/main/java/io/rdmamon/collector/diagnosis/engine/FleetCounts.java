@@ -12,7 +12,8 @@ import java.util.SortedSet;
 import java.util.TreeSet;
 
 /**
- * A replica's fleet-baseline counts as they travel between the replicas of a cluster (DESIGN.md §8: the majority
+ * A replica's fleet-baseline counts as they travel between the replicas of a cluster (docs/architecture.md "Cluster":
+ * the majority
  * rates and the QoS fleet profile are computed over the whole cluster): how many active ports of each HCA model run
  * at each rate ({@link FleetRates}), and how many RoCE ports run each {@link QosProfile} ({@link QosFleet}).
  * Counts, not ports: a message stays small however large the replica's share of the fleet. Decoding is bounded and

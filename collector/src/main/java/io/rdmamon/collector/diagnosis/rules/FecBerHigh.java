@@ -19,7 +19,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * fec_ber_high: the port's pre-FEC bit error rate, from its netdev's mlx5 PHY counters (phys-facts.md §4.3), is above
+ * fec_ber_high: the port's pre-FEC bit error rate, from its netdev's mlx5 PHY counters
+ * (docs/reference/physical-layer.md §4.3), is above
  * the threshold of its modulation (warning), or errors get past FEC (critical).
  *
  * <p>Pre-FEC BER = Δ{@code rx_corrected_bits_phy} / Δ(received bits) over the two samples — the definition of the

@@ -5,7 +5,8 @@ import io.rdmamon.collector.diagnosis.PortRule;
 import java.util.List;
 
 /**
- * Every rule of DESIGN.md §6, one class each named after its id ({@code pfc_pause_storm} → {@link PfcPauseStorm}).
+ * Every rule of docs/architecture.md "Rule ids", one class each named after its id ({@code pfc_pause_storm} → {@link
+ * PfcPauseStorm}).
  * The engine evaluates {@link #PORT_RULES} on every sample of every port; the node-level rules have their own
  * moments (a sample, the sweep) and so their own entries. A new rule: its {@code Rule} constant, its class here,
  * its entry below (docs/diagnosis.md "Adding a rule").
