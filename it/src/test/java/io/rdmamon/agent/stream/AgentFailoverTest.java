@@ -72,7 +72,7 @@ class AgentFailoverTest {
                 && streamer.stats().buffered() <= 1, "on the second collector, replay acknowledged", Duration.ofSeconds(20));
         assertEquals("ws://127.0.0.1:" + second.port() + "/api/agent/stream", streamer.stats().endpoint());
         assertTrue(streamer.stats().lastFailure() == null);
-        // a node's history exists from its hello on, its port's from the first sample: either may be missing yet
+        // the node's history can be there before its port's is (this wait once failed on that under load)
         waitFor(() -> second.store().history("node-f")
                         .map(h -> h.getOrDefault("mlx5_0/1", List.of()).size()).orElse(0) >= 5,
                 "the second collector holds a history");
