@@ -61,7 +61,7 @@ class CollectorEndToEndTest {
         this.vertx = vertx;
         CollectorConfig config = CollectorConfig.defaults().withListen("127.0.0.1:0")
                 .withTokens(List.of(new TokenEntry(Role.AGENT, AGENT_TOKEN, null), new TokenEntry(Role.VIEWER, VIEWER_TOKEN, null)))
-                .withStaleness(2, Duration.ofMillis(1500));
+                .withStaleness(2, Duration.ofSeconds(5));
         collector = await(Collector.start(vertx, config));
         http = WebClient.create(vertx);
         wsClient = vertx.createWebSocketClient();
@@ -286,12 +286,15 @@ class CollectorEndToEndTest {
 
     @Test
     void silentNodeGoesStaleThenExpires() throws Exception {
-        new GoldenStream(rawAgent(AGENT_TOKEN), "quiet", 100) // 100 ms interval: stale after 2 intervals, expiry 1.5 s
-                .send(1_000L, 1, 1);
+        // 500 ms interval: up for 1 s after the sample, stale from then until expiry at 5 s. The collector's clock is
+        // the wall clock, so each phase is wide enough for a check on a loaded machine, where the JUnit thread can
+        // wait a second for a core (1.5 s to expiry was once too short for the stale checks).
+        new GoldenStream(rawAgent(AGENT_TOKEN), "quiet", 500).send(1_000L, 1, 1);
         assertTrue(collector.store().node("quiet").orElseThrow().up());
         waitFor(() -> !collector.store().node("quiet").orElseThrow().up(), "node stale");
-        assertTrue(get("/metrics", null).bodyAsString().contains("rdma_agent_up{node=\"quiet\"} 0.0"));
-        assertTrue(get("/metrics", null).bodyAsString().contains("rdma_port_state_id{device=\"mlx5_0\",node=\"quiet\""));
+        String stale = get("/metrics", null).bodyAsString();
+        assertTrue(stale.contains("rdma_agent_up{node=\"quiet\"} 0.0"), stale);
+        assertTrue(stale.contains("rdma_port_state_id{device=\"mlx5_0\",node=\"quiet\""), stale);
         waitFor(() -> collector.store().node("quiet").isEmpty(), "node expired");
         String metrics = get("/metrics", null).bodyAsString();
         assertFalse(metrics.contains("node=\"quiet\""), metrics);

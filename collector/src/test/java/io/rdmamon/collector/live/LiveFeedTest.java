@@ -10,6 +10,7 @@ import io.rdmamon.protocol.testing.FixtureHosts;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
+import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
@@ -33,6 +34,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
 import java.util.function.Predicate;
@@ -69,13 +71,17 @@ class LiveFeedTest {
     }
 
     private void start(LiveFeedOptions options) throws Exception {
+        start(options, new HttpServerOptions());
+    }
+
+    private void start(LiveFeedOptions options, HttpServerOptions serverOptions) throws Exception {
         feed = new LiveFeed(vertx, store, engine, new PrometheusRegistry(), options);
         Router router = Router.router(vertx);
         // mounted on an event-loop context, as the collector verticle does
         Promise<HttpServer> listening = Promise.promise();
         vertx.runOnContext(v -> {
             feed.mount(router);
-            vertx.createHttpServer().requestHandler(router).listen(0, "127.0.0.1").onComplete(listening);
+            vertx.createHttpServer(serverOptions).requestHandler(router).listen(0, "127.0.0.1").onComplete(listening);
         });
         HttpServer server = await(listening.future());
         port = server.actualPort();
@@ -363,12 +369,21 @@ class LiveFeedTest {
             }
         };
         feedAll.run();
+        // a small kernel send buffer: the stalled socket backs up into the write queue after a tick or two,
+        // not after the megabytes that send-buffer autotuning would take in first (seconds on a loaded machine)
         start(LiveFeedOptions.defaults(900).withTick(Duration.ofMillis(50), Duration.ofMillis(1500))
-                .withWriteQueueMaxBytes(64 * 1024));
-        long feeder = vertx.setPeriodic(50, id -> vertx.executeBlocking(() -> {
-            feedAll.run();
-            return null;
-        }, false));
+                .withWriteQueueMaxBytes(64 * 1024), new HttpServerOptions().setSendBufferSize(64 * 1024));
+        // one feed at a time: feeds slower than the period (a loaded machine) skip a beat instead of queueing
+        // on the worker pool ahead of the feed's own ticks
+        AtomicBoolean feeding = new AtomicBoolean();
+        long feeder = vertx.setPeriodic(50, id -> {
+            if (feeding.compareAndSet(false, true)) {
+                vertx.executeBlocking(() -> {
+                    feedAll.run();
+                    return null;
+                }, false).onComplete(done -> feeding.set(false));
+            }
+        });
 
         Socket stalled = new Socket();
         sockets.add(stalled);
