@@ -41,9 +41,15 @@ final class HeadlessChromium implements AutoCloseable {
         }
     }
 
+    private static final double NAVIGATION_LIMIT_MILLIS = 120_000;
+
     /** A new tab whose console errors and uncaught page errors are added to {@code errors}. */
     Page newPage(List<String> errors) {
         Page page = browser.newPage();
+        // Playwright's 30 s for a navigation and for a locator's wait is less than a loaded 2-core machine can take
+        // to load the dashboard (seen: a navigation's load event missed it); every wait still ends on its event
+        page.setDefaultNavigationTimeout(NAVIGATION_LIMIT_MILLIS);
+        page.setDefaultTimeout(NAVIGATION_LIMIT_MILLIS);
         page.onConsoleMessage(message -> {
             if ("error".equals(message.type())) {
                 errors.add(message.text());
