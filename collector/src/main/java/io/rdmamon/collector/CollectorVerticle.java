@@ -35,6 +35,7 @@ import io.rdmamon.collector.store.ExpirySweep;
 import io.rdmamon.collector.store.NodeStore;
 import io.rdmamon.collector.store.NodeView;
 import io.rdmamon.collector.web.JsonReplies;
+import io.rdmamon.collector.web.PercentEscapes;
 import io.rdmamon.collector.web.Routes;
 import io.rdmamon.protocol.wire.FrameCodec;
 import io.vertx.core.Future;
@@ -119,8 +120,9 @@ public final class CollectorVerticle extends VerticleBase {
         FleetRoutes fleetRoutes = new FleetRoutes(vertx, cluster, nodesApi, eventsApi, diagnosesApi, probes);
         fleetRoutes.serve();
         new BaselineSharing(vertx, cluster, diagnoses).start();
-        // in this order: /api/* is authenticated before the APIs, the dashboard's files come after everything
-        List<Routes> routes = new ArrayList<>(List.of(
+        // in this order: malformed escapes are refused before any route decodes them, /api/* is authenticated before
+        // the APIs, the dashboard's files come after everything
+        List<Routes> routes = new ArrayList<>(List.of(new PercentEscapes(),
                 new AgentIngest(auth, new FrameCodec(config.maxFrameBytes(), "collector"), config.ingest(), store, selfMetrics,
                         agents, diagnoses::accept, decodeLoops, new NodeClaims(vertx, cluster)),
                 router -> router.get("/healthz").handler(ctx -> JsonReplies.ok(ctx, new JsonObject().put("status", "ok"))),

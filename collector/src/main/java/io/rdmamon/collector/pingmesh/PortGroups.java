@@ -15,6 +15,12 @@ import java.util.Locale;
 public final class PortGroups {
     /** The group of every port nothing else places. */
     public static final String FLEET = "fleet";
+    /**
+     * Put before a switch's name that would be taken for {@link #FLEET} (a switch named {@code fleet}) or for an
+     * escaped name (one that starts with this), so that such a switch stays a group of its own: names without the
+     * prefix are kept, so no two switches share a group and none merges into the fleet.
+     */
+    static final String LLDP_ESCAPE = "lldp:";
 
     public enum Source {
         CONFIG, LLDP, FLEET;
@@ -45,9 +51,13 @@ public final class PortGroups {
         }
         String neighbour = lldpSwitch(port.neighbor());
         if (neighbour != null && !neighbour.isBlank()) {
-            return new Group(neighbour.strip(), Source.LLDP);
+            return new Group(lldpGroupName(neighbour.strip()), Source.LLDP);
         }
         return WHOLE_FLEET;
+    }
+
+    static String lldpGroupName(String switchName) {
+        return switchName.equals(FLEET) || switchName.startsWith(LLDP_ESCAPE) ? LLDP_ESCAPE + switchName : switchName;
     }
 
     /** The switch an LLDP neighbour names: its system name, readable, else its chassis id; null when none. */

@@ -10,6 +10,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 
 class PortGroupsTest {
     private static final IbPort PORT = Samples.rocePort().build();
@@ -27,6 +28,12 @@ class PortGroupsTest {
             cpu-01     | leaf-03 | leaf-03      | lldp
             cpu-01     | ' '     | fleet        | fleet
             cpu-01     | -       | fleet        | fleet
+            cpu-01     | fleet   | lldp:fleet   | lldp
+            cpu-01     | ' fleet	' | lldp:fleet | lldp
+            cpu-01     | Fleet   | Fleet        | lldp
+            cpu-01     | lldp:fleet | lldp:lldp:fleet | lldp
+            cpu-01     | lldp:x  | lldp:lldp:x  | lldp
+            cpu-01     | fleet-2 | fleet-2      | lldp
             """, delimiter = '|')
     void aPortsGroupAndItsSource(String node, String lldp, String group, String source) {
         PortGroups groups = new PortGroups(RULES);
@@ -42,6 +49,18 @@ class PortGroupsTest {
         IbPort port = PORT.withNeighbor(new LldpNeighbor("1c:34:da:00:00:07", "mac", null, "Ethernet8", "ifname", null));
         assertEquals(new PortGroups.Group("1c:34:da:00:00:07", PortGroups.Source.LLDP),
                 new PortGroups(RULES).of("cpu-01", port));
+    }
+
+    /** A switch named {@code fleet} stays a group of its own, apart from the ports nothing places. */
+    @Test
+    void aSwitchNamedFleetIsNotTheFleet() {
+        PortGroups groups = new PortGroups(List.of());
+        PortGroups.Group behindSwitch = groups.of("cpu-01", PORT.withNeighbor(new LldpNeighbor("fleet", "local", "fleet",
+                "Ethernet8", "ifname", null)));
+        PortGroups.Group unplaced = groups.of("cpu-02", PORT);
+        assertEquals(PortGroups.FLEET, unplaced.name());
+        assertNotEquals(unplaced.name(), behindSwitch.name());
+        assertEquals(PortGroups.Source.LLDP, behindSwitch.source());
     }
 
     @ParameterizedTest
