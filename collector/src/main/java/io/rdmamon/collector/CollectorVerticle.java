@@ -145,7 +145,14 @@ public final class CollectorVerticle extends VerticleBase {
         Router router = Router.router(vertx);
         routes.forEach(part -> part.mount(router));
         router.errorHandler(404, ctx -> JsonReplies.error(ctx, 404, "no such resource: " + ctx.request().path()));
-        router.errorHandler(500, ctx -> JsonReplies.error(ctx, 500, String.valueOf(ctx.failure())));
+        // the failure goes to the log, where an operator reads it; the client gets no exception text (it can carry
+        // paths, configuration and internals) and is told where to look
+        router.errorHandler(500, ctx -> {
+            LOG.log(System.Logger.Level.WARNING, "internal error answering " + ctx.request().method() + " "
+                    + ctx.request().path(), ctx.failure());
+            JsonReplies.error(ctx, 500, "internal error answering " + ctx.request().path() + " (the collector's log"
+                    + " has the details)");
+        });
 
         // agent streams assemble their messages from frames themselves and close beyond maxFrameBytes with a
         // reason (AgentConnection); this bounds messages of any other WebSocket. The idle timeout closes any
