@@ -5,6 +5,7 @@ import io.rdmamon.protocol.model.HostSample;
 import io.rdmamon.protocol.wire.Frame;
 import io.rdmamon.protocol.wire.FrameCodec;
 import io.rdmamon.protocol.wire.FrameException;
+import io.rdmamon.protocol.wire.HostTextFrames;
 import io.rdmamon.protocol.wire.SampleEncoder;
 import io.rdmamon.protocol.wire.WireFormat;
 import io.vertx.core.Context;
@@ -329,9 +330,10 @@ public final class AgentStreamer extends VerticleBase {
         }
     }
 
+    /** Every frame leaves here: the one place host text is made fit for the collector's limits. */
     private void write(WebSocket socket, Frame frame) {
         lastWriteMillis = System.currentTimeMillis();
-        socket.writeBinaryMessage(Buffer.buffer(codec.encode(frame)));
+        socket.writeBinaryMessage(Buffer.buffer(codec.encode(HostTextFrames.sanitize(frame))));
     }
 
     /**

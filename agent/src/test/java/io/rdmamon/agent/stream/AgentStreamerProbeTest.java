@@ -11,6 +11,8 @@ import io.rdmamon.agent.probe.standin.StandInBinary;
 import io.rdmamon.protocol.probe.PerftestSpec;
 import io.rdmamon.protocol.probe.ProbePhase;
 import io.rdmamon.protocol.probe.ProbeRole;
+import io.rdmamon.protocol.text.WireLimits;
+import io.rdmamon.protocol.text.WireText;
 import io.rdmamon.protocol.wire.Frame;
 import io.rdmamon.protocol.wire.FrameCodec;
 import io.rdmamon.protocol.wire.FrameException;
@@ -125,6 +127,33 @@ class AgentStreamerProbeTest {
         startAnotherProbeOnThePortOfWire1();
         assertEquals(List.of(ProbePhase.LISTENING), reports("wire-1").stream().map(Frame.ProbeReport::phase).toList(),
                 "the abandoned probe reports nothing more");
+    }
+
+    @Test
+    void aClientsEscapedEndlessOutputReachesTheWirePrintableAndBounded() throws Exception {
+        Path binary = StandInBinary.write(dir, Map.of("STANDIN_ESCAPED_LINE_CHARS", "1000000"));
+        deploy(ProbeSettings.enabled(new ProcessPerftestLauncher(binary.toString()), ROOT, Duration.ofSeconds(60)));
+        send(new Frame.ProbeStart("wire-noisy", ProbeRole.CLIENT, new PerftestSpec("mlx5_0", 1, 3, 65_536, 5, 1,
+                false), "127.0.0.1", closedPort(), 60_000));
+
+        waitFor(() -> reports("wire-noisy").stream().anyMatch(r -> r.phase() == ProbePhase.FAILED), "the failure");
+        Frame.ProbeReport failed = reports("wire-noisy").get(reports("wire-noisy").size() - 1);
+        List<String> texts = new java.util.ArrayList<>(failed.output());
+        if (failed.error() != null) {
+            texts.add(failed.error());
+        }
+        assertTrue(texts.stream().anyMatch(t -> t.startsWith("\\u001b[31mxxx")), texts.toString());
+        for (String text : texts) {
+            assertEquals(-1, WireText.firstInvalid(text, true), text);
+            assertTrue(text.length() <= WireLimits.MAX_TEXT_CHARS, text.length() + " characters");
+        }
+    }
+
+    /** A loopback port nothing listens on: one bound and released. */
+    private static int closedPort() throws java.io.IOException {
+        try (java.net.ServerSocket socket = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            return socket.getLocalPort();
+        }
     }
 
     /**

@@ -2,6 +2,7 @@ package io.rdmamon.collector.ingest;
 
 import io.rdmamon.collector.config.ConfigException;
 import io.rdmamon.protocol.json.StrictJson;
+import io.rdmamon.protocol.text.WireLimits;
 
 import java.time.Duration;
 import java.util.Set;
@@ -29,10 +30,10 @@ import java.util.Set;
 public record IngestLimits(int maxDevices, int maxPortsPerDevice, int maxCountersPerGroup, int maxGidsPerPort,
                            int maxNameLength, int maxLabelBytes, Duration maxClockSkew, Duration idleTimeout) {
     /** Characters of a free text from an agent (a failing source's error, a probe's error). */
-    public static final int MAX_TEXT_CHARS = 4096;
+    public static final int MAX_TEXT_CHARS = WireLimits.MAX_TEXT_CHARS;
     /** Output lines of one probe report (agents send at most 100) and characters of each. */
-    public static final int MAX_PROBE_OUTPUT_LINES = 200;
-    public static final int MAX_PROBE_OUTPUT_LINE_CHARS = 1024;
+    public static final int MAX_PROBE_OUTPUT_LINES = WireLimits.MAX_PROBE_OUTPUT_LINES;
+    public static final int MAX_PROBE_OUTPUT_LINE_CHARS = WireLimits.MAX_PROBE_OUTPUT_LINE_CHARS;
     /** Sources of one sample (agents report one per device and netdev read). */
     public static final int MAX_SOURCES = 1024;
     /** Longest sampling interval a hello may announce: the node's staleness is derived from it. */
@@ -66,7 +67,7 @@ public record IngestLimits(int maxDevices, int maxPortsPerDevice, int maxCounter
 
     /** 64 devices, 32 ports each, 8192 names per group, 1024 GIDs, names of 256, 2 MiB of labels, 5 min skew, 30 s idle. */
     public static IngestLimits defaults() {
-        return new IngestLimits(64, 32, 8192, 1024, 256, 2 * 1024 * 1024, Duration.ofMinutes(5),
+        return new IngestLimits(64, 32, 8192, 1024, WireLimits.MAX_NAME_CHARS, 2 * 1024 * 1024, Duration.ofMinutes(5),
                 DEFAULT_IDLE_TIMEOUT);
     }
 

@@ -26,7 +26,8 @@ import java.util.List;
  * <p>Environment: {@code STANDIN_GBITS} the average Gb/s the client reports (default 90);
  * {@code STANDIN_HALF_RTT_USEC} comma-separated values ib_send_lat prints for its exchanges (half round trips, µs),
  * repeated over the {@code -n} minus one exchanges (default 1.5); {@code STANDIN_GRANDCHILD_SLEEP} when set, a
- * {@code sleep <value>} child is started first, to prove a kill reaches the whole process group.
+ * {@code sleep <value>} child is started first, to prove a kill reaches the whole process group;
+ * {@code STANDIN_ESCAPED_LINE_CHARS} when set, a first output line of an escape sequence and that many characters.
  */
 public final class StandInPerftest {
     private StandInPerftest() {
@@ -39,6 +40,11 @@ public final class StandInPerftest {
         if (grandchild != null) {
             new ProcessBuilder("sleep", grandchild).redirectOutput(ProcessBuilder.Redirect.DISCARD)
                     .redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        }
+        String noise = System.getenv("STANDIN_ESCAPED_LINE_CHARS");
+        if (noise != null) {
+            // a colouring perftest build printing one endless line: host text the agent must make fit the wire
+            System.out.println("\u001b[31m" + "x".repeat(Integer.parseInt(noise)));
         }
         int exit = options.isServer() ? serve(test, options) : connect(test, options,
                 Double.parseDouble(System.getenv().getOrDefault("STANDIN_GBITS", "90")));

@@ -1,0 +1,80 @@
+package io.rdmamon.protocol.wire;
+
+import io.rdmamon.protocol.model.PortWorkload;
+import io.rdmamon.protocol.model.RdmaResources;
+import io.rdmamon.protocol.model.SourceStatus;
+import io.rdmamon.protocol.text.HostText;
+import io.rdmamon.protocol.text.WireLimits;
+
+import java.util.List;
+
+/**
+ * The agent's one choke point for free text from its host ({@link HostText}, {@link WireLimits}): a frame with
+ * its sources' names and reasons, its workloads' labels (comm, pod, container, namespace, reason) and its probe
+ * report's error and output made printable and cut to the collector's limits. A frame whose texts already fit is
+ * returned as it is, so the bytes on the wire do not change for clean hosts.
+ */
+public final class HostTextFrames {
+    private HostTextFrames() {
+    }
+
+    public static Frame sanitize(Frame frame) {
+        if (frame instanceof Frame.Values v) {
+            List<SourceStatus> sources = v.sources().stream().map(HostTextFrames::source).toList();
+            return sources.equals(v.sources()) ? v
+                    : new Frame.Values(v.layoutId(), v.seq(), v.timestampMillis(), v.sharedValues(), v.sharedAbsent(),
+                    sources);
+        } else if (frame instanceof Frame.ProbeReport r) {
+            return probeReport(r);
+        } else if (frame instanceof Frame.Hello h) {
+            HostLayout layout = layout(h.layout());
+            return layout.equals(h.layout()) ? h : new Frame.Hello(h.node(), h.agentVersion(), h.intervalMillis(),
+                    h.layoutId(), layout, h.capabilities(), h.instance());
+        } else if (frame instanceof Frame.LayoutChange l) {
+            HostLayout layout = layout(l.layout());
+            return layout.equals(l.layout()) ? l : new Frame.LayoutChange(l.layoutId(), layout);
+        }
+        return frame;
+    }
+
+    static SourceStatus source(SourceStatus s) {
+        return new SourceStatus(name(s.source()), name(s.subject()), s.success(),
+                HostText.text(s.error(), WireLimits.MAX_TEXT_CHARS),
+                HostText.text(s.unsupported(), WireLimits.MAX_TEXT_CHARS));
+    }
+
+    /** The report's error and output; only the last lines are kept, as the agent's output tail keeps them. */
+    static Frame.ProbeReport probeReport(Frame.ProbeReport r) {
+        List<String> output = r.output();
+        List<String> last = output.subList(Math.max(0, output.size() - WireLimits.MAX_PROBE_OUTPUT_LINES), output.size())
+                .stream().map(line -> HostText.text(line, WireLimits.MAX_PROBE_OUTPUT_LINE_CHARS)).toList();
+        String error = HostText.text(r.error(), WireLimits.MAX_TEXT_CHARS);
+        return last.equals(output) && java.util.Objects.equals(error, r.error()) ? r
+                : new Frame.ProbeReport(r.probeId(), r.role(), r.phase(), r.tcpPort(), r.result(), r.latency(),
+                r.exitCode(), error, last);
+    }
+
+    private static HostLayout layout(HostLayout layout) {
+        List<HostLayout.DeviceLayout> devices = layout.devices().stream().map(HostTextFrames::device).toList();
+        return new HostLayout(devices, layout.ncclConf(), layout.topology());
+    }
+
+    private static HostLayout.DeviceLayout device(HostLayout.DeviceLayout d) {
+        RdmaResources resources = d.resources();
+        if (resources == null || resources.workloads().isEmpty()) {
+            return d;
+        }
+        return new HostLayout.DeviceLayout(d.name(), d.nodeTypeId(), d.nodeType(), d.nodeGuid(), d.sysImageGuid(),
+                d.fwVersion(), d.hcaType(), d.boardId(), d.ports(), d.pci(),
+                resources.withWorkloads(resources.workloads().stream().map(HostTextFrames::workload).toList()));
+    }
+
+    static PortWorkload workload(PortWorkload w) {
+        return new PortWorkload(w.port(), name(w.namespace()), name(w.pod()), name(w.container()), name(w.comm()),
+                w.attribution(), name(w.reason()), w.qps());
+    }
+
+    private static String name(String text) {
+        return HostText.name(text, WireLimits.MAX_NAME_CHARS);
+    }
+}
