@@ -6,7 +6,8 @@ fuzz-reports) and prints the N slowest classes (default 25), then the time per t
 
   unit    every module's surefire tests but the it module's (src/test of protocol, native, agent, collector, cli)
   it      the it module's surefire tests (the fast cross-module tests)
-  it-slow the it module's failsafe tests (*IT: lab, soak, cluster, Prometheus, scenarios)
+  it-IT   the it module's failsafe tests (*IT: the lab, soak, cluster, Prometheus and scenario ITs, which are @Slow,
+          and the few fast ones)
   fuzz    the fuzzing pass (*FuzzTest run with JAZZER_FUZZ=1, docs/fuzzing.md)
 
 A class's time is the report's own `time` attribute (the sum of its tests' times, what the class cost inside its
@@ -20,14 +21,14 @@ import os
 import sys
 import xml.etree.ElementTree as ET
 
-TIERS = ("unit", "it", "it-slow", "fuzz")
+TIERS = ("unit", "it", "it-IT", "fuzz")
 
 
 def tier_of(module, reports_dir):
     if reports_dir == "fuzz-reports":
         return "fuzz"
     if module == "it":
-        return "it-slow" if reports_dir == "failsafe-reports" else "it"
+        return "it-IT" if reports_dir == "failsafe-reports" else "it"
     return "unit"
 
 
