@@ -44,6 +44,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.function.UnaryOperator;
@@ -144,6 +145,7 @@ public final class HostReader {
         private final boolean live;
         private SmallFileReader files;
         private Duration readDeadline = READ_DEADLINE;
+        private SourceFaults faults = SourceFaults.NONE;
         private EthtoolStatsSource ethtool;
         private VerbsPortReader verbs;
         private boolean verbsGiven;
@@ -168,6 +170,7 @@ public final class HostReader {
             Builder copy = new Builder(root);
             copy.files = files;
             copy.readDeadline = readDeadline;
+            copy.faults = faults;
             copy.ethtool = ethtool;
             copy.verbs = verbs;
             copy.verbsGiven = verbsGiven;
@@ -191,8 +194,14 @@ public final class HostReader {
             return this;
         }
 
+        /** {@code faults} before every source's read: for tests that prove one failing source costs only itself. */
+        public Builder faults(SourceFaults faults) {
+            this.faults = faults;
+            return this;
+        }
+
         /** Another deadline per blocking read than {@link #READ_DEADLINE}. */
-        Builder readDeadline(Duration readDeadline) {
+        public Builder readDeadline(Duration readDeadline) {
             this.readDeadline = readDeadline;
             return this;
         }
@@ -425,6 +434,19 @@ public final class HostReader {
         return lastDurations;
     }
 
+    /** The names of the registered sources, in the order they read (a name two sources share appears once). */
+    public List<String> sourceNames() {
+        LinkedHashSet<String> names = new LinkedHashSet<>();
+        names.add(sysfsSource.name());
+        if (rdma != null) {
+            names.add(rdmaSource.name());
+        }
+        deviceSources.forEach(s -> names.add(s.name()));
+        portSources.forEach(s -> names.add(s.name()));
+        hostSources.forEach(s -> names.add(s.name()));
+        return List.copyOf(names);
+    }
+
     /**
      * The transceiver of {@code ifname} (for {@code rdmamon module -i IF}): null when there is none.
      *
@@ -497,7 +519,7 @@ public final class HostReader {
     }
 
     private HostSample readDevices(String node, long timestamp) {
-        SourceRun run = new SourceRun();
+        SourceRun run = new SourceRun(watchdog, settings.faults);
         List<IbDevice> devices = new ArrayList<>();
         List<String> names;
         try {

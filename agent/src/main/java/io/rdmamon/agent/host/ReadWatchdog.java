@@ -66,6 +66,25 @@ final class ReadWatchdog {
         long reads;
         /** Left behind at a stuck read: reads nothing more, its result is dropped. */
         volatile boolean abandoned;
+        /**
+         * Counts the reader's steps (a section or a read entered or left); the watchdog claims a hung section by
+         * negating it, so a step after the claim knows it was left behind.
+         */
+        final AtomicLong progress = new AtomicLong(1);
+        /** The innermost {@link #section} the reader is in; null outside any. */
+        volatile Object sectionKey;
+        /** The section the watchdog declared hung; only it removes its key from {@link #stuck} on return. */
+        volatile Object hungSection;
+    }
+
+    /** One step of the reader; a no-op once the watchdog claimed the attempt for a hung section. */
+    private static void progressed(Attempt attempt) {
+        while (true) {
+            long step = attempt.progress.get();
+            if (step < 0 || attempt.progress.compareAndSet(step, step + 1)) {
+                return;
+            }
+        }
     }
 
     private record Stuck(String label, long sinceNanos) {
@@ -74,6 +93,12 @@ final class ReadWatchdog {
     private static final ThreadLocal<Attempt> CURRENT = new ThreadLocal<>();
 
     private final long deadlineNanos;
+    /**
+     * How long a {@link #section} may go without a step (no read started or ended, no inner section) before it is
+     * hung: a source's own work between reads (parsing a bounded capture, walking a PCIe tree) takes milliseconds, so
+     * five read deadlines without a step is a loop or a lock, not work.
+     */
+    private final long sectionDeadlineNanos;
     private final int maxStuck;
     private final Function<Object, String> label;
     private final Map<Object, Stuck> stuck = new ConcurrentHashMap<>();
@@ -91,6 +116,7 @@ final class ReadWatchdog {
                     + deadline + ", " + maxStuck);
         }
         this.deadlineNanos = deadline.toNanos();
+        this.sectionDeadlineNanos = 5 * deadlineNanos;
         this.maxStuck = maxStuck;
         this.label = label;
         this.reader = newReader();
@@ -164,6 +190,8 @@ final class ReadWatchdog {
 
     /** True when the attempt finished; false when it was left behind at a stuck read. */
     private boolean awaitOrAbandon(Attempt attempt, Future<?> result) throws InterruptedException, ExecutionException {
+        long seenStep = 0;
+        long seenAtNanos = 0;
         while (true) {
             long read = attempt.inFlight.get();
             Object key = attempt.readKey;
@@ -171,7 +199,19 @@ final class ReadWatchdog {
             if (read > 0 && attempt.inFlight.get() != read) {
                 continue; // the reader moved on while key and start were looked at: they may be the next read's
             }
-            long waitNanos = read <= 0 ? deadlineNanos : startNanos + deadlineNanos - System.nanoTime();
+            long now = System.nanoTime();
+            if (read == 0) {
+                long step = attempt.progress.get();
+                if (step != seenStep) {
+                    seenStep = step;
+                    seenAtNanos = now;
+                } else if (now - seenAtNanos >= sectionDeadlineNanos && claimHungSection(attempt, step, seenAtNanos)) {
+                    return false;
+                }
+            }
+            long waitNanos = read > 0 ? startNanos + deadlineNanos - now
+                    : read == 0 ? Math.max(1, Math.min(deadlineNanos, seenAtNanos + sectionDeadlineNanos - now))
+                    : deadlineNanos;
             if (read > 0 && waitNanos <= 0) {
                 // published before the claim, so the reader's removal (after the claim) always follows it
                 stuck.put(key, new Stuck(label.apply(key), startNanos));
@@ -204,14 +244,8 @@ final class ReadWatchdog {
         if (attempt == null) {
             return op.call();
         }
-        if (attempt.abandoned) {
-            throw new StuckReadException("not read: this sample was left behind at a stuck read");
-        }
-        Stuck blocked = stuck.isEmpty() ? null : stuck.get(key);
-        if (blocked != null) {
-            throw new StuckReadException(String.format("read stuck for %.1f s (deadline %.1f s), skipped until it returns",
-                    (System.nanoTime() - blocked.sinceNanos()) / 1e9, deadlineNanos / 1e9));
-        }
+        skipIfStuck(attempt, key);
+        progressed(attempt);
         long read = ++attempt.reads;
         attempt.readKey = key;
         attempt.readStartNanos = System.nanoTime();
@@ -224,6 +258,69 @@ final class ReadWatchdog {
                 stuck.remove(key);
                 attempt.abandoned = true;
             }
+            progressed(attempt);
+        }
+    }
+
+    /**
+     * Declares the section the reader has been in, without a step since {@code sinceNanos}, hung: its key is skipped
+     * by later samples until it returns, and the attempt is left behind. False when the reader stepped meanwhile or is
+     * in no section (the sample's own code between sources, which holds no lock and reads nothing).
+     */
+    private boolean claimHungSection(Attempt attempt, long step, long sinceNanos) {
+        Object key = attempt.sectionKey;
+        if (key == null) {
+            return false;
+        }
+        // published before the claim, so the reader's removal (after the claim) always follows it
+        stuck.put(key, new Stuck(label.apply(key), sinceNanos));
+        attempt.hungSection = key;
+        if (attempt.progress.compareAndSet(step, -step)) {
+            attempt.abandoned = true;
+            replaceReader();
+            return true;
+        }
+        attempt.hungSection = null;
+        stuck.remove(key);
+        return false;
+    }
+
+    /**
+     * {@code op}, a source's whole read of one subject, as one section: code that reads nothing itself (a parser in a
+     * loop, a lock held by a stuck thread) is bounded too. A section that takes no step for five read deadlines is
+     * declared hung like a stuck read: this sample is run again without it, and later samples skip it with a
+     * {@link StuckReadException} until it returns. Sections nest; the innermost is the one blamed.
+     */
+    <V, E extends Exception> V section(Object key, Blocking<V, E> op) throws E, StuckReadException {
+        Attempt attempt = CURRENT.get();
+        if (attempt == null) {
+            return op.call();
+        }
+        skipIfStuck(attempt, key);
+        Object outer = attempt.sectionKey;
+        attempt.sectionKey = key;
+        progressed(attempt);
+        try {
+            return op.call();
+        } finally {
+            attempt.sectionKey = outer;
+            if (attempt.progress.get() < 0 && key.equals(attempt.hungSection)) {
+                stuck.remove(key); // the hung section returned at last: it may be read again
+            } else {
+                progressed(attempt);
+            }
+        }
+    }
+
+    /** Throws when {@code attempt} was left behind or {@code key} is stuck in an earlier one. */
+    private void skipIfStuck(Attempt attempt, Object key) throws StuckReadException {
+        if (attempt.abandoned) {
+            throw new StuckReadException("not read: this sample was left behind at a stuck read");
+        }
+        Stuck blocked = stuck.isEmpty() ? null : stuck.get(key);
+        if (blocked != null) {
+            throw new StuckReadException(String.format("read stuck for %.1f s (deadline %.1f s), skipped until it returns",
+                    (System.nanoTime() - blocked.sinceNanos()) / 1e9, deadlineNanos / 1e9));
         }
     }
 

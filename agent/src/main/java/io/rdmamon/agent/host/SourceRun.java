@@ -10,8 +10,10 @@ import java.util.Map;
 
 /**
  * One sample's run of the sources: their statuses in the order recorded, and how long each source took. Every read
- * goes through {@link #read}, which records a throw the same way for every source: a failed status of the source for
- * the subject, {@code CULPRIT: EXCEPTION}. Caught: every {@link Exception} (a parser bug's
+ * goes through {@link #read}, which bounds it in time and records a throw the same way for every source: a failed
+ * status of the source for the subject, {@code CULPRIT: EXCEPTION}. The bound is the watchdog's: each read is one
+ * {@link ReadWatchdog#section}, so a source that hangs without reading (a loop, a lock) is left behind after five read
+ * deadlines and skipped by later samples until it returns, like a blocked file. Caught: every {@link Exception} (a parser bug's
  * {@link NullPointerException}, an {@link java.io.UncheckedIOException}, a Jackson refusal), a
  * {@link StackOverflowError} (recursion over deep input) and a {@link LinkageError} (a native binding that cannot load);
  * other errors (out of memory, an assertion) are the JVM's and propagate.
@@ -23,14 +25,24 @@ final class SourceRun {
         T read() throws Exception;
     }
 
+    private final ReadWatchdog watchdog;
+    private final SourceFaults faults;
     private final List<SourceStatus> statuses = new ArrayList<>();
     private final Map<String, Long> nanosBySource = new LinkedHashMap<>();
+
+    SourceRun(ReadWatchdog watchdog, SourceFaults faults) {
+        this.watchdog = watchdog;
+        this.faults = faults;
+    }
 
     /** {@code read}'s result; {@code fallback} (and a failed status naming the culprit) when it throws. */
     <T> T read(Source source, String subject, T fallback, Read<T> read) {
         long start = System.nanoTime();
         try {
-            return read.read();
+            return watchdog.section(source.name() + " " + subject, () -> {
+                faults.before(source.name(), subject);
+                return read.read();
+            });
         } catch (Exception | StackOverflowError | LinkageError e) {
             if (e instanceof InterruptedException) {
                 Thread.currentThread().interrupt();
