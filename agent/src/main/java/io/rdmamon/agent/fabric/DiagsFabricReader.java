@@ -9,7 +9,6 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
@@ -41,7 +40,6 @@ public final class DiagsFabricReader {
     private final Path cache;
     private final Path thresholds;
     private DiscoveredFabric topology;
-    private List<FabricNode> lastNodes = List.of();
     private PortInfoText subnet;
     private String linkInfoText = "";
 
@@ -59,11 +57,6 @@ public final class DiagsFabricReader {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot create the fabric sweeper's work files", e);
         }
-    }
-
-    /** Whether a topology was read, so that {@link #sweep} with {@code topology} false can re-read counters only. */
-    public boolean hasTopology() {
-        return topology != null;
     }
 
     /**
@@ -90,15 +83,9 @@ public final class DiagsFabricReader {
             problems.add(e.getMessage());
             nodes = FabricAssembler.nodes(topology, java.util.Map.of(), errors, data, problems);
         }
-        lastNodes = nodes;
         long duration = (System.nanoTime() - startNanos) / 1_000_000;
         return new FabricSweep(subnet.subnetPrefix(), subnet.smLid(), null, sweeper, start, duration, topologyRead,
                 problems.isEmpty(), bounded(problems), nodes);
-    }
-
-    /** The nodes of the last sweep, for the state comparison that triggers a rediscovery. */
-    List<FabricNode> lastNodes() {
-        return lastNodes;
     }
 
     private void readTopology(List<String> problems) throws IOException {
