@@ -64,11 +64,10 @@ public final class FabricCommand implements Callable<Integer> {
         } catch (IOException e) {
             throw CliFailure.runtime("fabric: " + e.getMessage(), e);
         }
-        if (errors) {
-            sweep = FabricFormat.errorsOnly(sweep);
-        }
         var out = spec.commandLine().getOut();
-        out.print(json ? JsonOutput.write(sweep) + "\n" : FabricFormat.text(sweep, errors));
+        // the text's summary line counts the whole fabric; JSON holds only what is asked for
+        out.print(json ? JsonOutput.write(errors ? FabricFormat.errorsOnly(sweep) : sweep) + "\n"
+                : FabricFormat.text(sweep, errors));
         out.flush();
         sweep.problems().forEach(spec.commandLine().getErr()::println);
         return 0;
