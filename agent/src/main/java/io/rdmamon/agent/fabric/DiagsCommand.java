@@ -25,12 +25,17 @@ final class DiagsCommand {
     /** The output of a 40,000-port fabric's counters is about 15 MB; far more is not a tool's answer. */
     static final int MAX_OUTPUT_BYTES = 64 * 1024 * 1024;
     private static final int MAX_ERROR_BYTES = 64 * 1024;
+    private static final java.util.regex.Pattern IBWARN_PID = java.util.regex.Pattern.compile("^(ib\\w+: )\\[\\d+] ");
 
     /** What the program printed and how it ended. */
     record Output(int exit, String stdout, String stderr) {
-        /** stderr's lines that say something: libibumad2sim's "attached as client" notice is not a problem. */
+        /**
+         * stderr's lines that say something, without libibmad's process id ({@code ibwarn: [1234] f: ...}), so that
+         * the same warning reads the same in every sweep; libumad2sim's "attached as client" notice is not one.
+         */
         List<String> warnings() {
-            return stderr.lines().filter(l -> !l.isBlank() && !l.contains("sim_connect: attached as client")).toList();
+            return stderr.lines().filter(l -> !l.isBlank() && !l.contains("sim_connect: attached as client"))
+                    .map(l -> IBWARN_PID.matcher(l).replaceFirst("$1")).toList();
         }
     }
 

@@ -16,7 +16,7 @@ import java.util.Objects;
  * The agent's fabric role ({@code rdmamon agent --fabric}): sweeps the subnet on a worker, never the event loop,
  * every {@link FabricOptions#counterInterval()} for the counters and every {@link FabricOptions#topologyInterval()}
  * for the topology, and rediscovers at once after a sweep that suggests the topology changed: a port's
- * LinkDownedCounter rose, or a sweep had problems (a node stopped answering). A sweep still running when the next is
+ * LinkDownedCounter rose, or a sweep had new problems (a node stopped answering). A sweep still running when the next is
  * due makes that one skipped, so sweeps never pile up. A subnet that cannot be read at all (no umad access, no
  * diags tools) is logged once, then retried quietly at the topology interval: the agent goes on sampling its host.
  */
@@ -38,6 +38,7 @@ public final class FabricSweeper extends VerticleBase {
     private long lastAttemptMillis = Long.MIN_VALUE;
     private boolean failing;
     private Map<String, Long> lastLinkDowned = Map.of();
+    private List<String> lastProblems = List.of();
     private long sweeps;
     private long topologySweeps;
     private long skipped;
@@ -107,8 +108,10 @@ public final class FabricSweeper extends VerticleBase {
             lastTopologyMillis = startedMillis;
         }
         Map<String, Long> linkDowned = linkDowned(sweep.nodes());
-        rediscover = !sweep.success() || linkDownedRose(linkDowned);
+        // a node that stopped answering makes one rediscovery, not one every sweep while it stays silent
+        rediscover = !sweep.success() && !sweep.problems().equals(lastProblems) || linkDownedRose(linkDowned);
         lastLinkDowned = linkDowned;
+        lastProblems = sweep.problems();
         synchronized (this) {
             sweeps++;
             topologySweeps += topology ? 1 : 0;

@@ -59,6 +59,20 @@ class FabricSweeperTest {
     }
 
     @Test
+    void aNodeThatStaysSilentCostsOneRediscoveryNotOneASweep(Vertx vertx) throws Exception {
+        List<Boolean> asked = Collections.synchronizedList(new ArrayList<>());
+        FabricSweep good = sweep(true, 0);
+        FabricSweeper sweeper = new FabricSweeper("n1", FAST, (node, rediscover) -> {
+            asked.add(rediscover);
+            return new FabricSweep(good.subnetPrefix(), good.smLid(), null, "n1", 0, 1, rediscover, false,
+                    List.of("node 0x0000000000100002 \"h2 mlx5_0\": no port answered PMA queries"), good.nodes());
+        }, sweep -> { });
+        Waits.await(vertx.deployVerticle(sweeper));
+        Waits.waitFor(() -> asked.size() >= 4, "four sweeps");
+        assertEquals(List.of(true, true, false, false), asked.subList(0, 4));
+    }
+
+    @Test
     void aSubnetThatCannotBeReadIsRetriedAtTheTopologyInterval(Vertx vertx) throws Exception {
         AtomicInteger calls = new AtomicInteger();
         FabricSweeper sweeper = new FabricSweeper("n1", FAST, (node, rediscover) -> {

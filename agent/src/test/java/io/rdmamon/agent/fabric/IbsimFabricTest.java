@@ -8,7 +8,10 @@ import io.rdmamon.protocol.fabric.PmaCounters;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
@@ -31,8 +34,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * swept by rdmamon, agrees with infiniband-diags on every node, cable, port state, width, speed and counter. The
  * references are read another way than the sweep reads them: the cables from the net file and {@code ibnetdiscover
  * -p}, each port's state, width and speed from {@code smpquery portinfo LID PORT}, each counter from
- * {@code perfquery} and {@code perfquery -x} of that LID and port.
+ * {@code perfquery} and {@code perfquery -x} of that LID and port. A node made silent on ibsim's console
+ * ({@code Error "node" 100}) is named and skipped.
  */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class IbsimFabricTest {
     private static final FatTreeNetFile TREE = new FatTreeNetFile(3, 3, 2, 1, "h2-1");
     private static final Pattern PORTINFO = Pattern.compile("(?m)^(\\w+):\\.+(.*)$");
@@ -41,6 +46,7 @@ class IbsimFabricTest {
     @TempDir
     static Path dir;
     private static Ibsim ibsim;
+    private static DiagsFabricReader reader;
     private static FabricSweep sweep;
 
     @BeforeAll
@@ -53,9 +59,9 @@ class IbsimFabricTest {
         ibsim.console("PerformanceSet \"spine0\"[2] PortCounters.LinkDownedCounter=3", "has been set to 3");
         ibsim.console("PerformanceSet \"h0-2\"[1] PortCounters.PortXmitWait=123456", "has been set to 123456");
         ibsim.console("PerformanceSet \"leaf2\"[1] PortCounters.PortRcvErrors=11", "has been set to 11");
-        FabricOptions options = new FabricOptions(null, null, Duration.ofSeconds(30), Duration.ofSeconds(15),
-                Duration.ofMinutes(5), ibsim.environment());
-        sweep = new DiagsFabricReader(options, Clock.systemUTC()).sweep("h0-0", true);
+        reader = new DiagsFabricReader(new FabricOptions(null, null, Duration.ofSeconds(30), Duration.ofSeconds(15),
+                Duration.ofMinutes(5), ibsim.environment()), Clock.systemUTC());
+        sweep = reader.sweep("h0-0", true);
     }
 
     @AfterAll
@@ -147,6 +153,29 @@ class IbsimFabricTest {
             }
         }
         assertEquals(5, injected, "the injected counters, and no other");
+    }
+
+    /** Last: ibsim counts the packets it dropped for the node as its PortRcvErrors. */
+    @Test
+    @Order(Integer.MAX_VALUE)
+    void aNodeThatAnswersNothingIsNamedAndSkipped() throws Exception {
+        ibsim.console("Error \"h1-1\" 100", "sim>");
+        try {
+            // the node stops answering between two topology sweeps: the counters sweep names it
+            FabricSweep failing = reader.sweep("h0-0", false);
+            assertTrue(!failing.success() && !failing.topology());
+            assertTrue(failing.problems().stream().anyMatch(p -> p.contains("\"h1-1\": no port answered PMA")),
+                    failing.problems().toString());
+            FabricNode silent = failing.nodes().stream().filter(n -> n.description().equals("h1-1")).findFirst()
+                    .orElseThrow();
+            assertEquals(Map.of(), silent.ports().get(0).counters());
+            assertEquals(TREE.nodeCount(), failing.nodes().size(), "still in the topology");
+            long counted = failing.nodes().stream().flatMap(n -> n.ports().stream())
+                    .filter(p -> !p.counters().isEmpty()).count();
+            assertTrue(counted > 0, "the other nodes' counters are read");
+        } finally {
+            ibsim.console("Error \"h1-1\" 0", "sim>");
+        }
     }
 
     private static Map<String, String> fields(Pattern pattern, String text) {

@@ -72,6 +72,26 @@ public final class FabricWire {
         return frames;
     }
 
+    /**
+     * {@code sweep} as the fewest frames of at most {@link #MAX_NODES} nodes each that {@code codec} encodes within its
+     * {@link FrameCodec#maxFrameBytes()} (a 4,608-port fabric's counters are about 5 MB of JSON), halving the nodes
+     * a frame until they fit.
+     *
+     * @throws IllegalArgumentException when even one node a frame does not fit, or the sweep needs more than
+     *                                  {@link #MAX_PARTS} frames
+     */
+    public static List<Frame.Fabric> partsWithin(FrameCodec codec, FabricSweep sweep) {
+        for (int nodes = MAX_NODES; nodes >= 1; nodes /= 2) {
+            List<Frame.Fabric> parts = parts(sweep, nodes);
+            if (parts.size() <= MAX_PARTS
+                    && parts.stream().allMatch(p -> codec.encode(p).length <= codec.maxFrameBytes())) {
+                return parts;
+            }
+        }
+        throw new IllegalArgumentException("a sweep of " + sweep.nodes().size() + " nodes does not fit "
+                + MAX_PARTS + " frames of " + codec.maxFrameBytes() + " bytes");
+    }
+
     static void encode(ObjectNode json, Frame.Fabric frame) {
         FabricSweep s = frame.sweep();
         json.put("type", "fabric").put("fabricVersion", FABRIC_VERSION).put("part", frame.part())

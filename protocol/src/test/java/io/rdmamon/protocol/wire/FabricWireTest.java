@@ -42,6 +42,19 @@ class FabricWireTest {
     }
 
     @Test
+    void aSweepTooLargeForOneFrameIsSplitToFit() throws Exception {
+        int oneFrame = codec.encode(new Frame.Fabric(0, 1, sweep)).length;
+        FrameCodec small = new FrameCodec(oneFrame - 1);
+        List<Frame.Fabric> parts = FabricWire.partsWithin(small, sweep);
+        assertTrue(parts.size() > 1, "split");
+        for (Frame.Fabric part : parts) {
+            assertEquals(part, small.decode(small.encode(part)));
+        }
+        assertEquals(List.of(new Frame.Fabric(0, 1, sweep)), FabricWire.partsWithin(codec, sweep));
+        assertThrows(IllegalArgumentException.class, () -> FabricWire.partsWithin(new FrameCodec(100), sweep));
+    }
+
+    @Test
     void linksAreNamedOnceByBothEnds() {
         List<FabricLink> links = sweep.links();
         assertEquals(2, links.size());
