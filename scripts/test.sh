@@ -12,7 +12,8 @@
 # libibverbs1 + ibverbs-providers (loaded for real), perftest (its no-device path),
 # prometheus + promtool (scrape, rule checks), prometheus-node-exporter (benchmark peer),
 # chromium (dashboard tests, driven by Playwright with the system browser),
-# protobuf-compiler (protoc encodes the kubelet pod-resources answers the agent's gRPC client decodes);
+# protobuf-compiler (protoc encodes the kubelet pod-resources answers the agent's gRPC client decodes),
+# ibsim-utils + opensm + infiniband-diags (a simulated InfiniBand subnet the fabric sweeper is proven on);
 # for --all, the Soft-RoCE lab (docs/lab.md): qemu-system-x86, busybox-static, cpio, kmod, ibverbs-utils, rdma-core
 # (the VMs' userland is this host's), with Debian's kernel package fetched by scripts/lab/prepare.sh
 # (`apt-get download`, cached).
@@ -30,7 +31,7 @@ for arg in "$@"; do
 done
 
 packages=(ethtool iproute2 strace libibverbs1 ibverbs-providers perftest prometheus prometheus-node-exporter chromium maven gcc
-          curl protobuf-compiler)
+          curl protobuf-compiler ibsim-utils opensm infiniband-diags)
 if [ "$tier" = all ]; then
   packages+=(qemu-system-x86 busybox-static cpio kmod ibverbs-utils rdma-core)
 fi

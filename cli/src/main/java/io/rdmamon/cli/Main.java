@@ -10,6 +10,7 @@ import io.rdmamon.cli.node.GidsCommand;
 import io.rdmamon.cli.node.ModuleCommand;
 import io.rdmamon.cli.node.PcieCommand;
 import io.rdmamon.cli.node.WorkloadsCommand;
+import io.rdmamon.cli.node.FabricCommand;
 import io.rdmamon.cli.node.TopoCommand;
 import io.rdmamon.cli.node.NcclEnvCommand;
 import io.rdmamon.cli.node.PerfCommand;
@@ -50,6 +51,7 @@ import java.util.concurrent.Callable;
                 PcieCommand.class,
                 WorkloadsCommand.class,
                 TopoCommand.class,
+                FabricCommand.class,
                 ModuleCommand.class,
                 NcclEnvCommand.class,
                 PerfCommand.class,

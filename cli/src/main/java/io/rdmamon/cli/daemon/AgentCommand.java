@@ -2,6 +2,8 @@ package io.rdmamon.cli.daemon;
 
 import io.rdmamon.agent.daemon.AgentDaemon;
 import io.rdmamon.agent.daemon.AgentDaemonOptions;
+import io.rdmamon.agent.fabric.FabricOptions;
+import io.rdmamon.agent.fabric.FabricSweeper;
 import io.rdmamon.agent.host.HostReader;
 import io.rdmamon.agent.probe.ProbeSettings;
 import io.rdmamon.agent.probe.ProcessPerftestLauncher;
@@ -128,6 +130,31 @@ public final class AgentCommand implements Callable<Integer> {
                     + " Default: ${DEFAULT-VALUE}.")
     Duration lldpRefresh;
 
+    @Option(names = "--fabric",
+            description = {"Also sweep this host's InfiniBand subnet (docs/fabric.md): every node, link and port "
+                    + "counter, read with infiniband-diags over MADs; needs /dev/infiniband/umad* access. Run it on one"
+                    + " or two hosts per subnet."})
+    boolean fabric;
+
+    @Option(names = "--fabric-interval", defaultValue = "15s", paramLabel = "DURATION",
+            converter = DurationConverter.class,
+            description = "With --fabric: read every port's counters this often. Default: ${DEFAULT-VALUE}.")
+    Duration fabricInterval;
+
+    @Option(names = "--fabric-topology-interval", defaultValue = "5m", paramLabel = "DURATION",
+            converter = DurationConverter.class,
+            description = "With --fabric: rediscover the topology this often (and at once when a link went down or a "
+                    + "node stopped answering). Default: ${DEFAULT-VALUE}.")
+    Duration fabricTopologyInterval;
+
+    @Option(names = "--fabric-ca", paramLabel = "CA",
+            description = "With --fabric: the local HCA to sweep from (default: the first active one).")
+    String fabricCa;
+
+    @Option(names = "--fabric-port", paramLabel = "PORT",
+            description = "With --fabric: its port (default: the first active one).")
+    Integer fabricPort;
+
     @Mixin
     PodResourcesOption podResources;
 
@@ -160,6 +187,7 @@ public final class AgentCommand implements Callable<Integer> {
         requirePositive("--qos-refresh", qosRefresh);
         requirePositive("--lldp-refresh", lldpRefresh);
         requirePositive("--pod-resources-refresh", podResourcesRefresh);
+        FabricOptions fabricOptions = fabricOptions();
         podResources.validate();
         if (ackTimeout != null) {
             requirePositive("--ack-timeout", ackTimeout);
@@ -188,6 +216,11 @@ public final class AgentCommand implements Callable<Integer> {
             vertx.close();
             throw CliFailure.runtime("agent failed to start: " + e.getMessage(), e);
         }
+        if (fabricOptions != null) {
+            vertx.deployVerticle(FabricSweeper.withDiags(node, fabricOptions, new FabricSweepLog())).await();
+            System.err.printf("rdmamon agent: sweeping the InfiniBand fabric, counters every %s, topology every %s%n",
+                    fabricInterval, fabricTopologyInterval);
+        }
         System.err.printf("rdmamon agent: node %s, host root %s, every %s%s%s%n", node, hostRoot.path(),
                 interval, collector == null ? "" : ", streaming to " + collector, listen == null ? ""
                         : ", metrics at http://" + listen.replaceFirst(":\\d+$", "") + ":" + daemon.metrics().port() + "/metrics");
@@ -199,6 +232,20 @@ public final class AgentCommand implements Callable<Integer> {
             System.err.printf("rdmamon agent: pingmesh latency probes allowed (perftest %s)%n", latencyBinary());
         }
         return RunUntilStopped.await(vertx, () -> { });
+    }
+
+    /** The fabric sweep's settings with --fabric; null without. */
+    private FabricOptions fabricOptions() {
+        if (!fabric) {
+            return null;
+        }
+        requirePositive("--fabric-interval", fabricInterval);
+        requirePositive("--fabric-topology-interval", fabricTopologyInterval);
+        if (fabricPort != null && (fabricPort < 1 || fabricPort > 254)) {
+            throw CliFailure.badInput("--fabric-port " + fabricPort + ": must be 1..254");
+        }
+        return new FabricOptions(fabricCa, fabricPort, FabricOptions.DEFAULT_TOOL_TIMEOUT, fabricInterval,
+                fabricTopologyInterval, java.util.Map.of());
     }
 
     /** The reader naming the pods behind QPs from the kubelet's pod-resources, refreshed on {@code vertx}. */

@@ -191,6 +191,11 @@ public final class StrictJson {
         return has(key) ? object(key) : null;
     }
 
+    /** The value's node, of any type, for callers that check it themselves (an unsigned 64-bit counter). */
+    public JsonNode value(String key) {
+        return required(key);
+    }
+
     /** The array's node, for callers that read its elements themselves (naming them {@code path(key) + "[i]"}). */
     public JsonNode array(String key) {
         JsonNode node = required(key);

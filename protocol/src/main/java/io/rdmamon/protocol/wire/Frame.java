@@ -210,6 +210,27 @@ public sealed interface Frame {
         }
     }
 
+    /**
+     * One part of an InfiniBand fabric sweep ({@code rdmamon agent --fabric}): an optional frame, sent only to a
+     * collector that accepts it; the shape is versioned within the frame ({@link FabricWire}). Not a sample: neither
+     * acknowledged nor replayed (the next sweep replaces it).
+     *
+     * @param part  this frame's index among the sweep's frames, from 0
+     * @param parts how many frames carry the sweep; each holds a share of its nodes and the same header
+     * @param sweep the sweep's header and this part's nodes
+     */
+    record Fabric(int part, int parts, io.rdmamon.protocol.fabric.FabricSweep sweep) implements Frame {
+        /** The optional frame type, as the collector names it among those it accepts. */
+        public static final String TYPE = "fabric";
+
+        public Fabric {
+            Objects.requireNonNull(sweep, "sweep");
+            if (parts < 1 || part < 0 || part >= parts) {
+                throw new IllegalArgumentException("part " + part + " of " + parts + " is not a part");
+            }
+        }
+    }
+
     /** Probe ids: short, URL- and log-safe. */
     java.util.regex.Pattern PROBE_ID = java.util.regex.Pattern.compile("[A-Za-z0-9][A-Za-z0-9-]{0,63}");
 

@@ -37,7 +37,8 @@ import java.util.List;
 /**
  * JSON encoding of {@link Frame}s. Every frame is an object with {@code "v"} (protocol version)
  * and {@code "type"} ({@code hello}, {@code layout}, {@code values}, {@code heartbeat}, {@code ack},
- * {@code probe-start}, {@code probe-cancel}, {@code probe-report}).
+ * {@code probe-start}, {@code probe-cancel}, {@code probe-report}, and the optional {@code fabric}, see
+ * {@link FabricWire}).
  * Counter values are written as unsigned decimal numbers (a u64 above {@code Long.MAX_VALUE}
  * appears as such on the wire, not as a negative number). Decoding is strict: oversized,
  * truncated, wrong-version, unknown-type and ill-typed frames are refused with a reason that
@@ -170,6 +171,8 @@ public final class FrameCodec {
                 }
             }
             r.output().forEach(json.putArray("output")::add);
+        } else if (frame instanceof Frame.Fabric fabric) {
+            FabricWire.encode(json, fabric);
         }
         try {
             return MAPPER.writeValueAsBytes(json);
@@ -247,6 +250,7 @@ public final class FrameCodec {
             case "heartbeat" -> new Frame.Heartbeat(f.longValue("ts"));
             case "ack" -> new Frame.Ack(f.longValue("seq"));
             case "probe-start", "probe-cancel", "probe-report" -> probeFrame(type, f);
+            case "fabric" -> FabricWire.decode(f);
             default -> throw new FrameException("unknown frame type " + WireText.quote(type));
         };
     }
@@ -573,7 +577,7 @@ public final class FrameCodec {
         }
     }
 
-    private static long unsigned64(JsonNode node, String path) throws FrameException {
+    static long unsigned64(JsonNode node, String path) throws FrameException {
         if (node == null || !node.isIntegralNumber()) {
             throw new FrameException(path + ": expected an unsigned integer, got " + StrictJson.typeOf(node));
         }

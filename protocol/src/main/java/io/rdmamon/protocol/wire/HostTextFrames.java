@@ -1,5 +1,7 @@
 package io.rdmamon.protocol.wire;
 
+import io.rdmamon.protocol.fabric.FabricNode;
+import io.rdmamon.protocol.fabric.FabricSweep;
 import io.rdmamon.protocol.model.PortWorkload;
 import io.rdmamon.protocol.model.RdmaResources;
 import io.rdmamon.protocol.model.SourceStatus;
@@ -11,7 +13,7 @@ import java.util.List;
 /**
  * The agent's one choke point for free text from its host ({@link HostText}, {@link WireLimits}): a frame with
  * its sources' names and reasons, its workloads' labels (comm, pod, container, namespace, reason) and its probe
- * report's error and output made printable and cut to the collector's limits. A frame whose texts already fit is
+ * report's error and output, a fabric sweep's node descriptions and problems made printable and cut to the collector's limits. A frame whose texts already fit is
  * returned as it is, so the bytes on the wire do not change for clean hosts.
  */
 public final class HostTextFrames {
@@ -33,6 +35,8 @@ public final class HostTextFrames {
         } else if (frame instanceof Frame.LayoutChange l) {
             HostLayout layout = layout(l.layout());
             return layout.equals(l.layout()) ? l : new Frame.LayoutChange(l.layoutId(), layout);
+        } else if (frame instanceof Frame.Fabric f) {
+            return fabric(f);
         }
         return frame;
     }
@@ -52,6 +56,20 @@ public final class HostTextFrames {
         return last.equals(output) && java.util.Objects.equals(error, r.error()) ? r
                 : new Frame.ProbeReport(r.probeId(), r.role(), r.phase(), r.tcpPort(), r.result(), r.latency(),
                 r.exitCode(), error, last);
+    }
+
+    /** A fabric part's node descriptions (chosen by each node's owner) and problems (tools' own words). */
+    static Frame.Fabric fabric(Frame.Fabric f) {
+        FabricSweep s = f.sweep();
+        List<String> problems = s.problems().stream().limit(FabricWire.MAX_PROBLEMS)
+                .map(p -> HostText.text(p, WireLimits.MAX_TEXT_CHARS)).toList();
+        List<FabricNode> nodes = s.nodes().stream().map(n -> new FabricNode(n.guid(), n.type(),
+                HostText.name(n.description(), FabricNode.MAX_DESCRIPTION_CHARS), n.ports())).toList();
+        if (problems.equals(s.problems()) && nodes.equals(s.nodes())) {
+            return f;
+        }
+        return new Frame.Fabric(f.part(), f.parts(), new FabricSweep(s.subnetPrefix(), s.smLid(), s.smGuid(),
+                name(s.sweeper()), s.timeMillis(), s.durationMillis(), s.topology(), s.success(), problems, nodes));
     }
 
     private static HostLayout layout(HostLayout layout) {
