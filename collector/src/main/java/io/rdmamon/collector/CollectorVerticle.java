@@ -10,6 +10,7 @@ import io.rdmamon.collector.cluster.FleetCluster;
 import io.rdmamon.collector.cluster.FleetRoutes;
 import io.rdmamon.collector.cluster.NodeClaims;
 import io.rdmamon.collector.diagnosis.engine.DiagnosisEngine;
+import io.rdmamon.collector.fabric.FabricStore;
 import io.rdmamon.collector.http.ConnectionGuard;
 import io.rdmamon.collector.http.DiagnosesApi;
 import io.rdmamon.collector.http.EventsApi;
@@ -70,6 +71,7 @@ public final class CollectorVerticle extends VerticleBase {
     private final FleetCluster cluster;
     private final PingmeshResults pingmeshResults;
     private final PingmeshVerdicts pathVerdicts;
+    private final FabricStore fabrics;
     private ProbeOrchestrator probes;
     private Pingmesh pingmesh;
     private long pathVerdictTimer = -1;
@@ -81,7 +83,8 @@ public final class CollectorVerticle extends VerticleBase {
     CollectorVerticle(CollectorConfig config, NodeStore store, PrometheusRegistry registry, SelfMetrics selfMetrics,
                       TokenAuthenticator auth, List<Routes> extraRoutes, ProbeOutcomes probeOutcomes,
                       DiagnosisEngine diagnoses, RdmaMetrics rdmaMetrics, RunbookPages runbooks, FleetCluster cluster,
-                      PingmeshResults pingmeshResults, PingmeshVerdicts pathVerdicts) {
+                      PingmeshResults pingmeshResults, PingmeshVerdicts pathVerdicts, FabricStore fabrics) {
+        this.fabrics = fabrics;
         this.pingmeshResults = pingmeshResults;
         this.pathVerdicts = pathVerdicts;
         this.runbooks = runbooks;
@@ -124,7 +127,7 @@ public final class CollectorVerticle extends VerticleBase {
         // the APIs, the dashboard's files come after everything
         List<Routes> routes = new ArrayList<>(List.of(new PercentEscapes(),
                 new AgentIngest(auth, new FrameCodec(config.maxFrameBytes(), "collector"), config.ingest(), store, selfMetrics,
-                        agents, diagnoses::accept, decodeLoops, new NodeClaims(vertx, cluster)),
+                        agents, diagnoses::accept, decodeLoops, new NodeClaims(vertx, cluster), fabrics),
                 router -> router.get("/healthz").handler(ctx -> JsonReplies.ok(ctx, new JsonObject().put("status", "ok"))),
                 router -> router.get("/readyz").handler(ctx -> JsonReplies.send(ctx, ready ? 200 : 503,
                         new JsonObject().put("status", ready ? "ready" : "starting"))),
@@ -233,6 +236,7 @@ public final class CollectorVerticle extends VerticleBase {
             LOG.log(System.Logger.Level.INFO, "node {0} expired: no frame for {1}", node, config.expireAfter());
         }
         diagnoses.sweep(store.nodes()); // notices stale nodes (they send nothing) and forgets expired ones
+        fabrics.expire();
     }
 
     @Override
