@@ -92,10 +92,10 @@ public final class Collector {
                 System::currentTimeMillis);
         DiagnosisEngine diagnoses = new DiagnosisEngine(config.diagnosis(), store, System::currentTimeMillis,
                 pathVerdicts);
-        RdmaMetrics rdmaMetrics = new RdmaMetrics(store, probeOutcomes::snapshot, () -> diagnoses.snapshot().diagnoses(),
-                config.metrics(), () -> pingmeshResults.aggregates(System.currentTimeMillis()));
         FabricStore fabrics = new FabricStore(System::currentTimeMillis, FabricStore.DEFAULT_STALE_AFTER,
                 FabricStore.DEFAULT_DROP_AFTER, RuleTable.FABRIC_RULES, () -> HostPorts.of(store.nodes()));
+        RdmaMetrics rdmaMetrics = new RdmaMetrics(store, probeOutcomes::snapshot, () -> diagnoses.snapshot().diagnoses(),
+                config.metrics(), () -> pingmeshResults.aggregates(System.currentTimeMillis()), fabrics::fabrics);
         SelfMetrics selfMetrics = new SelfMetrics(registry, store);
         TokenAuthenticator auth = new TokenAuthenticator(config.tokens(),
                 AuthRefusals.create(vertx, registry, config.http().refusalLogWindow()));

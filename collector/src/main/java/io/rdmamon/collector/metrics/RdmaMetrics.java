@@ -1,6 +1,7 @@
 package io.rdmamon.collector.metrics;
 
 import io.rdmamon.collector.diagnosis.Diagnosis;
+import io.rdmamon.collector.fabric.FabricState;
 import io.rdmamon.collector.pingmesh.PingmeshResults;
 import io.rdmamon.collector.probe.ProbeOutcome;
 import io.rdmamon.collector.store.NodeStore;
@@ -68,6 +69,8 @@ public final class RdmaMetrics {
     private final Supplier<List<Diagnosis>> diagnoses;
     private final MetricSelection selection;
     private final Supplier<PingmeshResults.Aggregates> pingmesh;
+    private final Supplier<List<FabricState>> fabrics;
+    private volatile FabricExposition lastFabric;
     private final Map<String, NodeChunk> chunks = new ConcurrentHashMap<>();
     /** Content ids of the nodes' families ({@link NodeChunk#identify}): unique for the life of the collector. */
     private final AtomicLong contentIds = new AtomicLong();
@@ -106,6 +109,14 @@ public final class RdmaMetrics {
     public RdmaMetrics(NodeStore store, Supplier<? extends Collection<ProbeOutcome>> probes,
                        Supplier<List<Diagnosis>> diagnoses, MetricSelection selection,
                        Supplier<PingmeshResults.Aggregates> pingmesh) {
+        this(store, probes, diagnoses, selection, pingmesh, List::of);
+    }
+
+    /** Also the {@code rdma_fabric_*} families of the fabrics {@code fabrics} holds (thread-safe, like {@code probes}). */
+    public RdmaMetrics(NodeStore store, Supplier<? extends Collection<ProbeOutcome>> probes,
+                       Supplier<List<Diagnosis>> diagnoses, MetricSelection selection,
+                       Supplier<PingmeshResults.Aggregates> pingmesh, Supplier<List<FabricState>> fabrics) {
+        this.fabrics = fabrics;
         this.store = store;
         this.probes = probes;
         this.diagnoses = diagnoses;
@@ -148,7 +159,22 @@ public final class RdmaMetrics {
         probes(families, renderer);
         diagnoses(families, renderer);
         pingmesh(families, renderer);
+        fabricExposition().addTo(families);
         families.write(out, format, deflatedRuns);
+    }
+
+    /**
+     * The fabric families of the fabrics held now: rendered once per change of the store (a sweep, a sweeper gone),
+     * reused by every scrape in between (a 40,000-port fabric costs about a second to render, docs/performance.md).
+     */
+    private FabricExposition fabricExposition() {
+        List<FabricState> now = fabrics.get();
+        FabricExposition last = lastFabric;
+        if (last == null || last.fabrics() != now) {
+            last = new FabricExposition(selection, new NodeRenderer(selection), now);
+            lastFabric = last;
+        }
+        return last;
     }
 
     /** What the last gzip body reused and deflated anew (bench and tests). */

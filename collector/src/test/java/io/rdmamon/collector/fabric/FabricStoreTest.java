@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 
+import static io.rdmamon.collector.fabric.SyntheticFabrics.later;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -26,13 +27,6 @@ class FabricStoreTest {
 
     private void send(String sweeper, FabricSweep sweep) {
         FabricWire.parts(sweep, 1).forEach(part -> store.accept(sweeper, part));
-    }
-
-    /** {@code sweep} stamped {@code millis} later, as a topology sweep or a counters-only one. */
-    private static FabricSweep later(FabricSweep sweep, long millis, boolean topology) {
-        return new FabricSweep(sweep.subnetPrefix(), sweep.smLid(), sweep.smGuid(), sweep.sweeper(),
-                sweep.timeMillis() + millis, sweep.durationMillis(), topology, sweep.success(), sweep.problems(),
-                sweep.nodes());
     }
 
     @Test

@@ -1,0 +1,106 @@
+package io.rdmamon.collector.metrics;
+
+import io.rdmamon.collector.fabric.FabricStore;
+import io.rdmamon.collector.fabric.SyntheticFabrics;
+import io.rdmamon.collector.store.NodeStore;
+import io.rdmamon.protocol.exposition.ExpositionFormat;
+import io.rdmamon.protocol.exposition.MetricSelection;
+import io.rdmamon.protocol.fabric.FabricSweep;
+import io.rdmamon.protocol.testing.FabricSweeps;
+import io.rdmamon.protocol.testing.Slow;
+import io.rdmamon.protocol.wire.FabricWire;
+import org.junit.jupiter.api.Test;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class FabricExpositionTest {
+    private static final String SUBNET = "subnet=\"0xfe80000000000000/0x0000000000100001\"";
+
+    private static String scrape(FabricStore fabrics, MetricSelection selection) throws IOException {
+        RdmaMetrics metrics = new RdmaMetrics(new NodeStore(System::currentTimeMillis, 3, 60_000, 10, 100), List::of,
+                List::of, selection, () -> null, fabrics::fabrics);
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        metrics.write(out, ExpositionFormat.PROMETHEUS_TEXT);
+        return out.toString(StandardCharsets.UTF_8);
+    }
+
+    private static FabricStore holding(FabricSweep sweep) {
+        FabricStore store = new FabricStore(System::currentTimeMillis);
+        FabricWire.parts(sweep, 2).forEach(part -> store.accept(sweep.sweeper(), part));
+        return store;
+    }
+
+    @Test
+    void everyCounterIsNamedByBothEndsOfItsLinkAndDataIsInBytes() throws IOException {
+        String text = scrape(holding(FabricSweeps.leafAndTwoHosts("s1")), MetricSelection.FULL);
+        assertTrue(text.contains("rdma_fabric_port_symbol_error_total{node=\"leaf1\",node_guid=\"0x0000000000200000\","
+                + "port=\"2\",remote=\"h2 mlx5_0\",remote_port=\"1\"," + SUBNET + "} 50.0\n"), text);
+        assertTrue(text.contains("rdma_fabric_port_xmit_wait_total{node=\"leaf1\",node_guid=\"0x0000000000200000\","
+                + "port=\"2\",remote=\"h2 mlx5_0\",remote_port=\"1\"," + SUBNET + "} 1234.0\n"), text);
+        // PortXmitData 2^64-1 words: 4 times as many bytes
+        assertTrue(text.contains("rdma_fabric_port_data_transmitted_bytes_total{node=\"h1 mlx5_0\",node_guid="
+                + "\"0x0000000000100000\",port=\"1\",remote=\"leaf1\",remote_port=\"1\"," + SUBNET + "} 7.378697629483821E19\n"), text);
+        assertTrue(text.contains("# TYPE rdma_fabric_port_rcv_errors_total counter"), text);
+        // the down port: its counters and state, with nothing at the other end
+        assertTrue(text.contains("rdma_fabric_link_info{node=\"leaf1\",node_guid=\"0x0000000000200000\",phys_state="
+                + "\"Polling\",port=\"3\",remote=\"\",remote_port=\"\",speed=\"\",state=\"Down\"," + SUBNET
+                + ",supported_speed=\"SDR\",supported_width=\"1X,4X,12X\",width=\"\"} 1\n"), text);
+        assertTrue(text.contains("rdma_fabric_link_info{node=\"h2 mlx5_0\",node_guid=\"0x0000000000100002\",phys_state="
+                + "\"LinkUp\",port=\"1\",remote=\"leaf1\",remote_port=\"2\",speed=\"SDR\",state=\"Active\"," + SUBNET
+                + ",supported_speed=\"SDR,DDR,QDR\",supported_width=\"1X,4X,12X\",width=\"1X\"} 1\n"), text);
+        assertTrue(text.contains("rdma_fabric_nodes{" + SUBNET + ",type=\"CA\"} 2.0\n"), text);
+        assertTrue(text.contains("rdma_fabric_nodes{" + SUBNET + ",type=\"SWITCH\"} 1.0\n"), text);
+        assertTrue(text.contains("rdma_fabric_sweep_duration_seconds{" + SUBNET + ",sweeper=\"s1\"} 0.31\n"), text);
+        assertTrue(text.contains("rdma_fabric_sweep_success{" + SUBNET + ",sweeper=\"s1\"} 1.0\n"), text);
+    }
+
+    @Test
+    void minimalKeepsTheErrorsAndTheLinkStateOnly() throws IOException {
+        String text = scrape(holding(FabricSweeps.leafAndTwoHosts("s1")), MetricSelection.parse("minimal"));
+        assertTrue(text.contains("rdma_fabric_port_symbol_error_total{"), text);
+        assertTrue(text.contains("rdma_fabric_port_xmit_discards_total{"), text);
+        assertFalse(text.contains("rdma_fabric_port_vl15_dropped_total"), text);
+        assertTrue(text.contains("rdma_fabric_link_info{"), text);
+        assertTrue(text.contains("rdma_fabric_sweep_success{"), text);
+        assertFalse(text.contains("rdma_fabric_port_xmit_wait_total"), text);
+        assertFalse(text.contains("rdma_fabric_port_data_transmitted_bytes_total"), text);
+        assertFalse(text.contains("rdma_fabric_nodes"), text);
+        String none = scrape(holding(FabricSweeps.leafAndTwoHosts("s1")), MetricSelection.parse("full,-rdma_fabric_*"));
+        assertFalse(none.contains("rdma_fabric"), none);
+    }
+
+    /**
+     * The render of a 40,000-port fabric (250 leaves of 72 hosts and 8 uplinks, 8 spines), as docs/performance.md
+     * quotes it: the series per profile, the bytes and the time of the best of a few scrapes.
+     */
+    @Test
+    @Slow
+    void aFortyThousandPortFabricRendersInBoundedTimeUnderEveryProfile() throws IOException {
+        FabricSweep sweep = SyntheticFabrics.fatTree(250, 8, 72, 1_764_367_084_000L);
+        assertEquals(40_000, sweep.nodes().stream().mapToInt(n -> n.ports().size()).sum());
+        FabricStore store = new FabricStore(System::currentTimeMillis);
+        FabricWire.parts(sweep, 2048).forEach(part -> store.accept("sweeper", part));
+        scrape(store, MetricSelection.FULL); // the JIT's warm-up
+        for (String profile : List.of("full", "standard", "minimal")) {
+            MetricSelection selection = MetricSelection.parse(profile);
+            long best = Long.MAX_VALUE;
+            String text = "";
+            for (int i = 0; i < 3; i++) {
+                long start = System.nanoTime();
+                text = scrape(store, selection);
+                best = Math.min(best, System.nanoTime() - start);
+            }
+            long series = text.lines().filter(l -> l.startsWith("rdma_fabric")).count();
+            System.out.printf("fabric render, 40,000 ports, %s: %,d series, %,d bytes, %d ms%n", profile, series,
+                    text.length(), best / 1_000_000);
+            assertTrue(best < 10_000_000_000L, profile + " took " + best / 1_000_000 + " ms");
+        }
+    }
+}
