@@ -2,6 +2,7 @@ package io.rdmamon.collector.metrics;
 
 import io.rdmamon.collector.diagnosis.Diagnosis;
 import io.rdmamon.collector.fabric.FabricState;
+import io.rdmamon.collector.fabric.FabricVerdict;
 import io.rdmamon.collector.pingmesh.PingmeshResults;
 import io.rdmamon.collector.probe.ProbeOutcome;
 import io.rdmamon.collector.store.NodeStore;
@@ -319,6 +320,13 @@ public final class RdmaMetrics {
         for (Diagnosis d : diagnoses.get()) {
             rows.add(new String[] {d.nodeLevel() ? "" : d.device(), d.node(),
                     d.nodeLevel() ? "" : Integer.toString(d.port()), d.rule().id(), d.severity().id()});
+        }
+        // a fabric verdict's place is a fabric port, end a of its link: node its NodeDescription, device its node GUID
+        for (FabricState fabric : fabrics.get()) {
+            for (FabricVerdict v : fabric.verdicts()) {
+                rows.add(new String[] {v.link().a().guid(), v.link().a().description(),
+                        Integer.toString(v.link().a().port()), v.rule().id(), v.severity().id()});
+            }
         }
         rows.sort(BY_LABEL_VALUES);
         ExpositionBytes active = new ExpositionBytes(256);

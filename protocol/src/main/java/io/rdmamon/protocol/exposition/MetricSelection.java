@@ -114,8 +114,6 @@ public final class MetricSelection {
             "rdma_port_phy_corrected_bits_total", "rdma_port_phy_received_bits_total",
             "rdma_port_phy_symbol_errors_total", "rdma_prio_packets_total",
             "rdma_probe_bandwidth_bits_per_second", "rdma_probe_success", "rdma_probe_timestamp_seconds",
-            // the fabric's congestion (the fabric_congestion alert: waits against data sent)
-            "rdma_fabric_port_xmit_wait_total", "rdma_fabric_port_data_transmitted_bytes_total",
             // the pingmesh (grafana/dashboards: the pingmesh row)
             "rdma_pingmesh_loss_ratio", "rdma_pingmesh_rtt_seconds", "rdma_pingmesh_group_loss_ratio",
             "rdma_pingmesh_group_rtt_seconds",

@@ -43,7 +43,11 @@ public final class RuleTable {
             new PathLatencyHigh(),
             new PortUnreachable());
     /** The InfiniBand fabric's rules, judged by the fabric store on every sweep of a fabric. */
-    public static final List<FabricRule> FABRIC_RULES = List.of();
+    public static final List<FabricRule> FABRIC_RULES = List.of(
+            new FabricCableErrors(),
+            new FabricLinkDegraded(),
+            new FabricLinkDown(),
+            new FabricCongestion());
     public static final AgentStale AGENT_STALE = new AgentStale();
     public static final NodeNameConflict NODE_NAME_CONFLICT = new NodeNameConflict();
 
