@@ -10,6 +10,7 @@ import io.rdmamon.collector.cluster.FleetCluster;
 import io.rdmamon.collector.cluster.FleetRoutes;
 import io.rdmamon.collector.cluster.NodeClaims;
 import io.rdmamon.collector.diagnosis.engine.DiagnosisEngine;
+import io.rdmamon.collector.fabric.FabricApi;
 import io.rdmamon.collector.fabric.FabricStore;
 import io.rdmamon.collector.http.ConnectionGuard;
 import io.rdmamon.collector.http.DiagnosesApi;
@@ -141,6 +142,7 @@ public final class CollectorVerticle extends VerticleBase {
                 router -> router.get(RunbookPages.PATH).handler(runbooks::serve),
                 live,
                 new PingmeshApi(vertx, pingmesh, pathVerdicts::json),
+                new FabricApi(vertx, fabrics),
                 new ProbeApi(probes, auth, config.probes(), request -> probeAgents.prefetch(request.source().node())
                         .compose(v -> probeAgents.prefetch(request.destination().node())))));
         routes.addAll(extraRoutes);

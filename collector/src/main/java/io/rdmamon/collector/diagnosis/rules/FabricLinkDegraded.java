@@ -3,14 +3,12 @@ package io.rdmamon.collector.diagnosis.rules;
 import io.rdmamon.collector.fabric.FabricFinding;
 import io.rdmamon.collector.fabric.FabricInput;
 import io.rdmamon.collector.fabric.FabricRule;
+import io.rdmamon.collector.fabric.FabricTiers;
 import io.rdmamon.collector.fabric.LinkEnds;
 import io.rdmamon.collector.model.Rule;
 import io.rdmamon.protocol.fabric.FabricLink;
-import io.rdmamon.protocol.fabric.FabricNode;
 import io.rdmamon.protocol.fabric.FabricPort;
-import io.rdmamon.protocol.fabric.FabricSweep;
 import io.rdmamon.protocol.fabric.LinkSpeed;
-import io.rdmamon.protocol.fabric.NodeType;
 
 import java.util.ArrayList;
 import java.util.Collection;
@@ -25,7 +23,7 @@ import java.util.function.ToIntFunction;
  * what most other links between the same two tiers run at (hosts–leaves, leaves–spines; ties to the faster). The
  * second test keeps a fabric whose ports all claim more than they train (ibsim's claim 12X and QDR, train 4X SDR) from
  * flagging every link, while a 1X link among 4X ones is caught. A link alone between its two tiers is not judged:
- * there is nothing to compare it with (docs/diagnosis.md).
+ * there is nothing to compare it with (docs/diagnosis.md). Tiers: {@link FabricTiers}.
  */
 public final class FabricLinkDegraded implements FabricRule {
     @Override
@@ -39,7 +37,7 @@ public final class FabricLinkDegraded implements FabricRule {
 
     @Override
     public List<FabricFinding> evaluate(FabricInput in) {
-        Map<String, Integer> tier = tiers(in.current());
+        Map<String, Integer> tier = FabricTiers.of(in.current());
         Map<String, List<Trained>> byTiers = new HashMap<>();
         for (FabricLink link : in.links()) {
             FabricPort a = link.a().port();
@@ -88,25 +86,6 @@ public final class FabricLinkDegraded implements FabricRule {
         return new FabricFinding(id(), ends, evidence, Map.of("width", (double) t.width(),
                 "peerWidth", (double) peerWidth, "speedGbps", Double.parseDouble(speeds[t.speed()].gbps()),
                 "peerSpeedGbps", Double.parseDouble(speeds[peerSpeed].gbps())));
-    }
-
-    /**
-     * Each node's tier: HCAs (and routers) 0, a switch with an HCA cabled to it 1 (a leaf), any other switch 2 (a
-     * spine, or a core of a bigger tree: it is compared with its like).
-     */
-    static Map<String, Integer> tiers(FabricSweep sweep) {
-        Map<String, NodeType> types = new HashMap<>();
-        sweep.nodes().forEach(n -> types.put(n.guid(), n.type()));
-        Map<String, Integer> tier = new HashMap<>();
-        for (FabricNode node : sweep.nodes()) {
-            if (node.type() != NodeType.SWITCH) {
-                tier.put(node.guid(), 0);
-                continue;
-            }
-            boolean leaf = node.ports().stream().anyMatch(p -> p.linked() && types.get(p.remoteGuid()) == NodeType.CA);
-            tier.put(node.guid(), leaf ? 1 : 2);
-        }
-        return tier;
     }
 
     /** The value most peers have; of equally common ones the largest. */
