@@ -95,7 +95,7 @@ public final class Collector {
         FabricStore fabrics = new FabricStore(System::currentTimeMillis, FabricStore.DEFAULT_STALE_AFTER,
                 FabricStore.DEFAULT_DROP_AFTER, RuleTable.FABRIC_RULES, () -> HostPorts.of(store.nodes()));
         RdmaMetrics rdmaMetrics = new RdmaMetrics(store, probeOutcomes::snapshot, () -> diagnoses.snapshot().diagnoses(),
-                config.metrics(), () -> pingmeshResults.aggregates(System.currentTimeMillis()), fabrics::fabrics);
+                config.metrics(), () -> pingmeshResults.aggregates(System.currentTimeMillis()), fabrics);
         SelfMetrics selfMetrics = new SelfMetrics(registry, store);
         TokenAuthenticator auth = new TokenAuthenticator(config.tokens(),
                 AuthRefusals.create(vertx, registry, config.http().refusalLogWindow()));

@@ -116,7 +116,7 @@ public final class CollectorVerticle extends VerticleBase {
         probeAgents.serve(probes);
         probes.onChange(probe -> live.publish("probe", probe.encode()));
         pingmesh = new Pingmesh(vertx, config.pingmesh(), store, probeAgents, probes,
-                new PortGroups(config.pingmesh().groups()), pingmeshResults,
+                new PortGroups(config.pingmesh().groups(), fabrics), pingmeshResults,
                 () -> diagnoses.config().qosProfile(), registry, System::currentTimeMillis);
         NodesApi nodesApi = new NodesApi(store, cluster.selfId());
         EventsApi eventsApi = new EventsApi(store, diagnoses);

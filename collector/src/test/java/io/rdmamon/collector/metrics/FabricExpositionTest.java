@@ -5,7 +5,10 @@ import io.rdmamon.collector.store.NodeStore;
 import io.rdmamon.protocol.exposition.ExpositionFormat;
 import io.rdmamon.protocol.exposition.MetricSelection;
 import io.rdmamon.protocol.fabric.FabricSweep;
+import io.rdmamon.protocol.model.HostSample;
+import io.rdmamon.protocol.model.IbDevice;
 import io.rdmamon.protocol.testing.FabricSweeps;
+import io.rdmamon.protocol.testing.Samples;
 import io.rdmamon.protocol.wire.FabricWire;
 import org.junit.jupiter.api.Test;
 
@@ -23,7 +26,7 @@ class FabricExpositionTest {
 
     static String scrape(FabricStore fabrics, MetricSelection selection) throws IOException {
         RdmaMetrics metrics = new RdmaMetrics(new NodeStore(System::currentTimeMillis, 3, 60_000, 10, 100), List::of,
-                List::of, selection, () -> null, fabrics::fabrics);
+                List::of, selection, () -> null, fabrics);
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         metrics.write(out, ExpositionFormat.PROMETHEUS_TEXT);
         return out.toString(StandardCharsets.UTF_8);
@@ -57,6 +60,23 @@ class FabricExpositionTest {
         assertTrue(text.contains("rdma_fabric_nodes{" + SUBNET + ",type=\"SWITCH\"} 1.0\n"), text);
         assertTrue(text.contains("rdma_fabric_sweep_duration_seconds{" + SUBNET + ",sweeper=\"s1\"} 0.31\n"), text);
         assertTrue(text.contains("rdma_fabric_sweep_success{" + SUBNET + ",sweeper=\"s1\"} 1.0\n"), text);
+    }
+
+    /** An InfiniBand host port learns its switch port from the fabric, as an Ethernet port from LLDP. */
+    @Test
+    void aHostPortInTheFabricNamesItsSwitchPort() throws IOException {
+        NodeStore nodes = new NodeStore(System::currentTimeMillis, 3, 60_000, 10, 100);
+        nodes.connect("gpu-02", "1.0", 1000);
+        IbDevice h2 = new IbDevice("mlx5_0", IbDevice.NODE_TYPE_CA, "CA", "0000:0000:0010:0002", null, null, null, null,
+                List.of(Samples.unreadablePort(1)));
+        nodes.accept(new HostSample("gpu-02", System.currentTimeMillis(), List.of(h2), List.of()));
+        RdmaMetrics metrics = new RdmaMetrics(nodes, List::of, List::of, MetricSelection.FULL, () -> null,
+                holding(FabricSweeps.leafAndTwoHosts("s1")));
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        metrics.write(out, ExpositionFormat.PROMETHEUS_TEXT);
+        String text = out.toString(StandardCharsets.UTF_8);
+        assertTrue(text.contains("rdma_port_neighbor_info{chassis_id=\"0x0000000000200000\",device=\"mlx5_0\","
+                + "node=\"gpu-02\",port=\"1\",port_id=\"2\",system_name=\"leaf1\"} 1\n"), text);
     }
 
     @Test
