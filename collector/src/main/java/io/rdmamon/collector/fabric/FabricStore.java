@@ -56,6 +56,8 @@ public final class FabricStore {
         List<LinkEnds> lost = List.of();
         final Map<String, FabricVerdict> verdicts = new TreeMap<>();
         final CounterHistory history = new CounterHistory();
+        /** Each HCA port's switch port in {@link #sweep}, by {@code guid/port}: rebuilt when the sweep changes. */
+        Map<String, LinkEnds.End> hostSwitchPorts = Map.of();
 
         Subnet(String id) {
             this.id = id;
@@ -153,6 +155,7 @@ public final class FabricStore {
             target.lost = lostLinks(target, merged);
         }
         target.history.record(merged, now);
+        target.hostSwitchPorts = hostSwitchPorts(merged);
         judge(target, now);
         publish(now);
     }
@@ -233,10 +236,14 @@ public final class FabricStore {
         publish(clock.getAsLong());
     }
 
-    /** Drops the fabrics no sweep reached for {@code dropAfter}; updates which are stale. */
+    /**
+     * Drops the fabrics no sweep reached for {@code dropAfter}; updates which are stale. Called every second: it
+     * publishes anew only when a fabric was dropped or went stale.
+     */
     public synchronized void expire() {
         long now = clock.getAsLong();
-        subnets.values().removeIf(s -> {
+        boolean staler = published.stream().anyMatch(f -> !f.stale() && now - f.lastSweepMillis() > staleAfterMillis);
+        boolean dropped = subnets.values().removeIf(s -> {
             boolean drop = now - s.lastSweepMillis >= dropAfterMillis;
             if (drop) {
                 LOG.log(System.Logger.Level.INFO, "fabric {0} dropped: no sweep for {1} ms", s.id,
@@ -244,7 +251,9 @@ public final class FabricStore {
             }
             return drop;
         });
-        publish(now);
+        if (staler || dropped) {
+            publish(now);
+        }
     }
 
     private void publish(long now) {
@@ -258,17 +267,24 @@ public final class FabricStore {
             states.add(new FabricState(s.id, s.sweep, List.copyOf(s.sweepers.values()),
                     !connected || now - s.lastSweepMillis > staleAfterMillis, s.lastSweepMillis,
                     List.copyOf(s.verdicts.values())));
-            for (FabricLink link : s.sweep.links()) {
-                LinkEnds ends = LinkEnds.of(link);
-                if (ends.a().type() == NodeType.CA && ends.b().type() == NodeType.SWITCH) {
-                    hostSwitchPorts.put(ends.a().key(), ends.b());
-                } else if (ends.b().type() == NodeType.CA && ends.a().type() == NodeType.SWITCH) {
-                    hostSwitchPorts.put(ends.b().key(), ends.a());
-                }
-            }
+            hostSwitchPorts.putAll(s.hostSwitchPorts);
         }
         published = List.copyOf(states);
         switchPorts = Map.copyOf(hostSwitchPorts);
+    }
+
+    /** The switch port at the other end of each HCA port of {@code sweep} that a cable leads to a switch. */
+    private static Map<String, LinkEnds.End> hostSwitchPorts(FabricSweep sweep) {
+        Map<String, LinkEnds.End> ports = new HashMap<>();
+        for (FabricLink link : sweep.links()) {
+            LinkEnds ends = LinkEnds.of(link);
+            if (ends.a().type() == NodeType.CA && ends.b().type() == NodeType.SWITCH) {
+                ports.put(ends.a().key(), ends.b());
+            } else if (ends.b().type() == NodeType.CA && ends.a().type() == NodeType.SWITCH) {
+                ports.put(ends.b().key(), ends.a());
+            }
+        }
+        return ports;
     }
 
     /** Every fabric held, by name. */
