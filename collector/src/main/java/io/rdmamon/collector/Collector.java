@@ -8,6 +8,9 @@ import io.rdmamon.collector.cluster.ClusterBoot;
 import io.rdmamon.collector.cluster.FleetCluster;
 import io.rdmamon.collector.config.ConfigException;
 import io.rdmamon.collector.diagnosis.engine.DiagnosisEngine;
+import io.rdmamon.collector.diagnosis.rules.RuleTable;
+import io.rdmamon.collector.fabric.FabricStore;
+import io.rdmamon.collector.fabric.HostPorts;
 import io.rdmamon.collector.http.RunbookPages;
 import io.rdmamon.collector.ingest.AgentIngest;
 import io.rdmamon.collector.ingest.SelfMetrics;
@@ -89,8 +92,10 @@ public final class Collector {
                 System::currentTimeMillis);
         DiagnosisEngine diagnoses = new DiagnosisEngine(config.diagnosis(), store, System::currentTimeMillis,
                 pathVerdicts);
+        FabricStore fabrics = new FabricStore(System::currentTimeMillis, FabricStore.DEFAULT_STALE_AFTER,
+                FabricStore.DEFAULT_DROP_AFTER, RuleTable.FABRIC_RULES, () -> HostPorts.of(store.nodes()));
         RdmaMetrics rdmaMetrics = new RdmaMetrics(store, probeOutcomes::snapshot, () -> diagnoses.snapshot().diagnoses(),
-                config.metrics(), () -> pingmeshResults.aggregates(System.currentTimeMillis()));
+                config.metrics(), () -> pingmeshResults.aggregates(System.currentTimeMillis()), fabrics);
         SelfMetrics selfMetrics = new SelfMetrics(registry, store);
         TokenAuthenticator auth = new TokenAuthenticator(config.tokens(),
                 AuthRefusals.create(vertx, registry, config.http().refusalLogWindow()));
@@ -106,7 +111,7 @@ public final class Collector {
         // the runbook pages are read from the jar on a worker, not in the verticle's start on its event loop
         return vertx.executeBlocking(RunbookPages::new, false).compose(runbooks -> {
             CollectorVerticle verticle = new CollectorVerticle(config, store, registry, selfMetrics, auth, extraRoutes,
-                    probeOutcomes, diagnoses, rdmaMetrics, runbooks, cluster, pingmeshResults, pathVerdicts);
+                    probeOutcomes, diagnoses, rdmaMetrics, runbooks, cluster, pingmeshResults, pathVerdicts, fabrics);
             return vertx.deployVerticle(verticle)
                     .map(id -> new Running(vertx, id, verticle.port(), store, registry, auth, cluster));
         });

@@ -10,6 +10,8 @@ import io.rdmamon.collector.cluster.FleetCluster;
 import io.rdmamon.collector.cluster.FleetRoutes;
 import io.rdmamon.collector.cluster.NodeClaims;
 import io.rdmamon.collector.diagnosis.engine.DiagnosisEngine;
+import io.rdmamon.collector.fabric.FabricApi;
+import io.rdmamon.collector.fabric.FabricStore;
 import io.rdmamon.collector.http.ConnectionGuard;
 import io.rdmamon.collector.http.DiagnosesApi;
 import io.rdmamon.collector.http.EventsApi;
@@ -70,6 +72,7 @@ public final class CollectorVerticle extends VerticleBase {
     private final FleetCluster cluster;
     private final PingmeshResults pingmeshResults;
     private final PingmeshVerdicts pathVerdicts;
+    private final FabricStore fabrics;
     private ProbeOrchestrator probes;
     private Pingmesh pingmesh;
     private long pathVerdictTimer = -1;
@@ -81,7 +84,8 @@ public final class CollectorVerticle extends VerticleBase {
     CollectorVerticle(CollectorConfig config, NodeStore store, PrometheusRegistry registry, SelfMetrics selfMetrics,
                       TokenAuthenticator auth, List<Routes> extraRoutes, ProbeOutcomes probeOutcomes,
                       DiagnosisEngine diagnoses, RdmaMetrics rdmaMetrics, RunbookPages runbooks, FleetCluster cluster,
-                      PingmeshResults pingmeshResults, PingmeshVerdicts pathVerdicts) {
+                      PingmeshResults pingmeshResults, PingmeshVerdicts pathVerdicts, FabricStore fabrics) {
+        this.fabrics = fabrics;
         this.pingmeshResults = pingmeshResults;
         this.pathVerdicts = pathVerdicts;
         this.runbooks = runbooks;
@@ -112,7 +116,7 @@ public final class CollectorVerticle extends VerticleBase {
         probeAgents.serve(probes);
         probes.onChange(probe -> live.publish("probe", probe.encode()));
         pingmesh = new Pingmesh(vertx, config.pingmesh(), store, probeAgents, probes,
-                new PortGroups(config.pingmesh().groups()), pingmeshResults,
+                new PortGroups(config.pingmesh().groups(), fabrics), pingmeshResults,
                 () -> diagnoses.config().qosProfile(), registry, System::currentTimeMillis);
         NodesApi nodesApi = new NodesApi(store, cluster.selfId());
         EventsApi eventsApi = new EventsApi(store, diagnoses);
@@ -124,7 +128,7 @@ public final class CollectorVerticle extends VerticleBase {
         // the APIs, the dashboard's files come after everything
         List<Routes> routes = new ArrayList<>(List.of(new PercentEscapes(),
                 new AgentIngest(auth, new FrameCodec(config.maxFrameBytes(), "collector"), config.ingest(), store, selfMetrics,
-                        agents, diagnoses::accept, decodeLoops, new NodeClaims(vertx, cluster)),
+                        agents, diagnoses::accept, decodeLoops, new NodeClaims(vertx, cluster), fabrics),
                 router -> router.get("/healthz").handler(ctx -> JsonReplies.ok(ctx, new JsonObject().put("status", "ok"))),
                 router -> router.get("/readyz").handler(ctx -> JsonReplies.send(ctx, ready ? 200 : 503,
                         new JsonObject().put("status", ready ? "ready" : "starting"))),
@@ -138,6 +142,7 @@ public final class CollectorVerticle extends VerticleBase {
                 router -> router.get(RunbookPages.PATH).handler(runbooks::serve),
                 live,
                 new PingmeshApi(vertx, pingmesh, pathVerdicts::json),
+                new FabricApi(vertx, fabrics),
                 new ProbeApi(probes, auth, config.probes(), request -> probeAgents.prefetch(request.source().node())
                         .compose(v -> probeAgents.prefetch(request.destination().node())))));
         routes.addAll(extraRoutes);
@@ -233,6 +238,7 @@ public final class CollectorVerticle extends VerticleBase {
             LOG.log(System.Logger.Level.INFO, "node {0} expired: no frame for {1}", node, config.expireAfter());
         }
         diagnoses.sweep(store.nodes()); // notices stale nodes (they send nothing) and forgets expired ones
+        fabrics.expire();
     }
 
     @Override

@@ -13,6 +13,8 @@ import io.rdmamon.protocol.testing.FixtureHosts;
 import io.rdmamon.protocol.wire.Frame;
 import io.rdmamon.protocol.wire.FrameCodec;
 import io.rdmamon.protocol.wire.OptionalFrames;
+import io.rdmamon.protocol.testing.FabricSweeps;
+import io.rdmamon.protocol.wire.FabricWire;
 import io.rdmamon.protocol.wire.SampleEncoder;
 import io.rdmamon.protocol.wire.WireFormat;
 import io.rdmamon.collector.ingest.AgentIngest;
@@ -37,6 +39,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 
 import static io.rdmamon.protocol.testing.Waits.await;
+import static io.rdmamon.protocol.testing.Waits.poll;
 import static io.rdmamon.protocol.testing.Waits.waitFor;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -173,6 +176,46 @@ class CollectorEndToEndTest {
         RawAgent agent = rawAgent(AGENT_TOKEN);
         assertEquals(OptionalFrames.header(AgentIngest.ACCEPTED_OPTIONAL_FRAMES),
                 agent.ws.headers().get(WireFormat.ACCEPTS_HEADER));
+    }
+
+    /**
+     * A --fabric agent's sweep, in two frames on its stream: served by /api/fabric and /metrics, a link's counters by
+     * /api/fabric/link; the fabric goes stale when the sweeper's stream closes.
+     */
+    @Test
+    void aFabricSweepOnAnAgentStreamIsServedAndGoesStaleWithItsSweeper() throws Exception {
+        RawAgent raw = rawAgent(AGENT_TOKEN);
+        new GoldenStream(raw, "sweeper-01", 60_000).send(1_000_000L, 1, 1);
+        for (Frame.Fabric part : FabricWire.parts(FabricSweeps.leafAndTwoHosts("sweeper-01"), 2)) {
+            raw.send(part);
+        }
+        String subnet = "0xfe80000000000000/0x0000000000100001";
+        JsonNode fabric = poll("the fabric", () -> JSON.readTree(get("/api/fabric", null).bodyAsString()),
+                json -> json.get("fabrics").size() == 1, Duration.ofSeconds(10), Duration.ofMillis(50)).get("fabrics").get(0);
+        assertEquals(subnet, fabric.get("subnet").asText());
+        assertEquals(3, fabric.get("nodes").size());
+        assertEquals(2, fabric.get("links").size());
+        assertFalse(fabric.get("stale").asBoolean());
+        assertEquals("18446744073709551615", fabric.get("nodes").get(1).get("ports").get(0).get("counters")
+                .get("PortXmitData").asText());
+        assertTrue(get("/metrics", null).bodyAsString().contains("rdma_fabric_port_symbol_error_total{node=\"leaf1\","
+                + "node_guid=\"0x0000000000200000\",port=\"2\",remote=\"h2 mlx5_0\",remote_port=\"1\",subnet=\""
+                + subnet + "\"} 50.0"));
+        JsonNode link = JSON.readTree(get("/api/fabric/link?subnet=" + subnet + "&guid=" + FabricSweeps.H2 + "&port=1",
+                null).bodyAsString());
+        assertEquals("[50]", link.get("ends").get(FabricSweeps.LEAF + "/2").get("SymbolErrorCounter").toString());
+        assertEquals(400, get("/api/fabric?subnet=nope", null).statusCode());
+        assertEquals(404, get("/api/fabric?subnet=0xfe80000000000000/lid9", null).statusCode());
+        assertEquals(400, get("/api/fabric/link?subnet=" + subnet + "&guid=" + FabricSweeps.H2 + "&port=255", null)
+                .statusCode());
+        assertEquals(400, get("/api/fabric/link?subnet=" + subnet + "&guid=h2&port=1", null).statusCode());
+        assertEquals(404, get("/api/fabric/link?subnet=" + subnet + "&guid=" + FabricSweeps.LEAF + "&port=3", null)
+                .statusCode());
+
+        raw.ws.close();
+        poll("the fabric stale", () -> JSON.readTree(get("/api/fabric", null).bodyAsString()),
+                json -> json.get("fabrics").get(0).get("stale").asBoolean(), Duration.ofSeconds(10),
+                Duration.ofMillis(50));
     }
 
     @Test

@@ -1,6 +1,7 @@
 package io.rdmamon.collector.ingest;
 
 import io.rdmamon.collector.auth.TokenEntry;
+import io.rdmamon.collector.fabric.FabricStore;
 import io.rdmamon.collector.store.NodeCost;
 import io.rdmamon.collector.store.NodeStore;
 import io.rdmamon.protocol.model.HostSample;
@@ -56,6 +57,7 @@ final class AgentConnection {
     private final Context decodeLoop;
     private final HelloAdmission admission;
     private final HelloClaims claims;
+    private final FabricStore fabrics;
     /** Touched by one decode at a time: the first on a worker, the later ones on the decode loop. */
     private final SampleDecoder decoder = new SampleDecoder();
     private Context home;
@@ -83,8 +85,9 @@ final class AgentConnection {
 
     AgentConnection(ServerWebSocket ws, TokenEntry token, FrameCodec codec, FrameLimits limits, Duration idleTimeout,
                     NodeStore store, SelfMetrics metrics, AgentRegistry agents, Consumer<HostSample> applied,
-                    Context decodeLoop, HelloAdmission admission, HelloClaims claims) {
+                    Context decodeLoop, HelloAdmission admission, HelloClaims claims, FabricStore fabrics) {
         this.ws = ws;
+        this.fabrics = fabrics;
         this.claims = claims;
         this.admission = admission;
         this.limits = limits;
@@ -287,6 +290,9 @@ final class AgentConnection {
             } else if (frame instanceof Frame.ProbeReport report) {
                 store.touch(node);
                 agents.probeReport(node, report);
+            } else if (frame instanceof Frame.Fabric fabric) {
+                store.touch(node);
+                fabric(fabric);
             } else if (decoded.sample() != null) {
                 ingest(decoded.sample(), ((Frame.Values) frame).seq());
             } else {
@@ -395,6 +401,19 @@ final class AgentConnection {
         ws.writeBinaryMessage(Buffer.buffer(codec.encode(new Frame.Ack(seq))));
     }
 
+    /**
+     * A part of a fabric sweep ({@code --fabric}): a sweep the fabric store refuses (out of order, beyond its bounds)
+     * is logged and dropped, and the stream goes on: the host's own samples matter more than the fabric.
+     */
+    private void fabric(Frame.Fabric frame) {
+        try {
+            fabrics.accept(node, frame);
+        } catch (IllegalArgumentException e) {
+            LOG.log(System.Logger.Level.WARNING, "agent {0} from {1}: fabric sweep dropped: {2}", node, peer(),
+                    e.getMessage());
+        }
+    }
+
     /** Counts a refused sample; logs the first and then at most one line a minute per connection. */
     private void refused(String reason, String detail) {
         metrics.samplesRefused.labelValues(reason).inc();
@@ -457,6 +476,7 @@ final class AgentConnection {
         if (registered) {
             registered = false;
             store.disconnect(node);
+            fabrics.sweeperGone(node);
             agents.detach(node, this);
             claims.disconnected(node, hello.instance());
         }

@@ -3,9 +3,11 @@ package io.rdmamon.collector.ingest;
 import io.rdmamon.collector.auth.Role;
 import io.rdmamon.collector.auth.TokenAuthenticator;
 import io.rdmamon.collector.auth.TokenEntry;
+import io.rdmamon.collector.fabric.FabricStore;
 import io.rdmamon.collector.store.NodeStore;
 import io.rdmamon.collector.web.Routes;
 import io.rdmamon.protocol.model.HostSample;
+import io.rdmamon.protocol.wire.Frame;
 import io.rdmamon.protocol.wire.FrameCodec;
 import io.rdmamon.protocol.wire.OptionalFrames;
 import io.rdmamon.protocol.wire.WireFormat;
@@ -37,7 +39,7 @@ public final class AgentIngest implements Handler<RoutingContext>, Routes {
      * The optional frame types this collector decodes and applies, announced in the upgrade answer's
      * {@link WireFormat#ACCEPTS_HEADER}; an agent sends no other optional frame to it.
      */
-    public static final List<String> ACCEPTED_OPTIONAL_FRAMES = List.of();
+    public static final List<String> ACCEPTED_OPTIONAL_FRAMES = List.of(Frame.Fabric.TYPE);
 
     /**
      * What the hellos being received or waiting for {@link HelloAdmission} may hold in a JVM of {@code maxHeapBytes}:
@@ -58,17 +60,20 @@ public final class AgentIngest implements Handler<RoutingContext>, Routes {
     private final IngestLimits limits;
     private final FrameLimits frameLimits;
     private final HelloClaims claims;
+    private final FabricStore fabrics;
     /** Made on the first connection, on the verticle's loop, where every connection lives. */
     private HelloAdmission admission;
 
     /**
      * {@code applied} sees every sample the store applied (the diagnosis engine), on the event loop;
      * frames are decoded on {@code decodeLoops}, which must be deployed before the first connection; {@code claims}
-     * takes each hello's node in the cluster-wide directory.
+     * takes each hello's node in the cluster-wide directory; {@code fabrics} takes the {@code --fabric} agents'
+     * sweeps.
      */
     public AgentIngest(TokenAuthenticator auth, FrameCodec codec, IngestLimits limits, NodeStore store,
                        SelfMetrics metrics, AgentRegistry agents, Consumer<HostSample> applied, DecodeLoops decodeLoops,
-                       HelloClaims claims) {
+                       HelloClaims claims, FabricStore fabrics) {
+        this.fabrics = fabrics;
         this.claims = claims;
         this.limits = limits;
         this.frameLimits = new FrameLimits(limits);
@@ -104,7 +109,7 @@ public final class AgentIngest implements Handler<RoutingContext>, Routes {
         ctx.response().putHeader(WireFormat.ACCEPTS_HEADER, OptionalFrames.header(ACCEPTED_OPTIONAL_FRAMES));
         ctx.request().toWebSocket()
                 .onSuccess(ws -> new AgentConnection(ws, token.orElse(null), codec, frameLimits,
-                        limits.idleTimeout(), store, metrics, agents, applied, decodeLoops.assign(), admission, claims).start())
+                        limits.idleTimeout(), store, metrics, agents, applied, decodeLoops.assign(), admission, claims, fabrics).start())
                 .onFailure(e -> LOG.log(System.Logger.Level.WARNING, "WebSocket upgrade from {0} failed: {1}",
                         ctx.request().remoteAddress(), e.getMessage()));
     }

@@ -1,6 +1,10 @@
 package io.rdmamon.collector.metrics;
 
 import io.rdmamon.collector.diagnosis.Diagnosis;
+import io.rdmamon.collector.fabric.FabricState;
+import io.rdmamon.collector.fabric.FabricStore;
+import io.rdmamon.collector.fabric.HostPorts;
+import io.rdmamon.collector.fabric.FabricVerdict;
 import io.rdmamon.collector.pingmesh.PingmeshResults;
 import io.rdmamon.collector.probe.ProbeOutcome;
 import io.rdmamon.collector.store.NodeStore;
@@ -14,6 +18,8 @@ import io.rdmamon.protocol.exposition.MetricSelection;
 import io.rdmamon.protocol.exposition.NodeChunk;
 import io.rdmamon.protocol.exposition.NodeRenderer;
 import io.rdmamon.protocol.model.HostSample;
+import io.rdmamon.protocol.model.IbDevice;
+import io.rdmamon.protocol.model.IbPort;
 
 import java.io.IOException;
 import java.io.InterruptedIOException;
@@ -40,6 +46,7 @@ import static io.rdmamon.protocol.exposition.MetricFamilies.PINGMESH_GROUP_LOSS;
 import static io.rdmamon.protocol.exposition.MetricFamilies.PINGMESH_GROUP_RTT;
 import static io.rdmamon.protocol.exposition.MetricFamilies.PINGMESH_LOSS;
 import static io.rdmamon.protocol.exposition.MetricFamilies.PINGMESH_RTT;
+import static io.rdmamon.protocol.exposition.MetricFamilies.PORT_NEIGHBOR_INFO;
 import static io.rdmamon.protocol.exposition.MetricFamilies.PROBE_BANDWIDTH;
 import static io.rdmamon.protocol.exposition.MetricFamilies.PROBE_SUCCESS;
 import static io.rdmamon.protocol.exposition.MetricFamilies.PROBE_TIMESTAMP;
@@ -68,6 +75,8 @@ public final class RdmaMetrics {
     private final Supplier<List<Diagnosis>> diagnoses;
     private final MetricSelection selection;
     private final Supplier<PingmeshResults.Aggregates> pingmesh;
+    private final FabricStore fabrics;
+    private volatile FabricExposition lastFabric;
     private final Map<String, NodeChunk> chunks = new ConcurrentHashMap<>();
     /** Content ids of the nodes' families ({@link NodeChunk#identify}): unique for the life of the collector. */
     private final AtomicLong contentIds = new AtomicLong();
@@ -106,6 +115,17 @@ public final class RdmaMetrics {
     public RdmaMetrics(NodeStore store, Supplier<? extends Collection<ProbeOutcome>> probes,
                        Supplier<List<Diagnosis>> diagnoses, MetricSelection selection,
                        Supplier<PingmeshResults.Aggregates> pingmesh) {
+        this(store, probes, diagnoses, selection, pingmesh, new FabricStore(System::currentTimeMillis));
+    }
+
+    /**
+     * Also the {@code rdma_fabric_*} families of the fabrics {@code fabrics} holds, and the {@code
+     * rdma_port_neighbor_info} of each InfiniBand host port a fabric cables to a switch.
+     */
+    public RdmaMetrics(NodeStore store, Supplier<? extends Collection<ProbeOutcome>> probes,
+                       Supplier<List<Diagnosis>> diagnoses, MetricSelection selection,
+                       Supplier<PingmeshResults.Aggregates> pingmesh, FabricStore fabrics) {
+        this.fabrics = fabrics;
         this.store = store;
         this.probes = probes;
         this.diagnoses = diagnoses;
@@ -148,7 +168,54 @@ public final class RdmaMetrics {
         probes(families, renderer);
         diagnoses(families, renderer);
         pingmesh(families, renderer);
+        fabricExposition().addTo(families);
+        fabricNeighbors(families, renderer, nodes);
         families.write(out, format, deflatedRuns);
+    }
+
+    /**
+     * The fabric families of the fabrics held now: rendered once per change of the store (a sweep, a sweeper gone),
+     * reused by every scrape in between (a 40,000-port fabric costs about a second to render, docs/performance.md).
+     */
+    private FabricExposition fabricExposition() {
+        List<FabricState> now = fabrics.fabrics();
+        FabricExposition last = lastFabric;
+        if (last == null || last.fabrics() != now) {
+            last = new FabricExposition(selection, new NodeRenderer(selection), now);
+            lastFabric = last;
+        }
+        return last;
+    }
+
+    /**
+     * {@code rdma_port_neighbor_info} of the InfiniBand host ports a fabric cables to a switch, as LLDP names an
+     * Ethernet port's: {@code chassis_id} the switch's node GUID, {@code system_name} its NodeDescription, {@code
+     * port_id} its port number. A port whose agent reports an LLDP neighbour keeps that one.
+     */
+    private void fabricNeighbors(ExpositionAssembler families, NodeRenderer renderer, List<NodeView> nodes) {
+        if (fabrics.fabrics().isEmpty() || !selection.includes(PORT_NEIGHBOR_INFO)) {
+            return;
+        }
+        ExpositionBytes out = new ExpositionBytes(256);
+        for (NodeView view : nodes) {
+            HostSample sample = view.lastSample();
+            if (sample == null) {
+                continue;
+            }
+            for (IbDevice device : sample.devices()) {
+                String guid = HostPorts.fabricGuid(device.nodeGuid());
+                for (IbPort port : device.ports()) {
+                    if (guid == null || port.neighbor() != null) {
+                        continue;
+                    }
+                    fabrics.switchPortOf(guid, port.port()).ifPresent(end -> out.info(
+                            PORT_NEIGHBOR_INFO.sampleName(), renderer.labels("chassis_id", end.guid(), "device",
+                                    device.name(), "node", view.node(), "port", Integer.toString(port.port()),
+                                    "port_id", Integer.toString(end.port()), "system_name", end.description())));
+                }
+            }
+        }
+        families.add(PORT_NEIGHBOR_INFO, out);
     }
 
     /** What the last gzip body reused and deflated anew (bench and tests). */
@@ -293,6 +360,13 @@ public final class RdmaMetrics {
         for (Diagnosis d : diagnoses.get()) {
             rows.add(new String[] {d.nodeLevel() ? "" : d.device(), d.node(),
                     d.nodeLevel() ? "" : Integer.toString(d.port()), d.rule().id(), d.severity().id()});
+        }
+        // a fabric verdict's place is a fabric port, end a of its link: node its NodeDescription, device its node GUID
+        for (FabricState fabric : fabrics.fabrics()) {
+            for (FabricVerdict v : fabric.verdicts()) {
+                rows.add(new String[] {v.link().a().guid(), v.link().a().description(),
+                        Integer.toString(v.link().a().port()), v.rule().id(), v.severity().id()});
+            }
         }
         rows.sort(BY_LABEL_VALUES);
         ExpositionBytes active = new ExpositionBytes(256);

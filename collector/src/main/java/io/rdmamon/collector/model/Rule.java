@@ -132,6 +132,25 @@ public enum Rule {
             "No peer reaches this port over RDMA: every probe to and from it failed. Check the link (ibv_devinfo, "
                     + "ip link), its RoCE v2 GID and IP address, the switch port and its VLAN/PFC configuration, and "
                     + "that its agent still answers probes; the host's other ports tell host from link."),
+    FABRIC_CABLE_ERRORS("fabric_cable_errors", Severity.WARNING, false,
+            "Symbol errors, link error recovery or link downed rose on an InfiniBand cable between two sweeps: the "
+                    + "cable, an optic or a port at either end is bad. Look at both ends' counters over time (the "
+                    + "Fabric view, GET /api/fabric/link), reseat the cable at both ends, clean or replace the optic, "
+                    + "then the cable; move the workloads off the hosts behind it if it keeps erring."),
+    FABRIC_LINK_DEGRADED("fabric_link_degraded", Severity.WARNING, false,
+            "An InfiniBand link trained narrower or slower than both its ends enable and than the other links "
+                    + "between the same two tiers run: it carries a fraction of their bandwidth. Reseat the cable, "
+                    + "check it is rated for the speed, replace a cable or optic with a bad lane, then check the "
+                    + "ports' enabled widths and speeds (ibportstate)."),
+    FABRIC_LINK_DOWN("fabric_link_down", Severity.CRITICAL, false,
+            "An InfiniBand link that was up is gone from the fabric: the traffic it carried takes other paths or, "
+                    + "for a host's link, stops. Check both ports' state (iblinkinfo), the cable and optics, the "
+                    + "switch's log, and whether someone disabled the port; the hosts behind it are named."),
+    FABRIC_CONGESTION("fabric_congestion", Severity.WARNING, false,
+            "A switch port of the InfiniBand fabric spends much of its time with data to send and no credit "
+                    + "(PortXmitWait): congestion, spreading back through the fabric. Look at the hot ports and the "
+                    + "workloads sending through them; check the routing (a few links carrying an incast), the "
+                    + "job placement, and whether a slow receiver or a degraded link downstream backs it up."),
     AGENT_STALE("agent_stale", Severity.WARNING, false,
             "The node's agent stopped delivering fresh samples, or a source fails on it, so part of the node is "
                     + "not watched. Check that the agent runs (systemctl status rdmamon-agent), its token and "

@@ -158,7 +158,7 @@ public final class Pingmesh {
                     if (!port.isActive() || fabric == null) {
                         continue;
                     }
-                    PortGroups.Group group = groups.of(view.node(), port);
+                    PortGroups.Group group = groups.of(view.node(), device, port);
                     PortKey key = new PortKey(view.node(), device.name(), port.port());
                     ports.put(key, new MeshPort(key, fabric, group.name()));
                     sources.putIfAbsent(group.name(), group.source());

@@ -223,10 +223,12 @@ class PortRulesTest {
         RuleTable.PORT_RULES.forEach(rule -> classes.add(rule.getClass()));
         classes.add(RuleTable.AGENT_STALE.getClass());
         classes.add(RuleTable.NODE_NAME_CONFLICT.getClass());
+        RuleTable.FABRIC_RULES.forEach(rule -> classes.add(rule.getClass()));
         List<Rule> ids = new ArrayList<>();
         RuleTable.PORT_RULES.forEach(rule -> ids.add(rule.id()));
         ids.add(RuleTable.AGENT_STALE.id());
         ids.add(RuleTable.NODE_NAME_CONFLICT.id());
+        RuleTable.FABRIC_RULES.forEach(rule -> ids.add(rule.id()));
         assertEquals(Set.of(Rule.values()), Set.copyOf(ids), "every rule in the table");
         assertEquals(Rule.values().length, ids.size(), "each rule once: " + ids);
         for (int i = 0; i < ids.size(); i++) {

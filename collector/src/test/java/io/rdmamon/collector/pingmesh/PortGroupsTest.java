@@ -3,6 +3,10 @@ package io.rdmamon.collector.pingmesh;
 import io.rdmamon.protocol.model.IbPort;
 import io.rdmamon.protocol.model.LldpNeighbor;
 import io.rdmamon.protocol.testing.Samples;
+import io.rdmamon.collector.fabric.FabricStore;
+import io.rdmamon.protocol.model.IbDevice;
+import io.rdmamon.protocol.testing.FabricSweeps;
+import io.rdmamon.protocol.wire.FabricWire;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -49,6 +53,29 @@ class PortGroupsTest {
         IbPort port = PORT.withNeighbor(new LldpNeighbor("1c:34:da:00:00:07", "mac", null, "Ethernet8", "ifname", null));
         assertEquals(new PortGroups.Group("1c:34:da:00:00:07", PortGroups.Source.LLDP),
                 new PortGroups(RULES).of("cpu-01", port));
+    }
+
+    /**
+     * An InfiniBand port without LLDP is grouped by the leaf switch a swept fabric cables it to; configuration and
+     * LLDP still win, and a port no fabric holds is the fleet's.
+     */
+    @Test
+    void anInfinibandPortIsGroupedByItsLeafSwitch() {
+        FabricStore fabrics = new FabricStore(System::currentTimeMillis);
+        FabricWire.parts(FabricSweeps.leafAndTwoHosts("s1"), 8).forEach(part -> fabrics.accept("s1", part));
+        PortGroups groups = new PortGroups(RULES, fabrics);
+        IbDevice h2 = new IbDevice("mlx5_0", IbDevice.NODE_TYPE_CA, "CA", "0000:0000:0010:0002", null, null, null, null,
+                List.of(PORT));
+        IbDevice elsewhere = new IbDevice("mlx5_1", IbDevice.NODE_TYPE_CA, "CA", "0000:0000:0099:0002", null, null,
+                null, null, List.of(PORT));
+        assertEquals(new PortGroups.Group("ib:leaf1", PortGroups.Source.FABRIC), groups.of("cpu-01", h2, PORT));
+        assertEquals("fabric", groups.of("cpu-01", h2, PORT).source().jsonName());
+        assertEquals(PortGroups.Source.FLEET, groups.of("cpu-01", elsewhere, PORT).source());
+        assertEquals(PortGroups.Source.LLDP, groups.of("cpu-01", h2, PORT.withNeighbor(new LldpNeighbor("sw1", "local",
+                "sw1", "Ethernet8", "ifname", null))).source());
+        // an LLDP switch whose name looks like a fabric group stays apart from it
+        assertEquals("lldp:ib:leaf1", groups.of("cpu-01", PORT.withNeighbor(new LldpNeighbor("ib:leaf1", "local",
+                "ib:leaf1", "Ethernet8", "ifname", null))).name());
     }
 
     /** A switch named {@code fleet} stays a group of its own, apart from the ports nothing places. */

@@ -39,7 +39,8 @@ final class GrafanaFiles {
             "module_temperature_high", "fec_ber_high", "gid_no_rocev2", "erdma_rate_limited", "agent_stale", "node_name_conflict",
             "qos_config_drift", "qos_trust_not_dscp", "roce_dscp_not_lossless", "ecn_disabled_on_lossless",
             "nccl_conf_mismatch", "gpudirect_not_ready", "gpu_nic_cross_numa", "pcie_acs_redirect",
-            "pcie_relaxed_ordering_off", "path_loss", "path_latency_high", "port_unreachable");
+            "pcie_relaxed_ordering_off", "path_loss", "path_latency_high", "port_unreachable", "fabric_cable_errors",
+            "fabric_link_degraded", "fabric_link_down", "fabric_congestion");
 
     /** docs/architecture.md "Metric names" (contract): the metrics named one by one. */
     private static final Set<String> CONTRACT_METRICS = Set.of(

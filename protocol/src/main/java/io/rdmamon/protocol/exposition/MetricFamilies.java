@@ -137,6 +137,16 @@ public final class MetricFamilies {
     public static final Family PINGMESH_GROUP_LOSS = Family.gauge("rdma_pingmesh_group_loss_ratio",
             "Share of the pingmesh round trips lost over the window, probes from src_group's ports to dst_group's");
 
+    public static final Family FABRIC_LINK_INFO = Family.info("rdma_fabric_link",
+            "A fabric port as the last sweep read it (SMP PortInfo: active and supported width and speed, state), "
+                    + "labelled with both ends of its link");
+    public static final Family FABRIC_NODES = Family.gauge("rdma_fabric_nodes",
+            "Nodes of the fabric by type (CA, SWITCH, ROUTER), as the last topology sweep found them");
+    public static final Family FABRIC_SWEEP_DURATION = Family.gauge("rdma_fabric_sweep_duration_seconds",
+            "How long the sweeper's last sweep of the fabric took");
+    public static final Family FABRIC_SWEEP_SUCCESS = Family.gauge("rdma_fabric_sweep_success",
+            "1 when every node answered the sweeper's last sweep of the fabric and every answer was understood");
+
     /**
      * The families of one node not named after a counter file, as the agent and the collector both export
      * them; a counter file that maps onto one of these names is dropped ({@link NodeRenderer}).
@@ -153,6 +163,12 @@ public final class MetricFamilies {
     /** The fleet families only the collector knows (it runs the probes, the pingmesh and the diagnosis engine). */
     public static final List<Family> COLLECTOR = List.of(DIAGNOSIS_ACTIVE, PROBE_BANDWIDTH, PROBE_SUCCESS,
             PROBE_TIMESTAMP, PINGMESH_RTT, PINGMESH_LOSS, PINGMESH_GROUP_RTT, PINGMESH_GROUP_LOSS);
+    /**
+     * The InfiniBand fabric's fixed families (the collector's, from the {@code --fabric} agents' sweeps); each PMA
+     * counter is a family of its own besides ({@link MetricNames#fabricPortCounterFamily}).
+     */
+    public static final List<Family> FABRIC = List.of(FABRIC_LINK_INFO, FABRIC_NODES, FABRIC_SWEEP_DURATION,
+            FABRIC_SWEEP_SUCCESS);
 
     private MetricFamilies() {
     }

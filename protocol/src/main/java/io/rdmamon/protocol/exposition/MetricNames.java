@@ -26,6 +26,36 @@ public final class MetricNames {
     private static final Map<String, Family> PORT_COUNTER_FAMILIES = new ConcurrentHashMap<>();
     private static final Map<String, Family> HW_COUNTER_FAMILIES = new ConcurrentHashMap<>();
 
+    /**
+     * PMA counter names (IBTA spec vol. 1 §16.1.3, as {@code perfquery} prints them) → the kernel's file name for the
+     * same counter under {@code /sys/class/infiniband/<dev>/ports/<n>/counters/} (drivers/infiniband/core/sysfs.c), so
+     * that a fabric port's family is named as a host port's: {@code rdma_fabric_port_symbol_error_total} beside
+     * {@code rdma_port_symbol_error_total}.
+     */
+    private static final Map<String, String> PMA_FILES = Map.ofEntries(
+            Map.entry("SymbolErrorCounter", "symbol_error"),
+            Map.entry("LinkErrorRecoveryCounter", "link_error_recovery"),
+            Map.entry("LinkDownedCounter", "link_downed"),
+            Map.entry("PortRcvErrors", "port_rcv_errors"),
+            Map.entry("PortRcvRemotePhysicalErrors", "port_rcv_remote_physical_errors"),
+            Map.entry("PortRcvSwitchRelayErrors", "port_rcv_switch_relay_errors"),
+            Map.entry("PortXmitDiscards", "port_xmit_discards"),
+            Map.entry("PortXmitConstraintErrors", "port_xmit_constraint_errors"),
+            Map.entry("PortRcvConstraintErrors", "port_rcv_constraint_errors"),
+            Map.entry("LocalLinkIntegrityErrors", "local_link_integrity_errors"),
+            Map.entry("ExcessiveBufferOverrunErrors", "excessive_buffer_overrun_errors"),
+            Map.entry("VL15Dropped", "VL15_dropped"),
+            Map.entry("PortXmitWait", "port_xmit_wait"),
+            Map.entry("PortXmitData", "port_xmit_data"),
+            Map.entry("PortRcvData", "port_rcv_data"),
+            Map.entry("PortXmitPkts", "port_xmit_packets"),
+            Map.entry("PortRcvPkts", "port_rcv_packets"),
+            Map.entry("PortUnicastXmitPkts", "unicast_xmit_packets"),
+            Map.entry("PortUnicastRcvPkts", "unicast_rcv_packets"),
+            Map.entry("PortMulticastXmitPkts", "multicast_xmit_packets"),
+            Map.entry("PortMulticastRcvPkts", "multicast_rcv_packets"));
+    private static final Map<String, Family> FABRIC_COUNTER_FAMILIES = new ConcurrentHashMap<>();
+
     private MetricNames() {
     }
 
@@ -33,6 +63,26 @@ public final class MetricNames {
     static Family portCounterFamily(String file) {
         return memo(PORT_COUNTER_FAMILIES, file, f -> Family.counter(portCounter(f), "sysfs counters/" + f
                 + (f.endsWith("_data") ? " x 4 (bytes)" : "") + ", as read"));
+    }
+
+    /**
+     * The family of a fabric port's PMA counter {@code pma} ({@code PortXmitData}): named as the host port's counter
+     * of the same kernel file with {@code rdma_fabric_port_} for {@code rdma_port_}; a counter the kernel has no file
+     * for by its name in snake case ({@code FooBarCounter} → {@code rdma_fabric_port_foo_bar_counter}).
+     */
+    public static Family fabricPortCounterFamily(String pma) {
+        return memo(FABRIC_COUNTER_FAMILIES, pma, p -> Family.counter(fabricPortCounter(p), "PMA " + p + " of the "
+                + "fabric port" + (p.endsWith("Data") ? " x 4 (the PMA counts 4-byte words; bytes)" : "")
+                + ", as the last sweep read it"));
+    }
+
+    /** {@code rdma_fabric_port_<...>}, without {@code _total}: see {@link #fabricPortCounterFamily}. */
+    public static String fabricPortCounter(String pma) {
+        String file = PMA_FILES.get(pma);
+        if (file == null) {
+            file = pma.replaceAll("([a-z0-9])([A-Z])", "$1_$2");
+        }
+        return "rdma_fabric_" + portCounter(file).substring("rdma_".length());
     }
 
     /** The family of {@code hw_counters/<file>}. */

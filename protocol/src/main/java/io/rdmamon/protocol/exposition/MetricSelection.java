@@ -89,7 +89,12 @@ public final class MetricSelection {
             "rdma_port_state_id", "rdma_port_physical_state_id", "rdma_port_rate_bytes_per_second", "rdma_port_info",
             "rdma_agent_up", "rdma_agent_last_sample_timestamp_seconds", "rdma_source_success",
             // diagnoses
-            "rdma_diagnosis_active"));
+            "rdma_diagnosis_active",
+            // the InfiniBand fabric: the errors that name a bad cable or a dropping port, the link state, the sweeps'
+            // health; five counters and one info series a port, 240,000 series for 40,000 ports (docs/performance.md)
+            "rdma_fabric_port_symbol_error_total", "rdma_fabric_port_link_error_recovery_total",
+            "rdma_fabric_port_link_downed_total", "rdma_fabric_port_rcv_errors_total",
+            "rdma_fabric_port_xmit_discards_total", "rdma_fabric_link_info", "rdma_fabric_sweep_success"));
 
     /**
      * {@link Profile#STANDARD}: {@link #MINIMAL} and every family a file of grafana/ (dashboards, recording and alert
@@ -130,10 +135,13 @@ public final class MetricSelection {
             "rdma_hw_rx_pps_limit_drop_cnt_total", "rdma_hw_hw_rx_pps_limit_drop_cnt_total"));
 
     /** The fixed families: every name in {@link MetricFamilies} as its sample lines spell it, and the collector's. */
-    static final Set<String> FIXED = union(COLLECTOR_SELF, Stream.concat(MetricFamilies.NODE.stream(),
-            MetricFamilies.COLLECTOR.stream()).map(MetricSelection::exposedName).collect(Collectors.toSet()));
-    /** A family named after a counter file: {@code rdma_port_<name>_total}, {@code rdma_hw_<name>_total}. */
-    private static final Pattern COUNTER_FILE_FAMILY = Pattern.compile("rdma_(port|hw)_[a-z0-9_]+_total");
+    static final Set<String> FIXED = union(COLLECTOR_SELF, Stream.of(MetricFamilies.NODE, MetricFamilies.COLLECTOR,
+            MetricFamilies.FABRIC).flatMap(List::stream).map(MetricSelection::exposedName).collect(Collectors.toSet()));
+    /**
+     * A family named after a counter: {@code rdma_port_<name>_total}, {@code rdma_hw_<name>_total}, a fabric port's
+     * {@code rdma_fabric_port_<name>_total}.
+     */
+    private static final Pattern COUNTER_FILE_FAMILY = Pattern.compile("rdma_(port|hw|fabric_port)_[a-z0-9_]+_total");
     private static final Pattern ITEM = Pattern.compile("[a-z_*][a-z0-9_*]*");
 
     public static final MetricSelection FULL = new MetricSelection(Profile.FULL, List.of());
@@ -208,7 +216,7 @@ public final class MetricSelection {
         // * must agree with one of the prefixes, the text after the last * with _total
         String head = name.substring(0, name.indexOf('*'));
         String tail = name.substring(name.lastIndexOf('*') + 1);
-        boolean headFits = Stream.of("rdma_port_", "rdma_hw_").anyMatch(p -> p.startsWith(head) || head.startsWith(p));
+        boolean headFits = Stream.of("rdma_port_", "rdma_hw_", "rdma_fabric_port_").anyMatch(p -> p.startsWith(head) || head.startsWith(p));
         boolean tailFits = "_total".endsWith(tail) || tail.endsWith("_total");
         return headFits && tailFits;
     }

@@ -1,6 +1,7 @@
 package io.rdmamon.collector.diagnosis.rules;
 
 import io.rdmamon.collector.diagnosis.PortRule;
+import io.rdmamon.collector.fabric.FabricRule;
 
 import java.util.List;
 
@@ -41,6 +42,12 @@ public final class RuleTable {
             new PathLoss(),
             new PathLatencyHigh(),
             new PortUnreachable());
+    /** The InfiniBand fabric's rules, judged by the fabric store on every sweep of a fabric. */
+    public static final List<FabricRule> FABRIC_RULES = List.of(
+            new FabricCableErrors(),
+            new FabricLinkDegraded(),
+            new FabricLinkDown(),
+            new FabricCongestion());
     public static final AgentStale AGENT_STALE = new AgentStale();
     public static final NodeNameConflict NODE_NAME_CONFLICT = new NodeNameConflict();
 
