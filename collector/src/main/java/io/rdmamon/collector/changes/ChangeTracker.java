@@ -118,10 +118,17 @@ public final class ChangeTracker {
         active = now;
     }
 
-    /** The node expired: its baseline goes (a node that comes back starts a new one), and its counters. */
+    /**
+     * The node expired or moved to another replica: its baseline goes (a node that comes back starts a new one), its
+     * counters, and its diagnoses without a "cleared" entry (the engine drops them; nothing was cleared).
+     */
     public void forget(String node) {
         nodes.remove(node);
         log.forgetCounts(node);
+        Map<DiagnosisKey, Diagnosis> kept = new HashMap<>(active);
+        if (kept.keySet().removeIf(key -> key.node().equals(node))) {
+            active = kept;
+        }
     }
 
     private void flaps(HostSample previous, HostSample sample) {
