@@ -3,31 +3,30 @@ package io.rdmamon.cli.dashboard;
 import com.microsoft.playwright.Page;
 import io.rdmamon.collector.Collector;
 import io.rdmamon.collector.CollectorConfig;
+import io.rdmamon.collector.RawAgent;
 import io.rdmamon.protocol.model.HostSample;
 import io.rdmamon.protocol.model.IbDevice;
 import io.rdmamon.protocol.model.IbPort;
 import io.rdmamon.protocol.model.TransceiverModule;
-import io.rdmamon.protocol.wire.Frame;
-import io.rdmamon.protocol.wire.FrameCodec;
 import io.rdmamon.protocol.wire.SampleEncoder;
-import io.rdmamon.protocol.wire.WireFormat;
 import io.vertx.core.Vertx;
-import io.vertx.core.buffer.Buffer;
-import io.vertx.core.http.WebSocket;
-import io.vertx.core.http.WebSocketConnectOptions;
 import io.vertx.junit5.VertxExtension;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
 import static io.rdmamon.protocol.testing.Waits.await;
@@ -42,14 +41,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 class TimelineBrowserTest {
     private static final Duration LIMIT = Duration.ofSeconds(60);
     private static final String NODE = "gpu-07";
+    /** The agent's announced interval: the node is stale 3 of them after its last sample. */
+    private static final long INTERVAL_MILLIS = 3000;
     private final List<String> consoleErrors = new CopyOnWriteArrayList<>();
-    private final FrameCodec codec = new FrameCodec();
-    private final LinkedBlockingQueue<Frame> acks = new LinkedBlockingQueue<>();
-    private final SampleEncoder encoder = new SampleEncoder(NODE, "test", 1000, List.of(), "run-1");
+    private final SampleEncoder encoder = new SampleEncoder(NODE, "test", INTERVAL_MILLIS, List.of(), "run-1");
     private Collector.Running collector;
     private HeadlessChromium chromium;
     private Page page;
-    private WebSocket agent;
+    private RawAgent agent;
     private long seq;
 
     @AfterEach
@@ -66,37 +65,32 @@ class TimelineBrowserTest {
     void theTimelineShowsAFlapAModuleSwapAndADiagnosisRaisedAndClearedInOrder(Vertx vertx, @TempDir Path temp)
             throws Exception {
         collector = await(Collector.start(vertx, CollectorConfig.defaults().withListen("127.0.0.1:0")));
-        agent = await(vertx.createWebSocketClient().connect(new WebSocketConnectOptions().setHost("127.0.0.1")
-                .setPort(collector.port()).setURI(WireFormat.STREAM_PATH)));
-        agent.binaryMessageHandler(b -> {
-            try {
-                acks.add(codec.decode(b.getBytes()));
-            } catch (Exception e) {
-                throw new AssertionError(e);
-            }
-        });
-        send(4, "MT2310FT00123"); // the baseline
         chromium = new HeadlessChromium(temp.resolve("chromium-profile"));
         page = chromium.newPage(consoleErrors);
         page.navigate("http://127.0.0.1:" + collector.port() + "/#/timeline");
         waitFor(() -> page.textContent("#conn").startsWith("live"), "the live feed");
 
-        send(5, "MT2310FT00123");
-        waitFor(() -> kinds().equals(List.of("link_flap")), "the flap, live");
-        send(5, "MT2402FT00999");
-        waitFor(() -> kinds().equals(List.of("module_swapped", "link_flap")), "the module swap on top");
-        // silence: the collector's sweep finds the node stale after 3 intervals
-        waitFor(() -> kinds().equals(List.of("diagnosis_raised agent_stale", "module_swapped", "link_flap")),
+        // the node appears only now: a slow start of Chromium cannot make it stale before the flap
+        agent = new RawAgent(vertx.createWebSocketClient(), collector.port(), null);
+        // back to back, so that no slow step of a loaded machine comes between them
+        send(4, "MT2310FT00123"); // the baseline
+        send(5, "MT2310FT00123"); // a carrier down: the flap
+        send(5, "MT2402FT00999"); // another module in the cage
+        waitFor(() -> kinds().equals(List.of("link_flap", "module_swapped")), "the flap, then the module swap above it");
+        // silence (shorter than the 30 s after which the collector closes a silent stream): the collector's sweep
+        // finds the node stale after 3 intervals
+        waitFor(() -> kinds().equals(List.of("link_flap", "module_swapped", "diagnosis_raised agent_stale")),
                 "agent_stale raised");
         send(5, "MT2402FT00999");
-        List<String> expected = List.of("diagnosis_cleared agent_stale", "diagnosis_raised agent_stale", "module_swapped",
-                "link_flap");
+        List<String> expected = List.of("link_flap", "module_swapped", "diagnosis_raised agent_stale",
+                "diagnosis_cleared agent_stale");
         waitFor(() -> kinds().equals(expected), "agent_stale cleared");
 
         page.reload();
         waitFor(() -> kinds().equals(expected), "the same list from GET /api/events after a reload");
         page.selectOption("#tl-kind", "module_swapped");
-        waitFor(() -> page.locator("#tl-list li").count() == 1 && kinds().equals(List.of("module_swapped"))
+        waitFor(() -> page.locator("#tl-list li").count() == 1
+                && "module_swapped".equals(page.getAttribute("#tl-list li", "data-kind"))
                 && page.url().endsWith("#/timeline?kind=module_swapped"), "the kind filter, kept in the URL");
 
         page.click("#tl-list li[data-kind=module_swapped] a");
@@ -105,14 +99,20 @@ class TimelineBrowserTest {
         assertEquals(List.of(), consoleErrors);
     }
 
-    /** This test's entries in {@code list}, top to bottom: its flap, its swap, and agent_stale (other rules may fire too). */
+    /**
+     * The entries of {@code list} from the flap on, oldest first (the list shows them newest first): the flap, the
+     * swap, agent_stale raised and cleared. Other rules may fire too: they do not count.
+     */
     private List<String> kinds(String list) {
         @SuppressWarnings("unchecked")
-        List<String> all = (List<String>) page.locator(list + " li").evaluateAll("items => items.map(i =>"
+        List<String> all = new ArrayList<>((List<String>) page.locator(list + " li").evaluateAll("items => items.map(i =>"
                 + " i.dataset.kind + (i.dataset.kind.startsWith('diagnosis') ? ' ' + i.querySelector('.change-text')"
-                + ".textContent.split(' ')[0] : ''))");
-        return all.stream().filter(k -> List.of("link_flap", "module_swapped", "diagnosis_raised agent_stale",
+                + ".textContent.split(' ')[0] : ''))"));
+        Collections.reverse(all);
+        List<String> ours = all.stream().filter(k -> List.of("link_flap", "module_swapped", "diagnosis_raised agent_stale",
                 "diagnosis_cleared agent_stale").contains(k)).toList();
+        int flap = ours.indexOf("link_flap");
+        return flap < 0 ? List.of() : ours.subList(flap, ours.size());
     }
 
     private List<String> kinds() {
@@ -128,13 +128,18 @@ class TimelineBrowserTest {
                 .build();
         HostSample sample = new HostSample(NODE, System.currentTimeMillis(), List.of(new IbDevice("mlx5_0", 1, "CA",
                 "0x1", "0x1", "28.39.1002", "MT4129", null, List.of(port))), List.of(), null);
-        for (Frame frame : encoder.encode(sample, seq)) {
-            await(agent.writeBinaryMessage(Buffer.buffer(codec.encode(frame))));
-        }
-        assertEquals(new Frame.Ack(seq), acks.poll(10, TimeUnit.SECONDS));
+        agent.sample(encoder, sample, seq);
     }
 
-    private void waitFor(BooleanSupplier condition, String what) {
-        HeadlessChromium.waitFor(page, condition, what, LIMIT, consoleErrors);
+    /** On a timeout, says what the list showed and what the collector's log held. */
+    private void waitFor(BooleanSupplier condition, String what) throws Exception {
+        try {
+            HeadlessChromium.waitFor(page, condition, what, LIMIT, consoleErrors);
+        } catch (AssertionError e) {
+            String log = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
+                    + collector.port() + "/api/events")).build(), HttpResponse.BodyHandlers.ofString()).body();
+            throw new AssertionError(e.getMessage() + "; the list: " + kinds("#tl-list") + " ("
+                    + page.textContent("#tl-status") + "); GET /api/events: " + log, e);
+        }
     }
 }
