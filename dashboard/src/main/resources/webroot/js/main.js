@@ -1,6 +1,7 @@
 // Wiring: the push stream feeds the fleet model and the open port; the URL fragment says what is
 // open, so every view is a deep link (#/port/<node>/<device>/<port>[/<tab>], #/?q=…&f=…,
-// #/probes[/<id>], #/pingmesh[?group=G]). The views (overview.js, detail.js, probes.js, pingmesh.js) never import one
+// #/probes[/<id>], #/pingmesh[?group=G], #/timeline[?node=&kind=&severity=]). The views (overview.js, detail.js,
+// probes.js, pingmesh.js, timeline.js) never import one
 // another: this module composes them (the pingmesh view starts probes into the Probes view's store), and what they
 // share lives in helper modules (dom.js, links.js, diagnoses.js, format.js).
 
@@ -11,6 +12,7 @@ import {FleetMap} from './fleet-map.js';
 import {Detail} from './detail.js';
 import {Probes} from './probes.js';
 import {Pingmesh} from './pingmesh.js';
+import {PortChanges, Timeline} from './timeline.js';
 import {onAuthRequired, setToken, token} from './api.js';
 import * as fmt from './format.js';
 import {byId, setText} from './dom.js';
@@ -35,6 +37,9 @@ const live = new LiveStream({
       detail.onPort(data);
     } else if (name === 'probe') {
       probes.onEvent(data);
+    } else if (name === 'change') {
+      timeline.onChange(data);
+      portChanges.onChange(data);
     } else if (name === 'error') {
       console.warn('live feed: ' + data.error);
     }
@@ -58,6 +63,8 @@ new FleetMap(fleet);
 const detail = new Detail(live, fleet);
 const probes = new Probes(fleet);
 const pingmesh = new Pingmesh(probes.store);
+const timeline = new Timeline();
+const portChanges = new PortChanges();
 
 function renderStatus() {
   if (status.connected) {
@@ -77,9 +84,26 @@ function route() {
   const parts = path.split('/').filter(Boolean).map(decodeURIComponent);
   const inProbes = parts[0] === 'probes';
   const inPingmesh = parts[0] === 'pingmesh';
+  const inTimeline = parts[0] === 'timeline';
   byId('probes-link').toggleAttribute('aria-current', inProbes);
   byId('pingmesh-link').toggleAttribute('aria-current', inPingmesh);
+  byId('timeline-link').toggleAttribute('aria-current', inTimeline);
   if (!inPingmesh) pingmesh.close();
+  if (!inTimeline) timeline.close();
+  if (parts[0] !== 'port') portChanges.close();
+  if (inTimeline) {
+    byId('overview-view').hidden = true;
+    detail.close();
+    probes.closePort();
+    probes.closeView();
+    const params = new URLSearchParams(query || '');
+    const filters = {node: params.get('node') || '', kind: params.get('kind') || '',
+      severity: params.get('severity') || ''};
+    timeline.open(filters);
+    byId('crumbs').replaceChildren(filters.node ? 'node ' + filters.node : '');
+    document.title = 'Timeline · rdmamon';
+    return;
+  }
   if (inPingmesh) {
     byId('overview-view').hidden = true;
     detail.close();
@@ -105,6 +129,7 @@ function route() {
     byId('overview-view').hidden = true;
     detail.open(parts[1], parts[2], parts[3], parts[4]);
     probes.openPort(parts[1], parts[2], parts[3]);
+    portChanges.open(parts[1], parts[2], parts[3]);
     document.title = parts[1] + ' ' + parts[2] + '/' + parts[3] + ' · rdmamon';
     return;
   }
@@ -127,8 +152,9 @@ document.addEventListener('keydown', (e) => {
     if (!byId('overview-view').hidden) byId('search').focus();
     else if (!byId('probes-view').hidden) byId('pv-source-filter').focus();
     else if (!byId('pingmesh-view').hidden) byId('pm-group').focus();
+    else if (!byId('timeline-view').hidden) byId('tl-node').focus();
     else byId('counter-search').focus();
-  } else if (e.key === 'Escape' && !typing && /^#\/(port\/|probes|pingmesh)/.test(location.hash)) {
+  } else if (e.key === 'Escape' && !typing && /^#\/(port\/|probes|pingmesh|timeline)/.test(location.hash)) {
     location.hash = '#/';
   }
 });

@@ -2,6 +2,8 @@ package io.rdmamon.collector;
 
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.rdmamon.collector.auth.TokenAuthenticator;
+import io.rdmamon.collector.changes.ChangeLog;
+import io.rdmamon.collector.changes.ChangeTracker;
 import io.rdmamon.collector.cluster.BaselineSharing;
 import io.rdmamon.collector.cluster.ClusterAgents;
 import io.rdmamon.collector.cluster.ClusterApi;
@@ -16,6 +18,7 @@ import io.rdmamon.collector.http.ConnectionGuard;
 import io.rdmamon.collector.http.DiagnosesApi;
 import io.rdmamon.collector.http.EventsApi;
 import io.rdmamon.collector.http.RunbookPages;
+import io.rdmamon.collector.http.TimelineApi;
 import io.rdmamon.collector.http.MetricsHandler;
 import io.rdmamon.collector.http.NodesApi;
 import io.rdmamon.collector.ingest.AgentIngest;
@@ -77,6 +80,7 @@ public final class CollectorVerticle extends VerticleBase {
     private Pingmesh pingmesh;
     private long pathVerdictTimer = -1;
     private AgentRegistry agents;
+    private ChangeTracker changes;
     private volatile boolean ready;
     private volatile int port;
     private HttpServer server;
@@ -121,14 +125,19 @@ public final class CollectorVerticle extends VerticleBase {
         NodesApi nodesApi = new NodesApi(store, cluster.selfId());
         EventsApi eventsApi = new EventsApi(store, diagnoses);
         DiagnosesApi diagnosesApi = new DiagnosesApi(diagnoses);
-        FleetRoutes fleetRoutes = new FleetRoutes(vertx, cluster, nodesApi, eventsApi, diagnosesApi, probes);
+        ChangeLog changeLog = new ChangeLog();
+        changeLog.onRecord(entry -> live.publish("change", TimelineApi.json(entry).encode()));
+        changes = new ChangeTracker(changeLog, store, diagnoses, System::currentTimeMillis).register(registry);
+        TimelineApi timelineApi = new TimelineApi(changeLog);
+        FleetRoutes fleetRoutes = new FleetRoutes(vertx, cluster, nodesApi, eventsApi, diagnosesApi, probes,
+                timelineApi);
         fleetRoutes.serve();
         new BaselineSharing(vertx, cluster, diagnoses).start();
         // in this order: malformed escapes are refused before any route decodes them, /api/* is authenticated before
         // the APIs, the dashboard's files come after everything
         List<Routes> routes = new ArrayList<>(List.of(new PercentEscapes(),
                 new AgentIngest(auth, new FrameCodec(config.maxFrameBytes(), "collector"), config.ingest(), store, selfMetrics,
-                        agents, diagnoses::accept, decodeLoops, new NodeClaims(vertx, cluster), fabrics),
+                        agents, this::applied, decodeLoops, new NodeClaims(vertx, cluster), fabrics),
                 router -> router.get("/healthz").handler(ctx -> JsonReplies.ok(ctx, new JsonObject().put("status", "ok"))),
                 router -> router.get("/readyz").handler(ctx -> JsonReplies.send(ctx, ready ? 200 : 503,
                         new JsonObject().put("status", ready ? "ready" : "starting"))),
@@ -138,6 +147,7 @@ public final class CollectorVerticle extends VerticleBase {
                 nodesApi,
                 new ClusterApi(cluster, registry),
                 eventsApi,
+                timelineApi,
                 diagnosesApi,
                 router -> router.get(RunbookPages.PATH).handler(runbooks::serve),
                 live,
@@ -192,6 +202,12 @@ public final class CollectorVerticle extends VerticleBase {
         }).compose(s -> cluster.announce(apiBaseUrl())).onSuccess(v -> ready = true);
     }
 
+    /** A sample the store applied: diagnosed, then what changed logged (diagnoses raised and cleared with it). */
+    private void applied(io.rdmamon.protocol.model.HostSample sample) {
+        diagnoses.accept(sample);
+        changes.accept(sample);
+    }
+
     /** The certificate files are read and checked on a worker; a bad one fails the start with a ConfigException. */
     private Future<HttpServerOptions> withTls(HttpServerOptions options) {
         if (config.tls().equals(TlsConfig.NONE)) {
@@ -213,6 +229,7 @@ public final class CollectorVerticle extends VerticleBase {
         String node = message.getString("node");
         if (node != null && agents.moved(node, message.getString("instance")) && store.remove(node)) {
             diagnoses.forget(node);
+            changes.forget(node);
             LOG.log(System.Logger.Level.INFO, "node {0} moved to another replica: dropped here", node);
         }
     }
@@ -235,10 +252,12 @@ public final class CollectorVerticle extends VerticleBase {
         for (String node : store.expire()) {
             cluster.directory().release(node);
             selfMetrics.nodesExpired.inc();
+            changes.forget(node);
             LOG.log(System.Logger.Level.INFO, "node {0} expired: no frame for {1}", node, config.expireAfter());
         }
         diagnoses.sweep(store.nodes()); // notices stale nodes (they send nothing) and forgets expired ones
         fabrics.expire();
+        changes.diagnoses();
     }
 
     @Override

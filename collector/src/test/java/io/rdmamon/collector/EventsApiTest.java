@@ -123,6 +123,23 @@ class EventsApiTest {
                 roce.get("events").get(1).get("changes").get(0).toString());
     }
 
+    /** The same flaps and verdict change are entries of the fleet's change log, newest first (with the diagnoses). */
+    @Test
+    void theFleetTimelineHoldsTheSameFlapsAndVerdictChange() throws Exception {
+        HttpResponse<String> response = get("/api/events?node=gpu-07");
+        assertEquals(200, response.statusCode(), response.body());
+        List<String> entries = new ArrayList<>();
+        for (JsonNode event : JSON.readTree(response.body()).get("events")) {
+            if (event.get("kind").asText().startsWith("diagnosis_")) {
+                continue;
+            }
+            entries.add(event.get("kind").asText() + " " + event.get("device").asText() + " "
+                    + (event.get("timeMillis").asLong() - START));
+        }
+        assertEquals(List.of("link_flap rocep1s0f0 4000", "link_flap rocep1s0f0 3000", "link_flap mlx5_4 3000",
+                "topology_verdict rocep1s0f0 3000"), entries);
+    }
+
     @Test
     void theNodeDetailCarriesTheNetdevCountersAndThePciFunction() throws Exception {
         JsonNode ib = detailDevice(0);

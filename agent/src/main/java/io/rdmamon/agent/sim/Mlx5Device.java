@@ -47,6 +47,8 @@ final class Mlx5Device implements SimulatedDevice {
 
     /** link-degraded: the bad port drops once every FLAP_PERIOD seconds and stays down for FLAP_DOWN seconds. */
     static final double FLAP_PERIOD_SECONDS = 5;
+    /** Simulated seconds (warm-up excluded) after which module-swap replaces the module and reboot-qos reboots. */
+    static final double CHANGE_AT_SECONDS = 20;
     private static final double FLAP_DOWN_SECONDS = 1;
     /** pfc-storm: the stuck receiver lets through only a trickle of traffic. */
     private static final double STORM_THROUGHPUT = 0.02;
@@ -63,7 +65,9 @@ final class Mlx5Device implements SimulatedDevice {
     private final int losslessPriority;
     private final int rdmaPriority;
     /** The RoCE port's QoS configuration; null on InfiniBand. */
-    private final SimulatedQos qos;
+    /** Replaced by the one a reboot leaves (reboot-qos); {@link #qosChanged} until the tree has it. */
+    private SimulatedQos qos;
+    private boolean qosChanged;
     private final int lid;
     private final int ipv4;
     private final RandomGenerator random;
@@ -85,8 +89,8 @@ final class Mlx5Device implements SimulatedDevice {
     /** The netdev's carrier counters (RoCE): one down at driver load, one up when the link came up. */
     private long carrierDowns = 1;
     private long carrierUps = 1;
-    /** The transceiver of a RoCE port; null on InfiniBand (no netdev to read it through). */
-    private final SimulatedOptic optic;
+    /** The transceiver of a RoCE port; null on InfiniBand (no netdev to read it through). Replaced by module-swap. */
+    private SimulatedOptic optic;
 
     private Mlx5Device(String name, String netdev, long mac, Model model, boolean roce, Scenario fault,
                        int losslessPriority, int rdmaPriority, SimulatedQos qos, int lid, int ipv4,
@@ -370,6 +374,9 @@ final class Mlx5Device implements SimulatedDevice {
                 upFraction = Math.max(0, 1 - flaps * FLAP_DOWN_SECONDS / seconds);
                 linkUp = (clock + seconds) % FLAP_PERIOD_SECONDS >= FLAP_DOWN_SECONDS;
             }
+            if (clock < CHANGE_AT_SECONDS && clock + seconds >= CHANGE_AT_SECONDS) {
+                change();
+            }
             clock += seconds;
         }
         double throughput = upFraction * (storming ? STORM_THROUGHPUT : 1);
@@ -543,8 +550,28 @@ final class Mlx5Device implements SimulatedDevice {
         hw.add("rp_cnp_handled", txPackets * 0.003 * tx * tx);
     }
 
+    /** The one-off change of the timed scenarios: another module in the cage, or a reboot that lost the QoS. */
+    private void change() {
+        if (fault == Scenario.MODULE_SWAP && optic != null) {
+            optic = optic.replacedBy(String.format("MT%08X", ~mac & 0xffffffffL));
+        } else if (fault == Scenario.REBOOT_QOS && roce) {
+            // the link went down and up with the host (the simulated counters go on from where they were, so the
+            // collector sees the flap rather than a new baseline)
+            carrierDowns++;
+            carrierUps++;
+            pma.add("link_downed", 1);
+            qos = new SimulatedQos(qos.device(), qos.netdev(), Scenario.PFC_LOST, qos.lossless(), qos.wrongPriority(),
+                    qos.roceDscp(), qos.ofed(), qos.pairsWithBlank());
+            qosChanged = true;
+        }
+    }
+
     @Override
     public void writeState(HostTree tree) throws IOException {
+        if (qosChanged) {
+            qos.write(tree);
+            qosChanged = false;
+        }
         String port = portDir();
         tree.write(port + "state", linkUp ? "4: ACTIVE\n" : "1: DOWN\n");
         // mlx5 RoCE reports Disabled while the netdev has no carrier; an IB port goes back to Polling.

@@ -59,6 +59,17 @@ public enum Scenario {
      * (transport_loss). Needs at least 6 RoCE nodes (3 leaves).
      */
     TOR_UPLINK_LOSS("tor-uplink-loss"),
+    /**
+     * One RoCE port's transceiver is replaced {@link Mlx5Device#CHANGE_AT_SECONDS} into the run: the module's serial
+     * changes (a module_swapped change in the collector's timeline, docs/collector.md "Change log"). No rule.
+     */
+    MODULE_SWAP("module-swap"),
+    /**
+     * One RoCE node reboots {@link Mlx5Device#CHANGE_AT_SECONDS} into the run (each port's link goes down and up) and
+     * comes back with its QoS configuration lost as in {@link #PFC_LOST}: link flaps and qos_change entries in the
+     * collector's timeline, then pfc-lost's rules. Only the configuration changes: the traffic model stays.
+     */
+    REBOOT_QOS("reboot-qos"),
     /** A realistic fleet: most nodes healthy, a few (about a quarter) with one of the faults above. */
     MIXED("mixed");
 

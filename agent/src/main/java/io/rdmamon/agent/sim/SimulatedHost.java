@@ -96,11 +96,11 @@ final class SimulatedHost {
         return List.copyOf(devices);
     }
 
-    /** Faults of one port (link-degraded, gid-missing, dirty-optic, pcie-x8) go to the node's last device; the others
+    /** Faults of one port (link-degraded, gid-missing, dirty-optic, pcie-x8, module-swap) go to the node's last device; the others
      * to all. */
     private static Scenario portFault(Scenario nodeFault, int device) {
         boolean onePort = nodeFault == Scenario.LINK_DEGRADED || nodeFault == Scenario.GID_MISSING
-                || nodeFault == Scenario.DIRTY_OPTIC || nodeFault == Scenario.PCIE_X8;
+                || nodeFault == Scenario.DIRTY_OPTIC || nodeFault == Scenario.PCIE_X8 || nodeFault == Scenario.MODULE_SWAP;
         return !onePort || device == DEVICES_PER_MLX5_NODE - 1 ? nodeFault : Scenario.HEALTHY;
     }
 

@@ -46,6 +46,11 @@ final class SimulatedOptic {
         rxDbm = nominalRxDbm.clone();
     }
 
+    /** Another module of the same kind in the cage: a new serial, clean and at the old one's temperature. */
+    SimulatedOptic replacedBy(String newSerial) {
+        return new SimulatedOptic(cmis, newSerial, pam4, false, temperature);
+    }
+
     /** {@code seconds} of simulated time; the dirt accumulates only outside the warm-up. */
     void advance(double seconds, boolean warmUp) {
         if (dirty && !warmUp) {

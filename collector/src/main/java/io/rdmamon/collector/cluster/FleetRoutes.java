@@ -2,6 +2,7 @@ package io.rdmamon.collector.cluster;
 
 import io.rdmamon.collector.http.DiagnosesApi;
 import io.rdmamon.collector.http.EventsApi;
+import io.rdmamon.collector.http.TimelineApi;
 import io.rdmamon.collector.http.NodesApi;
 import io.rdmamon.collector.model.Severity;
 import io.rdmamon.collector.probe.ProbeOrchestrator;
@@ -25,7 +26,7 @@ import java.util.Map;
 
 /**
  * Every replica answers for the whole fleet (docs/architecture.md "Cluster"): {@code /api/nodes} and {@code
- * /api/diagnoses} gather
+ * /api/diagnoses} and {@code /api/events} gather
  * the answers of every member over the clustered event bus ({@link FleetCluster#queryAddress}) and merge them
  * (each node carries the {@code replica} that holds it, {@link NodesApi}); {@code /api/nodes/{node}} and its {@code
  * /history},
@@ -44,11 +45,13 @@ public final class FleetRoutes implements Routes {
     private final FleetCluster cluster;
     private final NodesApi nodes;
     private final EventsApi events;
+    private final TimelineApi timeline;
     private final DiagnosesApi diagnoses;
     private final ProbeOrchestrator probes;
 
     public FleetRoutes(Vertx vertx, FleetCluster cluster, NodesApi nodes, EventsApi events, DiagnosesApi diagnoses,
-                       ProbeOrchestrator probes) {
+                       ProbeOrchestrator probes, TimelineApi timeline) {
+        this.timeline = timeline;
         this.vertx = vertx;
         this.cluster = cluster;
         this.nodes = nodes;
@@ -73,6 +76,12 @@ public final class FleetRoutes implements Routes {
                 Comparator.comparing((JsonObject item) -> severityRank(item.getString("severity")))
                         .thenComparingLong(item -> item.getLong("sinceMillis", 0L))
                         .thenComparing(item -> item.getString("node", "")), null));
+        // each member answers at most limit entries: the merged list, newest first, holds up to limit per member
+        router.get("/api/events").handler(ctx -> gather(ctx, new JsonObject().put("query", "changes")
+                        .put("node", ctx.request().getParam("node")).put("kind", ctx.request().getParam("kind"))
+                        .put("severity", ctx.request().getParam("severity")).put("since", ctx.request().getParam("since"))
+                        .put("after", ctx.request().getParam("after")).put("limit", ctx.request().getParam("limit")),
+                "events", Comparator.comparingLong((JsonObject e) -> e.getLong("timeMillis", 0L)).reversed(), null));
         // ?include=pingmesh: the pingmesh's own probes too (docs/probes.md)
         router.get("/api/probes").handler(ctx -> gather(ctx, new JsonObject().put("query", "probes")
                         .put("include", ctx.request().getParam("include")), "probes",
@@ -94,6 +103,8 @@ public final class FleetRoutes implements Routes {
             case "nccl" -> nodes.nccl(node);
             case "topology" -> nodes.topology(node);
             case "events" -> events.events(node);
+            case "changes" -> timeline.list(node, query.getString("kind"), query.getString("severity"),
+                    query.getString("since"), query.getString("after"), query.getString("limit"));
             case "probes" -> ApiAnswer.ok(probes.list("pingmesh".equals(query.getString("include"))).encode());
             case "probe" -> probes.get(query.getString("id")).map(probe -> ApiAnswer.ok(probe.encode()))
                     .orElseGet(() -> ApiAnswer.error(404, "unknown probe '" + query.getString("id") + "'"));

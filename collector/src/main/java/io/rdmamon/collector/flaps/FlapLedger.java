@@ -127,7 +127,8 @@ public final class FlapLedger {
         return entries.isEmpty() && saturated.isEmpty();
     }
 
-    private static Entry entry(IbPort previous, IbPort current, long timestampMillis) {
+    /** What {@code current}'s link counters say happened since {@code previous}; null when none rose. Pure. */
+    public static Entry entry(IbPort previous, IbPort current, long timestampMillis) {
         List<CounterChange> changes = new ArrayList<>(5);
         long carrierDowns = 0;
         Long downs = increase(previous.netdevCounters(), current.netdevCounters(), NetdevCounters.CARRIER_DOWN_COUNT,

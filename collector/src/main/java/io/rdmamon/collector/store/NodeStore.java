@@ -363,6 +363,12 @@ public final class NodeStore {
         return ports;
     }
 
+    /** The agent run ({@code Hello.instance}) of {@code node}'s newest sample; empty when unknown or the agent sends none. */
+    public synchronized Optional<String> instance(String node) {
+        Node state = nodes.get(node);
+        return state == null ? Optional.empty() : Optional.ofNullable(state.instance);
+    }
+
     /**
      * The newest sample of {@code node} and the one before it; empty when the store holds no sample of it. The one
      * place that holds samples: the diagnosis engine reads its previous sample here.

@@ -48,10 +48,12 @@ public final class MetricSelection {
     }
 
     /**
-     * The collector's own families ({@code rdmamon_collector_*}, docs/metrics.md "Self metrics"), in every profile;
-     * the collector's tests check that its registry has exactly these.
+     * The collector's own families ({@code rdmamon_collector_*}, docs/metrics.md "Self metrics"), and its change log's
+     * {@code rdma_node_changes_total} (docs/metrics.md), which its registry holds too: in every profile; the
+     * collector's tests check that its registry has exactly these.
      */
-    public static final Set<String> COLLECTOR_SELF = Set.of(
+    public static final Set<String> COLLECTOR_SELF = Set.of("rdma_node_changes_total",
+            "rdmamon_collector_changes_evicted_total", "rdmamon_collector_changes_held",
             "rdmamon_collector_admission_estimated_bytes", "rdmamon_collector_admission_limit_bytes",
             "rdmamon_collector_agent_streams_closed_total", "rdmamon_collector_auth_failures_total",
             "rdmamon_collector_cluster_members", "rdmamon_collector_connected_agents",

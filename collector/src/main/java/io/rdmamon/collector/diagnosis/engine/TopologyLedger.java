@@ -60,7 +60,7 @@ public final class TopologyLedger {
     }
 
     /** Every pair whose verdict or reasons differ between {@code before} and {@code after} (either may be null). */
-    static List<Change> changes(GpuTopology before, GpuTopology after, long timestampMillis) {
+    public static List<Change> changes(GpuTopology before, GpuTopology after, long timestampMillis) {
         Map<String, GpuTopology.Pair> old = byPair(before);
         Map<String, GpuTopology.Pair> now = byPair(after);
         List<Change> changes = new ArrayList<>();
