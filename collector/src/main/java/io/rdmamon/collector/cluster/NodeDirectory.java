@@ -87,8 +87,12 @@ public final class NodeDirectory {
             Outcome outcome = ours ? Outcome.CLAIMED : Outcome.MOVED;
             Future<Claim> written = map.replaceIfPresent(node, current, encoded).compose(replaced -> replaced
                     ? Future.succeededFuture(new Claim(outcome, previous)) : claim(node, wanted, attempts - 1));
-            return sameRun ? Future.succeededFuture(new Claim(outcome, previous, written.compose(Claim::written)))
-                    : written;
+            if (!sameRun) {
+                return written;
+            }
+            // a write under way when the view drops the dead member may fail with it: tried again on the new view
+            return Future.succeededFuture(new Claim(outcome, previous, written
+                    .recover(e -> claim(node, wanted, attempts - 1)).compose(Claim::written)));
         });
     }
 

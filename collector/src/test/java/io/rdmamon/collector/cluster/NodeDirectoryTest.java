@@ -91,6 +91,20 @@ class NodeDirectoryTest {
     }
 
     @Test
+    void aMoveWhoseWriteFailsAsTheViewChangesIsWrittenAgain() throws Exception {
+        await(a.claim("gpu-1", owner("replica-a", "run-1")));
+        Promise<Void> viewChanged = Promise.promise();
+        NodeDirectory stalled = new NodeDirectory(new StalledWrites(map, viewChanged.future()), "replica-b",
+                members::contains);
+        NodeDirectory.Claim claim = await(stalled.claim("gpu-1", owner("replica-b", "run-1")));
+        members.remove("replica-a");
+
+        viewChanged.fail(new IllegalStateException("member replica-a suspected"));
+        assertEquals(NodeDirectory.Outcome.MOVED, await(claim.written()));
+        assertEquals("replica-b", await(a.owner("gpu-1")).orElseThrow().replica());
+    }
+
+    @Test
     void aMoveWhoseWriteFindsAnotherLiveRunLosesTheNode() throws Exception {
         await(a.claim("gpu-1", owner("replica-a", "run-1")));
         Promise<Void> viewChanged = Promise.promise();

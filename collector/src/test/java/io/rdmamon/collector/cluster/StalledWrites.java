@@ -8,12 +8,14 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * A map whose reads answer at once and whose conditional writes wait for {@code released}: a replicated cache while
- * a killed member is still in the view (its writes wait for that member until the failure detector drops it).
+ * A map whose reads answer at once and whose writes wait for {@code released}: a replicated cache while a killed
+ * member is still in the view (its writes wait for that member until the failure detector drops it). Released with a
+ * failure, the first conditional replace fails with it (a write the view change cut short) and later writes go on.
  */
 final class StalledWrites implements AsyncMap<String, String> {
     private final AsyncMap<String, String> map;
     private final Future<Void> released;
+    private boolean failedOnce;
 
     StalledWrites(AsyncMap<String, String> map, Future<Void> released) {
         this.map = map;
@@ -67,7 +69,13 @@ final class StalledWrites implements AsyncMap<String, String> {
 
     @Override
     public Future<Boolean> replaceIfPresent(String k, String oldValue, String newValue) {
-        return released.compose(r -> map.replaceIfPresent(k, oldValue, newValue));
+        return released.transform(r -> {
+            if (r.failed() && !failedOnce) {
+                failedOnce = true;
+                return Future.failedFuture(r.cause());
+            }
+            return map.replaceIfPresent(k, oldValue, newValue);
+        });
     }
 
     @Override

@@ -225,11 +225,15 @@ class FailoverIT {
     /** Every agent of {@code acked} connected to another replica, which acknowledged a sample past its old one. */
     private static void awaitStreamingElsewhere(ReplicaProcess gone, Map<Agent, Long> acked) throws Exception {
         String port = ":" + gone.httpPort + "/";
-        Waits.poll("every agent of " + gone.url() + " streaming to another replica", () -> acked.entrySet().stream()
-                .filter(e -> !e.getKey().streamer().stats().connected()
-                        || e.getKey().streamer().stats().endpoint().contains(port)
-                        || e.getKey().acknowledged() <= e.getValue()).map(e -> e.getKey().node()).toList(),
-                List::isEmpty, SETTLE, Duration.ofMillis(20));
+        try {
+            Waits.poll("every agent of " + gone.url() + " streaming to another replica", () -> acked.entrySet().stream()
+                    .filter(e -> !e.getKey().streamer().stats().connected()
+                            || e.getKey().streamer().stats().endpoint().contains(port)
+                            || e.getKey().acknowledged() <= e.getValue()).map(e -> e.getKey().node()).toList(),
+                    List::isEmpty, SETTLE, Duration.ofMillis(20));
+        } catch (AssertionError e) {
+            throw new AssertionError(e.getMessage() + ReplicaProcess.logTails(replicas), e);
+        }
     }
 
     /**
@@ -240,10 +244,9 @@ class FailoverIT {
         for (Map.Entry<Agent, Long> entry : acked.entrySet()) {
             Agent agent = entry.getKey();
             long lastAcked = agent.takenAt(entry.getValue());
-            ReplicaProcess holder = replicas.stream().filter(r -> holdersOf(r).contains(agent)).findFirst().orElseThrow();
-            List<Long> points = poll("history of " + agent.node() + " on " + holder.url() + " reaches past the move",
-                    () -> points(holder, agent.node()), p -> p.size() >= 2 && p.get(p.size() - 1) > lastAcked);
-            assertTrue(points.get(0) <= lastAcked, agent.node() + ": the history on " + holder.url() + " starts at "
+            List<Long> points = poll("history of " + agent.node() + " on its replica reaches past the move",
+                    () -> points(agent), p -> p.size() >= 2 && p.get(p.size() - 1) > lastAcked);
+            assertTrue(points.get(0) <= lastAcked, agent.node() + ": the history on its replica starts at "
                     + points.get(0) + ", after " + lastAcked + ", the last sample the old replica acknowledged");
             List<Long> taken = agent.sampler().timestamps();
             int from = taken.indexOf(points.get(0));
@@ -251,9 +254,11 @@ class FailoverIT {
         }
     }
 
-    private static List<Long> points(ReplicaProcess replica, String node) throws IOException {
+    /** The history of the agent's node on the replica it streams to now (empty while it streams to none). */
+    private static List<Long> points(Agent agent) throws IOException {
         List<Long> timestamps = new ArrayList<>();
-        String body = replica.get("/api/nodes/" + node + "/history");
+        ReplicaProcess holder = replicas.stream().filter(r -> holdersOf(r).contains(agent)).findFirst().orElse(null);
+        String body = holder == null ? null : holder.get("/api/nodes/" + agent.node() + "/history");
         if (body != null) {
             JsonNode ports = JSON.readTree(body).path("ports");
             if (!ports.isEmpty()) {
@@ -307,6 +312,10 @@ class FailoverIT {
 
     private static <T> T poll(String what, Waits.Probe<T, Exception> probe, java.util.function.Predicate<? super T> done)
             throws Exception {
-        return Waits.poll(what, probe, done, SETTLE, Duration.ofMillis(250));
+        try {
+            return Waits.poll(what, probe, done, SETTLE, Duration.ofMillis(250));
+        } catch (AssertionError e) {
+            throw new AssertionError(e.getMessage() + ReplicaProcess.logTails(replicas), e);
+        }
     }
 }

@@ -179,6 +179,16 @@ final class ReplicaProcess implements AutoCloseable {
         return Files.exists(log) ? Files.readString(log) : "";
     }
 
+    /** The last 3,000 characters of each replica's log, for a failure message. */
+    static String logTails(List<ReplicaProcess> replicas) throws IOException {
+        StringBuilder logs = new StringBuilder();
+        for (ReplicaProcess replica : replicas) {
+            String log = replica.log();
+            logs.append("\n--- ").append(replica.url()).append(":\n").append(log.substring(Math.max(0, log.length() - 3000)));
+        }
+        return logs.toString();
+    }
+
     @Override
     public void close() throws InterruptedException {
         if (process != null && process.isAlive()) {
