@@ -37,6 +37,11 @@ class NodeDirectoryTest {
         b = new NodeDirectory(map, "replica-b", members::contains);
     }
 
+    /** Replica b's directory whose writes wait for {@code viewChanged} ({@link StalledWrites}). */
+    private NodeDirectory stalledB(Promise<Void> viewChanged) {
+        return new NodeDirectory(new StalledWrites(map, viewChanged.future()), "replica-b", members::contains);
+    }
+
     private static NodeOwner owner(String replica, String instance) {
         return new NodeOwner(replica, instance, "192.0.2.7", List.of("probes"), true, 1000);
     }
@@ -77,8 +82,7 @@ class NodeDirectoryTest {
     void theSameRunsMoveIsAnsweredBeforeItsWriteCompletes() throws Exception {
         await(a.claim("gpu-1", owner("replica-a", "run-1")));
         Promise<Void> viewChanged = Promise.promise();
-        NodeDirectory stalled = new NodeDirectory(new StalledWrites(map, viewChanged.future()), "replica-b",
-                members::contains);
+        NodeDirectory stalled = stalledB(viewChanged);
 
         NodeDirectory.Claim claim = await(stalled.claim("gpu-1", owner("replica-b", "run-1")));
         assertEquals(NodeDirectory.Outcome.MOVED, claim.outcome());
@@ -94,8 +98,7 @@ class NodeDirectoryTest {
     void aMoveWhoseWriteFailsAsTheViewChangesIsWrittenAgain() throws Exception {
         await(a.claim("gpu-1", owner("replica-a", "run-1")));
         Promise<Void> viewChanged = Promise.promise();
-        NodeDirectory stalled = new NodeDirectory(new StalledWrites(map, viewChanged.future()), "replica-b",
-                members::contains);
+        NodeDirectory stalled = stalledB(viewChanged);
         NodeDirectory.Claim claim = await(stalled.claim("gpu-1", owner("replica-b", "run-1")));
         members.remove("replica-a");
 
@@ -108,8 +111,7 @@ class NodeDirectoryTest {
     void aMoveWhoseWriteFindsAnotherLiveRunLosesTheNode() throws Exception {
         await(a.claim("gpu-1", owner("replica-a", "run-1")));
         Promise<Void> viewChanged = Promise.promise();
-        NodeDirectory stalled = new NodeDirectory(new StalledWrites(map, viewChanged.future()), "replica-b",
-                members::contains);
+        NodeDirectory stalled = stalledB(viewChanged);
         NodeDirectory.Claim claim = await(stalled.claim("gpu-1", owner("replica-b", "run-1")));
         await(a.claim("gpu-1", owner("replica-a", "run-2"))); // the agent restarted and came back to replica a
 
@@ -123,8 +125,7 @@ class NodeDirectoryTest {
         await(a.claim("gpu-1", owner("replica-a", "run-1")));
         await(a.disconnected("gpu-1", "run-1"));
         Promise<Void> viewChanged = Promise.promise();
-        Future<NodeDirectory.Claim> claim = new NodeDirectory(new StalledWrites(map, viewChanged.future()), "replica-b",
-                members::contains).claim("gpu-1", owner("replica-b", "run-2"));
+        Future<NodeDirectory.Claim> claim = stalledB(viewChanged).claim("gpu-1", owner("replica-b", "run-2"));
         assertFalse(claim.isComplete(), "the claim of another run is answered once written");
         viewChanged.complete();
         assertEquals(NodeDirectory.Outcome.MOVED, await(claim).outcome());
