@@ -2,6 +2,7 @@ package io.rdmamon.collector.cluster;
 
 import io.rdmamon.collector.ingest.HelloClaims;
 import io.rdmamon.protocol.wire.Frame;
+import io.vertx.core.AsyncResult;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
@@ -35,17 +36,41 @@ public final class NodeClaims implements HelloClaims {
         NodeOwner wanted = new NodeOwner(cluster.selfId(), hello.instance(), remoteHost, hello.capabilities(), true,
                 System.currentTimeMillis());
         return cluster.directory().claim(hello.node(), wanted).onSuccess(claim -> {
-            if (claim.outcome() != NodeDirectory.Outcome.CONFLICT) {
-                held.put(hello.node(), wanted);
+            if (claim.outcome() == NodeDirectory.Outcome.CONFLICT) {
+                return;
             }
+            held.put(hello.node(), wanted);
             NodeOwner previous = claim.previous();
             if (claim.outcome() == NodeDirectory.Outcome.MOVED && cluster.isMember(previous.replica())) {
                 LOG.log(System.Logger.Level.INFO, "node {0} moved here from replica {1}", hello.node(), previous.replica());
-                vertx.eventBus().send(FleetCluster.releaseAddress(previous.replica()),
-                        new JsonObject().put("node", hello.node()).put("instance", hello.instance()));
+                release(previous.replica(), hello);
             }
+            claim.written().onComplete(written -> settle(hello, wanted, written));
         }).map(claim -> claim.outcome() == NodeDirectory.Outcome.CONFLICT
                 ? Optional.of(describe(claim.previous())) : Optional.empty());
+    }
+
+    /** Tells {@code replica} to close its connection of the hello's agent run, if it has one, and drop the node. */
+    private void release(String replica, Frame.Hello hello) {
+        vertx.eventBus().send(FleetCluster.releaseAddress(replica),
+                new JsonObject().put("node", hello.node()).put("instance", hello.instance()));
+    }
+
+    /**
+     * A move was admitted before its directory entry was written ({@link NodeDirectory#claim}); now it is. If another
+     * run took the node meanwhile, or the write failed, this replica lets the node go as if another had claimed it
+     * (close 4010: the agent tries its next URL); if the stream ended meanwhile, the entry written is marked so.
+     */
+    private void settle(Frame.Hello hello, NodeOwner wanted, AsyncResult<NodeDirectory.Outcome> written) {
+        String node = hello.node();
+        if (written.failed() || written.result() == NodeDirectory.Outcome.CONFLICT) {
+            LOG.log(System.Logger.Level.WARNING, "node {0}: its move here was not written to the directory ({1});"
+                    + " letting it go", node, written.failed() ? written.cause().toString() : "another run holds it");
+            held.remove(node, wanted);
+            release(cluster.selfId(), hello);
+        } else if (!held.containsKey(node)) {
+            disconnected(node, hello.instance());
+        }
     }
 
     @Override

@@ -27,8 +27,17 @@ public final class NodeDirectory {
         CONFLICT
     }
 
-    /** A claim's outcome and the entry it replaced or ran into (null when there was none). */
-    public record Claim(Outcome outcome, NodeOwner previous) {
+    /**
+     * A claim's outcome, the entry it replaced or ran into (null when there was none), and the outcome of its write
+     * to the directory: the same as {@code outcome} once written, except for a move, which is answered before its
+     * write ({@link #claim}) and whose write may still lose the node to another run that took it meanwhile
+     * ({@link Outcome#CONFLICT}).
+     */
+    public record Claim(Outcome outcome, NodeOwner previous, Future<Outcome> written) {
+        /** A claim whose entry is written. */
+        Claim(Outcome outcome, NodeOwner previous) {
+            this(outcome, previous, Future.succeededFuture(outcome));
+        }
     }
 
     private static final int CLAIM_ATTEMPTS = 4;
@@ -43,7 +52,13 @@ public final class NodeDirectory {
         this.isMember = isMember;
     }
 
-    /** Takes {@code node} for this replica ({@code wanted.replica()} must be this replica's id). */
+    /**
+     * Takes {@code node} for this replica ({@code wanted.replica()} must be this replica's id). The same agent run
+     * reconnecting (its entry names {@code wanted.instance()}) is answered as soon as the entry is read, before the
+     * write: a replicated cache's write waits for every member of the view, and a replica killed outright stays in
+     * the view until the failure detector drops it (FD_ALL3 and VERIFY_SUSPECT2, 6.5 s), while its agents are
+     * already here. The write follows ({@link Claim#written()}).
+     */
     public Future<Claim> claim(String node, NodeOwner wanted) {
         if (!wanted.replica().equals(selfId)) {
             return Future.failedFuture(new IllegalArgumentException("claim for another replica: " + wanted.replica()));
@@ -64,14 +79,20 @@ public final class NodeDirectory {
             }
             NodeOwner previous = NodeOwner.decode(current);
             boolean ours = previous.replica().equals(selfId);
-            boolean free = ours || !isMember.test(previous.replica()) || !previous.connected()
-                    || previous.instance() != null && previous.instance().equals(wanted.instance());
+            boolean sameRun = previous.instance() != null && previous.instance().equals(wanted.instance());
+            boolean free = ours || sameRun || !isMember.test(previous.replica()) || !previous.connected();
             if (!free) {
                 return Future.succeededFuture(new Claim(Outcome.CONFLICT, previous));
             }
-            return map.replaceIfPresent(node, current, encoded).compose(replaced -> replaced
-                    ? Future.succeededFuture(new Claim(ours ? Outcome.CLAIMED : Outcome.MOVED, previous))
-                    : claim(node, wanted, attempts - 1));
+            Outcome outcome = ours ? Outcome.CLAIMED : Outcome.MOVED;
+            Future<Claim> written = map.replaceIfPresent(node, current, encoded).compose(replaced -> replaced
+                    ? Future.succeededFuture(new Claim(outcome, previous)) : claim(node, wanted, attempts - 1));
+            if (!sameRun) {
+                return written;
+            }
+            // a write under way when the view drops the dead member may fail with it: tried again on the new view
+            return Future.succeededFuture(new Claim(outcome, previous, written
+                    .recover(e -> claim(node, wanted, attempts - 1)).compose(Claim::written)));
         });
     }
 

@@ -1,5 +1,7 @@
 package io.rdmamon.collector.cluster;
 
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.shareddata.AsyncMap;
 import io.vertx.junit5.VertxExtension;
@@ -35,6 +37,11 @@ class NodeDirectoryTest {
         b = new NodeDirectory(map, "replica-b", members::contains);
     }
 
+    /** Replica b's directory whose writes wait for {@code viewChanged} ({@link StalledWrites}). */
+    private NodeDirectory stalledB(Promise<Void> viewChanged) {
+        return new NodeDirectory(new StalledWrites(map, viewChanged.future()), "replica-b", members::contains);
+    }
+
     private static NodeOwner owner(String replica, String instance) {
         return new NodeOwner(replica, instance, "192.0.2.7", List.of("probes"), true, 1000);
     }
@@ -63,7 +70,65 @@ class NodeDirectoryTest {
         NodeDirectory.Claim claim = await(b.claim("gpu-1", owner("replica-b", "run-1")));
         assertEquals(NodeDirectory.Outcome.MOVED, claim.outcome());
         assertEquals("replica-a", claim.previous().replica());
+        assertEquals(NodeDirectory.Outcome.MOVED, await(claim.written()));
         assertEquals("replica-b", await(a.owner("gpu-1")).orElseThrow().replica());
+    }
+
+    /**
+     * A replicated cache's write waits for every member of the view, a killed one too until the failure detector
+     * drops it: the same run's move is answered on the entry read, its write follows.
+     */
+    @Test
+    void theSameRunsMoveIsAnsweredBeforeItsWriteCompletes() throws Exception {
+        await(a.claim("gpu-1", owner("replica-a", "run-1")));
+        Promise<Void> viewChanged = Promise.promise();
+        NodeDirectory stalled = stalledB(viewChanged);
+
+        NodeDirectory.Claim claim = await(stalled.claim("gpu-1", owner("replica-b", "run-1")));
+        assertEquals(NodeDirectory.Outcome.MOVED, claim.outcome());
+        assertFalse(claim.written().isComplete(), "the write waits for the view");
+        assertEquals("replica-a", await(a.owner("gpu-1")).orElseThrow().replica());
+
+        viewChanged.complete();
+        assertEquals(NodeDirectory.Outcome.MOVED, await(claim.written()));
+        assertEquals("replica-b", await(a.owner("gpu-1")).orElseThrow().replica());
+    }
+
+    @Test
+    void aMoveWhoseWriteFailsAsTheViewChangesIsWrittenAgain() throws Exception {
+        await(a.claim("gpu-1", owner("replica-a", "run-1")));
+        Promise<Void> viewChanged = Promise.promise();
+        NodeDirectory stalled = stalledB(viewChanged);
+        NodeDirectory.Claim claim = await(stalled.claim("gpu-1", owner("replica-b", "run-1")));
+        members.remove("replica-a");
+
+        viewChanged.fail(new IllegalStateException("member replica-a suspected"));
+        assertEquals(NodeDirectory.Outcome.MOVED, await(claim.written()));
+        assertEquals("replica-b", await(a.owner("gpu-1")).orElseThrow().replica());
+    }
+
+    @Test
+    void aMoveWhoseWriteFindsAnotherLiveRunLosesTheNode() throws Exception {
+        await(a.claim("gpu-1", owner("replica-a", "run-1")));
+        Promise<Void> viewChanged = Promise.promise();
+        NodeDirectory stalled = stalledB(viewChanged);
+        NodeDirectory.Claim claim = await(stalled.claim("gpu-1", owner("replica-b", "run-1")));
+        await(a.claim("gpu-1", owner("replica-a", "run-2"))); // the agent restarted and came back to replica a
+
+        viewChanged.complete();
+        assertEquals(NodeDirectory.Outcome.CONFLICT, await(claim.written()));
+        assertEquals(owner("replica-a", "run-2"), await(a.owner("gpu-1")).orElseThrow());
+    }
+
+    @Test
+    void anotherRunWaitsForItsWrite() throws Exception {
+        await(a.claim("gpu-1", owner("replica-a", "run-1")));
+        await(a.disconnected("gpu-1", "run-1"));
+        Promise<Void> viewChanged = Promise.promise();
+        Future<NodeDirectory.Claim> claim = stalledB(viewChanged).claim("gpu-1", owner("replica-b", "run-2"));
+        assertFalse(claim.isComplete(), "the claim of another run is answered once written");
+        viewChanged.complete();
+        assertEquals(NodeDirectory.Outcome.MOVED, await(claim).outcome());
     }
 
     @Test

@@ -14,7 +14,7 @@ import java.util.function.Supplier;
  * A host whose mlx5_0/1 receives 1 MB per sample, recording every timestamp it hands out: what a collector received
  * is compared with {@link #timestamps()} to prove a gapless run.
  */
-final class RecordingSampler implements Supplier<HostSample> {
+public final class RecordingSampler implements Supplier<HostSample> {
     private final List<Long> timestamps = new CopyOnWriteArrayList<>();
     private final AtomicLong bytes = new AtomicLong();
 
@@ -29,7 +29,7 @@ final class RecordingSampler implements Supplier<HostSample> {
     }
 
     /** The timestamps of the samples taken so far, oldest first. */
-    List<Long> timestamps() {
+    public List<Long> timestamps() {
         return timestamps;
     }
 }

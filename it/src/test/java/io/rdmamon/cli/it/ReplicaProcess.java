@@ -1,5 +1,8 @@
 package io.rdmamon.cli.it;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -11,7 +14,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -20,6 +25,7 @@ import java.util.concurrent.TimeUnit;
  * {@link #kill()} is {@code kill -9}, {@link #terminate()} SIGTERM, {@link #freeze()} SIGSTOP.
  */
 final class ReplicaProcess implements AutoCloseable {
+    private static final ObjectMapper JSON = new ObjectMapper();
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     final int httpPort;
     final int memberPort;
@@ -116,6 +122,22 @@ final class ReplicaProcess implements AutoCloseable {
         }
     }
 
+    /** This replica's {@code /api/cluster}: its id ({@code self}) and the members it sees; null when it does not answer. */
+    JsonNode cluster() throws IOException {
+        String body = get("/api/cluster");
+        return body == null ? null : JSON.readTree(body);
+    }
+
+    /** The ids of the members this replica sees (empty when it does not answer). */
+    Set<String> memberIds() throws IOException {
+        Set<String> ids = new HashSet<>();
+        JsonNode cluster = cluster();
+        if (cluster != null) {
+            cluster.path("members").forEach(m -> ids.add(m.path("id").asText()));
+        }
+        return ids;
+    }
+
     /** POST {@code body} (JSON) to {@code path} with a bearer token; the status code and body. */
     HttpResponse<String> post(String path, String token, String body) throws IOException, InterruptedException {
         return HTTP.send(HttpRequest.newBuilder(URI.create(url() + path)).timeout(Duration.ofSeconds(10))
@@ -155,6 +177,16 @@ final class ReplicaProcess implements AutoCloseable {
 
     String log() throws IOException {
         return Files.exists(log) ? Files.readString(log) : "";
+    }
+
+    /** The last 3,000 characters of each replica's log, for a failure message. */
+    static String logTails(List<ReplicaProcess> replicas) throws IOException {
+        StringBuilder logs = new StringBuilder();
+        for (ReplicaProcess replica : replicas) {
+            String log = replica.log();
+            logs.append("\n--- ").append(replica.url()).append(":\n").append(log.substring(Math.max(0, log.length() - 3000)));
+        }
+        return logs.toString();
     }
 
     @Override
