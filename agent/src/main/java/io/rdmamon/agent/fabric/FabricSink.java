@@ -9,4 +9,12 @@ import io.rdmamon.protocol.fabric.FabricSweep;
 @FunctionalInterface
 public interface FabricSink {
     void accept(FabricSweep sweep);
+
+    /** This sink, then {@code next}. */
+    default FabricSink andThen(FabricSink next) {
+        return sweep -> {
+            accept(sweep);
+            next.accept(sweep);
+        };
+    }
 }

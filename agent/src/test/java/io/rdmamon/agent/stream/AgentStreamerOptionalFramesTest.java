@@ -3,6 +3,9 @@ package io.rdmamon.agent.stream;
 import io.rdmamon.agent.host.Fixtures;
 import io.rdmamon.agent.host.HostReader;
 import io.rdmamon.protocol.model.HostSample;
+import io.rdmamon.protocol.fabric.FabricSweep;
+import io.rdmamon.protocol.testing.FabricSweeps;
+import io.rdmamon.protocol.wire.FabricWire;
 import io.rdmamon.protocol.wire.Frame;
 import io.rdmamon.protocol.wire.FrameCodec;
 import io.rdmamon.protocol.wire.FrameException;
@@ -68,11 +71,28 @@ class AgentStreamerOptionalFramesTest {
         assertFalse(received.contains(new Frame.Heartbeat(43)), "the unlisted frame never left the agent");
     }
 
+    /** A fabric sweep reaches a collector that accepts {@code fabric} frames as the parts the wire splits it into. */
+    @Test
+    void aFabricSweepGoesOutAsItsFrames(Vertx vertx) throws Exception {
+        AgentStreamer streamer = streamTo(vertx, collector(vertx, "fabric"));
+        FabricSweep sweep = FabricSweeps.leafAndTwoHosts("node-a");
+
+        new FabricUpdates(streamer).accept(sweep);
+
+        waitFor(() -> received.stream().anyMatch(Frame.Fabric.class::isInstance), "the fabric frame");
+        assertEquals(FabricWire.partsWithin(codec, sweep),
+                received.stream().filter(Frame.Fabric.class::isInstance).toList());
+    }
+
     @Test
     void aCollectorWithoutTheHeaderGetsNoOptionalFrame(Vertx vertx) throws Exception {
         AgentStreamer streamer = streamTo(vertx, collector(vertx, null));
         assertFalse(streamer.collectorAccepts("fabric"));
         assertFalse(await(streamer.sendOptional("fabric", new Frame.Heartbeat(42))));
-        assertEquals(List.of(), received.stream().filter(Frame.Heartbeat.class::isInstance).toList());
+        new FabricUpdates(streamer).accept(FabricSweeps.leafAndTwoHosts("node-a"));
+        streamer.offer(HostReader.forRoot(Fixtures.root("mlx5-roce")).read("node-a")); // a frame after them, to wait on
+        waitFor(() -> received.stream().filter(Frame.Values.class::isInstance).count() == 2, "the second sample");
+        assertEquals(List.of(), received.stream().filter(f -> f instanceof Frame.Heartbeat || f instanceof Frame.Fabric)
+                .toList());
     }
 }

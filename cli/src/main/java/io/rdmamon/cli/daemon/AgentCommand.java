@@ -3,7 +3,9 @@ package io.rdmamon.cli.daemon;
 import io.rdmamon.agent.daemon.AgentDaemon;
 import io.rdmamon.agent.daemon.AgentDaemonOptions;
 import io.rdmamon.agent.fabric.FabricOptions;
+import io.rdmamon.agent.fabric.FabricSink;
 import io.rdmamon.agent.fabric.FabricSweeper;
+import io.rdmamon.agent.stream.FabricUpdates;
 import io.rdmamon.agent.host.HostReader;
 import io.rdmamon.agent.probe.ProbeSettings;
 import io.rdmamon.agent.probe.ProcessPerftestLauncher;
@@ -217,7 +219,9 @@ public final class AgentCommand implements Callable<Integer> {
             throw CliFailure.runtime("agent failed to start: " + e.getMessage(), e);
         }
         if (fabricOptions != null) {
-            vertx.deployVerticle(FabricSweeper.withDiags(node, fabricOptions, new FabricSweepLog())).await();
+            FabricSweepLog log = new FabricSweepLog();
+            FabricSink sink = daemon.streamer() == null ? log : log.andThen(new FabricUpdates(daemon.streamer()));
+            vertx.deployVerticle(FabricSweeper.withDiags(node, fabricOptions, sink)).await();
             System.err.printf("rdmamon agent: sweeping the InfiniBand fabric, counters every %s, topology every %s%n",
                     fabricInterval, fabricTopologyInterval);
         }

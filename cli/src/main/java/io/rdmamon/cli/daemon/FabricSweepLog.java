@@ -4,8 +4,8 @@ import io.rdmamon.agent.fabric.FabricSink;
 import io.rdmamon.protocol.fabric.FabricSweep;
 
 /**
- * The agent's fabric sink until the stream carries {@code fabric} frames to collectors that accept them: a log line
- * per topology sweep and per sweep with problems, so that an operator sees the role work.
+ * A log line per topology sweep and per sweep with problems, so that an operator sees the role work, beside the
+ * {@code fabric} frames the stream carries to a collector that accepts them.
  */
 final class FabricSweepLog implements FabricSink {
     private static final System.Logger LOG = System.getLogger(FabricSweepLog.class.getName());
