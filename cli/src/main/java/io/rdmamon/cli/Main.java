@@ -4,6 +4,7 @@ import io.rdmamon.cli.daemon.AgentCommand;
 import io.rdmamon.cli.daemon.CollectorCommand;
 import io.rdmamon.cli.daemon.DemoCommand;
 import io.rdmamon.cli.failure.CliFailure;
+import io.rdmamon.cli.terminal.TerminalSafeWriter;
 import io.rdmamon.cli.node.DevinfoCommand;
 import io.rdmamon.cli.node.GidsCommand;
 import io.rdmamon.cli.node.ModuleCommand;
@@ -22,6 +23,10 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.ScopeType;
 import picocli.CommandLine.Spec;
 
+import java.io.OutputStreamWriter;
+import java.io.PrintWriter;
+import java.io.Writer;
+import java.nio.charset.Charset;
 import java.util.concurrent.Callable;
 
 /**
@@ -64,11 +69,24 @@ public final class Main implements Callable<Integer> {
         System.exit(commandLine().execute(args));
     }
 
-    /** The command tree with rdmamon's exit-code mapping; tests execute this with captured streams. */
+    /** The command tree with rdmamon's exit-code mapping, printing to stdout and stderr. */
     public static CommandLine commandLine() {
+        return commandLine(new OutputStreamWriter(System.out, Charset.defaultCharset()),
+                new OutputStreamWriter(System.err, Charset.defaultCharset()));
+    }
+
+    /**
+     * The command tree printing to {@code out} and {@code err} through {@link TerminalSafeWriter}: text from hosts
+     * reaches the terminal with its control characters escaped, whichever command prints it. picocli's own colours
+     * are off, since their escapes would be escaped too.
+     */
+    public static CommandLine commandLine(Writer out, Writer err) {
         CommandLine cli = new CommandLine(new Main());
         cli.setParameterExceptionHandler(ErrorHandlers::onBadUsage);
         cli.setExecutionExceptionHandler(ErrorHandlers::onFailure);
+        cli.setColorScheme(CommandLine.Help.defaultColorScheme(CommandLine.Help.Ansi.OFF));
+        cli.setOut(new PrintWriter(new TerminalSafeWriter(out), true));
+        cli.setErr(new PrintWriter(new TerminalSafeWriter(err), true));
         return cli;
     }
 

@@ -2,17 +2,14 @@ package io.rdmamon.cli;
 
 import picocli.CommandLine;
 
-import java.io.PrintWriter;
 import java.io.StringWriter;
 
 /** Runs {@code rdmamon} in-process, as {@link Main#main} would, with captured stdout and stderr. */
 public record CliRun(int exitCode, String out, String err) {
     public static CliRun of(String... args) {
-        CommandLine cli = Main.commandLine();
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
-        cli.setOut(new PrintWriter(out, true));
-        cli.setErr(new PrintWriter(err, true));
+        CommandLine cli = Main.commandLine(out, err);
         int code = cli.execute(args);
         return new CliRun(code, out.toString(), err.toString());
     }

@@ -6,7 +6,6 @@ import io.rdmamon.protocol.testing.Waits;
 import picocli.CommandLine;
 
 import java.io.IOException;
-import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -90,11 +89,9 @@ class MovingCountersTest {
 
     /** Runs the command on the copy; applies the change once {@code marker} is printed. */
     private String runWhileChanging(String marker, Change change, String... args) throws Exception {
-        CommandLine cli = Main.commandLine();
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
-        cli.setOut(new PrintWriter(out, true));
-        cli.setErr(new PrintWriter(err, true));
+        CommandLine cli = Main.commandLine(out, err);
         String[] withRoot = Stream.concat(Stream.of(args), Stream.of("--host-root", root.toString()))
                 .toArray(String[]::new);
         CompletableFuture<Integer> exit = CompletableFuture.supplyAsync(() -> cli.execute(withRoot));

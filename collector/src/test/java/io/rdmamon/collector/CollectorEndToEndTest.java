@@ -12,7 +12,10 @@ import io.rdmamon.collector.auth.TokenEntry;
 import io.rdmamon.protocol.testing.FixtureHosts;
 import io.rdmamon.protocol.wire.Frame;
 import io.rdmamon.protocol.wire.FrameCodec;
+import io.rdmamon.protocol.wire.OptionalFrames;
 import io.rdmamon.protocol.wire.SampleEncoder;
+import io.rdmamon.protocol.wire.WireFormat;
+import io.rdmamon.collector.ingest.AgentIngest;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
@@ -165,6 +168,13 @@ class CollectorEndToEndTest {
      * The self families /metrics serves are ones {@code --metrics} knows by name (MetricSelection.COLLECTOR_SELF; a
      * labelled counter shows only once it has counted, so not all of them are served here).
      */
+    @Test
+    void theUpgradeAnswerListsTheOptionalFramesTheCollectorAccepts() throws Exception {
+        RawAgent agent = rawAgent(AGENT_TOKEN);
+        assertEquals(OptionalFrames.header(AgentIngest.ACCEPTED_OPTIONAL_FRAMES),
+                agent.ws.headers().get(WireFormat.ACCEPTS_HEADER));
+    }
+
     @Test
     void theSelfFamiliesAreOnesTheMetricsSelectionKnows() throws Exception {
         Set<String> served = get("/metrics", null).bodyAsString().lines()

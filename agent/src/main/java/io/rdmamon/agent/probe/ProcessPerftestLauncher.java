@@ -2,7 +2,6 @@ package io.rdmamon.agent.probe;
 
 import io.rdmamon.protocol.probe.PerftestTest;
 
-import java.io.BufferedReader;
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -128,11 +127,8 @@ public final class ProcessPerftestLauncher implements PerftestLauncher {
         }
 
         private void read() {
-            try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(),
-                    StandardCharsets.UTF_8))) {
-                for (String line = in.readLine(); line != null; line = in.readLine()) {
-                    printed(line);
-                }
+            try (var in = new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8)) {
+                BoundedLines.forEach(in, BoundedLines.DEFAULT_MAX_CHARS, this::printed);
             } catch (IOException e) {
                 // the pipe closed under us (process killed): what was read is kept
             }

@@ -6,10 +6,12 @@ import io.rdmamon.protocol.wire.Frame;
 import io.rdmamon.protocol.wire.FrameCodec;
 import io.rdmamon.protocol.wire.FrameException;
 import io.rdmamon.protocol.wire.HostTextFrames;
+import io.rdmamon.protocol.wire.OptionalFrames;
 import io.rdmamon.protocol.wire.SampleEncoder;
 import io.rdmamon.protocol.wire.WireFormat;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpHeaders;
@@ -22,6 +24,7 @@ import io.vertx.core.net.PemTrustOptions;
 
 import java.security.GeneralSecurityException;
 import java.util.List;
+import java.util.Set;
 import java.util.UUID;
 import javax.net.ssl.SSLException;
 import java.util.random.RandomGenerator;
@@ -107,6 +110,8 @@ public final class AgentStreamer extends VerticleBase {
     private volatile long connects;
     private volatile boolean connected;
     private volatile String lastFailure;
+    /** The optional frame types the collector of the current connection accepts (its upgrade answer's header). */
+    private volatile Set<String> collectorAccepts = Set.of();
 
     public AgentStreamer(AgentStreamerOptions options) {
         this(options, RandomGenerator.getDefault());
@@ -201,6 +206,7 @@ public final class AgentStreamer extends VerticleBase {
             return;
         }
         ws = socket;
+        collectorAccepts = OptionalFrames.parse(socket.headers().get(WireFormat.ACCEPTS_HEADER));
         connected = true;
         lastFailure = null;
         connects++;
@@ -309,6 +315,36 @@ public final class AgentStreamer extends VerticleBase {
     private WebSocket openSocket() {
         WebSocket socket = ws;
         return socket == null || socket.isClosed() ? null : socket;
+    }
+
+    /** Whether the collector of the current connection accepts optional frames of {@code type}. */
+    public boolean collectorAccepts(String type) {
+        return connected && collectorAccepts.contains(type);
+    }
+
+    /**
+     * Sends {@code frame}, an optional frame of {@code type}, when connected to a collector that accepts that type and
+     * the hello went out; otherwise drops it. Any thread. Optional frames are state, not samples: neither buffered
+     * nor replayed, so the next one after a reconnect replaces what was lost.
+     *
+     * @return whether it was written
+     */
+    public Future<Boolean> sendOptional(String type, Frame frame) {
+        Context running = streamerContext;
+        if (running == null || stopped) {
+            return Future.succeededFuture(false);
+        }
+        Promise<Boolean> written = Promise.promise();
+        running.runOnContext(v -> {
+            WebSocket socket = openSocket();
+            boolean send = socket != null && !stopped && encoder != null && encoder.helloSent()
+                    && collectorAccepts.contains(type);
+            if (send) {
+                write(socket, frame);
+            }
+            written.complete(send);
+        });
+        return written.future();
     }
 
     /** On the event loop. Probes of a lost connection were abandoned, so a report here belongs to {@code ws}. */

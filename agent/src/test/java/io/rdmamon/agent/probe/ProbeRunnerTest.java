@@ -8,6 +8,9 @@ import io.rdmamon.protocol.probe.ProbePhase;
 import io.rdmamon.protocol.probe.ProbeRole;
 import io.rdmamon.protocol.testing.Waits;
 import io.rdmamon.protocol.wire.Frame;
+import io.rdmamon.protocol.wire.FrameCodec;
+import io.rdmamon.protocol.wire.HostTextFrames;
+import io.rdmamon.protocol.wire.WireFormat;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
@@ -122,6 +125,29 @@ class ProbeRunnerTest {
         assertEquals(1, failed.exitCode());
         assertEquals("Couldn't connect to 127.0.0.1:" + closedPort + "\n Unable to init the socket connection",
                 failed.error());
+    }
+
+    /**
+     * A perftest that prints a 10 MB line with no newline and then escapes: the run keeps bounded lines, and the
+     * failure report it produces is one the collector accepts once the stream's sanitiser has made it printable
+     * (before, the 10 MB line went whole into the report and the collector closed the agent with 1009).
+     */
+    @Test
+    void aTenMegabyteLineIsCutAndTheReportStaysWithinTheWireLimits() throws Exception {
+        Path binary = dir.resolve("ib_write_bw");
+        Files.writeString(binary, "#!/bin/sh\nhead -c 10000000 /dev/zero | tr '\\0' x\nprintf '\\n\\033[31mfatal\\n'\nexit 1\n");
+        Files.setPosixFilePermissions(binary, java.nio.file.attribute.PosixFilePermissions.fromString("rwx------"));
+        runner(binary.toString());
+        runner.start(new Frame.ProbeStart("long-1", ProbeRole.CLIENT, spec("mlx5_0", 1), "127.0.0.1", 18_515, 30_000));
+        Frame.ProbeReport failed = reports.awaitTerminal("long-1", ProbeRole.CLIENT, WAIT);
+        assertEquals(ProbePhase.FAILED, failed.phase());
+        assertTrue(failed.output().stream().allMatch(line -> line.length() <= BoundedLines.DEFAULT_MAX_CHARS + 64),
+                "every kept line is bounded");
+        assertTrue(failed.output().get(0).endsWith("(" + (10_000_000 - BoundedLines.DEFAULT_MAX_CHARS)
+                + " more characters cut)"), failed.output().get(0).substring(BoundedLines.DEFAULT_MAX_CHARS));
+        byte[] encoded = new FrameCodec().encode(HostTextFrames.sanitize(failed));
+        assertTrue(encoded.length < WireFormat.DEFAULT_MAX_FRAME_BYTES, encoded.length + " bytes");
+        assertTrue(new FrameCodec().decode(encoded) instanceof Frame.ProbeReport, "the collector's codec reads it");
     }
 
     @Test

@@ -54,6 +54,20 @@ class TopoCommandTest {
             NIC9    SYS     SYS     SYS     SYS     NODE    NODE    NODE    NODE    SYS     SYS     SYS     SYS     NODE    NODE    NODE    NODE    PIX      X      56-111,168-223  1
             """;
 
+    /** A GPU's {@code numa_node} holding terminal escapes is printed with them made visible, never raw. */
+    @Test
+    void hostTextReachesTheTerminalEscaped(@TempDir Path root) throws IOException {
+        TopologyFixtures.consumer(root);
+        Path gpu = root.resolve("sys/bus/pci/devices/0000:01:00.0").toRealPath();
+        Files.writeString(gpu.resolve("numa_node"), "\u001b]0;pwned\u0007\u001b[2J\r1");
+
+        CliRun run = CliRun.of("topo", "--host-root", root.toString());
+
+        String printed = run.out() + run.err();
+        assertTrue(printed.contains("\\x1b]0;pwned"), run::toString);
+        assertTrue(printed.chars().noneMatch(c -> c == 0x1b || c == 0x07 || c == '\r'), run::toString);
+    }
+
     @Test
     void hgxMatrixIsTheOneNvidiaSmiPrintsForTheLayout(@TempDir Path root) {
         TopologyFixtures.hgx(root);

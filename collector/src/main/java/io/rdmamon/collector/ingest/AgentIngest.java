@@ -7,6 +7,7 @@ import io.rdmamon.collector.store.NodeStore;
 import io.rdmamon.collector.web.Routes;
 import io.rdmamon.protocol.model.HostSample;
 import io.rdmamon.protocol.wire.FrameCodec;
+import io.rdmamon.protocol.wire.OptionalFrames;
 import io.rdmamon.protocol.wire.WireFormat;
 import io.vertx.core.Handler;
 import io.vertx.core.Vertx;
@@ -15,6 +16,7 @@ import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 
 import java.util.EnumSet;
+import java.util.List;
 import java.util.Optional;
 import java.util.function.Consumer;
 
@@ -31,6 +33,11 @@ public final class AgentIngest implements Handler<RoutingContext>, Routes {
     public static final int MAX_FRAMES_IN_FLIGHT = 4;
     /** Hellos waiting for {@link HelloAdmission} hold at most this much: 2,000 8-port hellos are about 66 MB. */
     static final long MAX_WAITING_HELLO_BYTES = 96L << 20;
+    /**
+     * The optional frame types this collector decodes and applies, announced in the upgrade answer's
+     * {@link WireFormat#ACCEPTS_HEADER}; an agent sends no other optional frame to it.
+     */
+    public static final List<String> ACCEPTED_OPTIONAL_FRAMES = List.of();
 
     /**
      * What the hellos being received or waiting for {@link HelloAdmission} may hold in a JVM of {@code maxHeapBytes}:
@@ -94,6 +101,7 @@ public final class AgentIngest implements Handler<RoutingContext>, Routes {
                     HelloAdmission.defaultConcurrency(Runtime.getRuntime().availableProcessors()),
                     maxWaitingHelloBytes(Runtime.getRuntime().maxMemory()));
         }
+        ctx.response().putHeader(WireFormat.ACCEPTS_HEADER, OptionalFrames.header(ACCEPTED_OPTIONAL_FRAMES));
         ctx.request().toWebSocket()
                 .onSuccess(ws -> new AgentConnection(ws, token.orElse(null), codec, frameLimits,
                         limits.idleTimeout(), store, metrics, agents, applied, decodeLoops.assign(), admission, claims).start())

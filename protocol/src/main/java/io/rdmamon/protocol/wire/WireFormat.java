@@ -24,6 +24,13 @@ public final class WireFormat {
     public static final int DEFAULT_MAX_FRAME_BYTES = 4 * 1024 * 1024;
     /** The collector's ingest path below its base URL. */
     public static final String STREAM_PATH = "/api/agent/stream";
+    /**
+     * Header of the collector's WebSocket upgrade answer listing the optional frame types it accepts
+     * ({@code Rdmamon-Accepts: fabric, kernel-events}; {@link OptionalFrames}). A collector that predates a frame
+     * type refuses it as unknown, so an agent sends an optional frame only to a collector that listed its type;
+     * one that sends no header accepts none.
+     */
+    public static final String ACCEPTS_HEADER = "Rdmamon-Accepts";
 
     private WireFormat() {
     }
