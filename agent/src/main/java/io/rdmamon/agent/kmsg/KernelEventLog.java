@@ -24,9 +24,10 @@ public final class KernelEventLog {
     /** Records read per sample: a 100,000-line flood costs 50 samples of parsing, none of them long. */
     static final int RECORDS_PER_SAMPLE = 2_000;
     /** Records recognised that are kept, newest last. */
-    public static final int RECENT = 32;
+    public static final int RECENT = KernelEvents.MAX_RECENT;
     /** Distinct kind, severity, device and port counts kept. */
-    static final int MAX_COUNTS = 256;
+    /** Half the counts a frame may carry: the rest is room for the unplaced count of each kind. */
+    static final int MAX_COUNTS = KernelEvents.MAX_COUNTS / 2;
 
     /** Where a record's subject is on this host: an RDMA device and port, either empty when unknown. */
     public record Place(String device, String port) {

@@ -1,5 +1,8 @@
 package io.rdmamon.agent.kmsg;
 
+import io.rdmamon.protocol.model.KernelEvents;
+import io.rdmamon.protocol.text.WireText;
+
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
@@ -17,7 +20,7 @@ import java.util.Map;
  */
 public final class KmsgRecordParser {
     /** The longest text kept: the kernel's own record limit (PRINTK_MESSAGE_MAX's 2048 bytes) is far above a line. */
-    static final int MAX_TEXT_CHARS = 1024;
+    static final int MAX_TEXT_CHARS = KernelEvents.MAX_TEXT_CHARS;
 
     private KmsgRecordParser() {
     }
@@ -73,7 +76,10 @@ public final class KmsgRecordParser {
         return new KmsgRecord((int) (prefix >> 3), (int) (prefix & 7), seq, micros, text, dictionary);
     }
 
-    /** {@code bytes[from, to)} with {@code \xNN} escapes decoded, as UTF-8 (malformed bytes replaced). */
+    /**
+     * {@code bytes[from, to)} with {@code \xNN} escapes decoded, as UTF-8, malformed bytes and control characters but
+     * tab replaced by U+FFFD (a record's text travels to the collector, which refuses unprintable text).
+     */
     static String decode(byte[] bytes, int from, int to) {
         ByteArrayOutputStream raw = new ByteArrayOutputStream(to - from);
         for (int i = from; i < to; i++) {
@@ -86,9 +92,15 @@ public final class KmsgRecordParser {
             }
         }
         try {
-            return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPLACE)
+            char[] text = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPLACE)
                     .onUnmappableCharacter(CodingErrorAction.REPLACE).decode(ByteBuffer.wrap(raw.toByteArray()))
-                    .toString();
+                    .toString().toCharArray();
+            for (int i = 0; i < text.length; i++) {
+                if (!WireText.printable(text[i]) && text[i] != '\t' && !Character.isSurrogate(text[i])) {
+                    text[i] = '\uFFFD';
+                }
+            }
+            return new String(text);
         } catch (CharacterCodingException e) {
             throw new IllegalStateException("a replacing decoder refused input", e);
         }

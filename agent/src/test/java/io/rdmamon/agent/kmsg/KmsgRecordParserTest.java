@@ -53,10 +53,11 @@ class KmsgRecordParserTest {
 
     @Test
     void escapesAreDecodedAndNonUtf8BytesReplaced() {
-        byte[] bytes = "4,9,1,-;eth\\x09x caf\\xc3\\xa9 \\x5cbad \u0000".getBytes(StandardCharsets.ISO_8859_1);
+        byte[] bytes = "4,9,1,-;eth\\x09x caf\\xc3\\xa9 \\x5cbad \\x1b[31m \u0000".getBytes(StandardCharsets.ISO_8859_1);
         bytes[bytes.length - 1] = (byte) 0xff; // a raw byte that is not UTF-8
         KmsgRecord record = KmsgRecordParser.parse(bytes, bytes.length);
-        assertEquals("eth\tx café \\bad \uFFFD", record.text());
+        // tab kept; an escape character (a terminal sequence) replaced like the byte that is not UTF-8
+        assertEquals("eth\tx café \\bad \uFFFD[31m \uFFFD", record.text());
     }
 
     @Test

@@ -78,7 +78,7 @@ public final class FleetRoutes implements Routes {
                         .put("include", ctx.request().getParam("include")), "probes",
                 Comparator.comparingLong((JsonObject probe) -> probe.getLong("createdMillis", 0L)).reversed(), null));
         router.get("/api/probes/:id").handler(this::probe);
-        for (String part : List.of("", "/history", "/nccl", "/topology", "/events")) {
+        for (String part : List.of("", "/history", "/nccl", "/topology", "/events", "/kernel")) {
             router.get("/api/nodes/:node" + part).handler(ctx -> forward(ctx, part.isEmpty() ? "detail" : part.substring(1)));
         }
     }
@@ -93,6 +93,7 @@ public final class FleetRoutes implements Routes {
             case "history" -> nodes.history(node);
             case "nccl" -> nodes.nccl(node);
             case "topology" -> nodes.topology(node);
+            case "kernel" -> nodes.kernel(node);
             case "events" -> events.events(node);
             case "probes" -> ApiAnswer.ok(probes.list("pingmesh".equals(query.getString("include"))).encode());
             case "probe" -> probes.get(query.getString("id")).map(probe -> ApiAnswer.ok(probe.encode()))

@@ -287,6 +287,9 @@ final class AgentConnection {
             } else if (frame instanceof Frame.ProbeReport report) {
                 store.touch(node);
                 agents.probeReport(node, report);
+            } else if (frame instanceof Frame.KernelEventsReport report) {
+                store.touch(node);
+                store.kernelEvents(node, report.events());
             } else if (decoded.sample() != null) {
                 ingest(decoded.sample(), ((Frame.Values) frame).seq());
             } else {

@@ -6,6 +6,7 @@ import io.rdmamon.collector.auth.TokenEntry;
 import io.rdmamon.collector.store.NodeStore;
 import io.rdmamon.collector.web.Routes;
 import io.rdmamon.protocol.model.HostSample;
+import io.rdmamon.protocol.wire.Frame;
 import io.rdmamon.protocol.wire.FrameCodec;
 import io.rdmamon.protocol.wire.OptionalFrames;
 import io.rdmamon.protocol.wire.WireFormat;
@@ -37,7 +38,7 @@ public final class AgentIngest implements Handler<RoutingContext>, Routes {
      * The optional frame types this collector decodes and applies, announced in the upgrade answer's
      * {@link WireFormat#ACCEPTS_HEADER}; an agent sends no other optional frame to it.
      */
-    public static final List<String> ACCEPTED_OPTIONAL_FRAMES = List.of();
+    public static final List<String> ACCEPTED_OPTIONAL_FRAMES = List.of(Frame.KernelEventsReport.TYPE);
 
     /**
      * What the hellos being received or waiting for {@link HelloAdmission} may hold in a JVM of {@code maxHeapBytes}:

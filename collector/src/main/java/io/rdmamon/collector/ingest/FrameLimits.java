@@ -1,6 +1,7 @@
 package io.rdmamon.collector.ingest;
 
 import io.rdmamon.protocol.model.GidEntry;
+import io.rdmamon.protocol.model.KernelEvents;
 import io.rdmamon.protocol.model.LldpNeighbor;
 import io.rdmamon.protocol.model.PortWorkload;
 import io.rdmamon.protocol.model.QosConfig;
@@ -58,6 +59,8 @@ final class FrameLimits {
             layout("layout.layout", l.layout());
         } else if (frame instanceof Frame.Values v) {
             values(v);
+        } else if (frame instanceof Frame.KernelEventsReport k) {
+            kernelEvents(k.events());
         } else if (frame instanceof Frame.ProbeReport r) {
             if (r.error() != null) {
                 text("probe-report.error", r.error(), IngestLimits.MAX_TEXT_CHARS);
@@ -69,6 +72,27 @@ final class FrameLimits {
             for (int i = 0; i < r.output().size(); i++) {
                 text("probe-report.output[" + i + "]", r.output().get(i), IngestLimits.MAX_PROBE_OUTPUT_LINE_CHARS);
             }
+        }
+    }
+
+    /** Counts and records within their bounds (the codec's) and printable: they are shown in the API and dashboard. */
+    private void kernelEvents(KernelEvents events) throws StreamRefusal {
+        for (int i = 0; i < events.counts().size(); i++) {
+            KernelEvents.Count c = events.counts().get(i);
+            String at = "kernel-events.counts[" + i + "]";
+            name(at + ".kind", c.kind());
+            name(at + ".severity", c.severity());
+            text(at + ".device", c.device(), limits.maxNameLength());
+            text(at + ".port", c.port(), limits.maxNameLength());
+        }
+        for (int i = 0; i < events.recent().size(); i++) {
+            KernelEvents.Event e = events.recent().get(i);
+            String at = "kernel-events.recent[" + i + "]";
+            name(at + ".kind", e.kind());
+            name(at + ".severity", e.severity());
+            text(at + ".device", e.device(), limits.maxNameLength());
+            text(at + ".port", e.port(), limits.maxNameLength());
+            text(at + ".text", e.text(), KernelEvents.MAX_TEXT_CHARS);
         }
     }
 

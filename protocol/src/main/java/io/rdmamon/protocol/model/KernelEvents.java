@@ -13,6 +13,13 @@ import java.util.Objects;
  * @param recent       the last records recognised, oldest first
  */
 public record KernelEvents(int tableVersion, long overwritten, List<Count> counts, List<Event> recent) {
+    /** The most counts an agent keeps (and a collector takes). */
+    public static final int MAX_COUNTS = 256;
+    /** The most recent records an agent keeps (and a collector takes). */
+    public static final int MAX_RECENT = 32;
+    /** The longest record text kept. */
+    public static final int MAX_TEXT_CHARS = 1024;
+
     public KernelEvents {
         counts = List.copyOf(counts);
         recent = List.copyOf(recent);
