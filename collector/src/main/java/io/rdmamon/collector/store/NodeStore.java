@@ -310,16 +310,16 @@ public final class NodeStore {
     private void apply(Node state, HostSample sample, String instance, long seq) {
         appendHistory(state, sample);
         state.previous = state.last;
-        state.last = state.kernel == null ? sample : sample.withKernel(state.kernel);
+        state.last = sample;
         state.lastSampleMillis = clock.getAsLong();
         state.instance = instance;
         state.lastSeq = seq;
     }
 
     /**
-     * The kernel events {@code node}'s agent reported (cumulative): kept with the node, on its last sample from now on
-     * (so {@code /metrics} and the rules see them), and the records not reported before handed to every
-     * {@link KernelEventSink}. Unknown nodes are ignored.
+     * The kernel events {@code node}'s agent reported (cumulative; its connection puts them on the node's samples from
+     * now on, for {@code /metrics} and the rules): kept with the node for the API, and the records not reported before
+     * handed to every {@link KernelEventSink}. Unknown nodes are ignored.
      */
     public synchronized void kernelEvents(String node, KernelEvents events) {
         Node state = nodes.get(node);
@@ -329,9 +329,6 @@ public final class NodeStore {
         long lastSeq = state.kernel == null ? -1 : state.kernel.recent().stream()
                 .mapToLong(KernelEvents.Event::seq).max().orElse(-1);
         state.kernel = events;
-        if (state.last != null) {
-            state.last = state.last.withKernel(events);
-        }
         // a new agent run (its kernel seq goes on from the host's) or a rebooted host (seq from 0) starts over
         List<KernelEvents.Event> fresh = events.recent().stream().filter(e -> e.seq() > lastSeq).toList();
         boolean restarted = !events.recent().isEmpty() && events.recent().get(events.recent().size() - 1).seq() < lastSeq;

@@ -11,7 +11,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** The kernel events an agent reports: kept on the node's samples, and each record handed to the sinks once. */
+/** The kernel events an agent reports: kept with the node, and each record handed to the sinks once. */
 class KernelEventsStoreTest {
     private final AtomicLong clock = new AtomicLong(1_000_000);
     private final NodeStore store = new NodeStore(clock::get, 3, 600_000, 10, 10, 60_000);
@@ -31,18 +31,18 @@ class KernelEventsStoreTest {
     }
 
     @Test
-    void keptOnTheSamplesAndToldOnce() {
+    void keptAndToldOnce() {
         List<Long> told = new ArrayList<>();
         store.addKernelEventSink((node, fresh) -> fresh.forEach(e -> told.add(e.seq())));
         store.connect("n", "v", 1000);
         store.accept(FixtureHosts.golden("n", clock.get(), 1), null, 1);
 
         store.kernelEvents("n", events(5));
-        assertEquals(events(5), store.node("n").orElseThrow().lastSample().kernel());
+        assertEquals(events(5), store.kernelEvents("n").orElseThrow());
         store.kernelEvents("n", events(5, 6));
         clock.addAndGet(1000);
         store.accept(FixtureHosts.golden("n", clock.get(), 2), null, 2);
-        assertEquals(events(5, 6), store.node("n").orElseThrow().lastSample().kernel());
+        assertEquals(events(5, 6), store.kernelEvents("n").orElseThrow());
         assertEquals(List.of(5L, 6L), told);
 
         // the host rebooted: its kernel numbers from 0 again, and every record is new
