@@ -27,12 +27,8 @@ public record KernelNews(Map<String, Long> risen, Map<String, String> lastLine) 
             return NONE;
         }
         String portText = Integer.toString(port);
-        Map<String, Long> was = new HashMap<>();
-        before.counts().stream().filter(c -> c.device().equals(device) && c.port().equals(portText))
-                .forEach(c -> was.merge(c.kind(), c.total(), Long::sum));
-        Map<String, Long> is = new HashMap<>();
-        now.counts().stream().filter(c -> c.device().equals(device) && c.port().equals(portText))
-                .forEach(c -> is.merge(c.kind(), c.total(), Long::sum));
+        Map<String, Long> was = totals(before, device, portText);
+        Map<String, Long> is = totals(now, device, portText);
         Map<String, Long> risen = new HashMap<>();
         is.forEach((kind, total) -> {
             long from = was.getOrDefault(kind, 0L);
@@ -50,5 +46,13 @@ public record KernelNews(Map<String, Long> risen, Map<String, String> lastLine) 
             }
         }
         return new KernelNews(risen, lastLine);
+    }
+
+    /** Kind → count on {@code device} port {@code port} (a kind counted under several severities: summed). */
+    private static Map<String, Long> totals(KernelEvents events, String device, String port) {
+        Map<String, Long> totals = new HashMap<>();
+        events.counts().stream().filter(c -> c.device().equals(device) && c.port().equals(port))
+                .forEach(c -> totals.merge(c.kind(), c.total(), Long::sum));
+        return totals;
     }
 }

@@ -79,21 +79,23 @@ final class FrameLimits {
     private void kernelEvents(KernelEvents events) throws StreamRefusal {
         for (int i = 0; i < events.counts().size(); i++) {
             KernelEvents.Count c = events.counts().get(i);
-            String at = "kernel-events.counts[" + i + "]";
-            name(at + ".kind", c.kind());
-            name(at + ".severity", c.severity());
-            text(at + ".device", c.device(), limits.maxNameLength());
-            text(at + ".port", c.port(), limits.maxNameLength());
+            kernelEvent("kernel-events.counts[" + i + "]", c.kind(), c.severity(), c.device(), c.port());
         }
         for (int i = 0; i < events.recent().size(); i++) {
             KernelEvents.Event e = events.recent().get(i);
             String at = "kernel-events.recent[" + i + "]";
-            name(at + ".kind", e.kind());
-            name(at + ".severity", e.severity());
-            text(at + ".device", e.device(), limits.maxNameLength());
-            text(at + ".port", e.port(), limits.maxNameLength());
+            kernelEvent(at, e.kind(), e.severity(), e.device(), e.port());
             text(at + ".text", e.text(), KernelEvents.MAX_TEXT_CHARS);
         }
+    }
+
+    /** What a count and a record share: a kind and severity, and the device and port (empty when unplaced). */
+    private void kernelEvent(String at, String kind, String severity, String device, String port)
+            throws StreamRefusal {
+        name(at + ".kind", kind);
+        name(at + ".severity", severity);
+        text(at + ".device", device, limits.maxNameLength());
+        text(at + ".port", port, limits.maxNameLength());
     }
 
     private void values(Frame.Values v) throws StreamRefusal {

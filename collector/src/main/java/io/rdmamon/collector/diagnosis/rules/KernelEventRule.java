@@ -15,13 +15,13 @@ import java.util.Optional;
  * the engine adds the workloads on the port. An event, not a state: the rule raises on the sample the count rose in
  * and clears after its window ({@link DiagnosisConfig#defaults()}) without another.
  */
-public final class KernelEventRule implements PortRule {
+public abstract class KernelEventRule implements PortRule {
     private final Rule rule;
     private final String kind;
     private final String what;
 
     /** {@code rule} raised by records of {@code kind}, which the evidence calls {@code what}. */
-    KernelEventRule(Rule rule, String kind, String what) {
+    protected KernelEventRule(Rule rule, String kind, String what) {
         this.rule = rule;
         this.kind = kind;
         this.what = what;

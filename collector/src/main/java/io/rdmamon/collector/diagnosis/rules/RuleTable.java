@@ -1,6 +1,5 @@
 package io.rdmamon.collector.diagnosis.rules;
 
-import io.rdmamon.collector.model.Rule;
 
 import io.rdmamon.collector.diagnosis.PortRule;
 
@@ -44,11 +43,10 @@ public final class RuleTable {
             new PathLatencyHigh(),
             new PortUnreachable(),
             // the kernel log's NIC events (agent: io.rdmamon.agent.kmsg.KernelEventPatterns)
-            new KernelEventRule(Rule.NIC_FIRMWARE_FATAL, "firmware_fatal", "firmware fatal error line(s)"),
-            new KernelEventRule(Rule.NIC_TX_TIMEOUT, "tx_timeout", "transmit queue timeout(s)"),
-            new KernelEventRule(Rule.NIC_COMMAND_TIMEOUT, "command_timeout", "firmware command timeout(s)"),
-            new KernelEventRule(Rule.NIC_PCIE_POWER_INSUFFICIENT, "pcie_power_insufficient",
-                    "insufficient PCIe slot power report(s)"));
+            new NicFirmwareFatal(),
+            new NicTxTimeout(),
+            new NicCommandTimeout(),
+            new NicPciePowerInsufficient());
     public static final AgentStale AGENT_STALE = new AgentStale();
     public static final NodeNameConflict NODE_NAME_CONFLICT = new NodeNameConflict();
 
