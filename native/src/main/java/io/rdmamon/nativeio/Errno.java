@@ -28,6 +28,7 @@ public final class Errno {
     public static final int EMFILE = 24;
     public static final int ENOTTY = 25;
     public static final int ENOSPC = 28;
+    public static final int EPIPE = 32;
     public static final int ERANGE = 34;
     public static final int ENOSYS = 38;
     public static final int ENODATA = 61;

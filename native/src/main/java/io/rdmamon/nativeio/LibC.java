@@ -27,6 +27,14 @@ public interface LibC {
     @ssize_t
     long pread(int fd, Pointer buffer, @size_t long count, @off_t long offset);
 
+    /** {@code ssize_t read(int fd, void *buf, size_t count)}: {@link KernelLog} reads one record per call. */
+    @ssize_t
+    long read(int fd, Pointer buffer, @size_t long count);
+
+    /** {@code off_t lseek(int fd, off_t offset, int whence)}. */
+    @off_t
+    long lseek(int fd, @off_t long offset, int whence);
+
     int bind(int fd, @In byte[] address, int addressLength);
 
     int getsockname(int fd, @Out byte[] address, @In @Out int[] addressLength);

@@ -1,6 +1,7 @@
 package io.rdmamon.agent.daemon;
 
 import io.rdmamon.agent.stream.AgentStreamer;
+import io.rdmamon.agent.stream.KernelEventsUpdates;
 import io.rdmamon.protocol.model.HostSample;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
@@ -33,6 +34,8 @@ public final class AgentDaemon extends VerticleBase {
 
     private final AgentDaemonOptions options;
     private final AgentStreamer streamer;
+    /** The kernel log's events towards the collector, beside the samples; null without a streamer. */
+    private final KernelEventsUpdates kernelEvents;
     private final NodeMetricsServer metrics;
     /** Event loop only: a read is running on a worker. */
     private boolean reading;
@@ -52,6 +55,7 @@ public final class AgentDaemon extends VerticleBase {
     public AgentDaemon(AgentDaemonOptions options) {
         this.options = options;
         this.streamer = options.streamer() == null ? null : new AgentStreamer(options.streamer());
+        this.kernelEvents = streamer == null ? null : new KernelEventsUpdates(streamer);
         this.metrics = options.metricsListen() == null ? null
                 : new NodeMetricsServer(options.metricsListen(), options.node(), options.interval(),
                         options.metrics());
@@ -105,7 +109,7 @@ public final class AgentDaemon extends VerticleBase {
         HostSample sample = Objects.requireNonNull(options.sampler().get(), "the sampler gave no sample");
         // the configured node name is the identity; the sampler's own name is not trusted
         HostSample named = new HostSample(options.node(), sample.timestampMillis(), sample.devices(), sample.sources(),
-                sample.ncclConf(), sample.topology());
+                sample.ncclConf(), sample.topology(), sample.kernel());
         if (metrics != null) {
             metrics.record(named);
         }
@@ -115,6 +119,7 @@ public final class AgentDaemon extends VerticleBase {
     private void publish(HostSample sample) {
         if (streamer != null) {
             streamer.offer(sample);
+            kernelEvents.offer(sample.kernel());
         }
     }
 }

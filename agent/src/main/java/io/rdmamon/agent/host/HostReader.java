@@ -3,6 +3,9 @@ package io.rdmamon.agent.host;
 import io.rdmamon.agent.ethtool.CapturedEthtoolStatsSource;
 import io.rdmamon.agent.ethtool.EthtoolStatsSource;
 import io.rdmamon.agent.ethtool.IoctlEthtoolStatsSource;
+import io.rdmamon.agent.kmsg.CapturedKmsgFeed;
+import io.rdmamon.agent.kmsg.DevKmsgFeed;
+import io.rdmamon.agent.kmsg.KernelEventLog;
 import io.rdmamon.agent.lldp.LldpReader;
 import io.rdmamon.agent.lldp.LldpctlCommand;
 import io.rdmamon.agent.module.CapturedModuleEepromSource;
@@ -26,6 +29,7 @@ import io.rdmamon.agent.verbs.VerbsPortReader;
 import io.rdmamon.agent.workload.PodDirectory;
 import io.rdmamon.agent.workload.ProcessFiles;
 import io.rdmamon.agent.workload.WorkloadAttributor;
+import io.rdmamon.nativeio.NativeSupport;
 import io.rdmamon.nativeio.rdma.NetlinkRdma;
 import io.rdmamon.nativeio.rdma.RdmaNetlink;
 import io.rdmamon.protocol.model.EthtoolStats;
@@ -65,6 +69,8 @@ import java.util.stream.Stream;
  */
 public final class HostReader {
     static final String SOURCE_SYSFS = "sysfs";
+    /** The kernel's log device (Documentation/ABI/testing/dev-kmsg). */
+    static final String DEV_KMSG = "/dev/kmsg";
     /**
      * How long one read (a sysfs file, a netdev's ethtool statistics, a verbs port query) may block
      * before the sample goes on without it: a read slower than the agent's 1 s sampling interval is of
@@ -94,6 +100,8 @@ public final class HostReader {
     /** The RDMA netlink dumps of a sample, as a source. */
     private final Source rdmaSource = named(RdmaNetlinkReader.SOURCE, subject -> "RDMA netlink dump");
     private volatile Map<String, Duration> lastDurations = Map.of();
+    /** The kernel log, read after each sample; null where a captured root has no capture of it. */
+    private final KmsgSource kmsg;
 
     private HostReader(Builder settings, ReadWatchdog watchdog, SmallFileReader files, InfiniBandClassReader sysfs,
                        RdmaNetlinkReader rdma, ModuleSource modules, List<PortSource> portSources,
@@ -111,6 +119,7 @@ public final class HostReader {
         this.deviceSources = List.copyOf(deviceSources);
         this.hostSources = List.copyOf(hostSources);
         this.sysfsSource = named(SOURCE_SYSFS, device -> relative(sysfs.classDir().resolve(device)));
+        this.kmsg = settings.kmsg;
     }
 
     /**
@@ -160,6 +169,8 @@ public final class HostReader {
         private Duration moduleRefresh;
         private Duration qosRefresh = Duration.ZERO;
         private Duration lldpRefresh = Duration.ZERO;
+        /** The kernel log source: made by the first build, shared by the readers rebuilt from these settings. */
+        private KmsgSource kmsg;
 
         private Builder(Path root) {
             this.root = root;
@@ -185,6 +196,7 @@ public final class HostReader {
             copy.moduleRefresh = moduleRefresh;
             copy.qosRefresh = qosRefresh;
             copy.lldpRefresh = lldpRefresh;
+            copy.kmsg = kmsg;
             return copy;
         }
 
@@ -343,8 +355,26 @@ public final class HostReader {
             List<DeviceSource> deviceSources = verbs == null ? List.of() : List.of(new VerbsSource(verbs, watchdog));
             List<HostSource> hostSources = List.of(new NcclConfSource(qos), new TopologySource(new GpuTopologies(root,
                     new TopologyReader(root), Duration.ofMillis(qos.refreshMillis()), clock::millis)));
+            if (kmsg == null) {
+                kmsg = kmsgSource();
+            }
             return new HostReader(copy(), watchdog, watched, sysfs, rdma, modules, portSources, deviceSources,
                     hostSources);
+        }
+
+        /**
+         * The kernel log: {@code /dev/kmsg} on a live host (unsupported without the native binding), the capture
+         * {@code <root>/kmsg} elsewhere; null where a captured root has none.
+         */
+        private KmsgSource kmsgSource() {
+            if (live) {
+                String reason = NativeSupport.unsupportedReason().orElse(null);
+                return new KmsgSource(new KernelEventLog(new DevKmsgFeed(DEV_KMSG)), DEV_KMSG, clock::millis,
+                        reason);
+            }
+            Path capture = root.resolve("kmsg");
+            return Files.isRegularFile(capture) ? new KmsgSource(new KernelEventLog(new CapturedKmsgFeed(capture)),
+                    "kmsg", clock::millis, null) : null;
         }
     }
 
@@ -444,6 +474,9 @@ public final class HostReader {
         deviceSources.forEach(s -> names.add(s.name()));
         portSources.forEach(s -> names.add(s.name()));
         hostSources.forEach(s -> names.add(s.name()));
+        if (kmsg != null) {
+            names.add(kmsg.name());
+        }
         return List.copyOf(names);
     }
 
@@ -506,8 +539,9 @@ public final class HostReader {
      */
     public HostSample read(String node) {
         long timestamp = clock.millis();
-        return watchdog.run(() -> readNow(node, timestamp), reason -> new HostSample(node, timestamp, List.of(),
-                List.of(SourceStatus.failed(SOURCE_SYSFS, relative(sysfs.classDir()), reason))));
+        HostSample sample = watchdog.run(() -> readNow(node, timestamp), reason -> new HostSample(node, timestamp,
+                List.of(), List.of(SourceStatus.failed(SOURCE_SYSFS, relative(sysfs.classDir()), reason))));
+        return kmsg == null ? sample : kmsg.complete(sample, new SourceRun(watchdog, settings.faults));
     }
 
     private HostSample readNow(String node, long timestamp) {

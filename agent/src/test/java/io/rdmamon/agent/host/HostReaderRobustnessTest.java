@@ -414,7 +414,8 @@ class HostReaderRobustnessTest {
         assumeTrue(!Files.exists(Path.of("/sys/class/infiniband")), "this host has RDMA devices");
         HostSample sample = HostReader.forRoot(Path.of("/")).read("n");
         assertEquals(List.of(), sample.devices());
-        assertTrue(sample.sources().isEmpty());
+        // only the kernel log, read whether or not RDMA devices are there (a fatal error can take one away)
+        assertTrue(sample.sources().stream().allMatch(s -> s.source().equals("kmsg")), sample.sources().toString());
         assertTrue(HostReader.forRoot(Path.of("/")).netdevNames().contains("lo"));
     }
 

@@ -87,7 +87,7 @@ public final class FleetRoutes implements Routes {
                         .put("include", ctx.request().getParam("include")), "probes",
                 Comparator.comparingLong((JsonObject probe) -> probe.getLong("createdMillis", 0L)).reversed(), null));
         router.get("/api/probes/:id").handler(this::probe);
-        for (String part : List.of("", "/history", "/nccl", "/topology", "/events")) {
+        for (String part : List.of("", "/history", "/nccl", "/topology", "/events", "/kernel")) {
             router.get("/api/nodes/:node" + part).handler(ctx -> forward(ctx, part.isEmpty() ? "detail" : part.substring(1)));
         }
     }
@@ -102,6 +102,7 @@ public final class FleetRoutes implements Routes {
             case "history" -> nodes.history(node);
             case "nccl" -> nodes.nccl(node);
             case "topology" -> nodes.topology(node);
+            case "kernel" -> nodes.kernel(node);
             case "events" -> events.events(node);
             case "changes" -> timeline.list(node, query.getString("kind"), query.getString("severity"),
                     query.getString("since"), query.getString("after"), query.getString("limit"));

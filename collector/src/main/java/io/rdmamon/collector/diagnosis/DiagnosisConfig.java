@@ -204,6 +204,12 @@ public record DiagnosisConfig(
     }
 
     /**
+     * The NIC health rules read from the kernel log raise on the sample a line was logged in and clear 10 minutes later
+     * (600 samples at 1 s): a line is an event, and a firmware fatal error stays news until someone looks.
+     */
+    static final Window KERNEL_EVENT_WINDOW = new Window(1, 600);
+
+    /**
      * Raise after 3 samples, clear after 10 (3 s and 10 s at the agent's default 1 s interval); link_flapping
      * raises on the sample whose flap reached its threshold, pcie_errors on the sample an AER counter rose in and
      * clears a minute after the last rise (an error is an event, not a state); link_down
@@ -212,7 +218,9 @@ public record DiagnosisConfig(
      */
     public static DiagnosisConfig defaults() {
         return new DiagnosisConfig(3, 10, Map.of(Rule.LINK_DOWN, new Window(1, 10), Rule.LINK_FLAPPING,
-                new Window(1, 10), Rule.PCIE_ERRORS, new Window(1, 60)), 10_000_000, 0.8, 0.5, 10, 0, 1, 0, Duration.ofMinutes(2), 3, Map.of(), new TreeSet<>(),
+                new Window(1, 10), Rule.PCIE_ERRORS, new Window(1, 60), Rule.NIC_FIRMWARE_FATAL, KERNEL_EVENT_WINDOW,
+                Rule.NIC_TX_TIMEOUT, KERNEL_EVENT_WINDOW, Rule.NIC_COMMAND_TIMEOUT, KERNEL_EVENT_WINDOW,
+                Rule.NIC_PCIE_POWER_INSUFFICIENT, KERNEL_EVENT_WINDOW), 10_000_000, 0.8, 0.5, 10, 0, 1, 0, Duration.ofMinutes(2), 3, Map.of(), new TreeSet<>(),
                 null, LinkFlapping.defaults(), null, true, 3, RxPowerDrift.defaults());
     }
 

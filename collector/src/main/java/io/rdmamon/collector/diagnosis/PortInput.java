@@ -28,17 +28,28 @@ import java.util.Set;
  *                      (the engine passes the view it keeps while the configuration is unchanged)
  * @param topology      the node's GPU↔NIC topology and verdicts; null when it has none (no GPU)
  * @param paths         the pingmesh verdicts raised on the port and the reads of their other ends; null: none
+ * @param kernel        what the kernel log said about the port since the previous sample; null: nothing
  */
 public record PortInput(IbDevice device, IbPort previous, IbPort current, long elapsedMillis, ExpectedRate expectedRate,
                         long recentFlaps, FlapCounts linkFlaps, PciFunction previousPci, Map<String, String> ncclConf,
                         QosProfile.Fleet fleetQos, Map<Integer, Double> rxPowerBaselineWatts, PortQos portQos,
-                        GpuTopology topology, PathContext paths) {
+                        GpuTopology topology, PathContext paths, KernelNews kernel) {
 
     public PortInput {
+        kernel = kernel == null ? KernelNews.NONE : kernel;
         linkFlaps = linkFlaps == null ? FlapCounts.NONE : linkFlaps;
         rxPowerBaselineWatts = rxPowerBaselineWatts == null ? Map.of() : Map.copyOf(rxPowerBaselineWatts);
         portQos = portQos == null ? PortQos.of(device, current, ncclConf) : portQos;
         paths = paths == null ? PathContext.NONE : paths;
+    }
+
+    /** An input without kernel news. */
+    public PortInput(IbDevice device, IbPort previous, IbPort current, long elapsedMillis, ExpectedRate expectedRate,
+                     long recentFlaps, FlapCounts linkFlaps, PciFunction previousPci, Map<String, String> ncclConf,
+                     QosProfile.Fleet fleetQos, Map<Integer, Double> rxPowerBaselineWatts, PortQos portQos,
+                     GpuTopology topology, PathContext paths) {
+        this(device, previous, current, elapsedMillis, expectedRate, recentFlaps, linkFlaps, previousPci, ncclConf,
+                fleetQos, rxPowerBaselineWatts, portQos, topology, paths, null);
     }
 
     /** An input without pingmesh verdicts. */

@@ -31,6 +31,7 @@ import io.rdmamon.protocol.model.SourceStatus;
 import io.rdmamon.protocol.model.VerbsPortAttributes;
 import io.rdmamon.protocol.nccl.NcclAdvice;
 import io.rdmamon.protocol.model.GpuTopology;
+import io.rdmamon.protocol.model.KernelEvents;
 import io.rdmamon.protocol.rates.CounterGroup;
 import io.rdmamon.protocol.rates.CounterRate;
 import io.vertx.ext.web.Router;
@@ -43,7 +44,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 
-/** {@code /api/nodes}, {@code /api/nodes/{node}}, {@code /api/nodes/{node}/history}, {@code /api/nodes/{node}/nccl}, {@code /api/nodes/{node}/topology}: JSON views of the {@link NodeStore}. */
+/** {@code /api/nodes}, {@code /api/nodes/{node}}, {@code /api/nodes/{node}/history}, {@code /api/nodes/{node}/nccl}, {@code /api/nodes/{node}/topology}, {@code /api/nodes/{node}/kernel}: JSON views of the {@link NodeStore}. */
 public final class NodesApi implements Routes {
     private static final ObjectMapper MAPPER = new ObjectMapper();
     private final NodeStore store;
@@ -62,6 +63,37 @@ public final class NodesApi implements Routes {
         router.get("/api/nodes/:node/history").handler(ctx -> history(ctx.pathParam("node")).send(ctx));
         router.get("/api/nodes/:node/nccl").handler(ctx -> nccl(ctx.pathParam("node")).send(ctx));
         router.get("/api/nodes/:node/topology").handler(ctx -> topology(ctx.pathParam("node")).send(ctx));
+        router.get("/api/nodes/:node/kernel").handler(ctx -> kernel(ctx.pathParam("node")).send(ctx));
+    }
+
+    /**
+     * What the node's kernel log said about its NICs (docs/collector.md "Kernel events"): {@code table} (the agent's
+     * pattern table version), {@code overwritten}, {@code counts} (kind, severity, device, port, total) and
+     * {@code recent} (the last records recognised, newest first). A node whose agent reports none (no privilege, an
+     * older agent) answers with {@code reported} false and empty lists.
+     */
+    public ApiAnswer kernel(String name) {
+        if (store.node(name).isEmpty()) {
+            return notFound(name);
+        }
+        Optional<KernelEvents> events = store.kernelEvents(name);
+        ObjectNode body = MAPPER.createObjectNode().put("node", name).put("reported", events.isPresent());
+        body.put("table", events.map(KernelEvents::tableVersion).orElse(0))
+                .put("overwritten", events.map(KernelEvents::overwritten).orElse(0L));
+        ArrayNode counts = body.putArray("counts");
+        ArrayNode recent = body.putArray("recent");
+        events.ifPresent(k -> {
+            k.counts().forEach(c -> counts.addObject().put("kind", c.kind()).put("severity", c.severity())
+                    .put("device", c.device()).put("port", c.port()).put("total", c.total()));
+            for (int i = k.recent().size() - 1; i >= 0; i--) {
+                KernelEvents.Event e = k.recent().get(i);
+                recent.addObject().put("seq", e.seq()).put("timestampMillis", e.timestampMillis())
+                        .put("bootMicros", e.bootMicros()).put("level", e.level()).put("kind", e.kind())
+                        .put("severity", e.severity()).put("device", e.device()).put("port", e.port())
+                        .put("text", e.text());
+            }
+        });
+        return json(body);
     }
 
     /**

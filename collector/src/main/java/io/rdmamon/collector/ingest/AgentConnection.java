@@ -5,6 +5,7 @@ import io.rdmamon.collector.fabric.FabricStore;
 import io.rdmamon.collector.store.NodeCost;
 import io.rdmamon.collector.store.NodeStore;
 import io.rdmamon.protocol.model.HostSample;
+import io.rdmamon.protocol.model.KernelEvents;
 import io.rdmamon.protocol.model.Names;
 import io.rdmamon.protocol.text.WireText;
 import io.rdmamon.protocol.wire.Frame;
@@ -79,6 +80,8 @@ final class AgentConnection {
     /** Bytes of the first message (the hello) held in {@link #admission} while it arrives. */
     private long receiving;
     private long lastFrameNanos;
+    /** The kernel events the agent last reported on this connection ({@code kernel-events}); null before any. */
+    private KernelEvents kernel;
     private long idleTimer;
     private long refusedSinceLog;
     private long lastRefusalLogNanos;
@@ -293,6 +296,10 @@ final class AgentConnection {
             } else if (frame instanceof Frame.Fabric fabric) {
                 store.touch(node);
                 fabric(fabric);
+            } else if (frame instanceof Frame.KernelEventsReport report) {
+                store.touch(node);
+                kernel = report.events();
+                store.kernelEvents(node, kernel);
             } else if (decoded.sample() != null) {
                 ingest(decoded.sample(), ((Frame.Values) frame).seq());
             } else {
@@ -378,7 +385,9 @@ final class AgentConnection {
         return String.format(java.util.Locale.ROOT, "%.1f", bytes / 1048576.0);
     }
 
-    private void ingest(HostSample sample, long seq) {
+    private void ingest(HostSample decoded, long seq) {
+        // the kernel events travel in their own frame; each sample carries the latest (for /metrics and the rules)
+        HostSample sample = kernel == null ? decoded : decoded.withKernel(kernel);
         NodeStore.Ingest outcome = store.accept(sample, hello.instance(), seq);
         if (outcome == NodeStore.Ingest.UNKNOWN_NODE && store.connect(node, hello.agentVersion(),
                 hello.intervalMillis(), cost) == NodeStore.Admission.ADMITTED) {

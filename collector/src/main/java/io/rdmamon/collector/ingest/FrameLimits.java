@@ -1,6 +1,7 @@
 package io.rdmamon.collector.ingest;
 
 import io.rdmamon.protocol.model.GidEntry;
+import io.rdmamon.protocol.model.KernelEvents;
 import io.rdmamon.protocol.model.LldpNeighbor;
 import io.rdmamon.protocol.model.PortWorkload;
 import io.rdmamon.protocol.model.QosConfig;
@@ -58,6 +59,8 @@ final class FrameLimits {
             layout("layout.layout", l.layout());
         } else if (frame instanceof Frame.Values v) {
             values(v);
+        } else if (frame instanceof Frame.KernelEventsReport k) {
+            kernelEvents(k.events());
         } else if (frame instanceof Frame.ProbeReport r) {
             if (r.error() != null) {
                 text("probe-report.error", r.error(), IngestLimits.MAX_TEXT_CHARS);
@@ -70,6 +73,29 @@ final class FrameLimits {
                 text("probe-report.output[" + i + "]", r.output().get(i), IngestLimits.MAX_PROBE_OUTPUT_LINE_CHARS);
             }
         }
+    }
+
+    /** Counts and records within their bounds (the codec's) and printable: they are shown in the API and dashboard. */
+    private void kernelEvents(KernelEvents events) throws StreamRefusal {
+        for (int i = 0; i < events.counts().size(); i++) {
+            KernelEvents.Count c = events.counts().get(i);
+            kernelEvent("kernel-events.counts[" + i + "]", c.kind(), c.severity(), c.device(), c.port());
+        }
+        for (int i = 0; i < events.recent().size(); i++) {
+            KernelEvents.Event e = events.recent().get(i);
+            String at = "kernel-events.recent[" + i + "]";
+            kernelEvent(at, e.kind(), e.severity(), e.device(), e.port());
+            text(at + ".text", e.text(), KernelEvents.MAX_TEXT_CHARS);
+        }
+    }
+
+    /** What a count and a record share: a kind and severity, and the device and port (empty when unplaced). */
+    private void kernelEvent(String at, String kind, String severity, String device, String port)
+            throws StreamRefusal {
+        name(at + ".kind", kind);
+        name(at + ".severity", severity);
+        text(at + ".device", device, limits.maxNameLength());
+        text(at + ".port", port, limits.maxNameLength());
     }
 
     private void values(Frame.Values v) throws StreamRefusal {

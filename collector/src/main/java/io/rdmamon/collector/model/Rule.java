@@ -159,7 +159,24 @@ public enum Rule {
             "A second agent announced a node name that a live connection holds, and was refused: two hosts share "
                     + "a name (a cloned config or image), or something impersonates the node. Find the other host "
                     + "from the collector's log (it names both addresses), give it its own --node name, and bind "
-                    + "agent tokens to node names.");
+                    + "agent tokens to node names."),
+    NIC_FIRMWARE_FATAL("nic_firmware_fatal", Severity.CRITICAL, false,
+            "The NIC's driver logged a firmware fatal error (mlx5 \"health compromised\", \"Fatal error N detected\", "
+                    + "a syndrome; mlx4 \"Internal error detected\"): the device stops or resets and RDMA traffic on "
+                    + "it fails. Drain the node, collect `devlink health dump show` and dmesg, reset the device (or "
+                    + "reboot), update the firmware; a repeat means an RMA."),
+    NIC_TX_TIMEOUT("nic_tx_timeout", Severity.WARNING, false,
+            "The kernel's netdev watchdog found a transmit queue stuck (NETDEV WATCHDOG ... timed out) and reset "
+                    + "it: packets were lost and the driver recovered, or the NIC is failing. Check dmesg around it, "
+                    + "the tx devlink health reporter, PFC pause storms on the port and the firmware version."),
+    NIC_COMMAND_TIMEOUT("nic_command_timeout", Severity.WARNING, false,
+            "A firmware command of the NIC timed out (mlx5 \"... timeout. Will cause a leak\"): the firmware is "
+                    + "slow or hung, and configuration changes or QP creation fail. Check the fw devlink health "
+                    + "reporter and dmesg for a fatal error next; reset the device, update the firmware."),
+    NIC_PCIE_POWER_INSUFFICIENT("nic_pcie_power_insufficient", Severity.WARNING, false,
+            "The NIC reports that its PCIe slot advertises less power than it needs and may throttle itself. "
+                    + "Check the slot's power limit (lspci -vv: SlotPowerLimit), the BIOS slot power setting and the "
+                    + "card's auxiliary power; move the card to a slot that powers it.");
 
     private final String id;
     private final Severity severity;

@@ -3,6 +3,7 @@ package io.rdmamon.collector.store;
 import io.rdmamon.protocol.model.HostSample;
 import io.rdmamon.protocol.model.IbDevice;
 import io.rdmamon.protocol.model.IbPort;
+import io.rdmamon.protocol.model.KernelEvents;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -12,6 +13,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.LongSupplier;
 
 /**
@@ -67,6 +69,7 @@ public final class NodeStore {
     private final long maxAheadMillis;
     private final long historyBudgetBytes;
     private final Map<String, Node> nodes = new HashMap<>();
+    private final List<KernelEventSink> kernelEventSinks = new CopyOnWriteArrayList<>();
     /** Sum of the nodes' {@link NodeHistory#bytesPerPoint()}: what one more point on every port would cost. */
     private long historyBytesPerPoint;
     private long historyShedPoints;
@@ -94,6 +97,8 @@ public final class NodeStore {
         long lastConflictMillis;
         String lastConflict;
         final NodeHistory history = new NodeHistory();
+        /** What the agent's kernel log said, as last reported ({@code kernel-events} frame); null before. */
+        KernelEvents kernel;
         /** This node's share of {@link #historyBytesPerPoint} as last counted. */
         long historyBytesPerPoint;
         /** What the node is estimated to cost outside its history, and its full history; 0 when not estimated. */
@@ -309,6 +314,39 @@ public final class NodeStore {
         state.lastSampleMillis = clock.getAsLong();
         state.instance = instance;
         state.lastSeq = seq;
+    }
+
+    /**
+     * The kernel events {@code node}'s agent reported (cumulative; its connection puts them on the node's samples from
+     * now on, for {@code /metrics} and the rules): kept with the node for the API, and the records not reported before
+     * handed to every {@link KernelEventSink}. Unknown nodes are ignored.
+     */
+    public synchronized void kernelEvents(String node, KernelEvents events) {
+        Node state = nodes.get(node);
+        if (state == null) {
+            return;
+        }
+        long lastSeq = state.kernel == null ? -1 : state.kernel.recent().stream()
+                .mapToLong(KernelEvents.Event::seq).max().orElse(-1);
+        state.kernel = events;
+        // a new agent run (its kernel seq goes on from the host's) or a rebooted host (seq from 0) starts over
+        List<KernelEvents.Event> fresh = events.recent().stream().filter(e -> e.seq() > lastSeq).toList();
+        boolean restarted = !events.recent().isEmpty() && events.recent().get(events.recent().size() - 1).seq() < lastSeq;
+        List<KernelEvents.Event> told = restarted ? events.recent() : fresh;
+        if (!told.isEmpty()) {
+            kernelEventSinks.forEach(sink -> sink.kernelEvents(node, told));
+        }
+    }
+
+    /** The kernel events {@code node}'s agent last reported; empty when unknown or none yet. */
+    public synchronized Optional<KernelEvents> kernelEvents(String node) {
+        Node state = nodes.get(node);
+        return state == null ? Optional.empty() : Optional.ofNullable(state.kernel);
+    }
+
+    /** Tells {@code sink} of every kernel record reported from now on. */
+    public void addKernelEventSink(KernelEventSink sink) {
+        kernelEventSinks.add(sink);
     }
 
     /**

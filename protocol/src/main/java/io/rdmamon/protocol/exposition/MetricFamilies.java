@@ -114,6 +114,9 @@ public final class MetricFamilies {
     public static final Family GPU_NIC_PATH_INFO = Family.info("rdma_gpu_nic_path",
             "PCIe path class of a GPU/NIC pair as nvidia-smi topo -m prints it (path: PIX, PXB, PHB, NODE, SYS; "
                     + "docs/topology.md)");
+    public static final Family KERNEL_EVENTS = Family.counter("rdma_kernel_events",
+            "Kernel log records about the NIC since the agent started, by kind and severity (/dev/kmsg, the agent's"
+                    + " versioned pattern table)");
     public static final Family GPUDIRECT_READY = Family.gauge("rdma_gpudirect_ready",
             "1 when the GPU/NIC pair's GPUDirect RDMA verdict is ready, 0 when degraded or not_ready "
                     + "(path, ACS, peermem, link, relaxed ordering, IOMMU; docs/topology.md)");
@@ -159,7 +162,7 @@ public final class MetricFamilies {
             MODULE_VOLTAGE, MODULE_RX_POWER, MODULE_TX_POWER, MODULE_TX_BIAS, MODULE_TEMPERATURE_THRESHOLD,
             MODULE_VOLTAGE_THRESHOLD, MODULE_RX_POWER_THRESHOLD, MODULE_TX_POWER_THRESHOLD, MODULE_TX_BIAS_THRESHOLD,
             PHY_CORRECTED_BITS, PHY_SYMBOL_ERRORS, PHY_RECEIVED_BITS, QOS_PFC_ENABLED, QOS_INFO, QOS_PRIORITY_TC,
-            QOS_TC_BANDWIDTH, QOS_ECN_ENABLED, GPU_NIC_PATH_INFO, GPUDIRECT_READY);
+            QOS_TC_BANDWIDTH, QOS_ECN_ENABLED, GPU_NIC_PATH_INFO, GPUDIRECT_READY, KERNEL_EVENTS);
     /** The fleet families only the collector knows (it runs the probes, the pingmesh and the diagnosis engine). */
     public static final List<Family> COLLECTOR = List.of(DIAGNOSIS_ACTIVE, PROBE_BANDWIDTH, PROBE_SUCCESS,
             PROBE_TIMESTAMP, PINGMESH_RTT, PINGMESH_LOSS, PINGMESH_GROUP_RTT, PINGMESH_GROUP_LOSS);

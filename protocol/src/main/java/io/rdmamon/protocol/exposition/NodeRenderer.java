@@ -6,6 +6,7 @@ import io.rdmamon.protocol.model.GpuTopology;
 import io.rdmamon.protocol.model.HostSample;
 import io.rdmamon.protocol.model.IbDevice;
 import io.rdmamon.protocol.model.IbPort;
+import io.rdmamon.protocol.model.KernelEvents;
 import io.rdmamon.protocol.model.NetdevCounters;
 import io.rdmamon.protocol.model.PciFunction;
 import io.rdmamon.protocol.model.PortWorkload;
@@ -142,6 +143,9 @@ public final class NodeRenderer {
         if (sample.topology() != null) {
             topology(nodeLabel, sample.topology());
         }
+        if (sample.kernel() != null) {
+            kernelEvents(nodeLabel, sample.kernel());
+        }
         return pack(sample);
     }
 
@@ -179,6 +183,14 @@ public final class NodeRenderer {
                     "path", pair.path()));
             line(MetricFamilies.GPUDIRECT_READY, labels("gpu", pair.gpu(), "nic", pair.nic(), "node", nodeLabel),
                     pair.ready() ? 1 : 0);
+        }
+    }
+
+    /** {@code rdma_kernel_events_total}: one series per kind, severity, device and port (the agent sorted them). */
+    private void kernelEvents(String nodeLabel, KernelEvents kernel) {
+        for (KernelEvents.Count count : kernel.counts()) {
+            line(MetricFamilies.KERNEL_EVENTS, labels("device", count.device(), "kind", count.kind(), "node",
+                    nodeLabel, "port", count.port(), "severity", count.severity()), count.total());
         }
     }
 

@@ -16,9 +16,11 @@ import java.util.Objects;
  *                        dropped); null when the file does not exist or was not read
  * @param topology        the GPU↔NIC topology and GPUDirect RDMA verdicts (read on the slow cadence); null when the
  *                        host has no GPU or it was not read
+ * @param kernel          the kernel log's NIC events; null when the kernel log was not read. Not part of the sample's
+ *                        frames: it travels in its own optional frame
  */
 public record HostSample(String node, long timestampMillis, List<IbDevice> devices, List<SourceStatus> sources,
-                         Map<String, String> ncclConf, GpuTopology topology) {
+                         Map<String, String> ncclConf, GpuTopology topology, KernelEvents kernel) {
     public HostSample {
         Objects.requireNonNull(node, "node");
         devices = List.copyOf(devices);
@@ -26,14 +28,25 @@ public record HostSample(String node, long timestampMillis, List<IbDevice> devic
         ncclConf = ncclConf == null ? null : Maps.copyOrdered(ncclConf);
     }
 
+    /** A sample without kernel events. */
+    public HostSample(String node, long timestampMillis, List<IbDevice> devices, List<SourceStatus> sources,
+                      Map<String, String> ncclConf, GpuTopology topology) {
+        this(node, timestampMillis, devices, sources, ncclConf, topology, null);
+    }
+
     /** A sample without a GPU topology. */
     public HostSample(String node, long timestampMillis, List<IbDevice> devices, List<SourceStatus> sources,
                       Map<String, String> ncclConf) {
-        this(node, timestampMillis, devices, sources, ncclConf, null);
+        this(node, timestampMillis, devices, sources, ncclConf, null, null);
     }
 
     /** A sample without host-wide settings. */
     public HostSample(String node, long timestampMillis, List<IbDevice> devices, List<SourceStatus> sources) {
-        this(node, timestampMillis, devices, sources, null, null);
+        this(node, timestampMillis, devices, sources, null, null, null);
+    }
+
+    /** This sample with {@code kernel} as its kernel events. */
+    public HostSample withKernel(KernelEvents kernel) {
+        return new HostSample(node, timestampMillis, devices, sources, ncclConf, topology, kernel);
     }
 }

@@ -240,4 +240,17 @@ public sealed interface Frame {
             throw new IllegalArgumentException("probe id " + WireText.quote(probeId) + " must match " + PROBE_ID.pattern());
         }
     }
+
+    /**
+     * Agent → collector, optional ({@link WireFormat#ACCEPTS_HEADER}): what the kernel log said about the host's NICs
+     * since the agent started, cumulative, sent when it changed. State, not a sample: never acknowledged nor replayed.
+     */
+    record KernelEventsReport(io.rdmamon.protocol.model.KernelEvents events) implements Frame {
+        /** The frame's type on the wire and in the collector's accept list. */
+        public static final String TYPE = "kernel-events";
+
+        public KernelEventsReport {
+            Objects.requireNonNull(events, "events");
+        }
+    }
 }

@@ -173,6 +173,8 @@ public final class FrameCodec {
             r.output().forEach(json.putArray("output")::add);
         } else if (frame instanceof Frame.Fabric fabric) {
             FabricWire.encode(json, fabric);
+        } else if (frame instanceof Frame.KernelEventsReport k) {
+            KernelEventsWire.write(json.put("type", Frame.KernelEventsReport.TYPE), k.events());
         }
         try {
             return MAPPER.writeValueAsBytes(json);
@@ -251,6 +253,7 @@ public final class FrameCodec {
             case "ack" -> new Frame.Ack(f.longValue("seq"));
             case "probe-start", "probe-cancel", "probe-report" -> probeFrame(type, f);
             case "fabric" -> FabricWire.decode(f);
+            case Frame.KernelEventsReport.TYPE -> new Frame.KernelEventsReport(KernelEventsWire.read(f));
             default -> throw new FrameException("unknown frame type " + WireText.quote(type));
         };
     }

@@ -3,6 +3,7 @@ package io.rdmamon.collector.diagnosis.engine;
 import io.rdmamon.collector.diagnosis.Diagnosis;
 import io.rdmamon.collector.diagnosis.DiagnosisConfig;
 import io.rdmamon.collector.diagnosis.Finding;
+import io.rdmamon.collector.diagnosis.KernelNews;
 import io.rdmamon.collector.diagnosis.PathContext;
 import io.rdmamon.collector.diagnosis.PathVerdicts;
 import io.rdmamon.collector.diagnosis.PortInput;
@@ -162,7 +163,9 @@ public final class DiagnosisEngine {
                 PortInput input = new PortInput(device, previousPort, port, elapsed, expectedRate(device, port), recentFlaps,
                         ledger(state, previousPort, port, sample.timestampMillis()), pciBefore.get(device.name()),
                         sample.ncclConf(), fleetQos(), rxBaseline(state, port, sample.timestampMillis()), state.portQos,
-                        sample.topology(), paths(new PortKey(sample.node(), device.name(), port.port())));
+                        sample.topology(), paths(new PortKey(sample.node(), device.name(), port.port())),
+                        KernelNews.of(previous == null ? null : previous.kernel(), sample.kernel(), device.name(),
+                                port.port()));
                 for (PortRule rule : RuleTable.PORT_RULES) {
                     if (rule.judges(input)) {
                         track(sample.node(), state, rule.id(), rule.evaluate(input, config).orElse(null), now);

@@ -1,5 +1,6 @@
 package io.rdmamon.collector.diagnosis.rules;
 
+
 import io.rdmamon.collector.diagnosis.PortRule;
 import io.rdmamon.collector.fabric.FabricRule;
 
@@ -41,7 +42,12 @@ public final class RuleTable {
             new PcieRelaxedOrderingOff(),
             new PathLoss(),
             new PathLatencyHigh(),
-            new PortUnreachable());
+            new PortUnreachable(),
+            // the kernel log's NIC events (agent: io.rdmamon.agent.kmsg.KernelEventPatterns)
+            new NicFirmwareFatal(),
+            new NicTxTimeout(),
+            new NicCommandTimeout(),
+            new NicPciePowerInsufficient());
     /** The InfiniBand fabric's rules, judged by the fabric store on every sweep of a fabric. */
     public static final List<FabricRule> FABRIC_RULES = List.of(
             new FabricCableErrors(),
