@@ -128,6 +128,7 @@ public final class CollectorVerticle extends VerticleBase {
         ChangeLog changeLog = new ChangeLog();
         changeLog.onRecord(entry -> live.publish("change", TimelineApi.json(entry).encode()));
         changes = new ChangeTracker(changeLog, store, diagnoses, System::currentTimeMillis).register(registry);
+        store.addKernelEventSink(changes);
         TimelineApi timelineApi = new TimelineApi(changeLog);
         FleetRoutes fleetRoutes = new FleetRoutes(vertx, cluster, nodesApi, eventsApi, diagnosesApi, probes,
                 timelineApi);

@@ -6,12 +6,15 @@ import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.rdmamon.collector.diagnosis.Diagnosis;
 import io.rdmamon.collector.diagnosis.engine.DiagnosisEngine;
 import io.rdmamon.collector.flaps.FlapLedger;
+import io.rdmamon.collector.store.KernelEventSink;
 import io.rdmamon.collector.store.NodeStore;
 import io.rdmamon.protocol.model.HostSample;
 import io.rdmamon.protocol.model.IbDevice;
 import io.rdmamon.protocol.model.IbPort;
+import io.rdmamon.protocol.model.KernelEvents;
 import io.rdmamon.protocol.wire.HostLayout;
 
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -24,7 +27,7 @@ import java.util.stream.Collectors;
  * diagnosis engine's active list against the one before. Exports {@code rdma_node_changes_total{node,kind}}.
  * Called on the collector's event loop; the log itself is thread-safe.
  */
-public final class ChangeTracker {
+public final class ChangeTracker implements KernelEventSink {
     private record DiagnosisKey(String rule, String node, String device, int port) {
         static DiagnosisKey of(Diagnosis d) {
             return new DiagnosisKey(d.rule().id(), d.node(), d.device(), d.port());
@@ -64,6 +67,29 @@ public final class ChangeTracker {
                 .help("Change log entries dropped, oldest first, to keep its bounds")
                 .callback(cb -> cb.call(log.evictions())).register(registry);
         return this;
+    }
+
+    /**
+     * The kernel records an agent reported for the first time (the store tells each once): one entry each, at the
+     * time the agent read it, severity as the agent's pattern table judged it (an unknown one is news, {@code info}).
+     */
+    @Override
+    public void kernelEvents(String node, List<KernelEvents.Event> fresh) {
+        for (KernelEvents.Event event : fresh) {
+            ChangeSeverity severity = Arrays.stream(ChangeSeverity.values())
+                    .filter(s -> s.id().equals(event.severity())).findFirst().orElse(ChangeSeverity.INFO);
+            log.record(new Change(event.timestampMillis(), node, event.device().isEmpty() ? null : event.device(),
+                    portNumber(event.port()), ChangeKind.KERNEL_EVENT, severity, event.kind() + ": " + event.text()));
+        }
+    }
+
+    /** The port the agent placed a record on; 0 (the device or node) when it named none or sent no number. */
+    private static int portNumber(String port) {
+        try {
+            return port.isEmpty() ? 0 : Math.max(0, Integer.parseInt(port));
+        } catch (NumberFormatException e) {
+            return 0;
+        }
     }
 
     /** A sample the store applied: what changed since the node's previous one, then the diagnoses it moved. */

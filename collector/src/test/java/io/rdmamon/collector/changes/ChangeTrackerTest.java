@@ -9,6 +9,7 @@ import io.rdmamon.collector.store.NodeView;
 import io.rdmamon.protocol.model.HostSample;
 import io.rdmamon.protocol.model.IbDevice;
 import io.rdmamon.protocol.model.IbPort;
+import io.rdmamon.protocol.model.KernelEvents;
 import io.rdmamon.protocol.model.QosConfig;
 import io.rdmamon.protocol.model.TransceiverModule;
 import org.junit.jupiter.api.Test;
@@ -60,6 +61,20 @@ class ChangeTrackerTest {
         tracker.forget("gpu-01");
         assertEquals(0.0, SeriesValue.of(registry, "rdma_node_changes_total{kind=\"module_swapped\",node=\"gpu-01\"}"));
         assertEquals(6, log.size(), "an expired node's history stays");
+    }
+
+    /** Each kernel record the store hands over once is one entry, on the port the agent placed it on. */
+    @Test
+    void kernelRecordsAreEntriesOnTheirPort() {
+        tracker.kernelEvents("gpu-01", List.of(
+                new KernelEvents.Event(7, 1_000, 5, 2, "firmware_fatal", "critical", "mlx5_0", "1",
+                        "mlx5_core 0000:3b:00.0: device's health compromised - reached miss count"),
+                new KernelEvents.Event(8, 2_000, 6, 3, "pcie_aer_corrected", "novel", "", "", "PCIe Bus Error: severity=Corrected")));
+
+        assertEquals(List.of("kernel_event info -/0 pcie_aer_corrected: PCIe Bus Error: severity=Corrected",
+                        "kernel_event critical mlx5_0/1 firmware_fatal: mlx5_core 0000:3b:00.0: device's health compromised"
+                                + " - reached miss count"),
+                log.newest("gpu-01", c -> true, 0, 10).stream().map(e -> line(e.change())).toList());
     }
 
     private void deliver(HostSample sample, String instance, long seq) {
