@@ -50,7 +50,7 @@ class MetricsHandlerTest {
         }
         this.vertx = vertx;
         Router router = Router.router(vertx);
-        router.get("/metrics").handler(new MetricsHandler(rdma, registry));
+        router.get("/metrics").handler(new MetricsHandler(rdma, registry, null));
         server = await(vertx.createHttpServer().requestHandler(router).listen(0, "127.0.0.1"));
     }
 

@@ -228,7 +228,7 @@ class RdmaMetricsTest {
         Set<String> renderingThreads = ConcurrentHashMap.newKeySet();
         try {
             ByteArrayOutputStream parallel = new ByteArrayOutputStream();
-            MetricsHandler.write(parallel, ExpositionFormat.OPENMETRICS, metrics, new PrometheusRegistry(), task ->
+            MetricsHandler.write(parallel, ExpositionFormat.OPENMETRICS, metrics, new PrometheusRegistry(), null, task ->
                     pool.execute(() -> {
                         renderingThreads.add(Thread.currentThread().getName());
                         task.run();
