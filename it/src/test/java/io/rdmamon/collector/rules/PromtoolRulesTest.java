@@ -1,6 +1,7 @@
 package io.rdmamon.collector.rules;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.rdmamon.protocol.testing.PromtoolCheck;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
