@@ -101,6 +101,7 @@ public final class CollectorVerticle extends VerticleBase {
     @Override
     public Future<?> start() {
         agents = new AgentRegistry();
+        EventLoopDelay.start(vertx, registry);
         vertx.eventBus().<JsonObject>consumer(FleetCluster.releaseAddress(cluster.selfId()), message -> moved(message.body()));
         cluster.onMerged(this::dropMovedNodes);
         DecodeLoops decodeLoops = new DecodeLoops();

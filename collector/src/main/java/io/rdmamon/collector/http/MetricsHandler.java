@@ -1,5 +1,6 @@
 package io.rdmamon.collector.http;
 
+import io.prometheus.metrics.core.metrics.Histogram;
 import io.prometheus.metrics.expositionformats.ExpositionFormatWriter;
 import io.prometheus.metrics.expositionformats.ExpositionFormats;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
@@ -48,12 +49,17 @@ public final class MetricsHandler implements Handler<RoutingContext> {
     private final RdmaMetrics rdma;
     private final PrometheusRegistry registry;
     private final ProcessTelemetry process;
+    /** Up to the scrape timeout Prometheus uses by default (10 s) and past it: the self alert's evidence. */
+    private final Histogram renderSeconds;
     private WorkerExecutor expositionPool;
 
     public MetricsHandler(RdmaMetrics rdma, PrometheusRegistry registry, ProcessTelemetry process) {
         this.rdma = rdma;
         this.registry = registry;
         this.process = process;
+        this.renderSeconds = Histogram.builder().name("rdmamon_collector_metrics_render_seconds")
+                .help("Time to render, compress and send one /metrics body").classicOnly()
+                .classicUpperBounds(0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30).register(registry);
     }
 
     @Override
@@ -68,6 +74,7 @@ public final class MetricsHandler implements Handler<RoutingContext> {
         response.putHeader(HttpHeaders.VARY, HttpHeaders.ACCEPT_ENCODING);
         ResponseOutputStream body = new ResponseOutputStream(ctx.vertx().getOrCreateContext(), response);
         Executor pool = expositionPool(ctx.vertx());
+        long start = System.nanoTime();
         ctx.vertx().executeBlocking(() -> {
             Throwable failure = null;
             try (OutputStream out = gzip ? new ParallelGzipOutputStream(body, pool, GZIP_BLOCKS_IN_FLIGHT) : body) {
@@ -75,6 +82,7 @@ public final class MetricsHandler implements Handler<RoutingContext> {
             } catch (IOException | RuntimeException e) {
                 failure = e;
             }
+            renderSeconds.observe((System.nanoTime() - start) / 1e9);
             body.finish(failure, e -> {
                 if (response.headWritten()) {
                     // part of the body is out: cut the connection so that the scraper sees an error, not a short exposition

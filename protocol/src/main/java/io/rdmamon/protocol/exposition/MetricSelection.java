@@ -55,6 +55,7 @@ public final class MetricSelection {
             "rdmamon_collector_admission_estimated_bytes", "rdmamon_collector_admission_limit_bytes",
             "rdmamon_collector_agent_streams_closed_total", "rdmamon_collector_auth_failures_total",
             "rdmamon_collector_cluster_members", "rdmamon_collector_connected_agents",
+            "rdmamon_collector_event_loop_delay_seconds", "rdmamon_collector_metrics_render_seconds",
             "rdmamon_collector_frames_received_total", "rdmamon_collector_frames_rejected_total",
             "rdmamon_collector_history_bytes", "rdmamon_collector_history_points_per_port",
             "rdmamon_collector_history_points_shed_total", "rdmamon_collector_http_connections",
