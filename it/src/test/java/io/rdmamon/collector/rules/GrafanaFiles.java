@@ -124,6 +124,23 @@ final class GrafanaFiles {
         return rules().stream().filter(r -> r.has("alert")).toList();
     }
 
+    /**
+     * The alerts for rdmamon itself (grafana/rules/rdmamon-self.yml): labelled {@code component="rdmamon"} instead of
+     * a diagnosis {@code rule} (docs/metrics.md "Self alerts").
+     */
+    static List<JsonNode> selfAlerts() {
+        return alerts().stream().filter(GrafanaFiles::isSelfAlert).toList();
+    }
+
+    /** The alerts of the diagnosis rules: every alert but the self alerts. */
+    static List<JsonNode> diagnosisAlerts() {
+        return alerts().stream().filter(a -> !isSelfAlert(a)).toList();
+    }
+
+    private static boolean isSelfAlert(JsonNode alert) {
+        return alert.path("labels").path("component").asText().equals("rdmamon");
+    }
+
     static Set<String> recordedNames() {
         Set<String> names = new LinkedHashSet<>();
         rules().stream().filter(r -> r.has("record")).forEach(r -> names.add(r.get("record").asText()));
