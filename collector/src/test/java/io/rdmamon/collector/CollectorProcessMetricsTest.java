@@ -1,5 +1,6 @@
 package io.rdmamon.collector;
 
+import io.rdmamon.protocol.exposition.MetricSelection;
 import io.rdmamon.protocol.telemetry.ProcessTelemetry;
 import io.rdmamon.protocol.testing.PromtoolCheck;
 import io.vertx.core.Vertx;
@@ -48,6 +49,12 @@ class CollectorProcessMetricsTest {
             assertTrue(text.contains("\n# TYPE " + name + " "), name + " missing:\n" + text);
         }
         assertFalse(text.contains("path=\""), "no per-path HTTP series:\n" + text);
+        // every process family the standard profile keeps (the rdmamon health dashboard reads them) is one served
+        for (String family : MetricSelection.families(MetricSelection.Profile.STANDARD)) {
+            if (family.matches("(jvm|process|vertx)_.*|rdmamon_build_info")) {
+                assertTrue(text.contains("\n# TYPE " + family + " "), family + " missing:\n" + text);
+            }
+        }
         if (Files.isExecutable(Path.of("/usr/bin/promtool"))) {
             assertEquals("", PromtoolCheck.check(text));
         }
