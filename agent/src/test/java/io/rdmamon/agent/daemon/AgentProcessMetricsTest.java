@@ -82,6 +82,23 @@ class AgentProcessMetricsTest {
         assertTrue(text.contains("# TYPE process_resident_memory_bytes gauge\n"), text);
     }
 
+    /** The daemon's sample-loop counters are served while it runs and gone once it stops. */
+    @Test
+    void theDaemonServesItsSampleLoopHealth() throws Exception {
+        AgentDaemon daemon = new AgentDaemon(AgentDaemonOptions.of("fx-local", Duration.ofMillis(200),
+                () -> Fixtures.reader("mlx5-roce").read("fx-local")).withMetricsListen(new HostPort("127.0.0.1", 0))
+                .withMetrics(MetricSelection.parse("minimal")));
+        String id = await(vertx.deployVerticle(daemon));
+        HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + daemon.metrics().port()
+                + "/metrics")).build();
+        String text = http.send(request, HttpResponse.BodyHandlers.ofString()).body();
+        assertTrue(text.contains("\n# TYPE rdmamon_agent_sample_overruns_total counter\n"), text);
+        assertTrue(text.contains("\nrdmamon_agent_sample_failures_total 0.0\n"), text);
+        await(vertx.undeploy(id));
+        String after = scrape(MetricSelection.FULL, false);
+        assertFalse(after.contains("rdmamon_agent_sample_overruns_total"), after);
+    }
+
     @Test
     void minimalKeepsTheBuildAndTheProcessCostOnly() throws Exception {
         String text = scrape(MetricSelection.parse("minimal"), false);

@@ -71,12 +71,16 @@ public final class MetricSelection {
 
     /**
      * The process's own families in {@link Profile#MINIMAL} (docs/metrics.md "Process health"): the build, and what the
-     * process costs its host (CPU, resident memory, file descriptors: a handful of series). The JVM's and Vert.x's
+     * process costs its host (CPU, resident memory, file descriptors: a handful of series), and the agent's sample loop
+     * and stream. The JVM's and Vert.x's
      * ({@code jvm_*}, {@code system_*}, {@code vertx_*}: about a hundred series a process) are left out: on every
      * agent's {@code --listen} they would multiply by the fleet.
      */
     static final Set<String> PROCESS_MINIMAL = Set.of("rdmamon_build_info", "process_cpu_seconds_total",
-            "process_resident_memory_bytes", "process_open_fds", "process_max_fds", "process_start_time_seconds");
+            "process_resident_memory_bytes", "process_open_fds", "process_max_fds", "process_start_time_seconds",
+            // the agent's own health on its --listen /metrics (AgentHealth): four series
+            "rdmamon_agent_sample_overruns_total", "rdmamon_agent_sample_failures_total",
+            "rdmamon_agent_replay_buffer_samples", "rdmamon_agent_connects_total");
 
     /** The process's own families the rdmamon health dashboard reads, in {@link Profile#STANDARD}. */
     static final Set<String> PROCESS_STANDARD = union(PROCESS_MINIMAL, Set.of("jvm_memory_used_bytes",
