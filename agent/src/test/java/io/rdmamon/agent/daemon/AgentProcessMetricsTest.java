@@ -1,6 +1,7 @@
 package io.rdmamon.agent.daemon;
 
 import io.rdmamon.agent.host.Fixtures;
+import io.rdmamon.agent.host.HostReader;
 import io.rdmamon.protocol.exposition.MetricSelection;
 import io.rdmamon.protocol.net.HostPort;
 import io.rdmamon.protocol.telemetry.ProcessTelemetry;
@@ -85,8 +86,9 @@ class AgentProcessMetricsTest {
     /** The daemon's sample-loop counters are served while it runs and gone once it stops. */
     @Test
     void theDaemonServesItsSampleLoopHealth() throws Exception {
+        HostReader reader = Fixtures.reader("mlx5-roce");
         AgentDaemon daemon = new AgentDaemon(AgentDaemonOptions.of("fx-local", Duration.ofMillis(200),
-                () -> Fixtures.reader("mlx5-roce").read("fx-local")).withMetricsListen(new HostPort("127.0.0.1", 0))
+                () -> reader.read("fx-local")).withMetricsListen(new HostPort("127.0.0.1", 0))
                 .withMetrics(MetricSelection.parse("minimal")));
         String id = await(vertx.deployVerticle(daemon));
         HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + daemon.metrics().port()
