@@ -30,10 +30,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** The agent's --listen /metrics carries the process's own families beside the node's, in the profile's choice. */
 class AgentProcessMetricsTest {
     private static final Duration INTERVAL = Duration.ofMinutes(1);
-    /** The standard names a dashboard for any JVM service expects; rdmamon_build_info; Vert.x's own. */
+    /**
+     * The standard names a dashboard for any JVM service expects; rdmamon_build_info; Vert.x's own. Not
+     * jvm_gc_pause_seconds: Micrometer registers it at the JVM's first collection, which a short test may not see.
+     */
     private static final List<String> STANDARD_NAMES = List.of("process_cpu_seconds_total",
             "process_resident_memory_bytes", "process_open_fds", "process_start_time_seconds", "jvm_memory_used_bytes",
-            "jvm_gc_pause_seconds", "jvm_threads_live_threads", "jvm_classes_loaded_classes", "system_cpu_usage",
+            "jvm_threads_live_threads", "jvm_classes_loaded_classes", "system_cpu_usage",
             "vertx_http_server_requests_total", "vertx_pool_queue_pending", "rdmamon_build_info");
     private final HttpClient http = HttpClient.newHttpClient();
     private final Vertx vertx = ProcessTelemetry.process().vertx(AgentDaemon.vertxOptions());
