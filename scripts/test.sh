@@ -10,7 +10,8 @@
 # Real parts the tests drive: ethtool + iproute2 (veth pairs in network namespaces; iproute2's dcb
 # under strace for the DCB request bytes),
 # libibverbs1 + ibverbs-providers (loaded for real), perftest (its no-device path),
-# prometheus + promtool (scrape, rule checks), prometheus-node-exporter (benchmark peer),
+# prometheus + promtool (scrape, rule checks), prometheus-alertmanager (amtool: deploy/alertmanager),
+# prometheus-node-exporter (benchmark peer),
 # chromium (dashboard tests, driven by Playwright with the system browser),
 # protobuf-compiler (protoc encodes the kubelet pod-resources answers the agent's gRPC client decodes),
 # ibsim-utils + opensm + infiniband-diags (a simulated InfiniBand subnet the fabric sweeper is proven on);
@@ -30,7 +31,8 @@ for arg in "$@"; do
   esac
 done
 
-packages=(ethtool iproute2 strace libibverbs1 ibverbs-providers perftest prometheus prometheus-node-exporter chromium maven gcc
+packages=(ethtool iproute2 strace libibverbs1 ibverbs-providers perftest prometheus prometheus-alertmanager prometheus-node-exporter
+          chromium maven gcc
           curl protobuf-compiler ibsim-utils opensm infiniband-diags)
 if [ "$tier" = all ]; then
   packages+=(qemu-system-x86 busybox-static cpio kmod ibverbs-utils rdma-core)

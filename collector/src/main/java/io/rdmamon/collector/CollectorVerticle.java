@@ -42,6 +42,7 @@ import io.rdmamon.collector.store.NodeView;
 import io.rdmamon.collector.web.JsonReplies;
 import io.rdmamon.collector.web.PercentEscapes;
 import io.rdmamon.collector.web.Routes;
+import io.rdmamon.protocol.telemetry.ProcessTelemetry;
 import io.rdmamon.protocol.wire.FrameCodec;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
@@ -108,6 +109,7 @@ public final class CollectorVerticle extends VerticleBase {
     @Override
     public Future<?> start() {
         agents = new AgentRegistry();
+        EventLoopDelay.start(vertx, registry);
         vertx.eventBus().<JsonObject>consumer(FleetCluster.releaseAddress(cluster.selfId()), message -> moved(message.body()));
         cluster.onMerged(this::dropMovedNodes);
         DecodeLoops decodeLoops = new DecodeLoops();
@@ -142,7 +144,8 @@ public final class CollectorVerticle extends VerticleBase {
                 router -> router.get("/healthz").handler(ctx -> JsonReplies.ok(ctx, new JsonObject().put("status", "ok"))),
                 router -> router.get("/readyz").handler(ctx -> JsonReplies.send(ctx, ready ? 200 : 503,
                         new JsonObject().put("status", ready ? "ready" : "starting"))),
-                router -> router.get("/metrics").handler(auth.requireRead()).handler(new MetricsHandler(rdmaMetrics, registry)),
+                router -> router.get("/metrics").handler(auth.requireRead()).handler(new MetricsHandler(rdmaMetrics, registry,
+                        ProcessTelemetry.process())),
                 router -> router.route("/api/*").handler(auth.requireRead()),
                 fleetRoutes,
                 nodesApi,

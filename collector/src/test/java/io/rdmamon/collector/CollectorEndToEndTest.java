@@ -18,6 +18,7 @@ import io.rdmamon.protocol.wire.FabricWire;
 import io.rdmamon.protocol.wire.SampleEncoder;
 import io.rdmamon.protocol.wire.WireFormat;
 import io.rdmamon.collector.ingest.AgentIngest;
+import io.rdmamon.protocol.testing.PromtoolCheck;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
@@ -221,7 +222,8 @@ class CollectorEndToEndTest {
     @Test
     void theSelfFamiliesAreOnesTheMetricsSelectionKnows() throws Exception {
         Set<String> served = get("/metrics", null).bodyAsString().lines()
-                .filter(l -> l.startsWith("# TYPE rdmamon_")).map(l -> l.split(" ")[2]).collect(Collectors.toSet());
+                .filter(l -> l.startsWith("# TYPE rdmamon_collector_")).map(l -> l.split(" ")[2])
+                .collect(Collectors.toSet());
         Set<String> unknown = new TreeSet<>(served);
         unknown.removeAll(MetricSelection.COLLECTOR_SELF);
         assertEquals(Set.of(), unknown, "self families MetricSelection.COLLECTOR_SELF does not know");

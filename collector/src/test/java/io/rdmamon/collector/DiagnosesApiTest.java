@@ -6,6 +6,7 @@ import io.rdmamon.collector.auth.Role;
 import io.rdmamon.collector.auth.TokenEntry;
 import io.rdmamon.protocol.testing.FixtureHosts;
 import io.rdmamon.protocol.wire.SampleEncoder;
+import io.rdmamon.protocol.testing.PromtoolCheck;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.WebSocket;
 import io.vertx.junit5.VertxExtension;

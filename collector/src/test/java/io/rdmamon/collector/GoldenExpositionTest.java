@@ -6,6 +6,7 @@ import io.rdmamon.protocol.wire.FrameCodec;
 import io.rdmamon.protocol.wire.FrameException;
 import io.rdmamon.protocol.wire.SampleDecoder;
 import io.rdmamon.protocol.wire.WireFormat;
+import io.rdmamon.protocol.testing.PromtoolCheck;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;

@@ -3,6 +3,7 @@ package io.rdmamon.agent.daemon;
 import io.rdmamon.agent.stream.AgentStreamer;
 import io.rdmamon.agent.stream.KernelEventsUpdates;
 import io.rdmamon.protocol.model.HostSample;
+import io.rdmamon.protocol.telemetry.ProcessTelemetry;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.VertxOptions;
@@ -37,6 +38,7 @@ public final class AgentDaemon extends VerticleBase {
     /** The kernel log's events towards the collector, beside the samples; null without a streamer. */
     private final KernelEventsUpdates kernelEvents;
     private final NodeMetricsServer metrics;
+    private AgentHealth health;
     /** Event loop only: a read is running on a worker. */
     private boolean reading;
     private volatile long reads;
@@ -84,8 +86,15 @@ public final class AgentDaemon extends VerticleBase {
         if (metrics != null) {
             deployments.add(vertx.deployVerticle(metrics));
         }
+        health = AgentHealth.register(ProcessTelemetry.process().meters(), this, streamer);
         return Future.all(deployments).onSuccess(started ->
                 vertx.setPeriodic(0, options.interval().toMillis(), id -> beat()));
+    }
+
+    @Override
+    public Future<?> stop() {
+        health.remove();
+        return Future.succeededFuture();
     }
 
     private void beat() {

@@ -9,6 +9,7 @@ import io.rdmamon.protocol.exposition.MetricSelection;
 import io.rdmamon.protocol.exposition.NodeChunk;
 import io.rdmamon.protocol.exposition.NodeRenderer;
 import io.rdmamon.protocol.model.HostSample;
+import io.rdmamon.protocol.telemetry.ProcessTelemetry;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -71,11 +72,13 @@ public final class NodeExposition {
     private final LongSupplier clock;
     private final MetricSelection selection;
     private final NodeRenderer renderer;
+    /** The process's own families after the node's ({@code process_*}, {@code jvm_*}, ...); null: none. */
+    private final ProcessTelemetry process;
     private HostSample last;
     private long lastRecordedMillis;
     /** {@link #last} rendered, once someone asked for it; null before. */
     private NodeChunk chunk;
-    /** Whole bodies for {@link #last} while it is fresh, by way of asking. */
+    /** The node's families of {@link #last} while it is fresh, by way of asking (without the process's, nor the end). */
     private final Map<Variant, byte[]> bodies = new HashMap<>();
     /** The ways asked for since the last sample: built ahead when the next one is recorded. */
     private final Set<Variant> asked = EnumSet.noneOf(Variant.class);
@@ -87,7 +90,18 @@ public final class NodeExposition {
 
     /** Rendering only the families {@code selection} includes ({@code rdmamon agent --metrics}). */
     public NodeExposition(String node, Duration interval, LongSupplier clock, MetricSelection selection) {
+        this(node, interval, clock, selection, null);
+    }
+
+    /**
+     * Also the {@code process}'s own families (those {@code selection} includes), rendered anew on every scrape since
+     * they move on their own: a few hundred bytes of text, appended to the cached node families (gzip: as a second
+     * gzip member, which every gzip reader takes as the rest of the stream, RFC 1952 section 2.2).
+     */
+    public NodeExposition(String node, Duration interval, LongSupplier clock, MetricSelection selection,
+                          ProcessTelemetry process) {
         this.node = node;
+        this.process = process;
         this.staleAfterMillis = STALE_AFTER_INTERVALS * Math.max(1, interval.toMillis());
         this.clock = clock;
         this.selection = selection;
@@ -115,7 +129,8 @@ public final class NodeExposition {
     /** The body for {@code variant} when it is built already for the last sample and that is fresh; null otherwise. */
     public synchronized byte[] cachedBody(Variant variant) {
         asked.add(variant);
-        return fresh() ? bodies.get(variant) : null;
+        byte[] nodeFamilies = fresh() ? bodies.get(variant) : null;
+        return nodeFamilies == null ? null : withProcess(nodeFamilies, variant);
     }
 
     /** The body for {@code variant}, built when not cached (CPU work, and gzip: call it on a worker). */
@@ -124,13 +139,30 @@ public final class NodeExposition {
         boolean up = fresh();
         byte[] cached = up ? bodies.get(variant) : null;
         if (cached != null) {
-            return cached;
+            return withProcess(cached, variant);
         }
         byte[] built = build(variant, up);
         if (up && last != null) {
             bodies.put(variant, built);
         }
-        return built;
+        return withProcess(built, variant);
+    }
+
+    /** {@code nodeFamilies}, then the process's families and the format's end, compressed apart when gzip. */
+    private byte[] withProcess(byte[] nodeFamilies, Variant variant) {
+        ByteArrayOutputStream body = new ByteArrayOutputStream(nodeFamilies.length + 8192);
+        body.writeBytes(nodeFamilies);
+        try (OutputStream out = variant.gzip() ? ExpositionGzip.fastest(body) : body) {
+            if (process != null) {
+                process.write(out, variant.format(), selection::includesRegistryName);
+            }
+            if (process == null || variant.format() != ExpositionFormat.OPENMETRICS) {
+                out.write(variant.format().end()); // the client library's OpenMetrics writer ends with # EOF itself
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot build the exposition", e); // in memory: not expected
+        }
+        return body.toByteArray();
     }
 
     /** Bodies built so far (tests: a scrape between samples builds none). */
@@ -161,7 +193,6 @@ public final class NodeExposition {
         ByteArrayOutputStream body = new ByteArrayOutputStream(chunk == null ? 256 : chunk.data().length + 4096);
         try (OutputStream out = variant.gzip() ? ExpositionGzip.fastest(body) : body) {
             families.write(out, variant.format());
-            out.write(variant.format().end());
         } catch (IOException e) {
             throw new UncheckedIOException("cannot build the exposition", e); // in memory: not expected
         }

@@ -5,6 +5,7 @@ import io.rdmamon.protocol.exposition.ExpositionGzip;
 import io.rdmamon.protocol.exposition.MetricSelection;
 import io.rdmamon.protocol.model.HostSample;
 import io.rdmamon.protocol.net.HostPort;
+import io.rdmamon.protocol.telemetry.ProcessTelemetry;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.buffer.Buffer;
@@ -18,7 +19,8 @@ import java.time.Duration;
 
 /**
  * An agent's own {@code /metrics} and {@code /healthz} ({@code rdmamon agent --listen}), for sites that let
- * Prometheus scrape every node directly. The body is the node's {@link NodeExposition}: Prometheus text, or
+ * Prometheus scrape every node directly. The body is the node's {@link NodeExposition} with the process's own
+ * families ({@code process_*}, {@code jvm_*}, {@code vertx_*}, {@code rdmamon_build_info}): Prometheus text, or
  * OpenMetrics when the Accept header asks for it, gzip when the scraper accepts it, as the collector's
  * {@code /metrics}. It is rendered at most once per sample: on the daemon's worker when the sample before
  * was scraped the same way, so that a scrape between samples answers the cached bytes from the event loop;
@@ -38,7 +40,8 @@ public final class NodeMetricsServer extends VerticleBase {
     public NodeMetricsServer(HostPort listen, String node, Duration interval, MetricSelection metrics) {
         this.listen = listen;
         this.node = node;
-        this.exposition = new NodeExposition(node, interval, System::currentTimeMillis, metrics);
+        this.exposition = new NodeExposition(node, interval, System::currentTimeMillis, metrics,
+                ProcessTelemetry.process());
     }
 
     /** Publishes the agent's latest sample; renders it when the last one was scraped (CPU work: call it on a worker). */

@@ -19,6 +19,7 @@ import io.rdmamon.protocol.exposition.MetricSelection;
 import io.rdmamon.protocol.model.Names;
 import io.rdmamon.protocol.probe.PerftestTest;
 import io.rdmamon.protocol.net.HostPort;
+import io.rdmamon.protocol.telemetry.ProcessTelemetry;
 import io.vertx.core.Vertx;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -201,7 +202,7 @@ public final class AgentCommand implements Callable<Integer> {
         AgentStreamerOptions streamer = collector == null ? null : streamerOptions().withProbes(probes);
         HostPort metricsListen = listen == null ? null : listenAddress();
         // every flag checked: from here on a Vert.x runs (the pod-resources refresh is its first user)
-        Vertx vertx = Vertx.vertx(AgentDaemon.vertxOptions());
+        Vertx vertx = ProcessTelemetry.process().vertx(AgentDaemon.vertxOptions());
         HostReader sampled = withPods(vertx, reader);
         AgentDaemonOptions options = AgentDaemonOptions.of(node, interval, () -> sampled.read(node))
                 .withMetrics(selection);

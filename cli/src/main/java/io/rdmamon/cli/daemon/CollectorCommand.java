@@ -5,6 +5,7 @@ import io.rdmamon.collector.Collector;
 import io.rdmamon.collector.CollectorConfig;
 import io.rdmamon.collector.cluster.ClusterConfig;
 import io.rdmamon.collector.config.ConfigException;
+import io.rdmamon.protocol.telemetry.ProcessTelemetry;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import picocli.CommandLine.Command;
@@ -76,7 +77,7 @@ public final class CollectorCommand implements Callable<Integer> {
         logFormat.install();
         CollectorConfig settings = settings();
         Collector.Running running;
-        Vertx local = settings.cluster().enabled() ? null : Vertx.vertx();
+        Vertx local = settings.cluster().enabled() ? null : ProcessTelemetry.process().vertx(new VertxOptions());
         try {
             running = (local == null ? Collector.startReplica(settings, new VertxOptions())
                     : Collector.start(local, settings)).await();

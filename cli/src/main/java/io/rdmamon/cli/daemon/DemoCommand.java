@@ -7,7 +7,9 @@ import io.rdmamon.cli.failure.CliFailure;
 import io.rdmamon.collector.Collector;
 import io.rdmamon.collector.CollectorConfig;
 import io.rdmamon.collector.config.ConfigException;
+import io.rdmamon.protocol.telemetry.ProcessTelemetry;
 import io.vertx.core.Vertx;
+import io.vertx.core.VertxOptions;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -91,7 +93,7 @@ public final class DemoCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw CliFailure.badInput(e.getMessage());
         }
-        Vertx vertx = Vertx.vertx();
+        Vertx vertx = ProcessTelemetry.process().vertx(new VertxOptions());
         try {
             Collector.Running collector = Collector.start(vertx, config).await();
             String base = "http://" + urlHost(config.listenHost()) + ":" + collector.port();

@@ -39,7 +39,7 @@ class DaemonCommandsTest {
             "agent --node n1 --listen 127.0.0.1:0 --kubelet-pods http://[bad | --kubelet-pods 'http://[bad':",
             "agent --node n1 --listen 127.0.0.1:0 --pod-resources-refresh 0s | --pod-resources-refresh 0ms: must be positive",
             "agent --node n1 --listen 127.0.0.1:0 --metrics everything     | --metrics: unknown metrics profile 'everything' (known: full, standard, minimal",
-            "agent --node n1 --listen 127.0.0.1:0 --metrics standard,-rdma_gids_info | --metrics: unknown metric family 'rdma_gids_info' (docs/metrics.md); known: rdma_agent_last_sample_timestamp_seconds",
+            "agent --node n1 --listen 127.0.0.1:0 --metrics standard,-rdma_gids_info | --metrics: unknown metric family 'rdma_gids_info' (docs/metrics.md); known: jvm_gc_pause_seconds",
             "agent --node n1 --collector http://127.0.0.1:1 --metrics minimal | --metrics selects what this node's /metrics serves: it needs --listen",
             "collector --listen 127.0.0.1:0 --metrics minimal,rdma_gid_info | --metrics: metrics item 'rdma_gid_info' must be +family or -family",
             "collector --listen 127.0.0.1:0 --metrics standard,+rdma_nope   | --metrics: unknown metric family 'rdma_nope'",

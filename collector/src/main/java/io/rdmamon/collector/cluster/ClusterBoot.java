@@ -1,6 +1,7 @@
 package io.rdmamon.collector.cluster;
 
 import io.rdmamon.collector.config.ConfigException;
+import io.rdmamon.protocol.telemetry.ProcessTelemetry;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
@@ -99,8 +100,8 @@ public final class ClusterBoot {
             } catch (Exception e) {
                 throw new IllegalStateException(e.getMessage(), e);
             }
-        })).compose(manager -> Vertx.builder().with(new VertxOptions(options).setEventBusOptions(bus))
-                .withClusterManager(manager).buildClustered().map(vertx -> new Booted(vertx, manager))
+        })).compose(manager -> ProcessTelemetry.process()
+                .builder(new VertxOptions(options).setEventBusOptions(bus)).withClusterManager(manager).buildClustered().map(vertx -> new Booted(vertx, manager))
                 .onFailure(e -> manager.stopCacheManager()))
                 .recover(e -> Future.failedFuture(new IllegalStateException("cannot join the cluster as " + where + ": "
                         + rootMessage(e), e)));

@@ -2,7 +2,7 @@ package io.rdmamon.collector.metrics;
 
 import io.prometheus.metrics.core.metrics.Counter;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
-import io.rdmamon.collector.PromtoolCheck;
+import io.rdmamon.protocol.testing.PromtoolCheck;
 import io.rdmamon.collector.http.MetricsHandler;
 import io.rdmamon.collector.store.NodeStore;
 import io.rdmamon.protocol.exposition.DeflatedRuns;
@@ -228,7 +228,7 @@ class RdmaMetricsTest {
         Set<String> renderingThreads = ConcurrentHashMap.newKeySet();
         try {
             ByteArrayOutputStream parallel = new ByteArrayOutputStream();
-            MetricsHandler.write(parallel, ExpositionFormat.OPENMETRICS, metrics, new PrometheusRegistry(), task ->
+            MetricsHandler.write(parallel, ExpositionFormat.OPENMETRICS, metrics, new PrometheusRegistry(), null, task ->
                     pool.execute(() -> {
                         renderingThreads.add(Thread.currentThread().getName());
                         task.run();

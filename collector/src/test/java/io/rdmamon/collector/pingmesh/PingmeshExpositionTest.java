@@ -1,7 +1,7 @@
 package io.rdmamon.collector.pingmesh;
 
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
-import io.rdmamon.collector.PromtoolCheck;
+import io.rdmamon.protocol.testing.PromtoolCheck;
 import io.rdmamon.collector.http.MetricsHandler;
 import io.rdmamon.collector.metrics.RdmaMetrics;
 import io.rdmamon.collector.model.PortKey;

@@ -4,7 +4,7 @@ import io.rdmamon.collector.Collector;
 import io.rdmamon.collector.CollectorConfig;
 import io.rdmamon.collector.HttpLimits;
 import io.rdmamon.collector.SeriesValue;
-import io.rdmamon.collector.PromtoolCheck;
+import io.rdmamon.protocol.testing.PromtoolCheck;
 import io.rdmamon.collector.auth.Role;
 import io.rdmamon.collector.auth.TokenEntry;
 import io.rdmamon.protocol.probe.PerftestResult;

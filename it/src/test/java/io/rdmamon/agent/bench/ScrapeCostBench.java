@@ -103,7 +103,7 @@ public final class ScrapeCostBench {
                             }
                         }) {
                     MetricsHandler.write(out, gzip ? ExpositionFormat.OPENMETRICS : ExpositionFormat.PROMETHEUS_TEXT,
-                            metrics, registry, parallel ? pool : Runnable::run);
+                            metrics, registry, null, parallel ? pool : Runnable::run);
                 }
                 millis[m][r] = (System.nanoTime() - start) / 1e6;
                 cpuMillis[m][r] = (os.getProcessCpuTime() - cpuStart) / 1e6;

@@ -64,7 +64,7 @@ class RuleDurationsTest {
         try (Stream<Path> list = Files.list(RULES)) {
             files = list.filter(f -> f.toString().endsWith(".yml")).sorted().toList();
         }
-        assertEquals(2, files.size(), "recording and alerting rules in " + RULES);
+        assertEquals(3, files.size(), "recording, alerting and self-alerting rules in " + RULES);
         for (Path file : files) {
             String original = Files.readString(file);
             String scaled = RuleDurations.scale(original, 10);

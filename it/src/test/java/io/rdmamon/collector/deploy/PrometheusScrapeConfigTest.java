@@ -29,13 +29,16 @@ class PrometheusScrapeConfigTest {
         assertEquals(endpoint.path("honorLabels").asBoolean(), job.path("honor_labels").asBoolean());
         assertEquals(endpoint.at("/authorization/type").asText(), job.at("/authorization/type").asText());
         assertTrue(job.at("/static_configs/0/targets/0").asText().endsWith(":9470"), "the collector's default port");
-        JsonNode relabel = endpoint.path("metricRelabelings").get(0);
-        JsonNode staticRelabel = job.path("metric_relabel_configs").get(0);
-        assertEquals(relabel.at("/sourceLabels/0").asText(), staticRelabel.at("/source_labels/0").asText());
-        assertEquals(relabel.path("regex").asText(), staticRelabel.path("regex").asText());
-        assertEquals(relabel.path("targetLabel").asText(), staticRelabel.path("target_label").asText());
-        assertEquals(relabel.path("replacement").asText(), staticRelabel.path("replacement").asText(),
-                "a node's rdma_* series look the same from either setup, whichever replica exported them");
+        // the replica copy of rdma_agent_up, then the one instance of every rdma_* series
+        for (int i = 0; i < job.path("metric_relabel_configs").size(); i++) {
+            JsonNode relabel = endpoint.path("metricRelabelings").get(i);
+            JsonNode staticRelabel = job.path("metric_relabel_configs").get(i);
+            assertEquals(relabel.path("sourceLabels").toString(), staticRelabel.path("source_labels").toString());
+            assertEquals(relabel.path("regex").asText(), staticRelabel.path("regex").asText());
+            assertEquals(relabel.path("targetLabel").asText(), staticRelabel.path("target_label").asText());
+            assertEquals(relabel.path("replacement").asText(), staticRelabel.path("replacement").asText(),
+                    "a node's rdma_* series look the same from either setup, whichever replica exported them");
+        }
     }
 
     @Test

@@ -3,7 +3,7 @@ package io.rdmamon.collector.exposition;
 import io.rdmamon.agent.host.Fixtures;
 import io.rdmamon.agent.host.HostReader;
 import io.rdmamon.collector.GoldenScenario;
-import io.rdmamon.collector.PromtoolCheck;
+import io.rdmamon.protocol.testing.PromtoolCheck;
 import io.rdmamon.protocol.model.HostSample;
 import io.rdmamon.protocol.wire.Frame;
 import io.rdmamon.protocol.wire.FrameCodec;

@@ -19,7 +19,7 @@ class DiagnosisRulesMatchAlertsTest {
     @Test
     void sameIdsSeveritiesAndRunbooksAsTheAlertRules() {
         assertEquals(GrafanaFiles.RULE_IDS, Arrays.stream(Rule.values()).map(Rule::id).collect(Collectors.toSet()));
-        for (JsonNode alert : GrafanaFiles.alerts()) {
+        for (JsonNode alert : GrafanaFiles.diagnosisAlerts()) {
             Rule rule = Rule.fromId(alert.path("labels").path("rule").asText());
             // an escalating rule (link_flapping) has an alert per severity it takes
             assertTrue(rule.severities().contains(Severity.fromId(alert.path("labels").path("severity").asText())),

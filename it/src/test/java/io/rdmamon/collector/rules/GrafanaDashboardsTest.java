@@ -26,13 +26,14 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  */
 class GrafanaDashboardsTest {
     private static final String DATASOURCE_UID = "${datasource}";
-    private static final Set<String> EXPECTED = Set.of("fleet-overview.json", "port-detail.json", "probes.json", "erdma.json");
+    private static final Set<String> EXPECTED = Set.of("fleet-overview.json", "port-detail.json", "probes.json", "erdma.json",
+            GrafanaFiles.HEALTH_DASHBOARD);
     /** Grafana's template variables, replaced by plausible values so promtool can parse the queries. */
     private static final Map<String, String> VARIABLES = Map.of("$__rate_interval", "1m", "$__range", "1h",
-            "$node", ".*", "$device", ".*", "$port", ".*");
+            "$node", ".*", "$device", ".*", "$port", ".*", "$replica", ".*", "$agent_job", "rdmamon-agent");
 
     @Test
-    void theFourDashboardsExistWithUniqueUids() {
+    void theDashboardsExistWithUniqueUids() {
         Set<String> files = new HashSet<>();
         Set<String> uids = new HashSet<>();
         for (Path file : GrafanaFiles.list(DASHBOARDS, ".json")) {
@@ -62,7 +63,9 @@ class GrafanaDashboardsTest {
             JsonNode datasource = variable(variables, "datasource");
             assertEquals("datasource", datasource.path("type").asText(), file + ": datasource variable type");
             assertEquals("prometheus", datasource.path("query").asText(), file + ": datasource variable plugin");
-            for (String name : List.of("node", "device", "port")) {
+            // rdmamon health is about the collector replicas and the agents' processes, not ports
+            boolean health = file.getFileName().toString().equals(GrafanaFiles.HEALTH_DASHBOARD);
+            for (String name : health ? List.of("replica") : List.of("node", "device", "port")) {
                 JsonNode variable = variable(variables, name);
                 assertEquals("query", variable.path("type").asText(), file + ": $" + name + " type");
                 assertEquals(DATASOURCE_UID, variable.path("datasource").path("uid").asText(), file + ": $" + name + " datasource");
@@ -97,6 +100,12 @@ class GrafanaDashboardsTest {
                     String expr = target.path("expr").asText();
                     assertFalse(expr.isBlank(), where + " has a target without expr");
                     assertEquals(DATASOURCE_UID, target.path("datasource").path("uid").asText(), where + " target datasource");
+                    if (file.getFileName().toString().equals(GrafanaFiles.HEALTH_DASHBOARD)) {
+                        Set<String> names = GrafanaFiles.selfMetricNames(expr);
+                        assertFalse(names.isEmpty(), where + ": " + expr + " reads no rdmamon metric");
+                        names.forEach(n -> assertTrue(GrafanaFiles.knownSelfMetric(n), where + " reads unknown metric " + n));
+                        continue;
+                    }
                     Set<String> names = GrafanaFiles.metricNames(expr);
                     assertFalse(names.isEmpty(), where + ": " + expr + " reads no rdma metric");
                     names.forEach(n -> assertTrue(GrafanaFiles.knownMetric(n, recorded), where + " reads unknown metric " + n));

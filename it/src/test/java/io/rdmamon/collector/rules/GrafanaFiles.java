@@ -3,6 +3,7 @@ package io.rdmamon.collector.rules;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.rdmamon.protocol.exposition.MetricSelection;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -13,7 +14,9 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.regex.Matcher;
+import java.util.regex.MatchResult;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 /**
@@ -80,7 +83,32 @@ final class GrafanaFiles {
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
     private static final ObjectMapper JSON = new ObjectMapper();
 
+    /** The dashboard of rdmamon's own health: the collector replicas and the agents' processes, no ports. */
+    static final String HEALTH_DASHBOARD = "rdmamon-health.json";
+    /** The families of the processes themselves (docs/metrics.md "Process health"), and Prometheus's own. */
+    private static final Pattern SELF_NAME = Pattern.compile(
+            "(?<![A-Za-z0-9_:])(rdmamon_[a-z0-9_]+|jvm_[a-z0-9_]+|process_[a-z0-9_]+|vertx_[a-z0-9_]+|up|scrape_duration_seconds)"
+                    + "(?![A-Za-z0-9_:(])");
+    private static final MetricSelection STANDARD = MetricSelection.parse("standard");
+
     private GrafanaFiles() {
+    }
+
+    /** The rdmamon_/jvm_/process_/vertx_ names (and Prometheus's up, scrape_duration_seconds) an expression reads. */
+    static Set<String> selfMetricNames(String expr) {
+        return SELF_NAME.matcher(STRING_LITERAL.matcher(expr).replaceAll("\"\"")).results().map(MatchResult::group)
+                .collect(Collectors.toCollection(LinkedHashSet::new));
+    }
+
+    /**
+     * True for a family the processes export in the standard profile ({@code rdmamon_collector_*}, the process's own
+     * families the health dashboard reads; a histogram by its {@code _bucket}/{@code _sum}/{@code _count}), or one
+     * Prometheus records for every target.
+     */
+    static boolean knownSelfMetric(String name) {
+        String family = name.replaceFirst("_(bucket|sum|count)$", "");
+        return Set.of("up", "scrape_duration_seconds").contains(name) || MetricSelection.COLLECTOR_SELF.contains(family)
+                || (STANDARD.includes(family) && !family.startsWith("rdma_"));
     }
 
     static List<Path> list(Path dir, String suffix) {
@@ -124,6 +152,23 @@ final class GrafanaFiles {
 
     static List<JsonNode> alerts() {
         return rules().stream().filter(r -> r.has("alert")).toList();
+    }
+
+    /**
+     * The alerts for rdmamon itself (grafana/rules/rdmamon-self.yml): labelled {@code component="rdmamon"} instead of
+     * a diagnosis {@code rule} (docs/metrics.md "Self alerts").
+     */
+    static List<JsonNode> selfAlerts() {
+        return alerts().stream().filter(GrafanaFiles::isSelfAlert).toList();
+    }
+
+    /** The alerts of the diagnosis rules: every alert but the self alerts. */
+    static List<JsonNode> diagnosisAlerts() {
+        return alerts().stream().filter(a -> !isSelfAlert(a)).toList();
+    }
+
+    private static boolean isSelfAlert(JsonNode alert) {
+        return alert.path("labels").path("component").asText().equals("rdmamon");
     }
 
     static Set<String> recordedNames() {

@@ -1,6 +1,7 @@
 package io.rdmamon.collector.rules;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.rdmamon.protocol.exposition.MetricSelection;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -12,6 +13,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 import static io.rdmamon.collector.rules.GrafanaFiles.RULES;
@@ -30,6 +32,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * stay silent, every alert labelled with its diagnosis rule id, severity and runbook.
  */
 class PromtoolRulesTest {
+    private static final Pattern SELF_METRIC = Pattern.compile("rdmamon_collector_[a-z_]+");
+
 
     private static void assumePromtool() {
         assumeTrue(Promtool.available(), "promtool is not installed at " + Promtool.EXECUTABLE
@@ -118,7 +122,7 @@ class PromtoolRulesTest {
     @Test
     void everyAlertNamesItsRuleSeverityPortAndRunbook() {
         Set<String> coveredRules = new TreeSet<>();
-        for (JsonNode alert : GrafanaFiles.alerts()) {
+        for (JsonNode alert : GrafanaFiles.diagnosisAlerts()) {
             String name = alert.get("alert").asText();
             String rule = alert.path("labels").path("rule").asText();
             assertTrue(RULE_IDS.contains(rule), name + ": rule label '" + rule + "' is not a diagnosis rule id");
@@ -143,6 +147,34 @@ class PromtoolRulesTest {
         assertEquals(RULE_IDS, coveredRules, "diagnosis rules without an alert");
     }
 
+    /**
+     * The self alerts (docs/metrics.md "Self alerts"): told apart by {@code component="rdmamon"}, no diagnosis rule id,
+     * the replica named for the grouping and inhibition of deploy/alertmanager, a runbook page in the repository each.
+     */
+    @Test
+    void everySelfAlertNamesItsComponentReplicaAndRunbook() {
+        List<JsonNode> selfAlerts = GrafanaFiles.selfAlerts();
+        assertEquals(8, selfAlerts.size(), "the self alerts of issue 36");
+        for (JsonNode alert : selfAlerts) {
+            String name = alert.get("alert").asText();
+            assertTrue(name.startsWith("Rdmamon"), name);
+            assertTrue(alert.path("labels").path("rule").isMissingNode(), name + " carries a diagnosis rule label");
+            assertTrue(Set.of("warning", "critical").contains(alert.path("labels").path("severity").asText()), name);
+            assertFalse(alert.path("for").asText().isEmpty(), name + " has no `for:` hysteresis");
+            assertTrue(alert.path("expr").asText().contains("\"replica\", \"$1\", \"instance\""),
+                    name + " does not name the replica");
+            assertTrue(alert.path("annotations").path("summary").asText().contains("{{ $labels.replica }}"), name);
+            String runbook = alert.path("annotations").path("runbook").asText();
+            assertTrue(runbook.startsWith("docs/runbooks/self/"), name + ": runbook " + runbook);
+            assertTrue(Files.isRegularFile(GrafanaFiles.ROOT.resolve(runbook)), name + ": no page " + runbook);
+            for (String metric : SELF_METRIC.matcher(alert.path("expr").asText()).results().map(r -> r.group())
+                    .toList()) {
+                assertTrue(MetricSelection.COLLECTOR_SELF.contains(metric.replaceFirst("_(sum|count|bucket)$", "")),
+                        name + " reads " + metric + ", which the collector does not export");
+            }
+        }
+    }
+
     @Test
     void everyRunbookPageBelongsToARule() {
         for (Path page : GrafanaFiles.list(RUNBOOKS, ".md")) {
@@ -157,6 +189,9 @@ class PromtoolRulesTest {
     void rulesReadOnlyRdmamonMetrics() {
         Set<String> recorded = GrafanaFiles.recordedNames();
         for (JsonNode rule : GrafanaFiles.rules()) {
+            if (GrafanaFiles.selfAlerts().contains(rule)) {
+                continue; // rdmamon's own series: everySelfAlertNamesItsComponentReplicaAndRunbook
+            }
             String id = rule.has("alert") ? rule.get("alert").asText() : rule.get("record").asText();
             Set<String> names = GrafanaFiles.metricNames(rule.path("expr").asText());
             assertFalse(names.isEmpty(), id + " reads no rdma metric");

@@ -57,6 +57,7 @@ public final class MetricSelection {
             "rdmamon_collector_admission_estimated_bytes", "rdmamon_collector_admission_limit_bytes",
             "rdmamon_collector_agent_streams_closed_total", "rdmamon_collector_auth_failures_total",
             "rdmamon_collector_cluster_members", "rdmamon_collector_connected_agents",
+            "rdmamon_collector_event_loop_delay_seconds", "rdmamon_collector_metrics_render_seconds",
             "rdmamon_collector_frames_received_total", "rdmamon_collector_frames_rejected_total",
             "rdmamon_collector_history_bytes", "rdmamon_collector_history_points_per_port",
             "rdmamon_collector_history_points_shed_total", "rdmamon_collector_http_connections",
@@ -71,11 +72,29 @@ public final class MetricSelection {
             "rdmamon_collector_samples_ingested_total", "rdmamon_collector_samples_refused_total");
 
     /**
+     * The process's own families in {@link Profile#MINIMAL} (docs/metrics.md "Process health"): the build, and what the
+     * process costs its host (CPU, resident memory, file descriptors: a handful of series), and the agent's sample loop
+     * and stream. The JVM's and Vert.x's
+     * ({@code jvm_*}, {@code system_*}, {@code vertx_*}: about a hundred series a process) are left out: on every
+     * agent's {@code --listen} they would multiply by the fleet.
+     */
+    static final Set<String> PROCESS_MINIMAL = Set.of("rdmamon_build_info", "process_cpu_seconds_total",
+            "process_resident_memory_bytes", "process_open_fds", "process_max_fds", "process_start_time_seconds",
+            // the agent's own health on its --listen /metrics (AgentHealth): four series
+            "rdmamon_agent_sample_overruns_total", "rdmamon_agent_sample_failures_total",
+            "rdmamon_agent_replay_buffer_samples", "rdmamon_agent_connects_total");
+
+    /** The process's own families the rdmamon health dashboard reads, in {@link Profile#STANDARD}. */
+    static final Set<String> PROCESS_STANDARD = union(PROCESS_MINIMAL, Set.of("jvm_memory_used_bytes",
+            "jvm_memory_max_bytes", "jvm_gc_pause_seconds", "jvm_threads_live_threads", "vertx_pool_queue_pending",
+            "vertx_http_server_requests_total", "vertx_http_server_active_connections"));
+
+    /**
      * {@link Profile#MINIMAL}: traffic (port bytes and packets, bytes per priority), errors (the IB port error
      * counters, the transport errors the recording rules watch), state (port state, physical state, rate, port
      * info, the agent's liveness and source success), the diagnoses, and the collector's own families.
      */
-    static final Set<String> MINIMAL = union(COLLECTOR_SELF, Set.of(
+    static final Set<String> MINIMAL = union(COLLECTOR_SELF, PROCESS_MINIMAL, Set.of(
             // traffic
             "rdma_port_data_received_bytes_total", "rdma_port_data_transmitted_bytes_total",
             "rdma_port_packets_received_total", "rdma_port_packets_transmitted_total", "rdma_prio_bytes_total",
@@ -104,7 +123,7 @@ public final class MetricSelection {
      * when a shipped query names a family missing here). Diagnosis evidence needs none: the engine judges the
      * samples in the collector, not the exposition.
      */
-    static final Set<String> STANDARD = union(MINIMAL, Set.of(
+    static final Set<String> STANDARD = union(MINIMAL, PROCESS_STANDARD, Set.of(
             "rdma_device_info", "rdma_gid_info", "rdma_port_workload_qps", "rdma_port_fec_info", "rdma_module_info",
             "rdma_module_rx_power_threshold_watts", "rdma_module_rx_power_watts", "rdma_module_temperature_celsius",
             "rdma_module_temperature_threshold_celsius", "rdma_module_tx_power_threshold_watts",
@@ -139,13 +158,19 @@ public final class MetricSelection {
             "rdma_hw_rx_pps_limit_drop_cnt_total", "rdma_hw_hw_rx_pps_limit_drop_cnt_total"));
 
     /** The fixed families: every name in {@link MetricFamilies} as its sample lines spell it, and the collector's. */
-    static final Set<String> FIXED = union(COLLECTOR_SELF, Stream.of(MetricFamilies.NODE, MetricFamilies.COLLECTOR,
-            MetricFamilies.FABRIC).flatMap(List::stream).map(MetricSelection::exposedName).collect(Collectors.toSet()));
+    static final Set<String> FIXED = union(COLLECTOR_SELF, PROCESS_STANDARD, Stream.of(MetricFamilies.NODE,
+            MetricFamilies.COLLECTOR, MetricFamilies.FABRIC).flatMap(List::stream).map(MetricSelection::exposedName)
+            .collect(Collectors.toSet()));
     /**
      * A family named after a counter: {@code rdma_port_<name>_total}, {@code rdma_hw_<name>_total}, a fabric port's
      * {@code rdma_fabric_port_<name>_total}.
      */
     private static final Pattern COUNTER_FILE_FAMILY = Pattern.compile("rdma_(port|hw|fabric_port)_[a-z0-9_]+_total");
+    /**
+     * A family of the process's own binders ({@code io.rdmamon.protocol.telemetry}): which ones exist depends on the
+     * JVM (its memory pools, its collectors) and on what Vert.x has seen, so any such name is accepted.
+     */
+    private static final Pattern PROCESS_FAMILY = Pattern.compile("(jvm|process|system|vertx)_[a-z0-9_]+");
     private static final Pattern ITEM = Pattern.compile("[a-z_*][a-z0-9_*]*");
 
     public static final MetricSelection FULL = new MetricSelection(Profile.FULL, List.of());
@@ -203,7 +228,8 @@ public final class MetricSelection {
         if (!known(name, pattern)) {
             throw new IllegalArgumentException("unknown metric family '" + name + "' (docs/metrics.md); known: "
                     + String.join(", ", new TreeSet<>(FIXED)) + ", and rdma_port_<counter>_total, "
-                    + "rdma_hw_<counter>_total for each counter file (e.g. rdma_hw_out_of_sequence_total)");
+                    + "rdma_hw_<counter>_total for each counter file (e.g. rdma_hw_out_of_sequence_total), and the "
+                    + "process's jvm_*, process_*, system_*, vertx_* families");
         }
         return new Item(text.charAt(0) == '+', name, pattern);
     }
@@ -211,9 +237,11 @@ public final class MetricSelection {
     /** The name is a family, or the pattern can match one (a fixed one, or a counter file's). */
     private static boolean known(String name, Pattern pattern) {
         if (!name.contains("*")) {
-            return FIXED.contains(name) || COUNTER_FILE_FAMILY.matcher(name).matches();
+            return FIXED.contains(name) || COUNTER_FILE_FAMILY.matcher(name).matches()
+                    || PROCESS_FAMILY.matcher(name).matches();
         }
-        if (FIXED.stream().anyMatch(f -> pattern.matcher(f).matches())) {
+        if (FIXED.stream().anyMatch(f -> pattern.matcher(f).matches())
+                || Stream.of("jvm_", "process_", "system_", "vertx_").anyMatch(p -> name.startsWith(p))) {
             return true;
         }
         // could it match a counter file's rdma_port_<x>_total or rdma_hw_<x>_total? The literal text before the first

@@ -63,6 +63,15 @@ class MetricSelectionTest {
             "full,-rdma_module_*                     | rdma_port_info                          | true",
             "' standard , -rdma_gid_info '           | rdma_gid_info                           | false",
             "''                                      | rdma_gid_info                           | true",
+            // the process's own families (docs/metrics.md "Process health")
+            "minimal                                 | process_resident_memory_bytes           | true",
+            "minimal                                 | rdmamon_build_info                      | true",
+            "minimal                                 | jvm_memory_used_bytes                   | false",
+            "minimal                                 | vertx_http_server_requests_total        | false",
+            "standard                                | jvm_memory_used_bytes                   | true",
+            "standard                                | jvm_buffer_count_buffers                | false",
+            "minimal,+jvm_*                          | jvm_buffer_count_buffers                | true",
+            "full,-vertx_*                           | vertx_pool_queue_pending                | false",
     })
     void decides(String spec, String family, boolean included) {
         assertEquals(included, MetricSelection.parse(spec).includes(family));
@@ -74,7 +83,7 @@ class MetricSelectionTest {
             "Standard            | unknown metrics profile 'Standard'",
             "standard,rdma_gid_info | must be +family or -family",
             "standard,-          | must be +family or -family",
-            "standard,-rdma_gid  | unknown metric family 'rdma_gid' (docs/metrics.md); known: rdma_agent_last_sample_timestamp_seconds",
+            "standard,-rdma_gid  | unknown metric family 'rdma_gid' (docs/metrics.md); known: jvm_gc_pause_seconds",
             "standard,-rdma_prio_bytes | unknown metric family 'rdma_prio_bytes'",
             "standard,+rdma_hw_x | unknown metric family 'rdma_hw_x'",
             "standard,+node_*    | unknown metric family 'node_*'",

@@ -1,4 +1,4 @@
-package io.rdmamon.collector;
+package io.rdmamon.protocol.testing;
 
 import java.io.IOException;
 import java.io.OutputStream;
