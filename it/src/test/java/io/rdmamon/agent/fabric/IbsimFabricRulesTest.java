@@ -118,6 +118,8 @@ class IbsimFabricRulesTest {
         ibsim.console("Unlink \"leaf1\"[3]", "sim>");
         assertEquals(Set.of("fabric_link_down " + LEAF1_SPINE0), sweep(store, reader, true));
         ibsim.console("ReLink \"leaf1\"[3]", "sim>");
+        // a relinked port trains to LinkUp but stays Init, carrying nothing, until the SM makes it Active: still down
+        assertEquals(Set.of("fabric_link_down " + LEAF1_SPINE0), sweep(store, reader, true), "relinked, not active");
         ibsim.runOpensmOnce(dir);
         assertEquals(Set.of(), sweep(store, reader, true), "the cable is back");
     }
