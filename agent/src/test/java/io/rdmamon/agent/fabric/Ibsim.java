@@ -65,8 +65,11 @@ final class Ibsim implements AutoCloseable {
         Waits.waitFor(() -> output.indexOf(confirmation, from) >= 0, "ibsim to answer " + command);
     }
 
-    /** opensm's one sweep assigns the LIDs the PMA queries need; -o makes it exit after it. */
-    private void runOpensmOnce(Path dir) throws Exception {
+    /**
+     * opensm's one sweep assigns the LIDs the PMA queries need, and brings a relinked port from Init to Active; -o
+     * makes it exit after it.
+     */
+    void runOpensmOnce(Path dir) throws Exception {
         ProcessBuilder builder = new ProcessBuilder(List.of("opensm", "-o", "-f", dir.resolve("opensm.log").toString()))
                 .redirectErrorStream(true).redirectOutput(dir.resolve("opensm.out").toFile());
         builder.environment().putAll(environment);
