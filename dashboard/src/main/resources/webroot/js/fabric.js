@@ -18,6 +18,8 @@ const RULE_CLASS = {fabric_link_down: 'bad', fabric_cable_errors: 'bad', fabric_
 const WIDTH = 1000;
 const ROW_GAP = 120;
 const MARGIN = 20;
+/** The view reads the fabric again this often while open: a sweeper sends counters every 15 s by default. */
+const REFRESH_MILLIS = 15_000;
 
 const svg = (tag, attrs) => {
   const node = document.createElementNS(SVG, tag);
@@ -70,6 +72,7 @@ export class Fabric {
   async open(subnet, linkEnd) {
     this.view.hidden = false;
     const generation = ++this.generation;
+    clearTimeout(this.timer);
     const status = byId('fab-status');
     status.textContent = 'Loading…';
     try {
@@ -95,12 +98,15 @@ export class Fabric {
     } catch (e) {
       if (e instanceof AuthRequired || generation !== this.generation) return;
       status.textContent = 'Fabric not available: ' + e.message;
+    } finally {
+      if (generation === this.generation) this.timer = setTimeout(() => this.open(subnet, linkEnd), REFRESH_MILLIS);
     }
   }
 
   close() {
     this.view.hidden = true;
     this.generation++;
+    clearTimeout(this.timer);
   }
 
   renderPicker(fabrics, subnet) {
