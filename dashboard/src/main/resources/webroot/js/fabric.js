@@ -68,11 +68,24 @@ export class Fabric {
     byId('fab-subnet').addEventListener('change', (e) => { location.hash = fabricHref(e.target.value); });
   }
 
-  /** Shows the fabric of `subnet` (the first when not given) and, when given, the link at `linkEnd` (guid/port). */
-  async open(subnet, linkEnd) {
+  /**
+   * Shows the fabric of `subnet` (the first when not given) and, when given, the link at `linkEnd` (guid/port). A link
+   * opened on the fabric already drawn does not read the fabric again (at 2,000 hosts that is a second or more); the
+   * timer does, every REFRESH_MILLIS.
+   */
+  async open(subnet, linkEnd, refresh) {
+    const drawn = !this.view.hidden && this.shown && (this.shown === subnet || !subnet);
     this.view.hidden = false;
+    this.wanted = {subnet, linkEnd}; // what the timer reads again
+    if (drawn && !refresh) {
+      const generation = ++this.generation;
+      if (linkEnd) await this.showLink(this.shown, linkEnd, generation);
+      else byId('fab-link').replaceChildren();
+      return;
+    }
     const generation = ++this.generation;
     clearTimeout(this.timer);
+    this.shown = null;
     const status = byId('fab-status');
     status.textContent = 'Loading…';
     try {
@@ -90,6 +103,7 @@ export class Fabric {
       const fabric = fabrics.find((f) => f.subnet === subnet) || fabrics[0];
       const started = performance.now();
       this.render(fabric);
+      this.shown = fabric.subnet;
       measure('fabric-render', performance.now() - started);
       status.textContent = fabric.nodes.length + ' nodes, ' + fabric.links.length + ' links; last sweep '
         + (fabric.lastSweepMillis ? fmt.clock(fabric.lastSweepMillis) : '—') + (fabric.stale ? ' (stale: no sweeper)' : '');
@@ -99,12 +113,15 @@ export class Fabric {
       if (e instanceof AuthRequired || generation !== this.generation) return;
       status.textContent = 'Fabric not available: ' + e.message;
     } finally {
-      if (generation === this.generation) this.timer = setTimeout(() => this.open(subnet, linkEnd), REFRESH_MILLIS);
+      if (generation === this.generation) {
+        this.timer = setTimeout(() => this.open(this.wanted.subnet, this.wanted.linkEnd, true), REFRESH_MILLIS);
+      }
     }
   }
 
   close() {
     this.view.hidden = true;
+    this.shown = null;
     this.generation++;
     clearTimeout(this.timer);
   }
