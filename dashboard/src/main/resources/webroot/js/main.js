@@ -80,6 +80,14 @@ function renderStatus() {
 }
 setInterval(renderStatus, 1000);
 
+/** Hides the overview, the port page and the Probes view: what a full-page view (pingmesh, timeline, fabric) does. */
+function showOnlyAView() {
+  byId('overview-view').hidden = true;
+  detail.close();
+  probes.closePort();
+  probes.closeView();
+}
+
 function route() {
   const hash = location.hash.replace(/^#/, '') || '/';
   const [path, query] = hash.split('?');
@@ -97,10 +105,7 @@ function route() {
   if (!inFabric) fabric.close();
   if (parts[0] !== 'port') portChanges.close();
   if (inFabric) {
-    byId('overview-view').hidden = true;
-    detail.close();
-    probes.closePort();
-    probes.closeView();
+    showOnlyAView();
     const params = new URLSearchParams(query || '');
     fabric.open(params.get('subnet') || '', params.get('link') || '');
     byId('crumbs').replaceChildren(params.get('subnet') || '');
@@ -108,10 +113,7 @@ function route() {
     return;
   }
   if (inTimeline) {
-    byId('overview-view').hidden = true;
-    detail.close();
-    probes.closePort();
-    probes.closeView();
+    showOnlyAView();
     const params = new URLSearchParams(query || '');
     const filters = {node: params.get('node') || '', kind: params.get('kind') || '',
       severity: params.get('severity') || ''};
@@ -121,10 +123,7 @@ function route() {
     return;
   }
   if (inPingmesh) {
-    byId('overview-view').hidden = true;
-    detail.close();
-    probes.closePort();
-    probes.closeView();
+    showOnlyAView();
     const group = new URLSearchParams(query || '').get('group') || '';
     pingmesh.open(group);
     byId('crumbs').replaceChildren(group ? 'group ' + group : '');
