@@ -1,7 +1,7 @@
 // Wiring: the push stream feeds the fleet model and the open port; the URL fragment says what is
 // open, so every view is a deep link (#/port/<node>/<device>/<port>[/<tab>], #/?q=…&f=…,
-// #/probes[/<id>], #/pingmesh[?group=G], #/timeline[?node=&kind=&severity=]). The views (overview.js, detail.js,
-// probes.js, pingmesh.js, timeline.js) never import one
+// #/probes[/<id>], #/pingmesh[?group=G], #/timeline[?node=&kind=&severity=], #/fabric[?subnet=&link=]). The views (overview.js, detail.js,
+// probes.js, pingmesh.js, timeline.js, fabric.js) never import one
 // another: this module composes them (the pingmesh view starts probes into the Probes view's store), and what they
 // share lives in helper modules (dom.js, links.js, diagnoses.js, format.js).
 
@@ -13,6 +13,7 @@ import {Detail} from './detail.js';
 import {Probes} from './probes.js';
 import {Pingmesh} from './pingmesh.js';
 import {PortChanges, Timeline} from './timeline.js';
+import {Fabric} from './fabric.js';
 import {onAuthRequired, setToken, token} from './api.js';
 import * as fmt from './format.js';
 import {byId, setText} from './dom.js';
@@ -65,6 +66,7 @@ const probes = new Probes(fleet);
 const pingmesh = new Pingmesh(probes.store);
 const timeline = new Timeline();
 const portChanges = new PortChanges();
+const fabric = new Fabric();
 
 function renderStatus() {
   if (status.connected) {
@@ -78,6 +80,14 @@ function renderStatus() {
 }
 setInterval(renderStatus, 1000);
 
+/** Hides the overview, the port page and the Probes view: what a full-page view (pingmesh, timeline, fabric) does. */
+function showOnlyAView() {
+  byId('overview-view').hidden = true;
+  detail.close();
+  probes.closePort();
+  probes.closeView();
+}
+
 function route() {
   const hash = location.hash.replace(/^#/, '') || '/';
   const [path, query] = hash.split('?');
@@ -85,17 +95,25 @@ function route() {
   const inProbes = parts[0] === 'probes';
   const inPingmesh = parts[0] === 'pingmesh';
   const inTimeline = parts[0] === 'timeline';
+  const inFabric = parts[0] === 'fabric';
   byId('probes-link').toggleAttribute('aria-current', inProbes);
   byId('pingmesh-link').toggleAttribute('aria-current', inPingmesh);
   byId('timeline-link').toggleAttribute('aria-current', inTimeline);
+  byId('fabric-link').toggleAttribute('aria-current', inFabric);
   if (!inPingmesh) pingmesh.close();
   if (!inTimeline) timeline.close();
+  if (!inFabric) fabric.close();
   if (parts[0] !== 'port') portChanges.close();
+  if (inFabric) {
+    showOnlyAView();
+    const params = new URLSearchParams(query || '');
+    fabric.open(params.get('subnet') || '', params.get('link') || '');
+    byId('crumbs').replaceChildren(params.get('subnet') || '');
+    document.title = 'Fabric · rdmamon';
+    return;
+  }
   if (inTimeline) {
-    byId('overview-view').hidden = true;
-    detail.close();
-    probes.closePort();
-    probes.closeView();
+    showOnlyAView();
     const params = new URLSearchParams(query || '');
     const filters = {node: params.get('node') || '', kind: params.get('kind') || '',
       severity: params.get('severity') || ''};
@@ -105,10 +123,7 @@ function route() {
     return;
   }
   if (inPingmesh) {
-    byId('overview-view').hidden = true;
-    detail.close();
-    probes.closePort();
-    probes.closeView();
+    showOnlyAView();
     const group = new URLSearchParams(query || '').get('group') || '';
     pingmesh.open(group);
     byId('crumbs').replaceChildren(group ? 'group ' + group : '');
@@ -154,7 +169,7 @@ document.addEventListener('keydown', (e) => {
     else if (!byId('pingmesh-view').hidden) byId('pm-group').focus();
     else if (!byId('timeline-view').hidden) byId('tl-node').focus();
     else byId('counter-search').focus();
-  } else if (e.key === 'Escape' && !typing && /^#\/(port\/|probes|pingmesh|timeline)/.test(location.hash)) {
+  } else if (e.key === 'Escape' && !typing && /^#\/(port\/|probes|pingmesh|timeline|fabric)/.test(location.hash)) {
     location.hash = '#/';
   }
 });
