@@ -152,10 +152,17 @@ class HaOverlayTest {
         List<String> relabelled = new ArrayList<>();
         for (JsonNode relabel : endpoint.path("metricRelabelings")) {
             assertEquals("__name__", relabel.at("/sourceLabels/0").asText());
-            assertEquals("rdma_.*", relabel.path("regex").asText(), "only the fleet's series, not rdmamon_collector_*");
+            String regex = relabel.path("regex").asText();
+            if (relabel.path("targetLabel").asText().equals("replica")) {
+                // before the instance is replaced: rdma_agent_up keeps its exporting pod for the alert inhibition
+                assertEquals("instance", relabel.at("/sourceLabels/1").asText());
+                assertEquals("rdma_agent_up;(.*)", regex);
+            } else {
+                assertEquals("rdma_.*", regex, "only the fleet's series, not rdmamon_collector_*");
+            }
             relabelled.add(relabel.path("targetLabel").asText() + "=" + relabel.path("replacement").asText());
         }
-        assertEquals(List.of("instance=rdmamon-collector", "pod="), relabelled);
+        assertEquals(List.of("replica=$1", "instance=rdmamon-collector", "pod="), relabelled);
         // the ServiceMonitor selects the agent-facing Service, whose endpoints are every replica
         assertEquals(resource("Service", "rdmamon-collector").at("/metadata/labels/app.kubernetes.io~1component"),
                 resource("ServiceMonitor", "rdmamon-collector").at("/spec/selector/matchLabels/app.kubernetes.io~1component"));
