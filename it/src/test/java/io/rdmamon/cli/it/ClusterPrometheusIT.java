@@ -132,8 +132,11 @@ class ClusterPrometheusIT {
         // goes pending for the moved node's ports for one evaluation (its lossless side is missing for a moment
         // after the move; not yet understood), which its `for:` absorbs. Printed with the series it reads.
         String since = "[" + ((System.currentTimeMillis() - killed) / 1000 + 40) + "s]";
-        JsonNode fired = prometheus.query("max_over_time(ALERTS{alertstate=\"firing\"}" + since + ")");
-        assertEquals(0, fired.size(), "no alert fired at any moment: " + fired);
+        // rdmamon's own alerts (component="rdmamon": collector down, replica missing) may rightly fire here, since a
+        // replica is down for a while; no alert about the fleet may.
+        JsonNode fired = prometheus.query("max_over_time(ALERTS{alertstate=\"firing\",component!=\"rdmamon\"}"
+                + since + ")");
+        assertEquals(0, fired.size(), "no fleet alert fired at any moment: " + fired);
         JsonNode pending = prometheus.query("max_over_time(ALERTS{alertstate=\"pending\"}" + since + ")");
         if (!pending.isEmpty()) {
             System.out.println("ClusterPrometheusIT: pending for a moment during the failover: " + pending
