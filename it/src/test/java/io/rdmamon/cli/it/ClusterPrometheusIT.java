@@ -145,7 +145,14 @@ class ClusterPrometheusIT {
                     "count_over_time(rdma:port_lossless_priority:info{node=\"" + moving + "\"}" + since + ")"));
         }
         JsonNode now = prometheus.alerts();
-        assertEquals(0, now.findValuesAsText("state").stream().filter("firing"::equals).count(), now.toString());
+        long fleetFiring = 0;
+        for (JsonNode alert : now) {
+            if (alert.path("state").asText().equals("firing")
+                    && !alert.path("labels").path("component").asText().equals("rdmamon")) {
+                fleetFiring++;
+            }
+        }
+        assertEquals(0, fleetFiring, "no fleet alert firing (rdmamon's own may be, a replica was down): " + now);
     }
 
     private static double value(JsonNode result) {

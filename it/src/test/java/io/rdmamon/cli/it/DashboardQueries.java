@@ -47,7 +47,7 @@ final class DashboardQueries {
     }
 
     static final Map<String, String> VARIABLES = Map.of("node", ".*", "device", ".*", "port", ".*", "replica", ".*",
-            "__rate_interval", "30s", "__interval", "15s", "__range", "5m");
+            "agent_job", ".*", "__rate_interval", "30s", "__interval", "15s", "__range", "5m");
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Pattern VARIABLE = Pattern.compile("\\$\\{(\\w+)(?::\\w+)?}|\\$(\\w+)");
