@@ -136,10 +136,10 @@ class ScenarioAlertsIT {
     private static final Map<Scenario, Map<String, String>> TOLERATED_BY_FAULT = new EnumMap<>(Map.of(
             Scenario.DIRTY_OPTIC, Map.of("RdmaModuleRxPowerDrift", "module_power_out_of_range"),
             Scenario.LINK_DEGRADED, Map.of("RdmaLinkDown", "link_down"),
-            // the reboot takes each port down and up again: link_downed rises, so the counter alert RdmaLinkFlapping
-            // (no rule label: not a diagnosis) may fire
+            // the reboot takes each port down and up again: link_downed rises, so RdmaLinkFlapping (rule label
+            // link_degraded, as for link-degraded's flaps) may fire
             Scenario.REBOOT_QOS, Map.of("RdmaPfcNotEnabled", "pfc_not_enabled", "RdmaQosTrustNotDscp",
-                    "qos_trust_not_dscp", "RdmaQosConfigDrift", "qos_config_drift", "RdmaLinkFlapping", "")));
+                    "qos_trust_not_dscp", "RdmaQosConfigDrift", "qos_config_drift", "RdmaLinkFlapping", "link_degraded")));
     /** The scenario one of whose agents is stopped, so that RdmaAgentStale has something to say. */
     private static final Scenario STALE_IN = Scenario.GID_MISSING;
 
