@@ -32,6 +32,7 @@ import io.rdmamon.agent.workload.WorkloadAttributor;
 import io.rdmamon.nativeio.NativeSupport;
 import io.rdmamon.nativeio.rdma.NetlinkRdma;
 import io.rdmamon.nativeio.rdma.RdmaNetlink;
+import io.rdmamon.protocol.json.StrictJson;
 import io.rdmamon.protocol.model.EthtoolStats;
 import io.rdmamon.protocol.model.HostSample;
 import io.rdmamon.protocol.model.IbDevice;
@@ -333,6 +334,10 @@ public final class HostReader {
             if (dcb == null) {
                 dcb = live ? NetlinkDcbSource.loadNative() : new CapturedDcbSource(root);
             }
+            // A captured DCB read parses its JSON inside the read deadline, and a JVM's first parse loads the JSON
+            // library's classes: seconds on a loaded machine, which the watchdog would take for a stuck read and
+            // skip that netdev's QoS. Loaded here, before any deadline runs.
+            loadJsonParser();
             if (rdmaNetlink == null && live) {
                 rdmaNetlink = new NetlinkRdma();
             }
@@ -375,6 +380,15 @@ public final class HostReader {
             Path capture = root.resolve("kmsg");
             return Files.isRegularFile(capture) ? new KmsgSource(new KernelEventLog(new CapturedKmsgFeed(capture)),
                     "kmsg", clock::millis, null) : null;
+        }
+    }
+
+    /** One small document through the JSON parser every capture uses, so that its classes are loaded. */
+    private static void loadJsonParser() {
+        try {
+            StrictJson.mapper().readTree("{\"loaded\":[1,\"a\",true]}");
+        } catch (IOException e) {
+            throw new UncheckedIOException("the JSON parser refused a constant document", e);
         }
     }
 
