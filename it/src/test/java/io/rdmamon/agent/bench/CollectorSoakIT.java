@@ -56,7 +56,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * left stale; every values frame of the fleet and of the reconnecting agents is acknowledged (nothing lost); no
  * hostile node has a sample applied.
  *
- * <p>Bounded: {@code -Drdmamon.soak.seconds} (300) and {@code -Drdmamon.soak.nodes} (500); loopback only; every
+ * <p>Bounded: {@code -Drdmamon.soak.seconds} (150) and {@code -Drdmamon.soak.nodes} (500); loopback only; every
  * loop stops by itself.
  */
 @Slow
@@ -70,7 +70,9 @@ class CollectorSoakIT {
 
     @Test
     void collectorHoldsAFleetUnderHostileFramesAndReconnects(Vertx vertx) throws Exception {
-        int seconds = Integer.getInteger("rdmamon.soak.seconds", 300);
+        // 150 s in --all: the heap is compared over 100 s of the fleet's 1,000 frames a second (50 s of warm-up),
+        // which a leak of a retained object per frame far exceeds; -Drdmamon.soak.seconds=300 for the reference figure
+        int seconds = Integer.getInteger("rdmamon.soak.seconds", 150);
         int nodes = Integer.getInteger("rdmamon.soak.nodes", 500);
         HostSample template = SyntheticHosts.eightPortHost();
         Path config = Files.createTempFile("rdmamon-soak", ".json");
@@ -132,8 +134,9 @@ class CollectorSoakIT {
                     HttpResponse.BodyHandlers.ofString()).body());
             fleet.stopping = true;
             attacker.stopping = true;
-            // the last second's frames are acknowledged within a moment
-            Thread.sleep(2000);
+            // the last second's frames are acknowledged within a moment (a missing one fails the equality below)
+            Waits.pollUntil(() -> fleet.sent.get() - fleet.acks.get(), unacked -> unacked == 0, Duration.ofSeconds(10),
+                    Duration.ofMillis(100));
             String stats = collector.ask("stats");
 
             System.out.printf("soak: %d s, %d nodes; healthz worst %d ms; heap after GC %s; fleet sent %d, acked %d, "
