@@ -41,6 +41,7 @@ public final class Lab implements AutoCloseable {
             throw new IllegalArgumentException("a lab has 1 to " + MAX_VMS + " VMs, not " + count);
         }
         LabBootFiles boot = LabBootFiles.prepare();
+        GuestClassArchive.ensure();
         String id = HexFormat.of().toHexDigits((short) ThreadLocalRandom.current().nextInt());
         LabNetwork network = LabNetwork.create(id);
         List<LabVm> vms = new ArrayList<>();
