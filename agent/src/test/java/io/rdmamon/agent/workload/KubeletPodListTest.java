@@ -150,7 +150,7 @@ class KubeletPodListTest {
         Promise<Void> reset = Promise.promise();
         HttpServer endless = vertx.createHttpServer().requestHandler(request -> {
             request.connection().closeHandler(closed -> reset.tryComplete());
-            HostileKubelet.flood(request.response().setChunked(true), 4L * KubeletPodList.MAX_BODY_BYTES, written);
+            HostilePodList.flood(request.response().setChunked(true), 4L * KubeletPodList.MAX_BODY_BYTES, written);
         }).listen(0, "127.0.0.1").await(10, TimeUnit.SECONDS);
         try (KubeletPodList endlessList = new KubeletPodList(vertx,
                 URI.create("http://127.0.0.1:" + endless.actualPort() + "/pods"), Duration.ofSeconds(60))) {

@@ -1,6 +1,6 @@
 package io.rdmamon.cli.it;
 
-import io.rdmamon.agent.workload.HostileKubelet;
+import io.rdmamon.agent.workload.HostilePodList;
 import io.rdmamon.collector.deploy.ShippedAgentFlags;
 import io.rdmamon.protocol.testing.Waits;
 import io.vertx.core.Vertx;
@@ -88,10 +88,10 @@ class HostileKubeletMemoryIT {
         if (requests.incrementAndGet() % 2 == 1) {
             AtomicLong written = new AtomicLong();
             request.connection().closeHandler(closed -> floodsCut.add(written.get()));
-            HostileKubelet.flood(request.response().setChunked(true), HUGE_BYTES, written);
+            HostilePodList.flood(request.response().setChunked(true), HUGE_BYTES, written);
         } else {
             request.connection().closeHandler(closed -> tricklesCut.add(Duration.ofNanos(System.nanoTime() - started)));
-            HostileKubelet.trickle(vertx, request.response());
+            HostilePodList.trickle(vertx, request.response());
         }
     }
 
