@@ -51,12 +51,14 @@ public final class HostSampleLimits {
         HostSampleLimits fit = new HostSampleLimits();
         List<IbDevice> devices = fit.devices(sample.devices());
         Map<String, String> ncclConf = fit.ncclConf(sample.ncclConf());
-        if (devices == sample.devices() && ncclConf == sample.ncclConf() && fit.problems.isEmpty()
+        List<SourceStatus> statuses = fit.problems.values().stream().filter(Problems::any)
+                .map(p -> SourceStatus.failed(SOURCE, p.subject, p.reason())).toList();
+        if (devices == sample.devices() && ncclConf == sample.ncclConf() && statuses.isEmpty()
                 && sample.sources().size() <= WireLimits.MAX_SOURCES) {
             return sample;
         }
         List<SourceStatus> sources = new ArrayList<>(sample.sources());
-        fit.problems.forEach((subject, p) -> sources.add(SourceStatus.failed(SOURCE, subject, p.reason())));
+        sources.addAll(statuses);
         return new HostSample(sample.node(), sample.timestampMillis(), devices, boundSources(sources), ncclConf,
                 sample.topology(), sample.kernel());
     }
@@ -66,7 +68,7 @@ public final class HostSampleLimits {
         Set<String> names = new HashSet<>();
         for (IbDevice device : in) {
             String name = name(device.name());
-            Problems p = new Problems(name);
+            Problems p = problem(name);
             if (out.size() == WireLimits.MAX_DEVICES) {
                 p.drop("device " + WireText.quote(name) + " is past the " + WireLimits.MAX_DEVICES
                         + " devices a node may have");
@@ -85,7 +87,7 @@ public final class HostSampleLimits {
     }
 
     private IbDevice device(IbDevice d, String name) {
-        Problems p = new Problems(name);
+        Problems p = problem(name);
         String nodeType = label(p, "node_type", d.nodeType());
         String nodeGuid = label(p, "node_guid", d.nodeGuid());
         String sysImageGuid = label(p, "sys_image_guid", d.sysImageGuid());
@@ -226,7 +228,7 @@ public final class HostSampleLimits {
         if (conf == null) {
             return null;
         }
-        Problems p = new Problems(HOST);
+        Problems p = problem(HOST);
         Map<String, String> out = new LinkedHashMap<>();
         conf.forEach((key, value) -> {
             String fittedKey = name(key);
@@ -334,11 +336,12 @@ public final class HostSampleLimits {
         return true;
     }
 
-    /**
-     * What was cut and left out of one subject: counts and the first of each, quoted. Registered with the sample's
-     * problems on the first one, so a subject that fits gets no status.
-     */
-    private final class Problems {
+    private Problems problem(String subject) {
+        return problems.computeIfAbsent(subject, Problems::new);
+    }
+
+    /** What was cut and left out of one subject: counts and the first of each, quoted; a status when any. */
+    private static final class Problems {
         private final String subject;
         private int cut;
         private String firstCut;
@@ -350,14 +353,16 @@ public final class HostSampleLimits {
         }
 
         void cut(String what, String original) {
-            problems.putIfAbsent(subject, this);
             if (cut++ == 0) {
                 firstCut = what + " " + WireText.quote(original);
             }
         }
 
+        boolean any() {
+            return cut + dropped > 0;
+        }
+
         void drop(String why) {
-            problems.putIfAbsent(subject, this);
             if (dropped++ == 0) {
                 firstDropped = why;
             }
