@@ -49,7 +49,7 @@ import io.rdmamon.protocol.wire.SampleEncoder;
  */
 class HostSampleLimitsTest {
     private static final long SEED = 20261129L;
-    private static final int RANDOM_TEXTS_PER_FIELD = 40;
+    private static final int RANDOM_TEXTS_PER_FIELD = 16;
     /** The device the fields are put into, and the device and port that must stay intact beside it. */
     private static final String HOSTILE_DEVICE = "mlx5_0";
     private static final String OTHER_DEVICE = "erdma_0";
