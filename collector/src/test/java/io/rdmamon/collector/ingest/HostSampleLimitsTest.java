@@ -87,10 +87,12 @@ class HostSampleLimitsTest {
                         .ethtool(EthtoolStats.of(p.ethtool().netdev(), with(p.ethtool().raw(), t))).build()),
                 port("ethtool netdev", (p, t) -> p.toBuilder().ethtool(EthtoolStats.of(t, p.ethtool().raw())).build()),
                 port("GID", (p, t) -> p.toBuilder().gids(List.of(new GidEntry(0, t, "RoCE v2", "eth2", null))).build()),
-                port("GID netdev", (p, t) -> p.toBuilder().gids(List.of(new GidEntry(0, "fe80::1", "RoCE v2", t, null))).build()),
+                port("GID netdev", (p, t) -> p.toBuilder()
+                        .gids(List.of(new GidEntry(0, "fe80::1", "RoCE v2", t, null))).build()),
                 port("LLDP system name", (p, t) -> p.withNeighbor(new LldpNeighbor("1c:34", "mac", t, "Eth8", "ifname",
                         null))),
-                port("LLDP chassis id", (p, t) -> p.withNeighbor(new LldpNeighbor(t, "local", "leaf", "Eth8", null, t))),
+                port("LLDP chassis id", (p, t) -> p.withNeighbor(new LldpNeighbor(t, "local", "leaf", "Eth8", null,
+                        t))),
                 port("LLDP port id and description", (p, t) -> p.withNeighbor(new LldpNeighbor("1c:34", "mac", "leaf",
                         t, "local", t))),
                 port("QoS trust order", (p, t) -> p.toBuilder().qos(QosSamples.afterReboot().trustOrder(t).build())
@@ -182,27 +184,14 @@ class HostSampleLimitsTest {
         return sample.devices().stream().filter(d -> !d.name().equals(OTHER_DEVICE)).findFirst().orElseThrow();
     }
 
-    /** The texts a host may yield: fixed edge cases, then random strings over every char value and length. */
+    /** The texts a host may yield: fixed edge cases, then random strings ({@link HostTextFramesLimitsTest}). */
     private static List<String> hostTexts(Random random) {
         List<String> texts = new ArrayList<>(List.of("", " ", "\t \n", "fleet", "\u001b[31m", "a\u2028b", "\uD800",
                 "x\uDC00", "\uD83D\uDE80".repeat(200), "\"quoted\\\"} {braces} \\", "\u202Eevil", "\u0000",
                 "y".repeat(10_000), "z".repeat(100_000)));
-        IntStream.range(0, RANDOM_TEXTS_PER_FIELD).forEach(i -> texts.add(randomText(random)));
+        IntStream.range(0, RANDOM_TEXTS_PER_FIELD)
+                .forEach(i -> texts.add(HostTextFramesLimitsTest.randomText(random)));
         return texts;
-    }
-
-    private static String randomText(Random random) {
-        int length = switch (random.nextInt(3)) {
-            case 0 -> random.nextInt(8);
-            case 1 -> random.nextInt(300);
-            default -> random.nextInt(5000);
-        };
-        StringBuilder text = new StringBuilder(length);
-        for (int i = 0; i < length; i++) {
-            // half ASCII and Latin (control characters are frequent there), half any UTF-16 unit, surrogates included
-            text.append((char) (random.nextBoolean() ? random.nextInt(0x100) : random.nextInt(0x10000)));
-        }
-        return text.toString();
     }
 
     private static String printable(String text) {

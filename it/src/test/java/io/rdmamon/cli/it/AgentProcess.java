@@ -30,7 +30,8 @@ final class AgentProcess implements AutoCloseable {
 
     /** {@code rdmamon agent} with {@code jvmFlags} (e.g. the DaemonSet's) and {@code args} after {@code agent}. */
     static AgentProcess start(Path workDir, String node, List<String> jvmFlags, List<String> args) throws IOException {
-        List<String> argv = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+        List<String> argv = new ArrayList<>();
+        argv.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         argv.addAll(jvmFlags);
         argv.addAll(List.of("-jar", JAR.toAbsolutePath().toString(), "agent"));
         argv.addAll(args);
