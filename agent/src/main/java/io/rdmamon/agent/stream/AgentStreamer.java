@@ -5,6 +5,7 @@ import io.rdmamon.protocol.model.HostSample;
 import io.rdmamon.protocol.wire.Frame;
 import io.rdmamon.protocol.wire.FrameCodec;
 import io.rdmamon.protocol.wire.FrameException;
+import io.rdmamon.protocol.wire.HostSampleLimits;
 import io.rdmamon.protocol.wire.HostTextFrames;
 import io.rdmamon.protocol.wire.OptionalFrames;
 import io.rdmamon.protocol.wire.SampleEncoder;
@@ -297,7 +298,8 @@ public final class AgentStreamer extends VerticleBase {
                 socket.drainHandler(v -> sendPending());
                 return;
             }
-            for (Frame frame : encoder.encode(entry.sample(), entry.seq())) {
+            // fitted before encoding, not per frame: what it leaves out of the layout leaves the values frame too
+            for (Frame frame : encoder.encode(HostSampleLimits.fit(entry.sample()), entry.seq())) {
                 write(socket, frame);
             }
             sentUpTo = entry.seq();
@@ -366,7 +368,10 @@ public final class AgentStreamer extends VerticleBase {
         }
     }
 
-    /** Every frame leaves here: the one place host text is made fit for the collector's limits. */
+    /**
+     * Every frame leaves here: the one place host text is made fit for the collector's limits (a sample's layout
+     * names were fitted before encoding, {@link HostSampleLimits}).
+     */
     private void write(WebSocket socket, Frame frame) {
         lastWriteMillis = System.currentTimeMillis();
         socket.writeBinaryMessage(Buffer.buffer(codec.encode(HostTextFrames.sanitize(frame))));

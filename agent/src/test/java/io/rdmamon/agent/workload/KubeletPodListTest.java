@@ -2,7 +2,6 @@ package io.rdmamon.agent.workload;
 
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
-import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServer;
 import io.vertx.junit5.VertxExtension;
 import org.junit.jupiter.api.AfterEach;
@@ -149,18 +148,9 @@ class KubeletPodListTest {
     void anEndlessListIsCutAtTheCap(Vertx vertx) throws Exception {
         AtomicLong written = new AtomicLong();
         Promise<Void> reset = Promise.promise();
-        Buffer chunk = Buffer.buffer(" ".repeat(64 * 1024));
         HttpServer endless = vertx.createHttpServer().requestHandler(request -> {
             request.connection().closeHandler(closed -> reset.tryComplete());
-            request.response().setChunked(true).write("{\"items\": [");
-            vertx.setPeriodic(1, id -> {
-                if (reset.future().isComplete() || written.get() > 4L * KubeletPodList.MAX_BODY_BYTES) {
-                    vertx.cancelTimer(id);
-                } else if (!request.response().writeQueueFull()) {
-                    request.response().write(chunk);
-                    written.addAndGet(chunk.length());
-                }
-            });
+            HostilePodList.flood(request.response().setChunked(true), 4L * KubeletPodList.MAX_BODY_BYTES, written);
         }).listen(0, "127.0.0.1").await(10, TimeUnit.SECONDS);
         try (KubeletPodList endlessList = new KubeletPodList(vertx,
                 URI.create("http://127.0.0.1:" + endless.actualPort() + "/pods"), Duration.ofSeconds(60))) {

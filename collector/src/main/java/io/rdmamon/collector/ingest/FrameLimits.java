@@ -8,6 +8,7 @@ import io.rdmamon.protocol.model.QosConfig;
 import io.rdmamon.protocol.model.QueuePair;
 import io.rdmamon.protocol.model.RdmaResources;
 import io.rdmamon.protocol.model.SourceStatus;
+import io.rdmamon.protocol.text.WireLimits;
 import io.rdmamon.protocol.text.WireText;
 import io.rdmamon.protocol.wire.Frame;
 import io.rdmamon.protocol.wire.HostLayout;
@@ -28,9 +29,6 @@ import java.util.Set;
  * refusal names the field and the limit. Runs on the connection's decode loop: the walk is linear in the frame.
  */
 final class FrameLimits {
-    /** Capabilities a hello may announce (there is one today). */
-    private static final int MAX_CAPABILITIES = 16;
-
     private final IngestLimits limits;
 
     FrameLimits(IngestLimits limits) {
@@ -43,9 +41,9 @@ final class FrameLimits {
             if (h.instance() != null) {
                 name("hello.instance", h.instance());
             }
-            if (h.capabilities().size() > MAX_CAPABILITIES) {
+            if (h.capabilities().size() > WireLimits.MAX_CAPABILITIES) {
                 throw limit("hello.capabilities lists " + h.capabilities().size() + " entries; at most "
-                        + MAX_CAPABILITIES);
+                        + WireLimits.MAX_CAPABILITIES);
             }
             for (int i = 0; i < h.capabilities().size(); i++) {
                 name("hello.capabilities[" + i + "]", h.capabilities().get(i));
@@ -282,7 +280,7 @@ final class FrameLimits {
 
         void name(String at, String value) throws StreamRefusal {
             FrameLimits.this.name(at, value);
-            bytes += utf8Length(value);
+            bytes += WireText.utf8Length(value);
             if (bytes > limits.maxLabelBytes()) {
                 throw limit(layout + ": its names exceed " + limits.maxLabelBytes() + " bytes (ingest.maxLabelBytes)");
             }
@@ -330,14 +328,5 @@ final class FrameLimits {
     private static StreamRefusal duplicate(String at, String value) {
         return new StreamRefusal(StreamRefusal.PROTOCOL_ERROR, StreamRefusal.BAD_FRAME,
                 at + ": " + WireText.quote(value) + " appears twice");
-    }
-
-    private static long utf8Length(String value) {
-        long bytes = 0;
-        for (int i = 0; i < value.length(); i++) {
-            char c = value.charAt(i);
-            bytes += c < 0x80 ? 1 : c < 0x800 ? 2 : Character.isSurrogate(c) ? 2 : 3;
-        }
-        return bytes;
     }
 }

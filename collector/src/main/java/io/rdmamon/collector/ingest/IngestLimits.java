@@ -35,7 +35,7 @@ public record IngestLimits(int maxDevices, int maxPortsPerDevice, int maxCounter
     public static final int MAX_PROBE_OUTPUT_LINES = WireLimits.MAX_PROBE_OUTPUT_LINES;
     public static final int MAX_PROBE_OUTPUT_LINE_CHARS = WireLimits.MAX_PROBE_OUTPUT_LINE_CHARS;
     /** Sources of one sample (agents report one per device and netdev read). */
-    public static final int MAX_SOURCES = 1024;
+    public static final int MAX_SOURCES = WireLimits.MAX_SOURCES;
     /** Longest sampling interval a hello may announce: the node's staleness is derived from it. */
     public static final long MAX_INTERVAL_MILLIS = 86_400_000;
 
@@ -47,9 +47,10 @@ public record IngestLimits(int maxDevices, int maxPortsPerDevice, int maxCounter
         ConfigException.requirePositive("ingest.maxPortsPerDevice", maxPortsPerDevice);
         ConfigException.requirePositive("ingest.maxCountersPerGroup", maxCountersPerGroup);
         ConfigException.requirePositive("ingest.maxGidsPerPort", maxGidsPerPort);
-        if (maxNameLength < 64) {
+        if (maxNameLength < WireLimits.MIN_NAME_CHARS) {
             // below the longest names real hosts use (node names of 63, counter names of ~40 characters)
-            throw new ConfigException("ingest.maxNameLength must be at least 64: " + maxNameLength);
+            throw new ConfigException("ingest.maxNameLength must be at least " + WireLimits.MIN_NAME_CHARS + ": "
+                    + maxNameLength);
         }
         ConfigException.requirePositive("ingest.maxLabelBytes", maxLabelBytes);
         if (maxClockSkew.isNegative()) {
@@ -67,8 +68,9 @@ public record IngestLimits(int maxDevices, int maxPortsPerDevice, int maxCounter
 
     /** 64 devices, 32 ports each, 8192 names per group, 1024 GIDs, names of 256, 2 MiB of labels, 5 min skew, 30 s idle. */
     public static IngestLimits defaults() {
-        return new IngestLimits(64, 32, 8192, 1024, WireLimits.MAX_NAME_CHARS, 2 * 1024 * 1024, Duration.ofMinutes(5),
-                DEFAULT_IDLE_TIMEOUT);
+        return new IngestLimits(WireLimits.MAX_DEVICES, WireLimits.MAX_PORTS_PER_DEVICE,
+                WireLimits.MAX_COUNTERS_PER_GROUP, WireLimits.MAX_GIDS_PER_PORT, WireLimits.MAX_NAME_CHARS,
+                WireLimits.MAX_LABEL_BYTES, Duration.ofMinutes(5), DEFAULT_IDLE_TIMEOUT);
     }
 
     public IngestLimits withMaxDevices(int value) {

@@ -85,7 +85,8 @@ class HostTextFramesLimitsTest {
         return texts;
     }
 
-    private static String randomText(Random random) {
+    /** A random host text: any length up to 20,000, half ASCII and Latin, half any UTF-16 unit. */
+    static String randomText(Random random) {
         int length = switch (random.nextInt(4)) {
             case 0 -> random.nextInt(8);
             case 1 -> random.nextInt(300);

@@ -22,12 +22,19 @@ final class AgentProcess implements AutoCloseable {
 
     static AgentProcess start(Path workDir, String node, Path hostRoot, String collectorUrl, String... extra)
             throws IOException {
-        List<String> argv = new ArrayList<>(List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx96m", "-XX:+UseSerialGC", "-jar", JAR.toAbsolutePath().toString(),
-                "agent", "--collector", collectorUrl, "--node", node, "--interval", "1s",
+        List<String> args = new ArrayList<>(List.of("--collector", collectorUrl, "--node", node, "--interval", "1s",
                 "--host-root", hostRoot.toAbsolutePath().toString()));
-        argv.addAll(List.of(extra));
+        args.addAll(List.of(extra));
+        return start(workDir, node, List.of("-Xmx96m", "-XX:+UseSerialGC"), args);
+    }
+
+    /** {@code rdmamon agent} with {@code jvmFlags} (e.g. the DaemonSet's) and {@code args} after {@code agent}. */
+    static AgentProcess start(Path workDir, String node, List<String> jvmFlags, List<String> args) throws IOException {
+        List<String> argv = new ArrayList<>();
+        argv.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        argv.addAll(jvmFlags);
+        argv.addAll(List.of("-jar", JAR.toAbsolutePath().toString(), "agent"));
+        argv.addAll(args);
         Path log = workDir.resolve("agent-" + node + ".log");
         Process process = new ProcessBuilder(argv).redirectErrorStream(true).redirectOutput(log.toFile()).start();
         return new AgentProcess(process, log);

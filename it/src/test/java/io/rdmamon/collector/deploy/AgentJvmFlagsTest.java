@@ -1,6 +1,5 @@
 package io.rdmamon.collector.deploy;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -42,15 +41,7 @@ class AgentJvmFlagsTest {
         assertEquals(MEASURED, words(single(Files.readString(DeployTree.CONTAINERFILE),
                 "(?m)^LABEL io\\.rdmamon\\.agent\\.java-options=\"([^\"]*)\"$")), "Containerfile label");
 
-        JsonNode env = DeployTree.readDocument(DeployTree.BASE.resolve("agent-daemonset.yaml"))
-                .at("/spec/template/spec/containers/0/env");
-        List<String> daemonSet = new ArrayList<>();
-        env.forEach(e -> {
-            if (e.path("name").asText().equals("JDK_JAVA_OPTIONS")) {
-                daemonSet.addAll(words(e.path("value").asText()));
-            }
-        });
-        assertEquals(MEASURED, daemonSet, "DaemonSet JDK_JAVA_OPTIONS");
+        assertEquals(MEASURED, ShippedAgentFlags.daemonSet(), "DaemonSet JDK_JAVA_OPTIONS");
     }
 
     /** The launcher run with a stand-in {@code java} first on PATH: what it would exec. */

@@ -1,5 +1,7 @@
 package io.rdmamon.protocol.model;
 
+import io.rdmamon.protocol.text.WireLimits;
+
 /**
  * One non-empty entry of {@code ports/<n>/gids/<index>} with its {@code gid_attrs}.
  *
@@ -16,7 +18,7 @@ public record GidEntry(int index, String gid, String type, String netdev, String
      * sends the first ones by index and counts the rest ({@link IbPort#gidsDropped()}): 100,000 entries made a hello
      * larger than the 4 MiB a frame may be, and the node was refused on every retry.
      */
-    public static final int MAX_PER_PORT = 1024;
+    public static final int MAX_PER_PORT = WireLimits.MAX_GIDS_PER_PORT;
 
     public boolean isRoceV2() {
         return isRoceV2Type(type);

@@ -1,5 +1,7 @@
 package io.rdmamon.protocol.model;
 
+import io.rdmamon.protocol.text.WireLimits;
+
 import java.util.List;
 import java.util.Map;
 
@@ -72,7 +74,7 @@ public record IbPort(
      * mlx5 netdev lists (1,000 to 3,000 ethtool statistics). Beyond it the agent keeps the first ones and logs it once,
      * so that one odd group costs its extra counters, not the node's stream.
      */
-    public static final int MAX_COUNTERS_PER_GROUP = 8192;
+    public static final int MAX_COUNTERS_PER_GROUP = WireLimits.MAX_COUNTERS_PER_GROUP;
     public static final String HW_COUNTERS_NETLINK = "netlink";
     public static final String HW_COUNTERS_SYSFS = "sysfs";
     /** {@code state} 4: ACTIVE. */

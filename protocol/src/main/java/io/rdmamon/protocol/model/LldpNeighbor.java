@@ -1,5 +1,7 @@
 package io.rdmamon.protocol.model;
 
+import io.rdmamon.protocol.text.WireLimits;
+
 /**
  * The switch port a port's netdev is cabled to, as its LLDP neighbour announces it and {@code lldpctl -f json} shows it
  * (lldpd's {@code src/client/display.c}: a chassis {@code id} with its {@code type}, the chassis {@code name}, a port
@@ -25,7 +27,7 @@ public record LldpNeighbor(String chassisId, String chassisIdType, String system
      * lldpctl prints an unknown id subtype as hex, three characters a byte); 64 is the least {@code ingest.maxNameLength}
      * a collector accepts, so a long value costs its tail, never the node's stream.
      */
-    public static final int MAX_FIELD_CHARS = 64;
+    public static final int MAX_FIELD_CHARS = WireLimits.MIN_NAME_CHARS;
 
     public LldpNeighbor {
         chassisId = blankToNull(chassisId);

@@ -11,7 +11,8 @@ package io.rdmamon.protocol.model;
  * alert on {@code rdma_source_success}) counts it as not failing, which is what it is.
  *
  * @param source      {@code sysfs}, {@code ethtool}, {@code verbs}, {@code qos}, {@code module}, {@code fec},
- *                    {@code lldp} or {@code rdma-netlink}
+ *                    {@code lldp}, {@code rdma-netlink} or {@code wire-limits} (names cut or items left out to fit the
+ *                    collector's limits, {@code io.rdmamon.protocol.wire.HostSampleLimits})
  * @param subject     what was read: a device ({@code mlx5_0}), a port ({@code mlx5_0/1}) or a netdev
  * @param success     false only when a read failed
  * @param error       one-line reason naming the file or call at fault; null unless failed

@@ -96,4 +96,17 @@ public final class WireText {
         }
         return text.substring(0, end) + "…";
     }
+
+    /**
+     * The UTF-8 length of {@code text} as the collector counts label bytes: a surrogate half counts 2 bytes, so a pair
+     * counts the 4 bytes of its code point and a lone half (which the collector refuses anyway) is never free.
+     */
+    public static long utf8Length(String text) {
+        long bytes = 0;
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            bytes += c < 0x80 ? 1 : c < 0x800 ? 2 : Character.isSurrogate(c) ? 2 : 3;
+        }
+        return bytes;
+    }
 }

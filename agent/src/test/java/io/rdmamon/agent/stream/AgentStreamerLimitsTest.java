@@ -1,0 +1,59 @@
+package io.rdmamon.agent.stream;
+
+import io.rdmamon.agent.host.Fixtures;
+import io.rdmamon.agent.host.HostReader;
+import io.rdmamon.protocol.model.HostSample;
+import io.rdmamon.protocol.model.IbDevice;
+import io.rdmamon.protocol.wire.Frame;
+import io.rdmamon.protocol.wire.FrameCodec;
+import io.rdmamon.protocol.wire.FrameException;
+import io.rdmamon.protocol.wire.HostSampleLimits;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpServer;
+import io.vertx.junit5.VertxExtension;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import static io.rdmamon.protocol.testing.Waits.await;
+import static io.rdmamon.protocol.testing.Waits.waitFor;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The streamer fits every sample to the collector's limits before encoding it ({@link HostSampleLimits}). */
+@ExtendWith(VertxExtension.class)
+class AgentStreamerLimitsTest {
+    private final FrameCodec codec = new FrameCodec();
+    private final List<Frame> received = new CopyOnWriteArrayList<>();
+
+    @Test
+    void aDeviceNameWithAnEscapeGoesOutEscapedWithAStatusSayingSo(Vertx vertx) throws Exception {
+        HttpServer collector = await(vertx.createHttpServer().requestHandler(request -> request.toWebSocket()
+                .onSuccess(ws -> ws.binaryMessageHandler(message -> {
+                    try {
+                        received.add(codec.decode(message.getBytes()));
+                    } catch (FrameException e) {
+                        throw new AssertionError(e);
+                    }
+                }))).listen(0, "127.0.0.1"));
+        AgentStreamer streamer = new AgentStreamer(
+                AgentStreamerOptions.of("http://127.0.0.1:" + collector.actualPort(), "node-a"));
+        await(vertx.deployVerticle(streamer));
+        HostSample read = HostReader.forRoot(Fixtures.root("mlx5-roce")).read("node-a");
+        IbDevice d = read.devices().get(0);
+        IbDevice hostile = new IbDevice("mlx5\u001b[31m_0", d.nodeTypeId(), d.nodeType(), d.nodeGuid(),
+                d.sysImageGuid(), d.fwVersion(), d.hcaType(), d.boardId(), d.ports(), d.pci(), d.resources());
+        waitFor(() -> streamer.stats().connected(), "the connection");
+        streamer.offer(new HostSample("node-a", read.timestampMillis(), List.of(hostile), read.sources()));
+        waitFor(() -> received.stream().anyMatch(Frame.Values.class::isInstance), "the first sample");
+
+        Frame.Hello hello = (Frame.Hello) received.get(0);
+        assertEquals("mlx5\\u001b[31m_0", hello.layout().devices().get(0).name());
+        Frame.Values values = received.stream().filter(Frame.Values.class::isInstance).map(Frame.Values.class::cast)
+                .findFirst().orElseThrow();
+        assertTrue(values.sources().stream().anyMatch(s -> s.source().equals(HostSampleLimits.SOURCE)
+                && s.subject().equals("mlx5\\u001b[31m_0") && !s.success()), values.sources()::toString);
+    }
+}
