@@ -14,7 +14,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The real Debian {@code prometheus-alertmanager} on a free loopback port (clustering off), loaded with a shipped
@@ -58,7 +57,7 @@ final class AlertmanagerServer implements AutoCloseable {
                 .redirectOutput(log.toFile())
                 .start();
         AlertmanagerServer server = new AlertmanagerServer(process, port);
-        ServiceReadiness.await("alertmanager", process, server.base(), log, Duration.ofSeconds(30));
+        ServerProcess.awaitReady("alertmanager", process, server.base(), log, Duration.ofSeconds(30));
         return server;
     }
 
@@ -83,9 +82,6 @@ final class AlertmanagerServer implements AutoCloseable {
 
     @Override
     public void close() throws InterruptedException {
-        process.destroy();
-        if (!process.waitFor(10, TimeUnit.SECONDS)) {
-            process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-        }
+        ServerProcess.stop(process);
     }
 }

@@ -2,6 +2,7 @@ package io.rdmamon.cli.it;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.URI;
@@ -114,7 +115,7 @@ final class PrometheusServer implements AutoCloseable {
                 .redirectOutput(log.toFile())
                 .start();
         PrometheusServer server = new PrometheusServer(process, port);
-        ServiceReadiness.await("prometheus", process, server.base(), log, Duration.ofSeconds(30));
+        ServerProcess.awaitReady("prometheus", process, server.base(), log, Duration.ofSeconds(30));
         return server;
     }
 
@@ -169,9 +170,6 @@ final class PrometheusServer implements AutoCloseable {
 
     @Override
     public void close() throws InterruptedException {
-        process.destroy();
-        if (!process.waitFor(10, TimeUnit.SECONDS)) {
-            process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-        }
+        ServerProcess.stop(process);
     }
 }

@@ -10,19 +10,20 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.concurrent.TimeUnit;
 
 /**
- * Waits for a server process the test started (Prometheus, Alertmanager) to answer 200 on its {@code /-/ready},
- * failing at once with the process's log when it exits first.
+ * A server process a test started (Prometheus, Alertmanager): waits for it to answer 200 on its {@code /-/ready},
+ * failing at once with its log when it exits first, and stops it.
  */
-final class ServiceReadiness {
+final class ServerProcess {
     private static final String READY = "ready";
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
-    private ServiceReadiness() {
+    private ServerProcess() {
     }
 
-    static void await(String name, Process process, String base, Path log, Duration timeout)
+    static void awaitReady(String name, Process process, String base, Path log, Duration timeout)
             throws IOException, InterruptedException {
         String last = Waits.pollUntil(() -> readiness(name, process, base, log), READY::equals, timeout,
                 Duration.ofMillis(200));
@@ -43,6 +44,14 @@ final class ServiceReadiness {
             return response.statusCode() == 200 ? READY : "HTTP " + response.statusCode() + " " + response.body().strip();
         } catch (IOException notYet) {
             return "not listening: " + notYet;
+        }
+    }
+
+    /** SIGTERM, then SIGKILL when it has not exited within 10 s. */
+    static void stop(Process process) throws InterruptedException {
+        process.destroy();
+        if (!process.waitFor(10, TimeUnit.SECONDS)) {
+            process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
         }
     }
 }
