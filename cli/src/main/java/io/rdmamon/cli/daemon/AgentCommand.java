@@ -2,6 +2,7 @@ package io.rdmamon.cli.daemon;
 
 import io.rdmamon.agent.daemon.AgentDaemon;
 import io.rdmamon.agent.daemon.AgentDaemonOptions;
+import io.rdmamon.agent.daemon.SourceDurations;
 import io.rdmamon.agent.fabric.FabricOptions;
 import io.rdmamon.agent.fabric.FabricSink;
 import io.rdmamon.agent.fabric.FabricSweeper;
@@ -204,6 +205,7 @@ public final class AgentCommand implements Callable<Integer> {
         // every flag checked: from here on a Vert.x runs (the pod-resources refresh is its first user)
         Vertx vertx = ProcessTelemetry.process().vertx(AgentDaemon.vertxOptions());
         HostReader sampled = withPods(vertx, reader);
+        SourceDurations.register(ProcessTelemetry.process().meters(), sampled.sourceNames(), sampled::lastSourceDurations);
         AgentDaemonOptions options = AgentDaemonOptions.of(node, interval, () -> sampled.read(node))
                 .withMetrics(selection);
         if (metricsListen != null) {

@@ -98,7 +98,7 @@ public final class SimulatedFleet implements AutoCloseable {
     }
 
     /** Stops the collector (agents and dashboards lose their connections). */
-    void stopCollector() throws Exception {
+    public void stopCollector() throws Exception {
         await(collector.close(), FLEET_LIMIT);
         collectorRunning = false;
     }

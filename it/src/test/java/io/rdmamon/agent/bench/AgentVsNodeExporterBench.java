@@ -10,6 +10,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -32,16 +33,21 @@ import java.util.concurrent.atomic.AtomicLong;
  *   <li>{@code stream}: {@code --collector}, streaming to a collector in this process (loopback);</li>
  *   <li>one more {@code --listen} agent per {@code --variant NAME=FLAGS} (JAVA_OPTS=FLAGS, empty for the
  *       JVM's own defaults);</li>
+ *   <li>one more {@code --listen} agent per {@code --metrics-variant NAME=SPEC}, with the launcher's flags and
+ *       {@code --metrics SPEC} (a profile, or e.g. {@code full,-jvm_*,-vertx_*}): what rendering the process's own
+ *       Micrometer families costs a scrape (docs/performance.md "Process telemetry");</li>
  *   <li>Debian's {@code prometheus-node-exporter} with {@code --path.sysfs} on the same tree, only the
  *       infiniband collector (and no exporter self-metrics), scraped every second.</li>
  * </ul>
  * Reported per process: CPU (utime+stime from /proc) and RSS in the first 60 s after start (a rollout
  * restarts every agent at once), then CPU per second over a window after the warm-up (at 1 Hz that is CPU
- * per sample or scrape), RSS and peak RSS, and CPU per thread. Not a test; see docs/performance.md.
+ * per sample or scrape), RSS and peak RSS, the last {@code /metrics} body's series and bytes, and CPU per thread. Not
+ * a test; see docs/performance.md.
  *
  * <p>Options: {@code --warmup S} (120, counted from start, at least 60), {@code --seconds S} (60),
  * {@code --launcher PATH} (../rdmamon, from {@code it/}), {@code --variant NAME=FLAGS} (repeatable),
  * {@code --stream-variant NAME=FLAGS} (the same for a streaming agent; repeatable),
+ * {@code --metrics-variant NAME=SPEC} (repeatable),
  * {@code --before PATH} (another checkout's launcher: adds its {@code listen} and {@code stream} agents, so that a
  * change is measured before and after in one run), {@code --before-variant NAME=FLAGS} (a {@code --listen} agent of
  * that checkout with JAVA_OPTS=FLAGS; repeatable),
@@ -63,10 +69,13 @@ public final class AgentVsNodeExporterBench {
     }
 
     /**
-     * One agent process: the launcher that starts it, its JAVA_OPTS (null: the launcher's defaults) and whether
-     * it serves /metrics or streams.
+     * One agent process: the launcher that starts it, its JAVA_OPTS (null: the launcher's defaults), whether
+     * it serves /metrics or streams, and its {@code --metrics} (null: the agent's default).
      */
-    private record Variant(String name, Path launcher, String javaOpts, boolean listen) {
+    private record Variant(String name, Path launcher, String javaOpts, boolean listen, String metrics) {
+        Variant(String name, Path launcher, String javaOpts, boolean listen) {
+            this(name, launcher, javaOpts, listen, null);
+        }
     }
 
     /** A started process and what the driver learnt of it. */
@@ -115,6 +124,10 @@ public final class AgentVsNodeExporterBench {
                 variants.add(new Variant(nameFlags[0], beforeVariant ? beforeLauncher : launcher,
                         nameFlags.length > 1 ? nameFlags[1] : "", !args[i].equals("--stream-variant")));
             }
+            if (args[i].equals("--metrics-variant")) {
+                String[] nameSpec = args[i + 1].split("=", 2);
+                variants.add(new Variant(nameSpec[0], launcher, null, true, nameSpec.length > 1 ? nameSpec[1] : ""));
+            }
         }
         Path work = benchDirectory(option(args, "--tree-on", DEFAULT_TREE_PARENT));
         Vertx vertx = Vertx.vertx();
@@ -140,6 +153,9 @@ public final class AgentVsNodeExporterBench {
                 if (variant.listen()) {
                     int port = freePort();
                     argv.addAll(List.of("--listen", "127.0.0.1:" + port));
+                    if (variant.metrics() != null) {
+                        argv.addAll(List.of("--metrics", variant.metrics()));
+                    }
                     metrics = URI.create("http://127.0.0.1:" + port + "/metrics");
                 } else {
                     argv.addAll(List.of("--collector", collectorUrl));
@@ -152,6 +168,9 @@ public final class AgentVsNodeExporterBench {
                 Map<String, String> env = javaOpts == null ? Map.of() : Map.of("JAVA_OPTS", javaOpts);
                 String flags = variant.javaOpts() == null ? "launcher defaults: " + launcherAgentFlags(variant.launcher())
                         : variant.javaOpts().isBlank() ? "JVM defaults" : variant.javaOpts();
+                if (variant.metrics() != null) {
+                    flags += "; --metrics " + variant.metrics();
+                }
                 processes.add(new Measured(variant.name(), flags,
                         BenchChild.program(variant.name(), argv, env, work.resolve(variant.name() + ".log")), metrics));
             }
@@ -188,16 +207,17 @@ public final class AgentVsNodeExporterBench {
             System.out.printf("first %d s after start, then a %.0f s window %d s after start; load average at the end: %s%n",
                     STARTUP_SECONDS, windowSeconds, warmup, Files.readString(Path.of("/proc/loadavg")).strip());
             System.out.println("| process | JVM flags | CPU ms, first 60 s | RSS MiB at 60 s | CPU ms / s (= per sample at 1 Hz) "
-                    + "| ratio to node_exporter | RSS MiB (end) | peak RSS MiB | series | scrape failures |");
-            System.out.println("|---|---|---|---|---|---|---|---|---|---|");
+                    + "| ratio to node_exporter | RSS MiB (end) | peak RSS MiB | series | bytes | scrape failures |");
+            System.out.println("|---|---|---|---|---|---|---|---|---|---|---|");
             double neCpu = cpuPerSecond(processes.get(0), windowSeconds);
             for (Measured m : processes) {
                 double cpu = cpuPerSecond(m, windowSeconds);
                 long series = m.lastBody.lines().filter(l -> !l.startsWith("#") && !l.isBlank()).count();
-                System.out.printf("| %s | %s | %d | %.1f | %.2f | %.2f | %.1f | %.1f | %s | %s |%n", m.name, m.flags,
+                System.out.printf("| %s | %s | %d | %.1f | %.2f | %.2f | %.1f | %.1f | %s | %s | %s |%n", m.name, m.flags,
                         m.atStartup.cpuMillis(), m.atStartup.rssKiB() / 1024.0, cpu, cpu / neCpu,
                         m.windowEnd.rssKiB() / 1024.0, m.windowEnd.hwmKiB() / 1024.0,
                         m.metrics == null ? "(streamed)" : Long.toString(series),
+                        m.metrics == null ? "—" : Integer.toString(m.lastBody.getBytes(StandardCharsets.UTF_8).length),
                         m.metrics == null ? "—" : m.failures.get() + " of " + m.scrapes.get());
             }
             System.out.printf("stream agent: its samples in the collector span %d s of the window%n", streamed);

@@ -2,7 +2,6 @@ package io.rdmamon.cli.it;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.rdmamon.protocol.testing.Waits;
 
 import java.io.IOException;
 import java.net.ServerSocket;
@@ -28,7 +27,6 @@ final class PrometheusServer implements AutoCloseable {
     static final Path PROMTOOL = Path.of("/usr/bin/promtool");
 
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final String READY = "ready";
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
     private final Process process;
     private final int port;
@@ -65,9 +63,20 @@ final class PrometheusServer implements AutoCloseable {
     /** As above, with the job's {@code metric_relabel_configs} (YAML or JSON text) when not null. */
     static PrometheusServer start(Path workDir, List<Target> targets, String bearerToken, Path caFile,
                                   List<Path> ruleFiles, String metricRelabelConfigs) throws IOException, InterruptedException {
+        return start(workDir, targets, bearerToken, caFile, ruleFiles, metricRelabelConfigs, null);
+    }
+
+    /** As above, sending its alerts to the Alertmanager at {@code alertmanager} ({@code host:port}) when not null. */
+    static PrometheusServer start(Path workDir, List<Target> targets, String bearerToken, Path caFile,
+                                  List<Path> ruleFiles, String metricRelabelConfigs, String alertmanager)
+            throws IOException, InterruptedException {
         int port = freePort();
         StringBuilder config = new StringBuilder()
                 .append("global:\n  scrape_interval: 1s\n  evaluation_interval: 1s\n");
+        if (alertmanager != null) {
+            config.append("alerting:\n  alertmanagers:\n    - static_configs:\n        - targets: ['")
+                    .append(alertmanager).append("']\n");
+        }
         if (!ruleFiles.isEmpty()) {
             config.append("rule_files:\n");
             ruleFiles.forEach(f -> config.append("  - ").append(f.toAbsolutePath()).append('\n'));
@@ -106,29 +115,8 @@ final class PrometheusServer implements AutoCloseable {
                 .redirectOutput(log.toFile())
                 .start();
         PrometheusServer server = new PrometheusServer(process, port);
-        server.awaitReady(Duration.ofSeconds(30), log);
+        ServerProcess.awaitReady("prometheus", process, server.base(), log, Duration.ofSeconds(30));
         return server;
-    }
-
-    private void awaitReady(Duration timeout, Path log) throws IOException, InterruptedException {
-        String last = Waits.pollUntil(() -> readiness(log), READY::equals, timeout, Duration.ofMillis(200));
-        if (!READY.equals(last)) {
-            throw new IOException("prometheus not ready after " + timeout + " (" + last + "): " + Files.readString(log));
-        }
-    }
-
-    /** {@link #READY}, or what {@code /-/ready} answered; fails at once when the process has exited. */
-    private String readiness(Path log) throws IOException, InterruptedException {
-        if (!process.isAlive()) {
-            throw new IOException("prometheus exited with " + process.exitValue() + ": " + Files.readString(log));
-        }
-        try {
-            HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(base() + "/-/ready")).build(),
-                    HttpResponse.BodyHandlers.ofString());
-            return response.statusCode() == 200 ? READY : "HTTP " + response.statusCode() + " " + response.body().strip();
-        } catch (IOException notYet) {
-            return "not listening: " + notYet;
-        }
     }
 
     /** The {@code data.result} array of an instant query. */
@@ -182,9 +170,6 @@ final class PrometheusServer implements AutoCloseable {
 
     @Override
     public void close() throws InterruptedException {
-        process.destroy();
-        if (!process.waitFor(10, TimeUnit.SECONDS)) {
-            process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-        }
+        ServerProcess.stop(process);
     }
 }

@@ -85,9 +85,15 @@ final class GrafanaFiles {
 
     /** The dashboard of rdmamon's own health: the collector replicas and the agents' processes, no ports. */
     static final String HEALTH_DASHBOARD = "rdmamon-health.json";
+    /**
+     * The one {@code rdma_*} family of a process's own health (docs/metrics.md "Process health"): the agent's read time
+     * per source, named beside {@code rdma_source_success}.
+     */
+    private static final String AGENT_READ_TIME = "rdma_source_duration_seconds";
     /** The families of the processes themselves (docs/metrics.md "Process health"), and Prometheus's own. */
     private static final Pattern SELF_NAME = Pattern.compile(
-            "(?<![A-Za-z0-9_:])(rdmamon_[a-z0-9_]+|jvm_[a-z0-9_]+|process_[a-z0-9_]+|vertx_[a-z0-9_]+|up|scrape_duration_seconds)"
+            "(?<![A-Za-z0-9_:])(rdmamon_[a-z0-9_]+|jvm_[a-z0-9_]+|process_[a-z0-9_]+|vertx_[a-z0-9_]+|up|scrape_duration_seconds"
+                    + "|" + AGENT_READ_TIME + ")"
                     + "(?![A-Za-z0-9_:(])");
     private static final MetricSelection STANDARD = MetricSelection.parse("standard");
 
@@ -108,7 +114,7 @@ final class GrafanaFiles {
     static boolean knownSelfMetric(String name) {
         String family = name.replaceFirst("_(bucket|sum|count)$", "");
         return Set.of("up", "scrape_duration_seconds").contains(name) || MetricSelection.COLLECTOR_SELF.contains(family)
-                || (STANDARD.includes(family) && !family.startsWith("rdma_"));
+                || (STANDARD.includes(family) && (!family.startsWith("rdma_") || family.equals(AGENT_READ_TIME)));
     }
 
     static List<Path> list(Path dir, String suffix) {

@@ -84,10 +84,14 @@ public final class MetricSelection {
             "rdmamon_agent_sample_overruns_total", "rdmamon_agent_sample_failures_total",
             "rdmamon_agent_replay_buffer_samples", "rdmamon_agent_connects_total");
 
-    /** The process's own families the rdmamon health dashboard reads, in {@link Profile#STANDARD}. */
+    /**
+     * The process's own families the rdmamon health dashboard reads, in {@link Profile#STANDARD}, with the agent's read
+     * time per source (SourceDurations: about ten series).
+     */
     static final Set<String> PROCESS_STANDARD = union(PROCESS_MINIMAL, Set.of("jvm_memory_used_bytes",
             "jvm_memory_max_bytes", "jvm_gc_pause_seconds", "jvm_threads_live_threads", "vertx_pool_queue_pending",
-            "vertx_http_server_requests_total", "vertx_http_server_active_connections"));
+            "vertx_http_server_requests_total", "vertx_http_server_active_connections",
+            "rdma_source_duration_seconds"));
 
     /**
      * {@link Profile#MINIMAL}: traffic (port bytes and packets, bytes per priority), errors (the IB port error

@@ -89,6 +89,7 @@ public final class ProcessTelemetry {
      * connection rdmamon opens is HTTP or WebSocket, counted there.
      */
     public VertxBuilder builder(VertxOptions options) {
+        SharedVertxGauges.install();
         MicrometerMetricsOptions metrics = new MicrometerMetricsOptions().setEnabled(true)
                 .setLabels(EnumSet.of(Label.HTTP_METHOD, Label.HTTP_CODE, Label.POOL_TYPE, Label.POOL_NAME,
                         Label.EB_SIDE, Label.EB_FAILURE))
