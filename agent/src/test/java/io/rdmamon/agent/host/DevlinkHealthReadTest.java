@@ -68,6 +68,19 @@ class DevlinkHealthReadTest {
     }
 
     @Test
+    void anUnsupportedHostIsNotAskedAgain(@TempDir Path dir) throws IOException {
+        Path root = Fixtures.copy("mlx5-roce", dir.resolve("root"));
+        Files.createDirectories(root.resolve("devlink"));
+        HostReader reader = HostReader.forRoot(root);
+        assertNull(reader.read("n").health());
+        Files.writeString(root.resolve("devlink/health.json"), CAPTURE);
+        HostSample later = reader.read("n");
+        assertNull(later.health());
+        assertTrue(later.sources().stream().anyMatch(s -> s.source().equals("devlink")
+                && s.outcome() == SourceStatus.Outcome.UNSUPPORTED), later.sources().toString());
+    }
+
+    @Test
     void aMalformedCaptureFailsTheSourceNamingTheFile(@TempDir Path dir) throws IOException {
         HostSample sample = read(dir, "{\"health\":{\"pci/0000:3b:00.0\":[");
         assertNull(sample.health());
