@@ -1,8 +1,11 @@
 package io.rdmamon.agent.daemon;
 
 import io.rdmamon.agent.stream.AgentStreamer;
-import io.rdmamon.agent.stream.KernelEventsUpdates;
+import io.rdmamon.agent.stream.StateFrameUpdates;
 import io.rdmamon.protocol.model.HostSample;
+import io.rdmamon.protocol.model.KernelEvents;
+import io.rdmamon.protocol.model.NicHealthReporter;
+import io.rdmamon.protocol.wire.Frame;
 import io.rdmamon.protocol.telemetry.ProcessTelemetry;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
@@ -36,7 +39,9 @@ public final class AgentDaemon extends VerticleBase {
     private final AgentDaemonOptions options;
     private final AgentStreamer streamer;
     /** The kernel log's events towards the collector, beside the samples; null without a streamer. */
-    private final KernelEventsUpdates kernelEvents;
+    private final StateFrameUpdates<KernelEvents> kernelEvents;
+    /** The devlink health reporters towards the collector, beside the samples; null without a streamer. */
+    private final StateFrameUpdates<List<NicHealthReporter>> healthReporters;
     private final NodeMetricsServer metrics;
     private AgentHealth health;
     /** Event loop only: a read is running on a worker. */
@@ -57,7 +62,10 @@ public final class AgentDaemon extends VerticleBase {
     public AgentDaemon(AgentDaemonOptions options) {
         this.options = options;
         this.streamer = options.streamer() == null ? null : new AgentStreamer(options.streamer());
-        this.kernelEvents = streamer == null ? null : new KernelEventsUpdates(streamer);
+        this.kernelEvents = streamer == null ? null : new StateFrameUpdates<>(streamer, Frame.KernelEventsReport.TYPE,
+                Frame.KernelEventsReport::new);
+        this.healthReporters = streamer == null ? null : new StateFrameUpdates<>(streamer,
+                Frame.DevlinkHealthReport.TYPE, Frame.DevlinkHealthReport::new);
         this.metrics = options.metricsListen() == null ? null
                 : new NodeMetricsServer(options.metricsListen(), options.node(), options.interval(),
                         options.metrics());
@@ -118,7 +126,7 @@ public final class AgentDaemon extends VerticleBase {
         HostSample sample = Objects.requireNonNull(options.sampler().get(), "the sampler gave no sample");
         // the configured node name is the identity; the sampler's own name is not trusted
         HostSample named = new HostSample(options.node(), sample.timestampMillis(), sample.devices(), sample.sources(),
-                sample.ncclConf(), sample.topology(), sample.kernel());
+                sample.ncclConf(), sample.topology(), sample.kernel(), sample.health());
         if (metrics != null) {
             metrics.record(named);
         }
@@ -129,6 +137,7 @@ public final class AgentDaemon extends VerticleBase {
         if (streamer != null) {
             streamer.offer(sample);
             kernelEvents.offer(sample.kernel());
+            healthReporters.offer(sample.health());
         }
     }
 }

@@ -3,6 +3,10 @@ package io.rdmamon.agent.host;
 import io.rdmamon.agent.ethtool.CapturedEthtoolStatsSource;
 import io.rdmamon.agent.ethtool.EthtoolStatsSource;
 import io.rdmamon.agent.ethtool.IoctlEthtoolStatsSource;
+import io.rdmamon.agent.devlink.CapturedDevlinkHealthReader;
+import io.rdmamon.agent.devlink.DevlinkHealthReader;
+import io.rdmamon.agent.devlink.HealthPlacement;
+import io.rdmamon.agent.devlink.NetlinkDevlinkHealthReader;
 import io.rdmamon.agent.kmsg.CapturedKmsgFeed;
 import io.rdmamon.agent.kmsg.DevKmsgFeed;
 import io.rdmamon.agent.kmsg.KernelEventLog;
@@ -37,6 +41,7 @@ import io.rdmamon.protocol.model.EthtoolStats;
 import io.rdmamon.protocol.model.HostSample;
 import io.rdmamon.protocol.model.IbDevice;
 import io.rdmamon.protocol.model.IbPort;
+import io.rdmamon.protocol.model.NicHealthReporter;
 import io.rdmamon.protocol.model.QosConfig;
 import io.rdmamon.protocol.model.SourceStatus;
 import io.rdmamon.protocol.model.TransceiverModule;
@@ -358,13 +363,29 @@ public final class HostReader {
                     new FecSource(root, ethtool, watchdog, cadence), new LldpSource(root, lldp, watchdog),
                     new QosSource(qos));
             List<DeviceSource> deviceSources = verbs == null ? List.of() : List.of(new VerbsSource(verbs, watchdog));
-            List<HostSource> hostSources = List.of(new NcclConfSource(qos), new TopologySource(new GpuTopologies(root,
-                    new TopologyReader(root), Duration.ofMillis(qos.refreshMillis()), clock::millis)));
+            List<HostSource> hostSources = new ArrayList<>(List.of(new NcclConfSource(qos),
+                    new TopologySource(new GpuTopologies(root, new TopologyReader(root),
+                            Duration.ofMillis(qos.refreshMillis()), clock::millis))));
+            DevlinkHealthReader devlink = devlinkHealthReader();
+            if (devlink != null) {
+                hostSources.add(new DevlinkHealthSource(devlink));
+            }
             if (kmsg == null) {
                 kmsg = kmsgSource();
             }
             return new HostReader(copy(), watchdog, watched, sysfs, rdma, modules, portSources, deviceSources,
                     hostSources);
+        }
+
+        /**
+         * devlink health: the kernel's dump on a live host, the capture under a root that has a {@code devlink}
+         * directory (a root without one predates the capture: no source, as for {@code kmsg}).
+         */
+        private DevlinkHealthReader devlinkHealthReader() {
+            if (live) {
+                return NetlinkDevlinkHealthReader.loadNative();
+            }
+            return Files.isDirectory(root.resolve("devlink")) ? new CapturedDevlinkHealthReader(root) : null;
         }
 
         /**
@@ -621,7 +642,10 @@ public final class HostReader {
             });
         }
         lastDurations = run.durations();
-        return new HostSample(node, timestamp, devices, run.statuses(), host.ncclConf(), host.topology());
+        List<NicHealthReporter> health = host.healthReporters() == null ? null
+                : HealthPlacement.place(devices, host.healthReporters());
+        return new HostSample(node, timestamp, devices, run.statuses(), host.ncclConf(), host.topology(), null,
+                health);
     }
 
     /**

@@ -72,7 +72,7 @@ final class KmsgSource implements Source {
         List<SourceStatus> statuses = new ArrayList<>(sample.sources());
         statuses.addAll(run.statuses());
         return new HostSample(sample.node(), sample.timestampMillis(), sample.devices(), statuses, sample.ncclConf(),
-                sample.topology(), events);
+                sample.topology(), events, sample.health());
     }
 
     /**

@@ -47,7 +47,7 @@ final class FleetPlan {
         return switch (fault) {
             case HEALTHY -> true;
             case WRONG_PRIORITY, PFC_STORM, ECN_OFF, GID_MISSING, DIRTY_OPTIC, PFC_LOST, TRUST_PCP, DSCP_MAP_WRONG,
-                 GPU_FAR_NIC, ACS_REDIRECT, NO_PEERMEM, MODULE_SWAP, REBOOT_QOS -> kind == NodeKind.ROCE_MLX5;
+                 GPU_FAR_NIC, ACS_REDIRECT, NO_PEERMEM, MODULE_SWAP, REBOOT_QOS, FIRMWARE_FATAL -> kind == NodeKind.ROCE_MLX5;
             case LINK_DEGRADED, PCIE_X8 -> kind != NodeKind.ERDMA;
             case ERDMA_RATELIMIT -> kind == NodeKind.ERDMA;
             case TOR_UPLINK_LOSS -> kind == NodeKind.ROCE_MLX5;

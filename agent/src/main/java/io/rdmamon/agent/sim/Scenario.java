@@ -70,6 +70,12 @@ public enum Scenario {
      * collector's timeline, then pfc-lost's rules. Only the configuration changes: the traffic model stays.
      */
     REBOOT_QOS("reboot-qos"),
+    /**
+     * The last mlx5 NIC of one RoCE node had a firmware fatal error: its devlink {@code fw_fatal} health reporter is in
+     * error (1 error, not recovered) in the node's {@code devlink/health.json}, beside its NICs' healthy {@code fw},
+     * {@code tx} and {@code rx} reporters (nic_firmware_fatal, nic_health_reporter_error).
+     */
+    FIRMWARE_FATAL("firmware-fatal"),
     /** A realistic fleet: most nodes healthy, a few (about a quarter) with one of the faults above. */
     MIXED("mixed");
 

@@ -53,8 +53,12 @@ final class SimulatedHost {
             tree.write("etc/nccl.conf", "# RoCE: DSCP " + spec.roceDscp() + " -> priority " + spec.losslessPriority()
                     + "\nNCCL_IB_TC=" + (spec.roceDscp() << 2) + "\nNCCL_IB_GID_INDEX=3\n");
             // RoCE nodes are GPU nodes: one GPU per NIC, and the PCIe facts GPUDirect RDMA depends on
-            SimulatedGpus.write(tree, host.devices.stream().filter(Mlx5Device.class::isInstance)
-                    .map(Mlx5Device.class::cast).toList(), plan.fault());
+            List<Mlx5Device> nics = host.devices.stream().filter(Mlx5Device.class::isInstance)
+                    .map(Mlx5Device.class::cast).toList();
+            SimulatedGpus.write(tree, nics, plan.fault());
+            if (plan.fault() == Scenario.FIRMWARE_FATAL) {
+                SimulatedDevlink.writeFirmwareFatal(tree, nics);
+            }
         }
         host.workloads = SimulatedWorkloads.create(tree, plan.index(),
                 host.devices.stream().map(SimulatedDevice::name).toList());

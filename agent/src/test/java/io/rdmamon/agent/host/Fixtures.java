@@ -66,4 +66,21 @@ public final class Fixtures {
         });
         return target;
     }
+
+    /**
+     * Makes {@code device}'s {@code device} link of a copied root point at {@code sys/devices/<path>} (its files moved
+     * there), as the kernel links an RDMA device to its PCI function; the function's directory.
+     */
+    public static Path placeDevice(Path root, String device, String path) throws IOException {
+        Path link = root.resolve("sys/class/infiniband").resolve(device).resolve("device");
+        Path target = root.resolve("sys/devices").resolve(path);
+        Files.createDirectories(target.getParent());
+        if (Files.isDirectory(link)) {
+            Files.move(link, target);
+        } else {
+            Files.createDirectories(target);
+        }
+        Files.createSymbolicLink(link, link.getParent().relativize(target));
+        return target.getFileName().toString().startsWith("virtio") ? target.getParent() : target;
+    }
 }

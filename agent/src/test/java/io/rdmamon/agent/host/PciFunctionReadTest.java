@@ -32,7 +32,7 @@ class PciFunctionReadTest {
     @Test
     void aPhysicalFunctionTrainedAtX8Gen4OfX16Gen5WithItsAerTotals(@TempDir Path dir) throws IOException {
         Path root = Fixtures.copy("mlx5-roce", dir);
-        Path function = placeDevice(root, "mlx5_1", "pci0000:a0/0000:a0:01.0/0000:a1:00.1");
+        Path function = Fixtures.placeDevice(root, "mlx5_1", "pci0000:a0/0000:a0:01.0/0000:a1:00.1");
         write(function, "current_link_speed", "16.0 GT/s PCIe");
         write(function, "max_link_speed", "32.0 GT/s PCIe");
         write(function, "current_link_width", "8");
@@ -59,7 +59,7 @@ class PciFunctionReadTest {
     @Test
     void aVirtualFunctionReadsItsPhysicalFunctionsLinkInOldKernelFormat(@TempDir Path dir) throws IOException {
         Path root = Fixtures.copy("mlx5-roce", dir);
-        Path vf = placeDevice(root, "mlx5_0", "pci0000:00/0000:00:03.0/0000:05:00.3");
+        Path vf = Fixtures.placeDevice(root, "mlx5_0", "pci0000:00/0000:00:03.0/0000:05:00.3");
         Path pf = Files.createDirectories(root.resolve("sys/devices/pci0000:00/0000:00:03.0/0000:05:00.0"));
         Files.createSymbolicLink(vf.resolve("physfn"), Path.of("../0000:05:00.0"));
         write(vf, "current_link_speed", "Unknown speed");
@@ -85,7 +85,7 @@ class PciFunctionReadTest {
     @Test
     void aConventionalPciFunctionAboveAVirtioDeviceHasNoLinkAndSaysWhy(@TempDir Path dir) throws IOException {
         Path root = Fixtures.copy("erdma", dir);
-        placeDevice(root, "erdma_0", "pci0000:00/0000:00:06.0/virtio4");
+        Fixtures.placeDevice(root, "erdma_0", "pci0000:00/0000:00:06.0/virtio4");
 
         HostSample sample = HostReader.forRoot(root).read("n1");
         PciFunction pci = device(sample, "erdma_0").pci();
@@ -101,7 +101,7 @@ class PciFunctionReadTest {
     @Test
     void anUnparseableFileIsAProblemNamingItAndCostsOnlyItself(@TempDir Path dir) throws IOException {
         Path root = Fixtures.copy("mlx5-roce", dir);
-        Path function = placeDevice(root, "mlx5_0", "pci0000:3a/0000:3a:00.0/0000:3b:00.0");
+        Path function = Fixtures.placeDevice(root, "mlx5_0", "pci0000:3a/0000:3a:00.0/0000:3b:00.0");
         write(function, "current_link_width", "x16");
         write(function, "max_link_width", "16");
         write(function, "aer_dev_fatal", "TOTAL_ERR_FATAL many\n");
@@ -125,7 +125,7 @@ class PciFunctionReadTest {
     @Test
     void aCaptureMadeByFollowingLinksFindsTheFunctionByItsUevent(@TempDir Path dir) throws IOException {
         Path linked = Fixtures.copy("mlx5-roce", dir.resolve("linked"));
-        Path function = placeDevice(linked, "mlx5_1", "pci0000:a0/0000:a0:01.0/0000:a1:00.1");
+        Path function = Fixtures.placeDevice(linked, "mlx5_1", "pci0000:a0/0000:a0:01.0/0000:a1:00.1");
         write(function, "uevent", uevent("0000:a1:00.1"));
         write(function, "current_link_speed", "16.0 GT/s PCIe");
         write(function, "max_link_speed", "32.0 GT/s PCIe");
@@ -147,7 +147,7 @@ class PciFunctionReadTest {
     @Test
     void aVirtualFunctionCopiedByFollowingLinksReadsItsCopiedPhysicalFunction(@TempDir Path dir) throws IOException {
         Path linked = Fixtures.copy("mlx5-roce", dir.resolve("linked"));
-        Path vf = placeDevice(linked, "mlx5_1", "pci0000:00/0000:00:03.0/0000:05:00.3");
+        Path vf = Fixtures.placeDevice(linked, "mlx5_1", "pci0000:00/0000:00:03.0/0000:05:00.3");
         Path pf = Files.createDirectories(linked.resolve("sys/devices/pci0000:00/0000:00:03.0/0000:05:00.0"));
         Files.createSymbolicLink(vf.resolve("physfn"), Path.of("../0000:05:00.0"));
         write(vf, "uevent", uevent("0000:05:00.3"));
@@ -174,7 +174,7 @@ class PciFunctionReadTest {
     @Test
     void theAgentReadsAerEverySampleAndTheLinkOnTheSlowCadenceOrAtAStateChange(@TempDir Path dir) throws IOException {
         Path root = Fixtures.copy("mlx5-roce", dir);
-        Path function = placeDevice(root, "mlx5_1", "pci0000:c0/0000:c0:02.0/0000:c3:00.0");
+        Path function = Fixtures.placeDevice(root, "mlx5_1", "pci0000:c0/0000:c0:02.0/0000:c3:00.0");
         write(function, "current_link_speed", "16.0 GT/s PCIe");
         write(function, "max_link_speed", "16.0 GT/s PCIe");
         write(function, "current_link_width", "16");
@@ -202,19 +202,6 @@ class PciFunctionReadTest {
     }
 
     /** Moves the captured {@code <dev>/device} directory to {@code sys/devices/<path>} and links it as the kernel does. */
-    private static Path placeDevice(Path root, String device, String path) throws IOException {
-        Path link = root.resolve("sys/class/infiniband").resolve(device).resolve("device");
-        Path target = root.resolve("sys/devices").resolve(path);
-        Files.createDirectories(target.getParent());
-        if (Files.isDirectory(link)) {
-            Files.move(link, target);
-        } else {
-            Files.createDirectories(target);
-        }
-        Files.createSymbolicLink(link, link.getParent().relativize(target));
-        return target.getFileName().toString().startsWith("virtio") ? target.getParent() : target;
-    }
-
     /** A ConnectX-5 function's {@code uevent}, as the kernel writes it. */
     private static String uevent(String address) {
         return "DRIVER=mlx5_core\nPCI_CLASS=20000\nPCI_ID=15B3:1017\nPCI_SUBSYS_ID=15B3:0020\nPCI_SLOT_NAME=" + address

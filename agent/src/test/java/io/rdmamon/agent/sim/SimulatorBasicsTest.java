@@ -26,7 +26,7 @@ class SimulatorBasicsTest {
                 () -> Scenario.fromCliName("pfc_storm"));
         assertEquals("unknown scenario 'pfc_storm'; valid scenarios: healthy, wrong-priority, pfc-storm, ecn-off, "
                 + "link-degraded, gid-missing, dirty-optic, pcie-x8, erdma-ratelimit, pfc-lost, trust-pcp, dscp-map-wrong, "
-                + "gpu-far-nic, acs-redirect, no-peermem, tor-uplink-loss, module-swap, reboot-qos, mixed", error.getMessage());
+                + "gpu-far-nic, acs-redirect, no-peermem, tor-uplink-loss, module-swap, reboot-qos, firmware-fatal, mixed", error.getMessage());
     }
 
     @Test

@@ -23,7 +23,8 @@ import java.util.stream.Collectors;
 
 /**
  * Feeds the {@link ChangeLog} from what the collector sees: each applied sample against the node's previous one (its
- * layout through {@link LayoutDiff}, its link counters through {@link FlapLedger#entry}, its agent run), and the
+ * layout through {@link LayoutDiff}, its link counters through {@link FlapLedger#entry}, its devlink health reporters
+ * through {@link ReporterTransitions}, its agent run), and the
  * diagnosis engine's active list against the one before. Exports {@code rdma_node_changes_total{node,kind}}.
  * Called on the collector's event loop; the log itself is thread-safe.
  */
@@ -84,7 +85,7 @@ public final class ChangeTracker implements KernelEventSink {
     }
 
     /** The port the agent placed a record on; 0 (the device or node) when it named none or sent no number. */
-    private static int portNumber(String port) {
+    static int portNumber(String port) {
         try {
             return port.isEmpty() ? 0 : Math.max(0, Integer.parseInt(port));
         } catch (NumberFormatException e) {
@@ -112,6 +113,7 @@ public final class ChangeTracker implements KernelEventSink {
         }
         if (held.previous() != null) {
             flaps(held.previous(), sample);
+            ReporterTransitions.between(node, held.previous().health(), sample.health(), time).forEach(log::record);
         }
         diagnoses();
     }

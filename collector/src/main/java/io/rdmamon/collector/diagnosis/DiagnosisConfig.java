@@ -205,7 +205,8 @@ public record DiagnosisConfig(
 
     /**
      * The NIC health rules read from the kernel log raise on the sample a line was logged in and clear 10 minutes later
-     * (600 samples at 1 s): a line is an event, and a firmware fatal error stays news until someone looks.
+     * (600 samples at 1 s): a line is an event, and a firmware fatal error stays news until someone looks. So does a
+     * devlink health reporter's error count that rose (a reporter in error holds its rule while it stays in error).
      */
     static final Window KERNEL_EVENT_WINDOW = new Window(1, 600);
 
@@ -220,7 +221,8 @@ public record DiagnosisConfig(
         return new DiagnosisConfig(3, 10, Map.of(Rule.LINK_DOWN, new Window(1, 10), Rule.LINK_FLAPPING,
                 new Window(1, 10), Rule.PCIE_ERRORS, new Window(1, 60), Rule.NIC_FIRMWARE_FATAL, KERNEL_EVENT_WINDOW,
                 Rule.NIC_TX_TIMEOUT, KERNEL_EVENT_WINDOW, Rule.NIC_COMMAND_TIMEOUT, KERNEL_EVENT_WINDOW,
-                Rule.NIC_PCIE_POWER_INSUFFICIENT, KERNEL_EVENT_WINDOW), 10_000_000, 0.8, 0.5, 10, 0, 1, 0, Duration.ofMinutes(2), 3, Map.of(), new TreeSet<>(),
+                Rule.NIC_PCIE_POWER_INSUFFICIENT, KERNEL_EVENT_WINDOW, Rule.NIC_HEALTH_REPORTER_ERROR,
+                KERNEL_EVENT_WINDOW), 10_000_000, 0.8, 0.5, 10, 0, 1, 0, Duration.ofMinutes(2), 3, Map.of(), new TreeSet<>(),
                 null, LinkFlapping.defaults(), null, true, 3, RxPowerDrift.defaults());
     }
 

@@ -6,6 +6,7 @@ import io.rdmamon.collector.store.NodeCost;
 import io.rdmamon.collector.store.NodeStore;
 import io.rdmamon.protocol.model.HostSample;
 import io.rdmamon.protocol.model.KernelEvents;
+import io.rdmamon.protocol.model.NicHealthReporter;
 import io.rdmamon.protocol.model.Names;
 import io.rdmamon.protocol.text.WireText;
 import io.rdmamon.protocol.wire.Frame;
@@ -19,6 +20,7 @@ import io.vertx.core.http.ServerWebSocket;
 import io.vertx.core.http.WebSocketFrame;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.function.Consumer;
 
 /**
@@ -82,6 +84,8 @@ final class AgentConnection {
     private long lastFrameNanos;
     /** The kernel events the agent last reported on this connection ({@code kernel-events}); null before any. */
     private KernelEvents kernel;
+    /** The devlink health reporters the agent last reported on this connection ({@code devlink-health}); null before. */
+    private List<NicHealthReporter> health;
     private long idleTimer;
     private long refusedSinceLog;
     private long lastRefusalLogNanos;
@@ -300,6 +304,9 @@ final class AgentConnection {
                 store.touch(node);
                 kernel = report.events();
                 store.kernelEvents(node, kernel);
+            } else if (frame instanceof Frame.DevlinkHealthReport report) {
+                store.touch(node);
+                health = report.reporters();
             } else if (decoded.sample() != null) {
                 ingest(decoded.sample(), ((Frame.Values) frame).seq());
             } else {
@@ -387,7 +394,9 @@ final class AgentConnection {
 
     private void ingest(HostSample decoded, long seq) {
         // the kernel events travel in their own frame; each sample carries the latest (for /metrics and the rules)
-        HostSample sample = kernel == null ? decoded : decoded.withKernel(kernel);
+        // so do the devlink health reporters: the next sample carries them (a transition is a change of the samples)
+        HostSample withKernel = kernel == null ? decoded : decoded.withKernel(kernel);
+        HostSample sample = health == null ? withKernel : withKernel.withHealth(health);
         NodeStore.Ingest outcome = store.accept(sample, hello.instance(), seq);
         if (outcome == NodeStore.Ingest.UNKNOWN_NODE && store.connect(node, hello.agentVersion(),
                 hello.intervalMillis(), cost) == NodeStore.Admission.ADMITTED) {

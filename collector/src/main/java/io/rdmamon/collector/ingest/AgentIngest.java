@@ -39,7 +39,8 @@ public final class AgentIngest implements Handler<RoutingContext>, Routes {
      * The optional frame types this collector decodes and applies, announced in the upgrade answer's
      * {@link WireFormat#ACCEPTS_HEADER}; an agent sends no other optional frame to it.
      */
-    public static final List<String> ACCEPTED_OPTIONAL_FRAMES = List.of(Frame.Fabric.TYPE, Frame.KernelEventsReport.TYPE);
+    public static final List<String> ACCEPTED_OPTIONAL_FRAMES = List.of(Frame.Fabric.TYPE, Frame.KernelEventsReport.TYPE,
+            Frame.DevlinkHealthReport.TYPE);
 
     /**
      * What the hellos being received or waiting for {@link HelloAdmission} may hold in a JVM of {@code maxHeapBytes}:

@@ -2,6 +2,7 @@ package io.rdmamon.collector.ingest;
 
 import io.rdmamon.protocol.model.GidEntry;
 import io.rdmamon.protocol.model.KernelEvents;
+import io.rdmamon.protocol.model.NicHealthReporter;
 import io.rdmamon.protocol.model.LldpNeighbor;
 import io.rdmamon.protocol.model.PortWorkload;
 import io.rdmamon.protocol.model.QosConfig;
@@ -59,6 +60,8 @@ final class FrameLimits {
             values(v);
         } else if (frame instanceof Frame.KernelEventsReport k) {
             kernelEvents(k.events());
+        } else if (frame instanceof Frame.DevlinkHealthReport h) {
+            healthReporters(h.reporters());
         } else if (frame instanceof Frame.ProbeReport r) {
             if (r.error() != null) {
                 text("probe-report.error", r.error(), IngestLimits.MAX_TEXT_CHARS);
@@ -94,6 +97,18 @@ final class FrameLimits {
         name(at + ".severity", severity);
         text(at + ".device", device, limits.maxNameLength());
         text(at + ".port", port, limits.maxNameLength());
+    }
+
+    /** Names printable and within their bounds: they are labels in /metrics and text in the change log. */
+    private void healthReporters(List<NicHealthReporter> reporters) throws StreamRefusal {
+        for (int i = 0; i < reporters.size(); i++) {
+            NicHealthReporter r = reporters.get(i);
+            String at = "devlink-health.reporters[" + i + "]";
+            name(at + ".reporter", r.reporter());
+            text(at + ".device", r.device(), limits.maxNameLength());
+            text(at + ".port", r.port(), limits.maxNameLength());
+            text(at + ".handle", r.handle(), limits.maxNameLength());
+        }
     }
 
     private void values(Frame.Values v) throws StreamRefusal {

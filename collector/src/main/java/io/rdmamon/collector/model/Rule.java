@@ -176,7 +176,13 @@ public enum Rule {
     NIC_PCIE_POWER_INSUFFICIENT("nic_pcie_power_insufficient", Severity.WARNING, false,
             "The NIC reports that its PCIe slot advertises less power than it needs and may throttle itself. "
                     + "Check the slot's power limit (lspci -vv: SlotPowerLimit), the BIOS slot power setting and the "
-                    + "card's auxiliary power; move the card to a slot that powers it.");
+                    + "card's auxiliary power; move the card to a slot that powers it."),
+    NIC_HEALTH_REPORTER_ERROR("nic_health_reporter_error", Severity.WARNING, false,
+            "A devlink health reporter of the NIC (mlx5 fw, fw_fatal, tx, rx) is in error or counted new errors: "
+                    + "the driver saw a firmware, transmit or receive fault and tried to recover. Read `devlink health "
+                    + "show` and `devlink health diagnose DEV reporter NAME`, keep `devlink health dump show`, check "
+                    + "dmesg around it; a reporter that stays in error or keeps counting needs a device reset or a "
+                    + "firmware update.");
 
     private final String id;
     private final Severity severity;

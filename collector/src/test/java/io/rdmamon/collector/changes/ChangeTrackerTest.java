@@ -10,6 +10,7 @@ import io.rdmamon.protocol.model.HostSample;
 import io.rdmamon.protocol.model.IbDevice;
 import io.rdmamon.protocol.model.IbPort;
 import io.rdmamon.protocol.model.KernelEvents;
+import io.rdmamon.protocol.model.NicHealthReporter;
 import io.rdmamon.protocol.model.QosConfig;
 import io.rdmamon.protocol.model.TransceiverModule;
 import org.junit.jupiter.api.Test;
@@ -75,6 +76,29 @@ class ChangeTrackerTest {
                         "kernel_event critical mlx5_0/1 firmware_fatal: mlx5_core 0000:3b:00.0: device's health compromised"
                                 + " - reached miss count"),
                 log.newest("gpu-01", c -> true, 0, 10).stream().map(e -> line(e.change())).toList());
+    }
+
+    /** A reporter's transitions between samples are entries: into error (critical for fw_fatal) and back (info). */
+    @Test
+    void devlinkReporterTransitionsAreEntries() {
+        deliver(sample(4, "MT2310FT00123", 0b1000), "run-1", 1); // no reporters yet: nothing to compare with
+        deliver(sample(4, "MT2310FT00123", 0b1000).withHealth(List.of(fwFatal("healthy", 0))), "run-1", 2);
+        deliver(sample(4, "MT2310FT00123", 0b1000).withHealth(List.of(fwFatal("error", 1))), "run-1", 3);
+        deliver(sample(4, "MT2310FT00123", 0b1000).withHealth(List.of(fwFatal("error", 1))), "run-1", 4);
+        deliver(sample(4, "MT2310FT00123", 0b1000).withHealth(List.of(fwFatal("healthy", 1))), "run-1", 5);
+
+        assertEquals(List.of(
+                        "devlink_reporter info mlx5_0/0 devlink health pci/0000:3b:00.0 reporter fw_fatal: error →"
+                                + " healthy (errors 1, recovers 1)",
+                        "devlink_reporter critical mlx5_0/0 devlink health pci/0000:3b:00.0 reporter fw_fatal: healthy →"
+                                + " error (errors 1, recovers 0)"),
+                log.newest("gpu-01", c -> c.kind() == ChangeKind.DEVLINK_REPORTER, 0, 10).stream()
+                        .map(e -> line(e.change())).toList());
+    }
+
+    private static NicHealthReporter fwFatal(String state, long errors) {
+        return new NicHealthReporter("mlx5_0", "", "pci/0000:3b:00.0", "fw_fatal", state, errors,
+                "healthy".equals(state) ? errors : 0, 60_000L);
     }
 
     private void deliver(HostSample sample, String instance, long seq) {

@@ -6,6 +6,7 @@ import io.rdmamon.protocol.model.HostSample;
 import io.rdmamon.protocol.model.IbDevice;
 import io.rdmamon.protocol.model.IbPort;
 import io.rdmamon.protocol.model.KernelEvents;
+import io.rdmamon.protocol.model.NicHealthReporter;
 import io.rdmamon.protocol.model.SourceStatus;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -18,7 +19,10 @@ import java.util.concurrent.atomic.AtomicLong;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** The NIC health rules read from the kernel log: raised by a count that rose on the port, quoting the line. */
+/**
+ * The NIC health rules read from the kernel log (raised by a count that rose on the port, quoting the line) and from
+ * the devlink health reporters (a reporter in error, or one whose error count rose).
+ */
 class NicHealthRulesTest {
     private static final String FATAL = "mlx5_core 0000:3b:00.0: poll_health:852:(pid 0): device's health compromised"
             + " - reached miss count";
@@ -65,6 +69,46 @@ class NicHealthRulesTest {
         deliver(events("firmware_fatal", "mlx5_0", 3, List.of(event("firmware_fatal", "mlx5_0", FATAL))));
         deliver(events("firmware_fatal", "mlx5_9", 1, List.of(event("firmware_fatal", "mlx5_9", FATAL))));
         assertEquals(List.of(), active());
+    }
+
+    /** fw_fatal in error: both rules, the evidence naming the reporter and its counts; recovered: both clear. */
+    @Test
+    void aFwFatalReporterInErrorRaisesFirmwareFatalAndReporterError() {
+        store.connect("n", "test", 1000);
+        deliverHealth(List.of(reporter("fw_fatal", "", "healthy", 0, 0)));
+        assertEquals(List.of(), active());
+        deliverHealth(List.of(reporter("fw_fatal", "", "error", 1, 0)));
+        assertEquals(List.of("nic_firmware_fatal critical", "nic_health_reporter_error warning"), active());
+        String evidence = engine.snapshot().diagnoses().get(0).evidence();
+        assertEquals("devlink health on mlx5_0: reporter fw_fatal (pci/0000:3b:00.0) error, 1 errors (+1 since the"
+                + " previous sample), 0 recovers", evidence);
+    }
+
+    /** A port reporter whose count rose while it recovered (healthy again) raises reporter error only. */
+    @Test
+    void aRisingErrorCountOnAHealthyReporterRaisesReporterError() {
+        store.connect("n", "test", 1000);
+        deliverHealth(List.of(reporter("tx", "1", "healthy", 2, 2)));
+        deliverHealth(List.of(reporter("tx", "1", "healthy", 2, 2)));
+        assertEquals(List.of(), active(), "errors counted before the collector watched are a baseline");
+        deliverHealth(List.of(reporter("tx", "1", "healthy", 3, 3), reporter("rx", "2", "error", 1, 0)));
+        assertEquals(List.of("nic_health_reporter_error warning"), active());
+        String evidence = engine.snapshot().diagnoses().get(0).evidence();
+        assertTrue(evidence.contains("reporter tx (pci/0000:3b:00.0/65535) healthy, 3 errors (+1 since the previous"
+                + " sample), 3 recovers"), evidence);
+        assertTrue(!evidence.contains("rx"), "a reporter of another port is not this port's: " + evidence);
+    }
+
+    private void deliverHealth(List<NicHealthReporter> reporters) {
+        HostSample sample = new HostSample("n", clock.addAndGet(1000), List.of(device()),
+                List.of(SourceStatus.ok("sysfs", "mlx5_0")), null, null, null, reporters);
+        assertEquals(NodeStore.Ingest.APPLIED, store.accept(sample));
+        engine.accept(sample);
+    }
+
+    private static NicHealthReporter reporter(String name, String port, String state, long errors, long recovers) {
+        return new NicHealthReporter("mlx5_0", port, "pci/0000:3b:00.0" + (port.isEmpty() ? "" : "/65535"), name, state,
+                errors, recovers, null);
     }
 
     private List<String> active() {

@@ -58,13 +58,15 @@ class ScenarioDiagnosisTest {
             Map.entry(Scenario.GPU_FAR_NIC, Set.of(Rule.GPUDIRECT_NOT_READY, Rule.GPU_NIC_CROSS_NUMA)),
             Map.entry(Scenario.ACS_REDIRECT, Set.of(Rule.PCIE_ACS_REDIRECT, Rule.GPUDIRECT_NOT_READY)),
             Map.entry(Scenario.NO_PEERMEM, Set.of(Rule.GPUDIRECT_NOT_READY)),
+            // devlink health: the last NIC's fw_fatal reporter is in error from the first sample
+            Map.entry(Scenario.FIRMWARE_FATAL, Set.of(Rule.NIC_FIRMWARE_FATAL, Rule.NIC_HEALTH_REPORTER_ERROR)),
             // the nodes under the lossy leaf retransmit; path_loss comes from the pingmesh, not from counters
             Map.entry(Scenario.TOR_UPLINK_LOSS, Set.of(Rule.TRANSPORT_LOSS)),
             // the timed scenarios change 20 simulated seconds in, after this test's 12: nothing yet
             Map.entry(Scenario.MODULE_SWAP, Set.of()), Map.entry(Scenario.REBOOT_QOS, Set.of()));
     /** Faults of one port: the last one of the node. */
     private static final Set<Scenario> LAST_PORT_ONLY = Set.of(Scenario.LINK_DEGRADED, Scenario.GID_MISSING,
-            Scenario.DIRTY_OPTIC, Scenario.PCIE_X8);
+            Scenario.DIRTY_OPTIC, Scenario.PCIE_X8, Scenario.FIRMWARE_FATAL);
 
     @TempDir
     Path temp;
@@ -123,7 +125,7 @@ class ScenarioDiagnosisTest {
                     // the reader stamps wall-clock time; the fabric's time is simulated. As in the collector, the store
                     // applies the sample and the engine evaluates it against the one the store held before.
                     HostSample sample = new HostSample(read.node(), clock.millis, read.devices(), read.sources(), read.ncclConf(),
-                            read.topology());
+                            read.topology(), read.kernel(), read.health());
                     assertEquals(NodeStore.Ingest.APPLIED, store.accept(sample));
                     engine.accept(sample);
                 }

@@ -124,7 +124,10 @@ class ScenarioAlertsIT {
                     "RdmaGpuNicCrossNuma", "gpu_nic_cross_numa")),
             Map.entry(Scenario.ACS_REDIRECT, Map.of("RdmaPcieAcsRedirect", "pcie_acs_redirect",
                     "RdmaGpudirectNotReady", "gpudirect_not_ready")),
-            Map.entry(Scenario.NO_PEERMEM, Map.of("RdmaGpudirectNotReady", "gpudirect_not_ready"))));
+            Map.entry(Scenario.NO_PEERMEM, Map.of("RdmaGpudirectNotReady", "gpudirect_not_ready")),
+            // devlink health: the last NIC's fw_fatal reporter in error (docs/simulator.md)
+            Map.entry(Scenario.FIRMWARE_FATAL, Map.of("RdmaNicFirmwareFatalReporter", "nic_firmware_fatal",
+                    "RdmaNicHealthReporterError", "nic_health_reporter_error"))));
     /**
      * Alerts a fault explains but need not raise in this test, with their {@code rule} label. dirty-optic's lane falls
      * from the agent's start and reaches its floor in about 12 s; RdmaModuleRxPowerDrift compares the lane with its

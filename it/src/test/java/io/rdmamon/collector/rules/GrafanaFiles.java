@@ -44,7 +44,7 @@ final class GrafanaFiles {
             "nccl_conf_mismatch", "gpudirect_not_ready", "gpu_nic_cross_numa", "pcie_acs_redirect",
             "pcie_relaxed_ordering_off", "path_loss", "path_latency_high", "port_unreachable", "fabric_cable_errors",
             "fabric_link_degraded", "fabric_link_down", "fabric_congestion", "nic_firmware_fatal",
-            "nic_tx_timeout", "nic_command_timeout", "nic_pcie_power_insufficient");
+            "nic_tx_timeout", "nic_command_timeout", "nic_pcie_power_insufficient", "nic_health_reporter_error");
 
     /** docs/architecture.md "Metric names" (contract): the metrics named one by one. */
     private static final Set<String> CONTRACT_METRICS = Set.of(
@@ -60,7 +60,8 @@ final class GrafanaFiles {
             // the physical layer (docs/architecture.md "Metric names"), and the module thresholds named after its
             // conventions
             "rdma_pcie_link_width", "rdma_pcie_link_width_max", "rdma_pcie_link_speed_transfers_per_second",
-            "rdma_pcie_link_speed_transfers_per_second_max", "rdma_pcie_aer_errors_total", "rdma_kernel_events_total", "rdma_module_info",
+            "rdma_pcie_link_speed_transfers_per_second_max", "rdma_pcie_aer_errors_total", "rdma_kernel_events_total",
+            "rdma_nic_health_reporter_state", "rdma_nic_health_reporter_errors_total", "rdma_module_info",
             "rdma_module_temperature_celsius", "rdma_module_voltage_volts", "rdma_module_rx_power_watts",
             "rdma_module_tx_power_watts", "rdma_module_tx_bias_amperes", "rdma_module_temperature_threshold_celsius",
             "rdma_module_voltage_threshold_volts", "rdma_module_rx_power_threshold_watts",

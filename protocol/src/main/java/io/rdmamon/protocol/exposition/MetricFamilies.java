@@ -117,6 +117,10 @@ public final class MetricFamilies {
     public static final Family KERNEL_EVENTS = Family.counter("rdma_kernel_events",
             "Kernel log records about the NIC since the agent started, by kind and severity (/dev/kmsg, the agent's"
                     + " versioned pattern table)");
+    public static final Family NIC_HEALTH_REPORTER_STATE = Family.gauge("rdma_nic_health_reporter_state",
+            "1 while the devlink health reporter is healthy, 0 while it is in error (devlink health show)");
+    public static final Family NIC_HEALTH_REPORTER_ERRORS = Family.counter("rdma_nic_health_reporter_errors",
+            "Errors the devlink health reporter counted since the driver loaded (devlink health show: error)");
     public static final Family GPUDIRECT_READY = Family.gauge("rdma_gpudirect_ready",
             "1 when the GPU/NIC pair's GPUDirect RDMA verdict is ready, 0 when degraded or not_ready "
                     + "(path, ACS, peermem, link, relaxed ordering, IOMMU; docs/topology.md)");
@@ -162,7 +166,8 @@ public final class MetricFamilies {
             MODULE_VOLTAGE, MODULE_RX_POWER, MODULE_TX_POWER, MODULE_TX_BIAS, MODULE_TEMPERATURE_THRESHOLD,
             MODULE_VOLTAGE_THRESHOLD, MODULE_RX_POWER_THRESHOLD, MODULE_TX_POWER_THRESHOLD, MODULE_TX_BIAS_THRESHOLD,
             PHY_CORRECTED_BITS, PHY_SYMBOL_ERRORS, PHY_RECEIVED_BITS, QOS_PFC_ENABLED, QOS_INFO, QOS_PRIORITY_TC,
-            QOS_TC_BANDWIDTH, QOS_ECN_ENABLED, GPU_NIC_PATH_INFO, GPUDIRECT_READY, KERNEL_EVENTS);
+            QOS_TC_BANDWIDTH, QOS_ECN_ENABLED, GPU_NIC_PATH_INFO, GPUDIRECT_READY, KERNEL_EVENTS,
+            NIC_HEALTH_REPORTER_STATE, NIC_HEALTH_REPORTER_ERRORS);
     /** The fleet families only the collector knows (it runs the probes, the pingmesh and the diagnosis engine). */
     public static final List<Family> COLLECTOR = List.of(DIAGNOSIS_ACTIVE, PROBE_BANDWIDTH, PROBE_SUCCESS,
             PROBE_TIMESTAMP, PINGMESH_RTT, PINGMESH_LOSS, PINGMESH_GROUP_RTT, PINGMESH_GROUP_LOSS);

@@ -145,6 +145,8 @@ public final class MetricSelection {
             "rdma_qos_ecn_enabled", "rdma_qos_info", "rdma_qos_pfc_enabled", "rdma_qos_priority_tc",
             // what the kernel log said (grafana/rules: the NIC health alerts)
             "rdma_kernel_events_total",
+            // devlink health (grafana/rules: nic_health_reporter_error, nic_firmware_fatal)
+            "rdma_nic_health_reporter_state", "rdma_nic_health_reporter_errors_total",
             // congestion control (mlx5 "cong" hw_counters)
             "rdma_hw_np_cnp_sent_total", "rdma_hw_np_ecn_marked_roce_packets_total", "rdma_hw_rp_cnp_handled_total",
             "rdma_hw_rp_cnp_ignored_total",

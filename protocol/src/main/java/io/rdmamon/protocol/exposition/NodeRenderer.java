@@ -7,6 +7,7 @@ import io.rdmamon.protocol.model.HostSample;
 import io.rdmamon.protocol.model.IbDevice;
 import io.rdmamon.protocol.model.IbPort;
 import io.rdmamon.protocol.model.KernelEvents;
+import io.rdmamon.protocol.model.NicHealthReporter;
 import io.rdmamon.protocol.model.NetdevCounters;
 import io.rdmamon.protocol.model.PciFunction;
 import io.rdmamon.protocol.model.PortWorkload;
@@ -146,6 +147,9 @@ public final class NodeRenderer {
         if (sample.kernel() != null) {
             kernelEvents(nodeLabel, sample.kernel());
         }
+        if (sample.health() != null) {
+            healthReporters(nodeLabel, sample.health());
+        }
         return pack(sample);
     }
 
@@ -191,6 +195,20 @@ public final class NodeRenderer {
         for (KernelEvents.Count count : kernel.counts()) {
             line(MetricFamilies.KERNEL_EVENTS, labels("device", count.device(), "kind", count.kind(), "node",
                     nodeLabel, "port", count.port(), "severity", count.severity()), count.total());
+        }
+    }
+
+    /**
+     * {@code rdma_nic_health_reporter_state} and {@code _errors_total}: one series per reporter, device and port, in
+     * label order (a reporter the host has twice under one device and port, which no driver registers, is shown once).
+     */
+    private void healthReporters(String nodeLabel, List<NicHealthReporter> reporters) {
+        Map<String, NicHealthReporter> byLabels = new TreeMap<>();
+        reporters.forEach(r -> byLabels.putIfAbsent(r.device() + "\n" + r.port() + "\n" + r.reporter(), r));
+        for (NicHealthReporter r : byLabels.values()) {
+            byte[] labels = labels("device", r.device(), "node", nodeLabel, "port", r.port(), "reporter", r.reporter());
+            line(MetricFamilies.NIC_HEALTH_REPORTER_STATE, labels, r.inError() ? 0 : 1);
+            line(MetricFamilies.NIC_HEALTH_REPORTER_ERRORS, labels, r.errors());
         }
     }
 

@@ -18,14 +18,24 @@ import java.util.Objects;
  *                        host has no GPU or it was not read
  * @param kernel          the kernel log's NIC events; null when the kernel log was not read. Not part of the sample's
  *                        frames: it travels in its own optional frame
+ * @param health          the NICs' devlink health reporters in the kernel's order; null when devlink was not read.
+ *                        Not part of the sample's frames: it travels in its own optional frame
  */
 public record HostSample(String node, long timestampMillis, List<IbDevice> devices, List<SourceStatus> sources,
-                         Map<String, String> ncclConf, GpuTopology topology, KernelEvents kernel) {
+                         Map<String, String> ncclConf, GpuTopology topology, KernelEvents kernel,
+                         List<NicHealthReporter> health) {
     public HostSample {
         Objects.requireNonNull(node, "node");
         devices = List.copyOf(devices);
         sources = List.copyOf(sources);
         ncclConf = ncclConf == null ? null : Maps.copyOrdered(ncclConf);
+        health = health == null ? null : List.copyOf(health);
+    }
+
+    /** A sample without devlink health. */
+    public HostSample(String node, long timestampMillis, List<IbDevice> devices, List<SourceStatus> sources,
+                      Map<String, String> ncclConf, GpuTopology topology, KernelEvents kernel) {
+        this(node, timestampMillis, devices, sources, ncclConf, topology, kernel, null);
     }
 
     /** A sample without kernel events. */
@@ -47,6 +57,11 @@ public record HostSample(String node, long timestampMillis, List<IbDevice> devic
 
     /** This sample with {@code kernel} as its kernel events. */
     public HostSample withKernel(KernelEvents kernel) {
-        return new HostSample(node, timestampMillis, devices, sources, ncclConf, topology, kernel);
+        return new HostSample(node, timestampMillis, devices, sources, ncclConf, topology, kernel, health);
+    }
+
+    /** This sample with {@code reporters} as its devlink health reporters. */
+    public HostSample withHealth(List<NicHealthReporter> reporters) {
+        return new HostSample(node, timestampMillis, devices, sources, ncclConf, topology, kernel, reporters);
     }
 }

@@ -1,5 +1,6 @@
 package io.rdmamon.protocol.wire;
 
+import io.rdmamon.protocol.model.NicHealthReporter;
 import io.rdmamon.protocol.model.SourceStatus;
 import io.rdmamon.protocol.probe.LatencyResult;
 import io.rdmamon.protocol.probe.PerftestResult;
@@ -251,6 +252,19 @@ public sealed interface Frame {
 
         public KernelEventsReport {
             Objects.requireNonNull(events, "events");
+        }
+    }
+
+    /**
+     * Agent → collector, optional ({@link WireFormat#ACCEPTS_HEADER}): the host's devlink health reporters, sent when
+     * they changed. State, not a sample: never acknowledged nor replayed.
+     */
+    record DevlinkHealthReport(List<NicHealthReporter> reporters) implements Frame {
+        /** The frame's type on the wire and in the collector's accept list. */
+        public static final String TYPE = "devlink-health";
+
+        public DevlinkHealthReport {
+            reporters = List.copyOf(reporters);
         }
     }
 }

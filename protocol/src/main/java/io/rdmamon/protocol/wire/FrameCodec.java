@@ -175,6 +175,8 @@ public final class FrameCodec {
             FabricWire.encode(json, fabric);
         } else if (frame instanceof Frame.KernelEventsReport k) {
             KernelEventsWire.write(json.put("type", Frame.KernelEventsReport.TYPE), k.events());
+        } else if (frame instanceof Frame.DevlinkHealthReport h) {
+            DevlinkHealthWire.write(json.put("type", Frame.DevlinkHealthReport.TYPE), h.reporters());
         }
         try {
             return MAPPER.writeValueAsBytes(json);
@@ -254,6 +256,7 @@ public final class FrameCodec {
             case "probe-start", "probe-cancel", "probe-report" -> probeFrame(type, f);
             case "fabric" -> FabricWire.decode(f);
             case Frame.KernelEventsReport.TYPE -> new Frame.KernelEventsReport(KernelEventsWire.read(f));
+            case Frame.DevlinkHealthReport.TYPE -> new Frame.DevlinkHealthReport(DevlinkHealthWire.read(f));
             default -> throw new FrameException("unknown frame type " + WireText.quote(type));
         };
     }

@@ -164,8 +164,7 @@ public final class DiagnosisEngine {
                         ledger(state, previousPort, port, sample.timestampMillis()), pciBefore.get(device.name()),
                         sample.ncclConf(), fleetQos(), rxBaseline(state, port, sample.timestampMillis()), state.portQos,
                         sample.topology(), paths(new PortKey(sample.node(), device.name(), port.port())),
-                        KernelNews.of(previous == null ? null : previous.kernel(), sample.kernel(), device.name(),
-                                port.port()));
+                        KernelNews.of(previous, sample, device.name(), port.port()));
                 for (PortRule rule : RuleTable.PORT_RULES) {
                     if (rule.judges(input)) {
                         track(sample.node(), state, rule.id(), rule.evaluate(input, config).orElse(null), now);

@@ -47,7 +47,9 @@ public final class RuleTable {
             new NicFirmwareFatal(),
             new NicTxTimeout(),
             new NicCommandTimeout(),
-            new NicPciePowerInsufficient());
+            new NicPciePowerInsufficient(),
+            // devlink health reporters (agent: io.rdmamon.agent.devlink)
+            new NicHealthReporterError());
     /** The InfiniBand fabric's rules, judged by the fabric store on every sweep of a fabric. */
     public static final List<FabricRule> FABRIC_RULES = List.of(
             new FabricCableErrors(),
