@@ -357,11 +357,14 @@ class DashboardBrowserTest {
             String evidence = diagnosis.first().locator(".evidence").textContent();
             // the share is of one sample's deltas; the simulator steps while the agent reads, so it need not be 100%
             // then the workloads the port carries (the simulator's, docs/simulator.md): the pods it hits
+            // (priority 0's own share is not asserted above some value: a sample read across a simulator step
+            // splits its bytes among priorities, 48% once on a loaded machine; the lossless share is what the rule judges)
             java.util.regex.Matcher share = java.util.regex.Pattern.compile("(\\d+)% of RDMA [rt]x bytes \\(.*\\) on priority 0,"
-                    + " which has no PFC; PFC enabled on priority 3 only \\(\\d+% there\\)(; hits: .*)").matcher(evidence);
+                    + " which has no PFC; PFC enabled on priority 3 only \\((\\d+)% there\\)(; hits: .*)").matcher(evidence);
             assertTrue(share.matches(), evidence);
-            assertTrue(share.group(2).contains("ml/train-llama-"), evidence);
-            assertTrue(Integer.parseInt(share.group(1)) > 50, "most RDMA bytes outside the lossless priority: " + evidence);
+            assertTrue(share.group(3).contains("ml/train-llama-"), evidence);
+            assertTrue(Integer.parseInt(share.group(1)) > 0, "RDMA bytes on priority 0: " + evidence);
+            assertTrue(Integer.parseInt(share.group(2)) < 50, "most RDMA bytes outside the lossless priority: " + evidence);
             assertTrue(diagnosis.first().locator(".badge").textContent().equals("critical"));
             assertTrue(diagnosis.first().locator("details").textContent().contains("docs/runbooks/"
                     + "roce_traffic_outside_lossless_priority.md"));
