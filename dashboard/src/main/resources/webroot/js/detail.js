@@ -70,6 +70,19 @@ class PortData {
   }
 }
 
+/**
+ * The switch port this port is cabled to: its LLDP neighbour (an Ethernet port's switch) or, for an InfiniBand port,
+ * the switch port the fabric sweep found; null when neither is known.
+ */
+function cabledTo(port) {
+  const lldp = port?.neighbor;
+  if (lldp) {
+    return [lldp.systemName || lldp.chassisId, lldp.portId].filter(Boolean).join(' ') + ' (LLDP)';
+  }
+  const fabric = port?.fabricNeighbor;
+  return fabric ? `${fabric.description} port ${fabric.port} (${fabric.guid})` : null;
+}
+
 export class Detail {
   constructor(live, fleet) {
     this.live = live;
@@ -217,6 +230,7 @@ export class Detail {
       ['Rate', port?.rate || (row ? fmt.linkRate(row.rate) : null)],
       ['Link layer', row?.linkLayer || port?.linkLayer],
       ['Netdev', row?.netdev || port?.netdev],
+      ['Cabled to', cabledTo(port)],
       ['RX', row ? fmt.bits(row.rx) + ' · ' + fmt.packets(row.rxp) : null],
       ['TX', row ? fmt.bits(row.tx) + ' · ' + fmt.packets(row.txp) : null],
       ['Lossless share', row ? fmt.percent(row.share) : null],

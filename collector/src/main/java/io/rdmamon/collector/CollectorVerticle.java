@@ -124,7 +124,7 @@ public final class CollectorVerticle extends VerticleBase {
         pingmesh = new Pingmesh(vertx, config.pingmesh(), store, probeAgents, probes,
                 new PortGroups(config.pingmesh().groups(), fabrics), pingmeshResults,
                 () -> diagnoses.config().qosProfile(), registry, System::currentTimeMillis);
-        NodesApi nodesApi = new NodesApi(store, cluster.selfId());
+        NodesApi nodesApi = new NodesApi(store, cluster.selfId(), fabrics);
         EventsApi eventsApi = new EventsApi(store, diagnoses);
         DiagnosesApi diagnosesApi = new DiagnosesApi(diagnoses);
         ChangeLog changeLog = new ChangeLog();

@@ -8,6 +8,8 @@ import io.rdmamon.protocol.fabric.FabricNode;
 import io.rdmamon.protocol.fabric.FabricPort;
 import io.rdmamon.protocol.fabric.FabricSweep;
 import io.rdmamon.protocol.model.HostSample;
+import io.rdmamon.protocol.model.IbDevice;
+import io.rdmamon.protocol.testing.Samples;
 import io.rdmamon.protocol.wire.Frame;
 import io.rdmamon.protocol.wire.FabricWire;
 import io.rdmamon.protocol.wire.SampleEncoder;
@@ -36,7 +38,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 /**
  * The Fabric view (#/fabric) in real headless Chromium: empty until a sweeper sends a fabric, then a two-level fat
  * tree (2 spines, 2 leaves, 3 hosts each) drawn in three rows, the 1X cable among 4X ones amber (fabric_link_degraded),
- * and a click on that cable shows both its ends' counters. A node description with markup stays text.
+ * and a click on that cable shows both its ends' counters. A node description with markup stays text. A host's port
+ * page names the switch port the fabric found it cabled to.
  */
 @ExtendWith(VertxExtension.class)
 class FabricBrowserTest {
@@ -92,7 +95,23 @@ class FabricBrowserTest {
                 .evaluateAll("tables => tables.map(t => t.dataset.end)"));
         assertEquals("0", page.textContent("#fab-link table[data-end='" + degraded
                 + "'] tr[data-counter=SymbolErrorCounter] td"));
+
+        // the degraded host's own agent: its port page names the switch port the sweep found it cabled to
+        RawAgent host = new RawAgent(vertx.createWebSocketClient(), collector.port(), null);
+        IbDevice hca = new IbDevice("mlx5_0", IbDevice.NODE_TYPE_CA, "CA", sysfsGuid(host(1, 2)), null, null, null,
+                null, List.of(Samples.unreadablePort(1)));
+        host.sample(new SampleEncoder("gpu-12", "test", 15_000, List.of(), "run-1"),
+                new HostSample("gpu-12", System.currentTimeMillis(), List.of(hca), List.of()), 1);
+        page.navigate("http://127.0.0.1:" + collector.port() + "/#/port/gpu-12/mlx5_0/1");
+        waitFor(() -> page.locator("#port-head dl.facts div").allTextContents().contains(
+                "Cabled toleaf1 port 3 (" + leaf(1) + ")"), "the port page naming leaf1's port 3");
         assertEquals(List.of(), consoleErrors);
+    }
+
+    /** A fabric GUID ({@code 0x00000000010003ea}) as sysfs spells a node_guid ({@code 0000:0000:0100:03ea}). */
+    private static String sysfsGuid(String fabricGuid) {
+        String hex = fabricGuid.substring(2);
+        return String.join(":", hex.substring(0, 4), hex.substring(4, 8), hex.substring(8, 12), hex.substring(12));
     }
 
     /** Nodes of tier {@code tier} drawn. */

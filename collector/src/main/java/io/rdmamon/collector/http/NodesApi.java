@@ -5,6 +5,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.rdmamon.collector.fabric.FabricStore;
+import io.rdmamon.collector.fabric.HostPorts;
+import io.rdmamon.collector.fabric.LinkEnds;
 import io.rdmamon.collector.store.IngestIssues;
 import io.rdmamon.collector.store.NodeStore;
 import io.rdmamon.collector.store.NodeView;
@@ -49,11 +52,14 @@ public final class NodesApi implements Routes {
     private static final ObjectMapper MAPPER = new ObjectMapper();
     private final NodeStore store;
     private final String replica;
+    /** The InfiniBand fabrics the sweepers sent: which switch port each host port is cabled to. */
+    private final FabricStore fabrics;
 
     /** {@code replica}: this collector's id in its cluster, named in every node it answers for. */
-    public NodesApi(NodeStore store, String replica) {
+    public NodesApi(NodeStore store, String replica, FabricStore fabrics) {
         this.store = store;
         this.replica = replica;
+        this.fabrics = fabrics;
     }
 
     @Override
@@ -363,7 +369,7 @@ public final class NodesApi implements Routes {
         pci.notes().forEach(p.putArray("notes")::add);
     }
 
-    private static void port(ObjectNode p, NodeView view, IbDevice device, IbPort port) {
+    private void port(ObjectNode p, NodeView view, IbDevice device, IbPort port) {
         p.put("port", port.port()).put("stateId", port.stateId()).put("state", port.state())
                 .put("physStateId", port.physStateId()).put("physState", port.physState()).put("rate", port.rate())
                 .put("rateBytesPerSecond", port.rateBytesPerSecond()).put("linkLayer", port.linkLayer())
@@ -396,6 +402,7 @@ public final class NodesApi implements Routes {
         p.put("gidsDropped", port.gidsDropped());
         // the switch port it is cabled to (LLDP): every field of LldpNeighbor, null when absent; null when none known
         p.set("neighbor", port.neighbor() == null ? p.nullNode() : MAPPER.valueToTree(port.neighbor()));
+        fabricNeighbor(p, device, port);
         workloads(p, device, port);
         EthtoolStats e = port.ethtool();
         if (e == null) {
@@ -556,5 +563,22 @@ public final class NodesApi implements Routes {
         } catch (JsonProcessingException e) {
             return ApiAnswer.error(500, "cannot encode the answer: " + e.getOriginalMessage());
         }
+    }
+
+    /**
+     * {@code fabricNeighbor}: the switch port an InfiniBand host port is cabled to, as the last fabric sweep found it
+     * ({@code guid} and {@code description} of the switch, its {@code port}); null when no fabric holds the port, or
+     * when the agent's LLDP already names its neighbour.
+     */
+    private void fabricNeighbor(ObjectNode p, IbDevice device, IbPort port) {
+        String guid = HostPorts.fabricGuid(device.nodeGuid());
+        Optional<LinkEnds.End> end = guid == null || port.neighbor() != null ? Optional.empty()
+                : fabrics.switchPortOf(guid, port.port());
+        if (end.isEmpty()) {
+            p.putNull("fabricNeighbor");
+            return;
+        }
+        p.putObject("fabricNeighbor").put("guid", end.get().guid()).put("description", end.get().description())
+                .put("port", end.get().port());
     }
 }

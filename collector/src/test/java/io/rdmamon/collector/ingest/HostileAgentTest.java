@@ -9,6 +9,7 @@ import io.rdmamon.collector.auth.Role;
 import io.rdmamon.collector.auth.TokenEntry;
 import io.rdmamon.collector.store.NodeView;
 import io.rdmamon.protocol.model.HostSample;
+import io.rdmamon.protocol.model.IbPort;
 import io.rdmamon.protocol.model.LldpNeighbor;
 import io.rdmamon.protocol.model.QosConfig;
 import io.rdmamon.protocol.model.QueuePair;
@@ -151,8 +152,20 @@ class HostileAgentTest {
     }
 
     private static PortLayout bare(int port) {
-        return new PortLayout(port, 4, "ACTIVE", 5, "LinkUp", "100 Gb/sec", null, "Ethernet", null, null,
-                List.of(), List.of(), List.of(), null, null);
+        return PortLayout.of(activeEthernetPort(port).rate("100 Gb/sec").build());
+    }
+
+    /** An active Ethernet port with nothing else set, for the cases to add their hostile part to. */
+    private static IbPort.Builder activeEthernetPort(int port) {
+        return IbPort.builder().port(port).stateId(4).state("ACTIVE").physStateId(5).physState("LinkUp")
+                .linkLayer("Ethernet");
+    }
+
+    /** A port whose only counters are named {@code names} (values 0). */
+    private static PortLayout withCounters(List<String> names) {
+        Map<String, Long> counters = new java.util.LinkedHashMap<>();
+        names.forEach(name -> counters.put(name, 0L));
+        return PortLayout.of(activeEthernetPort(1).counters(counters).build());
     }
 
     private static Frame.Hello hello(String node, HostLayout layout) {
@@ -174,8 +187,7 @@ class HostileAgentTest {
                 ports.closeReason);
 
         RawAgent counters = rawAgent();
-        PortLayout wide = new PortLayout(1, 4, "ACTIVE", 5, "LinkUp", null, null, "Ethernet", null, null,
-                IntStream.range(0, 100_000).mapToObj(i -> "c" + i).toList(), List.of(), List.of(), null, null);
+        PortLayout wide = withCounters(IntStream.range(0, 100_000).mapToObj(i -> "c" + i).toList());
         counters.send(hello("many-counters", oneDevice(List.of(wide))));
         assertEquals((short) 1008, counters.closed());
         assertEquals("hello.layout.devices[0].ports[0].counters lists 100000 entries; at most 8192 "
@@ -345,8 +357,7 @@ class HostileAgentTest {
         assertEquals("hello.agentVersion has 3145728 characters; at most 256 (ingest.maxNameLength)", huge.closeReason);
 
         RawAgent escape = rawAgent();
-        PortLayout named = new PortLayout(1, 4, "ACTIVE", 5, "LinkUp", null, null, "Ethernet", null, null,
-                List.of("port_rcv_data\u001b[2J"), List.of(), List.of(), null, null);
+        PortLayout named = withCounters(List.of("port_rcv_data\u001b[2J"));
         escape.send(hello("escape", oneDevice(List.of(named))));
         assertEquals((short) 1002, escape.closed());
         assertTrue(escape.closeReason.startsWith("hello.layout.devices[0].ports[0].counters[0] 'port_rcv_data\\u001b[2J'"),
@@ -356,8 +367,8 @@ class HostileAgentTest {
         RawAgent trust = rawAgent();
         QosConfig forgedTrust = new QosConfig(QosConfig.SOURCE_NETLINK, null, null, null, List.of(),
                 List.of("dscp", "pcp\nrdma_agent_up 0"), null, null, null, null, null);
-        trust.send(hello("trust", oneDevice(List.of(new PortLayout(1, 4, "ACTIVE", 5, "LinkUp", null, null, "Ethernet",
-                null, "ens3f0np0", List.of(), List.of(), List.of(), null, null, forgedTrust, null, null, null, null)))));
+        trust.send(hello("trust", oneDevice(List.of(PortLayout.of(activeEthernetPort(1).netdev("ens3f0np0")
+                .qos(forgedTrust).build())))));
         assertEquals((short) 1002, trust.closed());
         assertTrue(trust.closeReason.startsWith("hello.layout.devices[0].ports[0].qos.trustOrder[1] 'pcp\\u000ardma"),
                 trust.closeReason);
@@ -371,9 +382,9 @@ class HostileAgentTest {
                 resources.closeReason);
         // the LLDP neighbour: chassis id, system name and port id become labels
         RawAgent lldp = rawAgent();
-        PortLayout cabled = new PortLayout(1, 4, "ACTIVE", 5, "LinkUp", null, null, "Ethernet", null, "ens3f0np0",
-                List.of(), List.of(), List.of(), null, null, null, null, null, null, null, 0,
-                new LldpNeighbor("1c:34:da:00:00:01", "mac", "leaf-01\"} 1\nrdma_agent_up", "Ethernet0", "ifname", null));
+        PortLayout cabled = PortLayout.of(activeEthernetPort(1).netdev("ens3f0np0").neighbor(
+                new LldpNeighbor("1c:34:da:00:00:01", "mac", "leaf-01\"} 1\nrdma_agent_up", "Ethernet0", "ifname", null))
+                .build());
         lldp.send(hello("lldp", oneDevice(List.of(cabled))));
         assertEquals((short) 1002, lldp.closed());
         assertTrue(lldp.closeReason.startsWith("hello.layout.devices[0].ports[0].neighbor.systemName 'leaf-01\"} 1\\u000a"),

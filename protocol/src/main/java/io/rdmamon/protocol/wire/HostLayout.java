@@ -193,27 +193,11 @@ public record HostLayout(List<DeviceLayout> devices, Map<String, String> ncclCon
             netdevCounterNames = netdevCounterNames == null ? List.of() : List.copyOf(netdevCounterNames);
         }
 
-        /** A port that left out no GID entry, without an LLDP neighbour. */
-        public PortLayout(int port, int stateId, String state, int physStateId, String physState, String rate,
-                          Long rateBytesPerSecond, String linkLayer, String lid, String netdev,
-                          List<String> counterNames, List<String> hwCounterNames, List<GidEntry> gids,
-                          EthtoolLayout ethtool, VerbsPortAttributes verbs, QosConfig qos,
-                          List<String> netdevCounterNames, ModuleLayout module, FecMode fec, String hwCountersSource) {
-            this(port, stateId, state, physStateId, physState, rate, rateBytesPerSecond, linkLayer, lid, netdev,
-                    counterNames, hwCounterNames, gids, ethtool, verbs, qos, netdevCounterNames, module, fec,
-                    hwCountersSource, 0, null);
-        }
-
-        /** A port without QoS configuration, netdev counters or module (every protocol 1 and 2 layout). */
-        public PortLayout(int port, int stateId, String state, int physStateId, String physState, String rate,
-                          Long rateBytesPerSecond, String linkLayer, String lid, String netdev,
-                          List<String> counterNames, List<String> hwCounterNames, List<GidEntry> gids,
-                          EthtoolLayout ethtool, VerbsPortAttributes verbs) {
-            this(port, stateId, state, physStateId, physState, rate, rateBytesPerSecond, linkLayer, lid, netdev,
-                    counterNames, hwCounterNames, gids, ethtool, verbs, null, null, null, null, null);
-        }
-
-        static PortLayout of(IbPort port) {
+        /**
+         * The layout of {@code port}: its attributes and the names of its counters, whose values the values frames
+         * carry in this order.
+         */
+        public static PortLayout of(IbPort port) {
             return new PortLayout(port.port(), port.stateId(), port.state(), port.physStateId(), port.physState(),
                     port.rate(), port.rateBytesPerSecond(), port.linkLayer(), port.lid(), port.netdev(),
                     List.copyOf(port.counters().keySet()), List.copyOf(port.hwCounters().keySet()), port.gids(),
