@@ -58,6 +58,14 @@ public final class RawAgent {
         await(ws.writeBinaryMessage(Buffer.buffer(bytes)));
     }
 
+    /**
+     * Writes {@code bytes} without waiting for the write: for a message the collector refuses part-way, whose write
+     * fails ("WebSocket is closed") whenever the close overtakes the last fragments. The close is what a test asserts.
+     */
+    public void sendRefused(byte[] bytes) {
+        ws.writeBinaryMessage(Buffer.buffer(bytes));
+    }
+
     public void send(String json) throws Exception {
         send(json.getBytes(StandardCharsets.UTF_8));
     }

@@ -332,7 +332,7 @@ class HostileAgentTest {
         RawAgent agent = rawAgent();
         byte[] big = new byte[200 * 1024];
         java.util.Arrays.fill(big, (byte) ' ');
-        agent.send(big);
+        agent.sendRefused(big);
         assertEquals((short) 1009, agent.closed());
         assertEquals("message exceeds the limit of 65536 bytes (maxFrameBytes)", agent.closeReason);
         String metrics = get("/metrics");
