@@ -14,6 +14,7 @@ import io.rdmamon.collector.cluster.NodeClaims;
 import io.rdmamon.collector.diagnosis.engine.DiagnosisEngine;
 import io.rdmamon.collector.fabric.FabricApi;
 import io.rdmamon.collector.fabric.FabricStore;
+import io.rdmamon.collector.fabric.FabricWorker;
 import io.rdmamon.collector.http.ConnectionGuard;
 import io.rdmamon.collector.http.DiagnosesApi;
 import io.rdmamon.collector.http.EventsApi;
@@ -77,6 +78,8 @@ public final class CollectorVerticle extends VerticleBase {
     private final PingmeshResults pingmeshResults;
     private final PingmeshVerdicts pathVerdicts;
     private final FabricStore fabrics;
+    /** Every change to {@link #fabrics}, on its own worker: created in start, on this verticle's context. */
+    private FabricWorker fabricWorker;
     private ProbeOrchestrator probes;
     private Pingmesh pingmesh;
     private long pathVerdictTimer = -1;
@@ -113,6 +116,7 @@ public final class CollectorVerticle extends VerticleBase {
         vertx.eventBus().<JsonObject>consumer(FleetCluster.releaseAddress(cluster.selfId()), message -> moved(message.body()));
         cluster.onMerged(this::dropMovedNodes);
         DecodeLoops decodeLoops = new DecodeLoops();
+        fabricWorker = new FabricWorker(vertx, fabrics);
         LiveFeed live = new LiveFeed(vertx, store, diagnoses, registry,
                 LiveFeedOptions.defaults(config.historyPoints()).withMaxWatchesPerAddress(config.http().maxPortWatchesPerAddress()), cluster);
         ClusterAgents probeAgents = new ClusterAgents(vertx, cluster, agents, store,
@@ -140,7 +144,7 @@ public final class CollectorVerticle extends VerticleBase {
         // the APIs, the dashboard's files come after everything
         List<Routes> routes = new ArrayList<>(List.of(new PercentEscapes(),
                 new AgentIngest(auth, new FrameCodec(config.maxFrameBytes(), "collector"), config.ingest(), store, selfMetrics,
-                        agents, this::applied, decodeLoops, new NodeClaims(vertx, cluster), fabrics),
+                        agents, this::applied, decodeLoops, new NodeClaims(vertx, cluster), fabricWorker),
                 router -> router.get("/healthz").handler(ctx -> JsonReplies.ok(ctx, new JsonObject().put("status", "ok"))),
                 router -> router.get("/readyz").handler(ctx -> JsonReplies.send(ctx, ready ? 200 : 503,
                         new JsonObject().put("status", ready ? "ready" : "starting"))),
@@ -260,7 +264,7 @@ public final class CollectorVerticle extends VerticleBase {
             LOG.log(System.Logger.Level.INFO, "node {0} expired: no frame for {1}", node, config.expireAfter());
         }
         diagnoses.sweep(store.nodes()); // notices stale nodes (they send nothing) and forgets expired ones
-        fabrics.expire();
+        fabricWorker.expire();
         changes.diagnoses();
     }
 

@@ -1,7 +1,9 @@
 package io.rdmamon.cli.daemon;
 
 import io.rdmamon.protocol.json.StrictJson;
+import io.rdmamon.protocol.json.StrictJsonException;
 import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.TypeConversionException;
 
 import java.time.Duration;
 
@@ -9,6 +11,11 @@ import java.time.Duration;
 final class DurationConverter implements ITypeConverter<Duration> {
     @Override
     public Duration convert(String value) {
-        return StrictJson.parseDuration(value, "duration");
+        try {
+            return StrictJson.parseDuration(value, "duration");
+        } catch (StrictJsonException e) {
+            // picocli quotes a TypeConversionException's message as it is, any other with its class name
+            throw new TypeConversionException(e.getMessage());
+        }
     }
 }

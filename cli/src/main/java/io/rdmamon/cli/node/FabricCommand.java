@@ -43,16 +43,13 @@ public final class FabricCommand implements Callable<Integer> {
     @Option(names = {"-P", "--port"}, paramLabel = "PORT", description = "Its port (default: the tools' own).")
     Integer port;
 
-    @Option(names = "--timeout", paramLabel = "MS", defaultValue = "30000",
+    @Option(names = "--timeout", paramLabel = "MS", defaultValue = "30000", converter = MillisConverter.class,
             description = "Deadline of each diags tool in milliseconds; one still running is killed (default: "
                     + "${DEFAULT-VALUE}).")
     long timeoutMillis;
 
     @Override
     public Integer call() {
-        if (timeoutMillis <= 0) {
-            throw CliFailure.badInput("--timeout " + timeoutMillis + ": must be positive");
-        }
         if (port != null && (port < 1 || port > 254)) {
             throw CliFailure.badInput("--port " + port + ": must be 1..254");
         }

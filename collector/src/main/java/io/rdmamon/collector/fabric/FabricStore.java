@@ -29,8 +29,8 @@ import java.util.function.Supplier;
  *
  * <p>Bounded: at most {@link #MAX_FABRICS} fabrics and {@link #MAX_PORTS} ports over all of them (a sweep that would
  * go beyond is refused whole), at most {@link #MAX_NODES_PER_SWEEP} nodes a sweep, {@link CounterHistory#POINTS}
- * points of counter history a port. Thread-safe: sweeps are applied on the collector verticle's loop, readers get
- * immutable snapshots ({@link #fabrics()}).
+ * points of counter history a port. Thread-safe: the collector applies every change on one worker, in order
+ * ({@link FabricWorker}), and readers get immutable snapshots ({@link #fabrics()}).
  */
 public final class FabricStore {
     public static final int MAX_FABRICS = 16;

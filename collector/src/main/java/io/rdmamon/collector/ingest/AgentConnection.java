@@ -1,7 +1,7 @@
 package io.rdmamon.collector.ingest;
 
 import io.rdmamon.collector.auth.TokenEntry;
-import io.rdmamon.collector.fabric.FabricStore;
+import io.rdmamon.collector.fabric.FabricWorker;
 import io.rdmamon.collector.store.NodeCost;
 import io.rdmamon.collector.store.NodeStore;
 import io.rdmamon.protocol.model.HostSample;
@@ -60,7 +60,7 @@ final class AgentConnection {
     private final Context decodeLoop;
     private final HelloAdmission admission;
     private final HelloClaims claims;
-    private final FabricStore fabrics;
+    private final FabricWorker fabrics;
     /** Touched by one decode at a time: the first on a worker, the later ones on the decode loop. */
     private final SampleDecoder decoder = new SampleDecoder();
     private Context home;
@@ -92,7 +92,7 @@ final class AgentConnection {
 
     AgentConnection(ServerWebSocket ws, TokenEntry token, FrameCodec codec, FrameLimits limits, Duration idleTimeout,
                     NodeStore store, SelfMetrics metrics, AgentRegistry agents, Consumer<HostSample> applied,
-                    Context decodeLoop, HelloAdmission admission, HelloClaims claims, FabricStore fabrics) {
+                    Context decodeLoop, HelloAdmission admission, HelloClaims claims, FabricWorker fabrics) {
         this.ws = ws;
         this.fabrics = fabrics;
         this.claims = claims;
@@ -420,16 +420,26 @@ final class AgentConnection {
     }
 
     /**
-     * A part of a fabric sweep ({@code --fabric}): a sweep the fabric store refuses (out of order, beyond its bounds)
-     * is logged and dropped, and the stream goes on: the host's own samples matter more than the fabric.
+     * A part of a fabric sweep ({@code --fabric}), applied on the fabric worker ({@link FabricWorker}): a sweep the
+     * fabric store refuses (out of order, beyond its bounds) is logged and dropped, and the stream goes on: the host's
+     * own samples matter more than the fabric. Until it is applied the part holds a place among the frames in flight,
+     * so a sweeper that sends faster than the store applies is paused like one that sends faster than frames decode.
      */
     private void fabric(Frame.Fabric frame) {
-        try {
-            fabrics.accept(node, frame);
-        } catch (IllegalArgumentException e) {
-            LOG.log(System.Logger.Level.WARNING, "agent {0} from {1}: fabric sweep dropped: {2}", node, peer(),
-                    e.getMessage());
+        if (++inFlight == MAX_FRAMES_IN_FLIGHT) {
+            ws.pause();
         }
+        String sweeper = node;
+        fabrics.accept(sweeper, frame).onComplete(done -> {
+            if (inFlight-- == MAX_FRAMES_IN_FLIGHT) {
+                ws.resume();
+            }
+            if (done.failed()) {
+                LOG.log(System.Logger.Level.WARNING, "agent {0} from {1}: fabric sweep dropped: {2}", sweeper, peer(),
+                        done.cause() instanceof IllegalArgumentException refused ? refused.getMessage()
+                                : done.cause().toString());
+            }
+        });
     }
 
     /** Counts a refused sample; logs the first and then at most one line a minute per connection. */

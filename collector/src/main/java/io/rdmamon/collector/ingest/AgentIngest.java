@@ -3,7 +3,7 @@ package io.rdmamon.collector.ingest;
 import io.rdmamon.collector.auth.Role;
 import io.rdmamon.collector.auth.TokenAuthenticator;
 import io.rdmamon.collector.auth.TokenEntry;
-import io.rdmamon.collector.fabric.FabricStore;
+import io.rdmamon.collector.fabric.FabricWorker;
 import io.rdmamon.collector.store.NodeStore;
 import io.rdmamon.collector.web.Routes;
 import io.rdmamon.protocol.model.HostSample;
@@ -61,7 +61,7 @@ public final class AgentIngest implements Handler<RoutingContext>, Routes {
     private final IngestLimits limits;
     private final FrameLimits frameLimits;
     private final HelloClaims claims;
-    private final FabricStore fabrics;
+    private final FabricWorker fabrics;
     /** Made on the first connection, on the verticle's loop, where every connection lives. */
     private HelloAdmission admission;
 
@@ -73,7 +73,7 @@ public final class AgentIngest implements Handler<RoutingContext>, Routes {
      */
     public AgentIngest(TokenAuthenticator auth, FrameCodec codec, IngestLimits limits, NodeStore store,
                        SelfMetrics metrics, AgentRegistry agents, Consumer<HostSample> applied, DecodeLoops decodeLoops,
-                       HelloClaims claims, FabricStore fabrics) {
+                       HelloClaims claims, FabricWorker fabrics) {
         this.fabrics = fabrics;
         this.claims = claims;
         this.limits = limits;
