@@ -31,7 +31,9 @@ import org.junit.jupiter.api.Timeout;
 
 /**
  * Three Soft-RoCE VMs whose agents stream to a collector on the host (docs/lab.md): a link taken down in a VM is
- * DOWN in its agent's next sample and {@code link_down} on the collector; loss on one VM's link under
+ * DOWN in its agent's next sample and {@code link_down} on the collector, and the kernel's own records of it (read from
+ * the guest's real {@code /dev/kmsg}) reach the collector while a line a process writes there imitating mlx5 raises
+ * nothing; loss on one VM's link under
  * {@code ib_write_bw} moves the retransmission counters and raises {@code transport_loss} on the ports that carry the
  * lossy flow, not on a port with clean traffic; a probe requested on the collector runs real perftest between two
  * VMs and agrees with perftest run by hand.
@@ -149,8 +151,14 @@ class SoftRoceFleetIT {
 
     @Test
     @Order(1)
-    void aLinkTakenDownIsDownInTheNextSampleAndLinkDownUntilItIsUp() throws Exception {
+    void aLinkTakenDownIsDownInTheNextSampleAndLinkDownUntilItIsUpAndTheKernelsOwnWordsReachTheCollector()
+            throws Exception {
         LabVm vm = lab.vm(3);
+        // a process imitating mlx5's fatal line: the kernel files what userspace writes under LOG_USER (devkmsg_write),
+        // and the agent counts only the kernel's own records
+        vm.require("printf '%s\\n' \"<2>" + FORGED_FATAL + "\" > /dev/kmsg", Duration.ofSeconds(30));
+        assertTrue(vm.require("dmesg -r", Duration.ofSeconds(30)).contains("<10>" + FORGED_FATAL),
+                "the forged line is in the kernel's log, as facility user (1 << 3 | level 2)");
         vm.require("ip link set " + LabVm.FABRIC_NETDEV + " down", Duration.ofSeconds(30));
         Waits.poll(vm.name + "'s rxe0 to be DOWN on the collector", () -> portState(vm).orElse(""),
                 "DOWN"::equals, Duration.ofSeconds(60), Duration.ofMillis(500));
@@ -165,6 +173,37 @@ class SoftRoceFleetIT {
                 Duration.ofSeconds(60), Duration.ofMillis(500));
         Waits.poll("link_down to clear", () -> nodesWith("link_down"), List::isEmpty, Duration.ofSeconds(60),
                 Duration.ofMillis(500));
+
+        // rxe_port_down/rxe_port_up (drivers/infiniband/sw/rxe/rxe_net.c) print these through dev_info on rxe0,
+        // read by the agent from the guest's real /dev/kmsg
+        List<String> expected = List.of("infiniband rxe0: set down", "infiniband rxe0: set active");
+        JsonObject kernel = Waits.poll(vm.name + "'s kernel records of rxe0 going down and up on the collector",
+                () -> collector.get("/api/nodes/" + vm.name + "/kernel"),
+                k -> kernelTexts(k).containsAll(expected), Duration.ofSeconds(60), Duration.ofMillis(500));
+        assertTrue(kernel.getBoolean("reported"), kernel::encodePrettily);
+        for (Object r : kernel.getJsonArray("recent")) {
+            JsonObject record = (JsonObject) r;
+            assertFalse(record.getString("text").contains("health compromised"), kernel::encodePrettily);
+            if (expected.contains(record.getString("text"))) {
+                assertEquals("port_state", record.getString("kind"), record::encodePrettily);
+                assertEquals(LabVm.DEVICE, record.getString("device"), record::encodePrettily);
+            }
+        }
+        for (Object c : kernel.getJsonArray("counts")) {
+            assertFalse(((JsonObject) c).getString("kind").startsWith("firmware"), kernel::encodePrettily);
+        }
+        assertEquals(List.of(), nodesWith("nic_firmware_fatal"), "a forged line raises nothing");
+        assertTrue(collector.text("/metrics").contains("rdma_source_supported{node=\"" + vm.name
+                + "\",source=\"kmsg\"} 1"), "the agent read the kernel log");
+    }
+
+    /** What mlx5's poll_health prints when the firmware stops answering (mlx5/core/health.c), as a process forges it. */
+    private static final String FORGED_FATAL =
+            "mlx5_core 0000:3b:00.0: poll_health:852:(pid 0): device's health compromised - reached miss count";
+
+    private static List<String> kernelTexts(JsonObject kernel) {
+        return kernel.getJsonArray("recent", new JsonArray()).stream().map(r -> ((JsonObject) r).getString("text"))
+                .toList();
     }
 
     @Test
