@@ -43,8 +43,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * heap can hold, by agents that send their hello at once, a sample a second once admitted, and come back after a
  * jittered 5 to 15 s when closed, as real agents do once their backoff (up to 15 s) has grown.
  *
- * <p>Held for {@value #SECONDS} s: the process stays alive and {@code /healthz} answers (within 5 s: a small heap
- * collects often) throughout; hellos are refused with 1013 for the heap, counted in
+ * <p>Held for {@value #SECONDS} s: the process stays alive and {@code /healthz} answers (within 15 s: a small heap
+ * collects often, and this machine's two cores are shared with other builds: a 5 s bound failed once at load 20 while
+ * the collector was well; a heap thrashing towards exhaustion stalls for much longer, until it exits) throughout; hellos are refused with 1013 for the heap, counted in
  * {@code rdmamon_collector_agent_streams_closed_total{reason="heap"}}; the nodes admitted are all exported in
  * {@code /metrics} and up; no admitted node is closed; no {@code OutOfMemoryError} in the process's output.
  * Before admission by estimated cost the process died of heap exhaustion (OutOfMemoryError). Bounded: about 60 s.
@@ -53,7 +54,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class HeapAdmissionIT {
     private static final int NODES = 150;
     private static final int SECONDS = 35;
-    private static final Duration HEALTH_DEADLINE = Duration.ofSeconds(5);
+    private static final Duration HEALTH_DEADLINE = Duration.ofSeconds(15);
 
     @Test
     void aSmallHeapRefusesTheNodesItCannotHoldAndLives(Vertx vertx) throws Exception {
