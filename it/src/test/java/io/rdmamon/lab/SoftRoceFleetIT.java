@@ -57,7 +57,9 @@ class SoftRoceFleetIT {
                         .put("transport_loss", new JsonObject().put("raiseAfterSamples", 2)
                                 .put("clearAfterSamples", 30)))
                 // rxe has no PFC: the lab's fabric is declared lossless, as an operator declares theirs
-                .put("losslessPriorities", new JsonArray().add(3))));
+                .put("losslessPriorities", new JsonArray().add(3)))
+                // a perftest server starting in a TCG guest took over the default 15 s at load 12
+                .put("probes", new JsonObject().put("serverReadyTimeoutSeconds", 60)));
         lab = Lab.start(WORK, 3, port);
         for (LabVm vm : lab.vms) {
             vm.require("setsid " + Guest.RDMAMON + " agent --collector " + LabVm.COLLECTOR_URL + " --node " + vm.name
@@ -224,7 +226,11 @@ class SoftRoceFleetIT {
         try {
             peer.require(perftest + "-p 18515 > lossy-server.txt 2>&1 &\n" + perftest + "-p 18516 > clean-server.txt 2>&1 &",
                     Duration.ofSeconds(30));
-            Thread.sleep(2000);
+            // the client connects once the server listens on perftest's default port, 18515 (no fixed sleep: a TCG
+        // guest on a loaded machine takes seconds to start it)
+        Waits.poll(destination.name + "'s ib_write_bw server listening", () -> destination.run(
+                        "ss -ltnH 'sport = :18515'", Duration.ofSeconds(30)).output().strip(), out -> !out.isEmpty(),
+                Duration.ofSeconds(60), Duration.ofMillis(500));
             lossy.require("(timeout 90 " + perftest + "-p 18515 " + peer.fabricAddress() + " > client.txt 2>&1;"
                     + " echo $? > client.rc) &", Duration.ofSeconds(30));
             clean.require("(timeout 90 " + perftest + "-p 18516 " + peer.fabricAddress() + " > client.txt 2>&1;"
@@ -282,7 +288,11 @@ class SoftRoceFleetIT {
         // the same test by hand: ib_write_bw's server on the destination, its client on the source
         destination.require("ib_write_bw -d rxe0 -x 1 -s 65536 -D 5 -q 1 -F --report_gbits > byhand-server.txt 2>&1 &",
                 Duration.ofSeconds(30));
-        Thread.sleep(2000);
+        // the client connects once the server listens on perftest's default port, 18515 (no fixed sleep: a TCG
+        // guest on a loaded machine takes seconds to start it)
+        Waits.poll(destination.name + "'s ib_write_bw server listening", () -> destination.run(
+                        "ss -ltnH 'sport = :18515'", Duration.ofSeconds(30)).output().strip(), out -> !out.isEmpty(),
+                Duration.ofSeconds(60), Duration.ofMillis(500));
         String client = source.require("timeout 90 ib_write_bw -d rxe0 -x 1 -s 65536 -D 5 -q 1 -F --report_gbits "
                 + destination.fabricAddress(), Duration.ofMinutes(2));
         double byHand = PerftestTable.averageGbps(client) * 1e9;
