@@ -226,11 +226,7 @@ class SoftRoceFleetIT {
         try {
             peer.require(perftest + "-p 18515 > lossy-server.txt 2>&1 &\n" + perftest + "-p 18516 > clean-server.txt 2>&1 &",
                     Duration.ofSeconds(30));
-            // the client connects once the server listens on perftest's default port, 18515 (no fixed sleep: a TCG
-        // guest on a loaded machine takes seconds to start it)
-        Waits.poll(destination.name + "'s ib_write_bw server listening", () -> destination.run(
-                        "ss -ltnH 'sport = :18515'", Duration.ofSeconds(30)).output().strip(), out -> !out.isEmpty(),
-                Duration.ofSeconds(60), Duration.ofMillis(500));
+            awaitListening(peer, 18515, 18516);
             lossy.require("(timeout 90 " + perftest + "-p 18515 " + peer.fabricAddress() + " > client.txt 2>&1;"
                     + " echo $? > client.rc) &", Duration.ofSeconds(30));
             clean.require("(timeout 90 " + perftest + "-p 18516 " + peer.fabricAddress() + " > client.txt 2>&1;"
@@ -268,6 +264,18 @@ class SoftRoceFleetIT {
         return statistics;
     }
 
+    /**
+     * Waits until {@code vm} has a TCP listener on each of {@code ports}, its perftest servers': a client started
+     * before would fail to connect, and a TCG guest on a loaded machine takes seconds to start one.
+     */
+    private static void awaitListening(LabVm vm, int... ports) throws Exception {
+        for (int port : ports) {
+            Waits.poll(vm.name + "'s perftest server listening on " + port, () -> vm.run(
+                            "ss -ltnH 'sport = :" + port + "'", Duration.ofSeconds(30)).output().strip(),
+                    out -> !out.isEmpty(), Duration.ofSeconds(60), Duration.ofMillis(500));
+        }
+    }
+
     @Test
     @Order(3)
     void aProbeFromTheCollectorRunsPerftestBetweenTwoVmsAndAgreesWithPerftestRunByHand() throws Exception {
@@ -288,11 +296,7 @@ class SoftRoceFleetIT {
         // the same test by hand: ib_write_bw's server on the destination, its client on the source
         destination.require("ib_write_bw -d rxe0 -x 1 -s 65536 -D 5 -q 1 -F --report_gbits > byhand-server.txt 2>&1 &",
                 Duration.ofSeconds(30));
-        // the client connects once the server listens on perftest's default port, 18515 (no fixed sleep: a TCG
-        // guest on a loaded machine takes seconds to start it)
-        Waits.poll(destination.name + "'s ib_write_bw server listening", () -> destination.run(
-                        "ss -ltnH 'sport = :18515'", Duration.ofSeconds(30)).output().strip(), out -> !out.isEmpty(),
-                Duration.ofSeconds(60), Duration.ofMillis(500));
+        awaitListening(destination, 18515); // perftest's default port
         String client = source.require("timeout 90 ib_write_bw -d rxe0 -x 1 -s 65536 -D 5 -q 1 -F --report_gbits "
                 + destination.fabricAddress(), Duration.ofMinutes(2));
         double byHand = PerftestTable.averageGbps(client) * 1e9;
