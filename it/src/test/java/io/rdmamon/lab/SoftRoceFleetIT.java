@@ -139,6 +139,13 @@ class SoftRoceFleetIT {
                     metrics);
             assertTrue(metrics.contains("rdma_device_resources{device=\"rxe0\",node=\"" + vm.name + "\",type=\"qp\"}"),
                     metrics);
+            // the guest kernel has the devlink family (this host's has none): it answers the agent's
+            // DEVLINK_CMD_HEALTH_REPORTER_GET dump, empty, since virtio-net registers no devlink instance; a request
+            // it did not take would be a failed status (EINVAL), a missing family an unsupported one
+            assertTrue(metrics.contains("rdma_source_success{node=\"" + vm.name + "\",source=\"devlink\"} 1"),
+                    metrics);
+            assertTrue(metrics.contains("rdma_source_supported{node=\"" + vm.name + "\",source=\"devlink\"} 1"),
+                    metrics);
         }
     }
 
