@@ -58,14 +58,19 @@ class SampleFramesLimitsTest {
         Map<String, Long> shortNames = HostileNames.oneToThreeChars(WireLimits.MAX_COUNTERS_PER_GROUP);
         Map<String, Long> escapedNames = HostileNames.escaped(WireLimits.MAX_COUNTERS_PER_GROUP);
         List<GidEntry> gids = HostileNames.gids(WireLimits.MAX_GIDS_PER_PORT);
+        List<SourceStatus> okStatuses = IntStream.range(0, WireLimits.MAX_SOURCES)
+                .mapToObj(i -> SourceStatus.ok("sysfs", "dev" + i)).toList();
+        HostSample escapedDevice = withDevices(golden, 1,
+                p -> p.toBuilder().counters(escapedNames).hwCounters(escapedNames).build(), 1);
         List<SourceStatus> quotedStatuses = IntStream.range(0, WireLimits.MAX_SOURCES)
                 .mapToObj(i -> SourceStatus.failed("sysfs", "dev" + i, "\"".repeat(WireLimits.MAX_TEXT_CHARS)))
                 .toList();
         return Stream.of(
-                new Hostile("400,000 names of one to three characters", withDevices(golden, 1,
+                new Hostile("262,144 names of one to three characters", withDevices(golden, 1,
                         p -> p.toBuilder().counters(shortNames).hwCounters(shortNames).build(), 16)),
-                new Hostile("names of quotes and backslashes", withDevices(golden, 1,
-                        p -> p.toBuilder().counters(escapedNames).hwCounters(escapedNames).build(), 1)),
+                new Hostile("names of quotes and backslashes", escapedDevice),
+                new Hostile("1,024 statuses and a device past the frame", new HostSample(golden.node(),
+                        golden.timestampMillis(), escapedDevice.devices(), okStatuses)),
                 new Hostile("65,536 GIDs on two devices", withDevices(golden, 2,
                         p -> p.toBuilder().gids(gids).build(), WireLimits.MAX_PORTS_PER_DEVICE)),
                 new Hostile("1,024 statuses of 4,096 quotes", new HostSample(golden.node(), golden.timestampMillis(),

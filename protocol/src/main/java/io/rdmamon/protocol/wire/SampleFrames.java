@@ -157,6 +157,13 @@ public final class SampleFrames {
                 reasons.put(s.subject(), more + "; " + s.error());
             }
         }
+        // the statuses added here stay within the count a sample may carry: the last ones of the host make room
+        int room = WireLimits.MAX_SOURCES - reasons.size() - (reasons.containsKey(HostSampleLimits.HOST) ? 0 : 1);
+        if (sources.size() > room) {
+            reasons.merge(HostSampleLimits.HOST, (sources.size() - room) + " source statuses left out: a sample"
+                    + " carries at most " + WireLimits.MAX_SOURCES, (first, then) -> first + "; " + then);
+            sources.subList(room, sources.size()).clear();
+        }
         reasons.forEach((subject, reason) -> sources.add(SourceStatus.failed(HostSampleLimits.SOURCE, subject,
                 HostText.text(reason, WireLimits.MAX_TEXT_CHARS))));
         return with(sample, kept, sources);
