@@ -38,20 +38,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class AgentStreamerLimitsTest {
     private final FrameCodec codec = new FrameCodec();
     private final List<Frame> received = new CopyOnWriteArrayList<>();
+    private final List<Integer> sizes = new CopyOnWriteArrayList<>();
 
     @Test
     void aDeviceNameWithAnEscapeGoesOutEscapedWithAStatusSayingSo(Vertx vertx) throws Exception {
-        HttpServer collector = await(vertx.createHttpServer().requestHandler(request -> request.toWebSocket()
-                .onSuccess(ws -> ws.binaryMessageHandler(message -> {
-                    try {
-                        received.add(codec.decode(message.getBytes()));
-                    } catch (FrameException e) {
-                        throw new AssertionError(e);
-                    }
-                }))).listen(0, "127.0.0.1"));
-        AgentStreamer streamer = new AgentStreamer(
-                AgentStreamerOptions.of("http://127.0.0.1:" + collector.actualPort(), "node-a"));
-        await(vertx.deployVerticle(streamer));
+        AgentStreamer streamer = streamerTo(vertx);
         HostSample read = HostReader.forRoot(Fixtures.root("mlx5-roce")).read("node-a");
         IbDevice d = read.devices().get(0);
         IbDevice hostile = new IbDevice("mlx5\u001b[31m_0", d.nodeTypeId(), d.nodeType(), d.nodeGuid(),
@@ -70,21 +61,7 @@ class AgentStreamerLimitsTest {
 
     @Test
     void aSamplePastTheCollectorsFrameLeavesOutItsLargestDeviceNotTheNode(Vertx vertx) throws Exception {
-        List<Integer> sizes = new CopyOnWriteArrayList<>();
-        // a collector that takes any size, so that the test sees what the agent would send
-        HttpServer collector = await(vertx.createHttpServer(new HttpServerOptions()
-                .setMaxWebSocketMessageSize(64 * 1024 * 1024)).requestHandler(request -> request.toWebSocket()
-                .onSuccess(ws -> ws.binaryMessageHandler(message -> {
-                    sizes.add(message.length());
-                    try {
-                        received.add(codec.decode(message.getBytes()));
-                    } catch (FrameException e) {
-                        throw new AssertionError(e);
-                    }
-                }))).listen(0, "127.0.0.1"));
-        AgentStreamer streamer = new AgentStreamer(
-                AgentStreamerOptions.of("http://127.0.0.1:" + collector.actualPort(), "node-a"));
-        await(vertx.deployVerticle(streamer));
+        AgentStreamer streamer = streamerTo(vertx);
         HostSample read = HostReader.forRoot(Fixtures.root("mlx5-roce")).read("node-a");
         IbDevice d = read.devices().get(0);
         // two devices of 1 MiB of counter names of quotes and backslashes each: over 4 MiB once escaped
@@ -108,5 +85,26 @@ class AgentStreamerLimitsTest {
                 .findFirst().orElseThrow();
         assertTrue(values.sources().stream().anyMatch(s -> s.source().equals(HostSampleLimits.SOURCE)
                 && s.subject().equals("mlx5_8") && s.error().startsWith("device left out")), values.sources()::toString);
+    }
+
+    /**
+     * A streamer of node-a to a collector that decodes what it receives into {@link #received} and its sizes into
+     * {@link #sizes}; it takes messages of any size, so that a test sees what the agent would send.
+     */
+    private AgentStreamer streamerTo(Vertx vertx) throws Exception {
+        HttpServer collector = await(vertx.createHttpServer(new HttpServerOptions()
+                .setMaxWebSocketMessageSize(64 * 1024 * 1024)).requestHandler(request -> request.toWebSocket()
+                .onSuccess(ws -> ws.binaryMessageHandler(message -> {
+                    sizes.add(message.length());
+                    try {
+                        received.add(codec.decode(message.getBytes()));
+                    } catch (FrameException e) {
+                        throw new AssertionError(e);
+                    }
+                }))).listen(0, "127.0.0.1"));
+        AgentStreamer streamer = new AgentStreamer(
+                AgentStreamerOptions.of("http://127.0.0.1:" + collector.actualPort(), "node-a"));
+        await(vertx.deployVerticle(streamer));
+        return streamer;
     }
 }
