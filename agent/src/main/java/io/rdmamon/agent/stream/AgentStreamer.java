@@ -5,9 +5,9 @@ import io.rdmamon.protocol.model.HostSample;
 import io.rdmamon.protocol.wire.Frame;
 import io.rdmamon.protocol.wire.FrameCodec;
 import io.rdmamon.protocol.wire.FrameException;
-import io.rdmamon.protocol.wire.HostSampleLimits;
 import io.rdmamon.protocol.wire.HostTextFrames;
 import io.rdmamon.protocol.wire.OptionalFrames;
+import io.rdmamon.protocol.wire.SampleFrames;
 import io.rdmamon.protocol.wire.SampleEncoder;
 import io.rdmamon.protocol.wire.WireFormat;
 import io.vertx.core.Context;
@@ -86,6 +86,10 @@ public final class AgentStreamer extends VerticleBase {
     private int lastConnected = -1;
     private volatile long failovers;
     private final RandomGenerator random;
+    /**
+     * Frames are sent within the collector's default {@code maxFrameBytes}: a collector announces no other (its
+     * upgrade answer lists frame types only, its ack a seq), so one configured below the default may still refuse.
+     */
     private final FrameCodec codec = new FrameCodec(WireFormat.DEFAULT_MAX_FRAME_BYTES, "agent");
     private final ReplayBuffer buffer;
     private final Backoff backoff;
@@ -298,8 +302,7 @@ public final class AgentStreamer extends VerticleBase {
                 socket.drainHandler(v -> sendPending());
                 return;
             }
-            // fitted before encoding, not per frame: what it leaves out of the layout leaves the values frame too
-            for (Frame frame : encoder.encode(HostSampleLimits.fit(entry.sample()), entry.seq())) {
+            for (byte[] frame : SampleFrames.encode(encoder, codec, entry.sample(), entry.seq())) {
                 write(socket, frame);
             }
             sentUpTo = entry.seq();
@@ -342,7 +345,16 @@ public final class AgentStreamer extends VerticleBase {
             boolean send = socket != null && !stopped && encoder != null && encoder.helloSent()
                     && collectorAccepts.contains(type);
             if (send) {
-                write(socket, frame);
+                byte[] bytes = encode(frame);
+                // the collector would close the stream: this state is lost, the next frame of its type replaces it
+                send = bytes.length <= codec.maxFrameBytes();
+                if (send) {
+                    write(socket, bytes);
+                } else {
+                    LOG.log(System.Logger.Level.WARNING, "{0} frame of {1} bytes left out: past the collector''s"
+                            + " frame of {2} bytes", type, String.valueOf(bytes.length),
+                            String.valueOf(codec.maxFrameBytes()));
+                }
             }
             written.complete(send);
         });
@@ -368,13 +380,21 @@ public final class AgentStreamer extends VerticleBase {
         }
     }
 
-    /**
-     * Every frame leaves here: the one place host text is made fit for the collector's limits (a sample's layout
-     * names were fitted before encoding, {@link HostSampleLimits}).
-     */
     private void write(WebSocket socket, Frame frame) {
+        write(socket, encode(frame));
+    }
+
+    /**
+     * Every frame is encoded here or by {@link SampleFrames}, which fits a sample's names, counts and frame sizes
+     * before encoding: the places host text is made fit for the collector's limits.
+     */
+    private byte[] encode(Frame frame) {
+        return codec.encode(HostTextFrames.sanitize(frame));
+    }
+
+    private void write(WebSocket socket, byte[] frame) {
         lastWriteMillis = System.currentTimeMillis();
-        socket.writeBinaryMessage(Buffer.buffer(codec.encode(HostTextFrames.sanitize(frame))));
+        socket.writeBinaryMessage(Buffer.buffer(frame));
     }
 
     /**

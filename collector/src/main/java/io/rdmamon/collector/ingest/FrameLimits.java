@@ -1,20 +1,25 @@
 package io.rdmamon.collector.ingest;
 
+import io.rdmamon.protocol.model.FecMode;
 import io.rdmamon.protocol.model.GidEntry;
+import io.rdmamon.protocol.model.GpuTopology;
 import io.rdmamon.protocol.model.KernelEvents;
 import io.rdmamon.protocol.model.NicHealthReporter;
 import io.rdmamon.protocol.model.LldpNeighbor;
+import io.rdmamon.protocol.model.PciFunction;
 import io.rdmamon.protocol.model.PortWorkload;
 import io.rdmamon.protocol.model.QosConfig;
 import io.rdmamon.protocol.model.QueuePair;
 import io.rdmamon.protocol.model.RdmaResources;
 import io.rdmamon.protocol.model.SourceStatus;
+import io.rdmamon.protocol.model.TransceiverModule;
 import io.rdmamon.protocol.text.WireLimits;
 import io.rdmamon.protocol.text.WireText;
 import io.rdmamon.protocol.wire.Frame;
 import io.rdmamon.protocol.wire.HostLayout;
 import io.rdmamon.protocol.wire.HostLayout.DeviceLayout;
 import io.rdmamon.protocol.wire.HostLayout.EthtoolLayout;
+import io.rdmamon.protocol.wire.HostLayout.PciLayout;
 import io.rdmamon.protocol.wire.HostLayout.PortLayout;
 import io.rdmamon.protocol.wire.QosWire;
 
@@ -65,6 +70,9 @@ final class FrameLimits {
         } else if (frame instanceof Frame.ProbeReport r) {
             if (r.error() != null) {
                 text("probe-report.error", r.error(), IngestLimits.MAX_TEXT_CHARS);
+            }
+            if (r.latency() != null && r.latency().untimed() != null) {
+                text("probe-report.latency.untimed", r.latency().untimed(), IngestLimits.MAX_TEXT_CHARS);
             }
             if (r.output().size() > IngestLimits.MAX_PROBE_OUTPUT_LINES) {
                 throw limit("probe-report.output has " + r.output().size() + " lines; at most "
@@ -153,6 +161,9 @@ final class FrameLimits {
             if (device.resources() != null) {
                 resources(at + ".resources", device.resources(), labels);
             }
+            if (device.pci() != null) {
+                pci(at + ".pci", device.pci());
+            }
             count(at + ".ports", device.ports().size(), limits.maxPortsPerDevice(), "ingest.maxPortsPerDevice");
             Set<Integer> portNumbers = new HashSet<>();
             for (int p = 0; p < device.ports().size(); p++) {
@@ -164,6 +175,83 @@ final class FrameLimits {
             }
         }
         ncclConf(path + ".ncclConf", layout.ncclConf());
+        if (layout.topology() != null) {
+            topology(path + ".topology", layout.topology());
+        }
+    }
+
+    /** A device's PCI function: sysfs link targets and file contents shown by the API and in diagnoses. */
+    private void pci(String at, PciLayout pci) throws StreamRefusal {
+        PciFunction f = pci.function();
+        name(at + ".address", f.address());
+        optName(at + ".physfn", f.physfn());
+        optName(at + ".linkFrom", f.linkFrom());
+        optName(at + ".currentLinkSpeed", f.currentLinkSpeed());
+        optName(at + ".maxLinkSpeed", f.maxLinkSpeed());
+        count(at + ".aer", pci.aerNames().size(), limits.maxCountersPerGroup(), "ingest.maxCountersPerGroup");
+        for (int i = 0; i < pci.aerNames().size(); i++) {
+            name(at + ".aer[" + i + "]", pci.aerNames().get(i));
+        }
+        lines(at + ".notes", f.notes());
+    }
+
+    /** A port's transceiver: its EEPROM's texts, shown by the API, in diagnoses and the change log. */
+    private void module(String at, TransceiverModule m) throws StreamRefusal {
+        name(at + ".standard", m.standard());
+        optName(at + ".type", m.type());
+        optName(at + ".vendor", m.vendor());
+        optName(at + ".part", m.part());
+        optName(at + ".revision", m.revision());
+        optName(at + ".serial", m.serial());
+        optName(at + ".date", m.date());
+        lines(at + ".notes", m.notes());
+    }
+
+    private void fec(String at, FecMode fec) throws StreamRefusal {
+        optName(at + ".active", fec.active());
+        count(at + ".configured", fec.configured().size(), WireLimits.MAX_LINES, null);
+        for (int i = 0; i < fec.configured().size(); i++) {
+            name(at + ".configured[" + i + "]", fec.configured().get(i));
+        }
+    }
+
+    /**
+     * The GPU topology's texts (the codec bounds their number and length, {@code TopologyWire}): one printable line
+     * each, as the API, {@code rdmamon topo} and the NCCL advisor show them.
+     */
+    private static void topology(String at, GpuTopology topology) throws StreamRefusal {
+        for (int i = 0; i < topology.endpoints().size(); i++) {
+            GpuTopology.Endpoint e = topology.endpoints().get(i);
+            String endpointAt = at + ".endpoints[" + i + "]";
+            line(endpointAt + ".name", e.name());
+            line(endpointAt + ".label", e.label());
+            line(endpointAt + ".address", e.address());
+            if (e.cpus() != null) {
+                line(endpointAt + ".cpus", e.cpus());
+            }
+        }
+        for (int i = 0; i < topology.pairs().size(); i++) {
+            GpuTopology.Pair pair = topology.pairs().get(i);
+            lines(at + ".pairs[" + i + "].acsRedirect", pair.acsRedirect());
+            lines(at + ".pairs[" + i + "].reasons", pair.reasons());
+        }
+        lines(at + ".notes", topology.notes());
+    }
+
+    /** A note: at most {@link WireLimits#MAX_LINES} printable lines of {@link WireLimits#MAX_LINE_CHARS}. */
+    private static void lines(String at, List<String> lines) throws StreamRefusal {
+        count(at, lines.size(), WireLimits.MAX_LINES, null);
+        for (int i = 0; i < lines.size(); i++) {
+            line(at + "[" + i + "]", lines.get(i));
+        }
+    }
+
+    private static void line(String at, String value) throws StreamRefusal {
+        if (value.length() > WireLimits.MAX_LINE_CHARS) {
+            throw new StreamRefusal(StreamRefusal.POLICY_VIOLATION, StreamRefusal.INVALID_TEXT, at + " has "
+                    + value.length() + " characters; at most " + WireLimits.MAX_LINE_CHARS);
+        }
+        printable(at, value, false);
     }
 
     /**
@@ -253,6 +341,17 @@ final class FrameLimits {
         if (port.neighbor() != null) {
             neighbor(at + ".neighbor", port.neighbor(), labels);
         }
+        if (port.module() != null) {
+            module(at + ".module", port.module().module());
+        }
+        if (port.fec() != null) {
+            fec(at + ".fec", port.fec());
+        }
+        count(at + ".netdevCounters", port.netdevCounterNames().size(), limits.maxCountersPerGroup(),
+                "ingest.maxCountersPerGroup");
+        for (int i = 0; i < port.netdevCounterNames().size(); i++) {
+            name(at + ".netdevCounters[" + i + "]", port.netdevCounterNames().get(i));
+        }
     }
 
     /** The LLDP neighbour's texts: chassis id, system name and port id become labels, the rest is shown by the API. */
@@ -302,6 +401,12 @@ final class FrameLimits {
         }
     }
 
+    private void optName(String at, String value) throws StreamRefusal {
+        if (value != null) {
+            name(at, value);
+        }
+    }
+
     private void name(String at, String value) throws StreamRefusal {
         if (value.length() > limits.maxNameLength()) {
             throw new StreamRefusal(StreamRefusal.POLICY_VIOLATION, StreamRefusal.INVALID_TEXT, at + " has "
@@ -330,9 +435,10 @@ final class FrameLimits {
         }
     }
 
+    /** At most {@code max} entries; {@code key} is the setting that raises it, null for a fixed bound. */
     private static void count(String at, int count, int max, String key) throws StreamRefusal {
         if (count > max) {
-            throw limit(at + " lists " + count + " entries; at most " + max + " (" + key + ")");
+            throw limit(at + " lists " + count + " entries; at most " + max + (key == null ? "" : " (" + key + ")"));
         }
     }
 

@@ -22,14 +22,18 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import io.rdmamon.protocol.model.EthtoolStats;
+import io.rdmamon.protocol.model.FecMode;
 import io.rdmamon.protocol.model.GidEntry;
+import io.rdmamon.protocol.model.GpuTopology;
 import io.rdmamon.protocol.model.HostSample;
 import io.rdmamon.protocol.model.IbDevice;
 import io.rdmamon.protocol.model.IbPort;
 import io.rdmamon.protocol.model.LldpNeighbor;
+import io.rdmamon.protocol.model.PciFunction;
 import io.rdmamon.protocol.model.QueuePair;
 import io.rdmamon.protocol.model.RdmaResources;
 import io.rdmamon.protocol.model.SourceStatus;
+import io.rdmamon.protocol.model.TransceiverModule;
 import io.rdmamon.protocol.testing.FixtureHosts;
 import io.rdmamon.protocol.testing.QosSamples;
 import io.rdmamon.protocol.text.WireLimits;
@@ -41,11 +45,11 @@ import io.rdmamon.protocol.wire.SampleDecoder;
 import io.rdmamon.protocol.wire.SampleEncoder;
 
 /**
- * Property: whatever string a host yields, in any name of a sample's layout (device, counter, netdev, GID, LLDP, QP,
- * nccl.conf ...), the agent's path (fit, encode, sanitise, codec) gives frames the collector accepts (its codec and
- * {@link FrameLimits}), the sample's other devices and ports arrive intact, and a second sample of the same host
- * keeps the layout (a cut name is the same series from sample to sample). Without the fit the same samples are
- * refused, so the test sees the fit at work.
+ * Property: whatever string a host yields, in any text of a sample's layout (device, counter, netdev, GID, LLDP, QP,
+ * PCI, transceiver, FEC, GPU topology, nccl.conf ...), the agent's path (fit, encode, sanitise, codec) gives frames
+ * the collector accepts (its codec and {@link FrameLimits}), the sample's other devices and ports arrive intact, and a
+ * second sample of the same host keeps the layout (a cut name is the same series from sample to sample). Without the
+ * fit the same samples are refused, so the test sees the fit at work.
  */
 class HostSampleLimitsTest {
     private static final long SEED = 20261129L;
@@ -76,6 +80,10 @@ class HostSampleLimitsTest {
                 device("QP kern_name", (d, t) -> d.withResources(RdmaResources.bounded(Map.of("qp", 1L),
                         List.of(new QueuePair(7, 8L, 1, "RC", "RTS", null, t))))),
                 device("resource type", (d, t) -> d.withResources(RdmaResources.bounded(Map.of(t, 1L), List.of()))),
+                device("PCI address", (d, t) -> withPci(d, new PciFunction(t, t, t, "8.0 GT/s PCIe", null, null, null,
+                        8, 16, Map.of(), List.of()))),
+                device("PCI link speeds and notes", (d, t) -> withPci(d, new PciFunction("0000:3b:00.0", null,
+                        "0000:3b:00.0", t, t, null, null, null, null, Map.of(), List.of(t, "second " + t)))),
                 port("netdev", (p, t) -> p.toBuilder().netdev(t).build()),
                 port("rate", (p, t) -> p.toBuilder().rate(t).build()),
                 port("state", (p, t) -> p.toBuilder().state(t).build()),
@@ -95,11 +103,19 @@ class HostSampleLimitsTest {
                         t))),
                 port("LLDP port id and description", (p, t) -> p.withNeighbor(new LldpNeighbor("1c:34", "mac", "leaf",
                         t, "local", t))),
+                port("module vendor, part, serial and date", (p, t) -> p.toBuilder().module(new TransceiverModule(
+                        "SFF-8636", 0x11, "QSFP28", t, t, "A", t, t, null, null, List.of(), null, List.of())).build()),
+                port("module standard, type, revision and notes", (p, t) -> p.toBuilder().module(new TransceiverModule(
+                        t, 0x11, t, "ACME", "Q-100G", t, "S123", "240101", null, null, List.of(), null, List.of(t)))
+                        .build()),
+                port("FEC modes", (p, t) -> p.toBuilder().fec(new FecMode(t, List.of("Auto", t))).build()),
                 port("QoS trust order", (p, t) -> p.toBuilder().qos(QosSamples.afterReboot().trustOrder(t).build())
                         .build()),
                 sample("two devices equal once cut", (s, t) -> new HostSample(s.node(), s.timestampMillis(),
                         Stream.concat(s.devices().stream(), Stream.of(renamed(s.devices().get(1), t + "x".repeat(300)),
                                 renamed(s.devices().get(1), t + "y".repeat(300)))).toList(), s.sources())),
+                sample("topology endpoint texts", (s, t) -> withTopology(s, t, "0000:19:00.0", List.of())),
+                sample("topology address, notes and reasons", (s, t) -> withTopology(s, "GPU0", t, List.of(t))),
                 sample("nccl.conf name", (s, t) -> withNcclConf(s, t, "1")),
                 sample("nccl.conf value", (s, t) -> withNcclConf(s, "NCCL_IB_HCA", t)));
     }
@@ -231,6 +247,22 @@ class HostSampleLimitsTest {
         Map<String, Long> out = new LinkedHashMap<>(counters);
         out.put(name, 1L);
         return out;
+    }
+
+    private static IbDevice withPci(IbDevice d, PciFunction pci) {
+        return new IbDevice(d.name(), d.nodeTypeId(), d.nodeType(), d.nodeGuid(), d.sysImageGuid(), d.fwVersion(),
+                d.hcaType(), d.boardId(), d.ports(), pci, d.resources());
+    }
+
+    /** A GPU {@code gpu} at {@code address} beside the NIC, whose pair, notes and bridges hold {@code lines}. */
+    private static HostSample withTopology(HostSample s, String gpu, String address, List<String> lines) {
+        GpuTopology topology = new GpuTopology(List.of(
+                new GpuTopology.Endpoint(gpu, gpu, "gpu", address, 0, gpu.equals("GPU0") ? "0-55" : gpu, null),
+                new GpuTopology.Endpoint(HOSTILE_DEVICE, "NIC0", "nic", "0000:19:02.0", 0, "0-55", true)),
+                List.of(List.of("X", "PIX"), List.of("PIX", "X")),
+                List.of(new GpuTopology.Pair(gpu, HOSTILE_DEVICE, "PIX", "ready", true, lines, lines)), true, lines);
+        return new HostSample(s.node(), s.timestampMillis(), s.devices(), s.sources(), s.ncclConf(), topology,
+                s.kernel());
     }
 
     private static HostSample withNcclConf(HostSample s, String key, String value) {

@@ -18,6 +18,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 import io.rdmamon.protocol.model.PortWorkload;
 import io.rdmamon.protocol.model.RdmaResources;
 import io.rdmamon.protocol.model.SourceStatus;
+import io.rdmamon.protocol.probe.LatencyResult;
 import io.rdmamon.protocol.probe.ProbePhase;
 import io.rdmamon.protocol.probe.ProbeRole;
 import io.rdmamon.protocol.wire.Frame;
@@ -48,6 +49,8 @@ class HostTextFramesLimitsTest {
         return Stream.of(
                 new Field("probe error", t -> report(t, List.of())),
                 new Field("probe output line", t -> report(null, List.of("ok", t))),
+                new Field("probe latency untimed", t -> new Frame.ProbeReport("p-1", ProbeRole.CLIENT, ProbePhase.DONE,
+                        0, null, LatencyResult.untimed(2, 1000, t), 0, null, List.of())),
                 new Field("probe output of many lines", t -> report(null, Stream.generate(() -> t).limit(250).toList())),
                 new Field("source error", t -> values(SourceStatus.failed("sysfs", "rxe0", t))),
                 new Field("source unsupported", t -> values(SourceStatus.unsupported("qos", "eth1", t))),

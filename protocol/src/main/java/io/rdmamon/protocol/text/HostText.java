@@ -20,6 +20,11 @@ public final class HostText {
         return text.isEmpty() ? EMPTY_NAME : clean(text, maxChars, false);
     }
 
+    /** {@code text} as one line of a note: printable, at most {@code maxChars}, empty when it was. Null stays null. */
+    public static String line(String text, int maxChars) {
+        return text == null ? null : clean(text, maxChars, false);
+    }
+
     /** {@code text} as a free text: printable but for tab, newline and carriage return, at most {@code maxChars}. */
     public static String text(String text, int maxChars) {
         return text == null ? null : clean(text, maxChars, true);

@@ -25,6 +25,13 @@ public final class WireLimits {
     public static final int MAX_PROBE_OUTPUT_LINE_CHARS = 1024;
     /** Source statuses of one sample (agents report one per device and netdev read). */
     public static final int MAX_SOURCES = 1024;
+    /**
+     * Lines of a list of notes a host's part carries (a PCI function's, a transceiver module's, a GPU topology's and
+     * its pairs' reasons) and entries of a short list of modes (a port's configured FEC modes).
+     */
+    public static final int MAX_LINES = 64;
+    /** Characters of one such line, and of a topology's texts (an endpoint's name, label, address and CPU list). */
+    public static final int MAX_LINE_CHARS = 1023;
     /** Capabilities a hello may announce. */
     public static final int MAX_CAPABILITIES = 16;
 

@@ -1,16 +1,20 @@
 package io.rdmamon.protocol.wire;
 
 import io.rdmamon.protocol.model.EthtoolStats;
+import io.rdmamon.protocol.model.FecMode;
 import io.rdmamon.protocol.model.GidEntry;
+import io.rdmamon.protocol.model.GpuTopology;
 import io.rdmamon.protocol.model.HostSample;
 import io.rdmamon.protocol.model.IbDevice;
 import io.rdmamon.protocol.model.IbPort;
 import io.rdmamon.protocol.model.LldpNeighbor;
+import io.rdmamon.protocol.model.PciFunction;
 import io.rdmamon.protocol.model.PortWorkload;
 import io.rdmamon.protocol.model.QosConfig;
 import io.rdmamon.protocol.model.QueuePair;
 import io.rdmamon.protocol.model.RdmaResources;
 import io.rdmamon.protocol.model.SourceStatus;
+import io.rdmamon.protocol.model.TransceiverModule;
 import io.rdmamon.protocol.text.HostText;
 import io.rdmamon.protocol.text.WireLimits;
 import io.rdmamon.protocol.text.WireText;
@@ -26,9 +30,10 @@ import java.util.Set;
 /**
  * The agent's fit of a sample to what the collector accepts of a layout ({@link WireLimits}, the collector's
  * {@code FrameLimits}), applied before the sample is encoded so that its layout and values frames agree: every name
- * the host chose (device, counter, netdev, GID, LLDP, QP and nccl.conf texts) is made printable and cut to
- * {@link WireLimits#MAX_NAME_CHARS} ({@link HostText}, deterministic, so a cut counter name stays the same series from
- * sample to sample); an item no cut can fix is left out with its values: a device, port or name that duplicates an
+ * the host chose (device, counter, netdev, GID, LLDP, QP, PCI, transceiver, FEC and nccl.conf texts) is made printable
+ * and cut to {@link WireLimits#MAX_NAME_CHARS}, every line of a note (PCI, transceiver, GPU topology) and every
+ * topology text to {@link WireLimits#MAX_LINE_CHARS}, at most {@link WireLimits#MAX_LINES} lines a list
+ * ({@link HostText}, deterministic, so a cut counter name stays the same series from sample to sample); an item no cut can fix is left out with its values: a device, port or name that duplicates an
  * earlier one once cut, a device or port past the count limits, a name past the layout's
  * {@link WireLimits#MAX_LABEL_BYTES}. Each device with something cut or left out gets a failed {@value #SOURCE}
  * status saying what; a sample past {@link WireLimits#MAX_SOURCES} statuses keeps the first ones and says so. A sample
@@ -51,16 +56,18 @@ public final class HostSampleLimits {
         HostSampleLimits fit = new HostSampleLimits();
         List<IbDevice> devices = fit.devices(sample.devices());
         Map<String, String> ncclConf = fit.ncclConf(sample.ncclConf());
+        GpuTopology topology = sample.topology() == null ? null : fit.topology(sample.topology());
         List<SourceStatus> statuses = fit.problems.values().stream().filter(Problems::any)
                 .map(p -> SourceStatus.failed(SOURCE, p.subject, p.reason())).toList();
-        if (devices == sample.devices() && ncclConf == sample.ncclConf() && statuses.isEmpty()
+        if (devices == sample.devices() && ncclConf == sample.ncclConf() && topology == sample.topology()
+                && statuses.isEmpty()
                 && sample.sources().size() <= WireLimits.MAX_SOURCES) {
             return sample;
         }
         List<SourceStatus> sources = new ArrayList<>(sample.sources());
         sources.addAll(statuses);
         return new HostSample(sample.node(), sample.timestampMillis(), devices, boundSources(sources), ncclConf,
-                sample.topology(), sample.kernel());
+                topology, sample.kernel(), sample.health());
     }
 
     private List<IbDevice> devices(List<IbDevice> in) {
@@ -96,13 +103,89 @@ public final class HostSampleLimits {
         String boardId = label(p, "board_id", d.boardId());
         RdmaResources resources = d.resources() == null ? null : resources(p, d.resources());
         List<IbPort> ports = ports(p, d.ports());
+        PciFunction pci = d.pci() == null ? null : pci(p, d.pci());
         if (name == d.name() && nodeType == d.nodeType() && nodeGuid == d.nodeGuid()
                 && sysImageGuid == d.sysImageGuid() && fwVersion == d.fwVersion() && hcaType == d.hcaType()
-                && boardId == d.boardId() && resources == d.resources() && ports == d.ports()) {
+                && boardId == d.boardId() && resources == d.resources() && ports == d.ports() && pci == d.pci()) {
             return d;
         }
         return new IbDevice(name, d.nodeTypeId(), nodeType, nodeGuid, sysImageGuid, fwVersion, hcaType, boardId, ports,
-                d.pci(), resources);
+                pci, resources);
+    }
+
+    /** The PCI function's texts (sysfs link targets and files): names, and its notes as lines. */
+    private PciFunction pci(Problems p, PciFunction f) {
+        PciFunction fitted = new PciFunction(name(p, "PCI address", f.address()), name(p, "PCI physfn", f.physfn()),
+                name(p, "PCI link owner", f.linkFrom()), name(p, "PCI current link speed", f.currentLinkSpeed()),
+                name(p, "PCI max link speed", f.maxLinkSpeed()), f.currentLinkSpeedTransfersPerSecond(),
+                f.maxLinkSpeedTransfersPerSecond(), f.currentLinkWidth(), f.maxLinkWidth(), f.aerErrors(),
+                lines(p, "PCI note", f.notes()));
+        return fitted.equals(f) ? f : fitted;
+    }
+
+    /** The transceiver's texts (its EEPROM's vendor, part, revision, serial and date): names, its notes as lines. */
+    private TransceiverModule module(Problems p, String at, TransceiverModule m) {
+        TransceiverModule fitted = new TransceiverModule(name(p, at + "module standard", m.standard()),
+                m.identifier(), name(p, at + "module type", m.type()), name(p, at + "module vendor", m.vendor()),
+                name(p, at + "module part", m.part()), name(p, at + "module revision", m.revision()),
+                name(p, at + "module serial", m.serial()), name(p, at + "module date", m.date()),
+                m.temperatureCelsius(), m.voltageVolts(), m.lanes(), m.thresholds(),
+                lines(p, at + "module note", m.notes()));
+        return fitted.equals(m) ? m : fitted;
+    }
+
+    private FecMode fec(Problems p, String at, FecMode fec) {
+        FecMode fitted = new FecMode(name(p, at + "FEC mode", fec.active()),
+                lines(p, at + "FEC mode", fec.configured()).stream().map(HostSampleLimits::name).toList());
+        return fitted.equals(fec) ? fec : fitted;
+    }
+
+    /**
+     * The GPU topology's texts (endpoint names, labels, addresses and CPU lists, pairs' names, reasons and bridges,
+     * notes: sysfs contents such as a {@code numa_node} of 2,000 characters) as lines of
+     * {@link WireLimits#MAX_LINE_CHARS}; the same cut of an endpoint's name names it in its pairs.
+     */
+    private GpuTopology topology(GpuTopology t) {
+        Problems p = problem(HOST);
+        List<GpuTopology.Endpoint> endpoints = t.endpoints().stream().map(e -> new GpuTopology.Endpoint(
+                topologyText(p, "topology endpoint name", e.name()),
+                topologyText(p, "topology endpoint label", e.label()),
+                e.kind(), topologyText(p, "topology endpoint address", e.address()), e.numaNode(),
+                topologyText(p, "topology endpoint CPUs", e.cpus()), e.relaxedOrdering())).toList();
+        List<GpuTopology.Pair> pairs = t.pairs().stream().map(pair -> new GpuTopology.Pair(
+                topologyText(p, "topology GPU", pair.gpu()), topologyText(p, "topology NIC", pair.nic()), pair.path(),
+                pair.verdict(), pair.chosen(), lines(p, "topology bridge", pair.acsRedirect()),
+                lines(p, "topology reason", pair.reasons()))).toList();
+        GpuTopology fitted = new GpuTopology(endpoints, t.matrix(), pairs, t.peermem(),
+                lines(p, "topology note", t.notes()));
+        return fitted.equals(t) ? t : fitted;
+    }
+
+    /** A topology's text: one line, never empty (the collector refuses an empty name, label or address). */
+    private String topologyText(Problems p, String what, String value) {
+        String fitted = HostText.name(value, WireLimits.MAX_LINE_CHARS);
+        if (fitted != null && !fitted.equals(value)) {
+            p.cut(what, value);
+        }
+        return fitted;
+    }
+
+    /** Lines of a note: the first {@link WireLimits#MAX_LINES}, each one printable line of at most 1,023 characters. */
+    private List<String> lines(Problems p, String what, List<String> in) {
+        List<String> out = new ArrayList<>(Math.min(in.size(), WireLimits.MAX_LINES));
+        for (String line : in) {
+            if (out.size() == WireLimits.MAX_LINES) {
+                p.drop((in.size() - out.size()) + " of " + what + "s past the " + WireLimits.MAX_LINES + " lines a list"
+                        + " may have");
+                break;
+            }
+            String fitted = HostText.line(line, WireLimits.MAX_LINE_CHARS);
+            if (!fitted.equals(line)) {
+                p.cut(what, line);
+            }
+            out.add(fitted);
+        }
+        return out.equals(in) ? in : out;
     }
 
     private RdmaResources resources(Problems p, RdmaResources r) {
@@ -151,16 +234,18 @@ public final class HostSampleLimits {
         QosConfig qos = port.qos() == null ? null : qos(p, at, port.qos());
         String hwCountersSource = name(p, at + "hw counters source", port.hwCountersSource());
         LldpNeighbor neighbor = port.neighbor() == null ? null : neighbor(p, at, port.neighbor());
+        TransceiverModule module = port.module() == null ? null : module(p, at, port.module());
+        FecMode fec = port.fec() == null ? null : fec(p, at, port.fec());
         if (state == port.state() && physState == port.physState() && rate == port.rate()
                 && linkLayer == port.linkLayer() && lid == port.lid() && netdev == port.netdev()
                 && counters == port.counters() && hwCounters == port.hwCounters() && gids == port.gids()
                 && ethtool == port.ethtool() && qos == port.qos() && hwCountersSource == port.hwCountersSource()
-                && neighbor == port.neighbor()) {
+                && neighbor == port.neighbor() && module == port.module() && fec == port.fec()) {
             return port;
         }
         return port.toBuilder().state(state).physState(physState).rate(rate).linkLayer(linkLayer).lid(lid)
                 .netdev(netdev).counters(counters).hwCounters(hwCounters).gids(gids).ethtool(ethtool).qos(qos)
-                .hwCountersSource(hwCountersSource).neighbor(neighbor).build();
+                .hwCountersSource(hwCountersSource).neighbor(neighbor).module(module).fec(fec).build();
     }
 
     /** The statistics with their names fitted; null (left out) when their netdev is past the label bytes. */

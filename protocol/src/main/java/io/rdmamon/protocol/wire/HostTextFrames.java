@@ -5,6 +5,7 @@ import io.rdmamon.protocol.fabric.FabricSweep;
 import io.rdmamon.protocol.model.PortWorkload;
 import io.rdmamon.protocol.model.RdmaResources;
 import io.rdmamon.protocol.model.SourceStatus;
+import io.rdmamon.protocol.probe.LatencyResult;
 import io.rdmamon.protocol.text.HostText;
 import io.rdmamon.protocol.text.WireLimits;
 
@@ -13,8 +14,8 @@ import java.util.List;
 /**
  * The agent's one choke point for free text from its host ({@link HostText}, {@link WireLimits}): a frame with
  * its sources' names and reasons, its workloads' labels (comm, pod, container, namespace, reason) and its probe
- * report's error and output, a fabric sweep's node descriptions and problems made printable and cut to the collector's limits. A frame whose texts already fit is
- * returned as it is, so the bytes on the wire do not change for clean hosts.
+ * report's error, untimed reason and output, a fabric sweep's node descriptions and problems made printable and cut
+ * to the collector's limits. A frame whose texts already fit is returned as it is, so the bytes on the wire do not change for clean hosts.
  */
 public final class HostTextFrames {
     private HostTextFrames() {
@@ -47,14 +48,21 @@ public final class HostTextFrames {
                 HostText.text(s.unsupported(), WireLimits.MAX_TEXT_CHARS));
     }
 
-    /** The report's error and output; only the last lines are kept, as the agent's output tail keeps them. */
+    /**
+     * The report's error, untimed reason (perftest's words) and output; only the last lines are kept, as the agent's
+     * output tail keeps them.
+     */
     static Frame.ProbeReport probeReport(Frame.ProbeReport r) {
         List<String> output = r.output();
         List<String> last = output.subList(Math.max(0, output.size() - WireLimits.MAX_PROBE_OUTPUT_LINES), output.size())
                 .stream().map(line -> HostText.text(line, WireLimits.MAX_PROBE_OUTPUT_LINE_CHARS)).toList();
         String error = HostText.text(r.error(), WireLimits.MAX_TEXT_CHARS);
-        return last.equals(output) && java.util.Objects.equals(error, r.error()) ? r
-                : new Frame.ProbeReport(r.probeId(), r.role(), r.phase(), r.tcpPort(), r.result(), r.latency(),
+        LatencyResult latency = r.latency() == null || r.latency().untimed() == null ? r.latency()
+                : new LatencyResult(r.latency().sizeBytes(), r.latency().iterations(), r.latency().rttNanos(),
+                HostText.text(r.latency().untimed(), WireLimits.MAX_TEXT_CHARS));
+        return last.equals(output) && java.util.Objects.equals(error, r.error())
+                && java.util.Objects.equals(latency, r.latency()) ? r
+                : new Frame.ProbeReport(r.probeId(), r.role(), r.phase(), r.tcpPort(), r.result(), latency,
                 r.exitCode(), error, last);
     }
 

@@ -41,18 +41,42 @@ public final class SampleEncoder {
 
     /** Frames that carry {@code sample} (whose {@code node} is ignored: the hello names the node). */
     public List<Frame> encode(HostSample sample, long seq) {
+        List<Frame> frames = frames(sample, seq);
+        sent(frames);
+        return frames;
+    }
+
+    /**
+     * The frames {@link #encode} would give for {@code sample}, without remembering its layout: a sender that finds
+     * them unfit for the wire ({@link SampleFrames}) tries a smaller sample, then passes the frames it sends to
+     * {@link #sent}.
+     */
+    public List<Frame> frames(HostSample sample, long seq) {
         List<Frame> frames = new ArrayList<>(2);
         HostLayout current = HostLayout.of(sample);
+        int id = layoutId;
         if (layout == null) {
-            layoutId = 1;
-            frames.add(new Frame.Hello(node, agentVersion, intervalMillis, layoutId, current, capabilities, instance));
+            id = 1;
+            frames.add(new Frame.Hello(node, agentVersion, intervalMillis, id, current, capabilities, instance));
         } else if (!layout.equals(current)) {
-            layoutId++;
-            frames.add(new Frame.LayoutChange(layoutId, current));
+            id++;
+            frames.add(new Frame.LayoutChange(id, current));
         }
-        layout = current;
-        frames.add(ValueSlots.flatten(current, layoutId, seq, sample));
+        frames.add(ValueSlots.flatten(current, id, seq, sample));
         return frames;
+    }
+
+    /** Remembers the layout of {@code frames}, which {@link #frames} gave and which were sent. */
+    public void sent(List<Frame> frames) {
+        for (Frame frame : frames) {
+            if (frame instanceof Frame.Hello h) {
+                layout = h.layout();
+                layoutId = h.layoutId();
+            } else if (frame instanceof Frame.LayoutChange l) {
+                layout = l.layout();
+                layoutId = l.layoutId();
+            }
+        }
     }
 
     /** Whether the hello has been produced (i.e. at least one sample was encoded). */

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.rdmamon.protocol.json.StrictJson;
 import io.rdmamon.protocol.model.GpuTopology;
+import io.rdmamon.protocol.text.WireLimits;
 import io.rdmamon.protocol.text.WireText;
 
 import java.util.ArrayList;
@@ -24,9 +25,9 @@ public final class TopologyWire {
     /** Most endpoints (GPUs and NICs) a topology lists. */
     public static final int MAX_ENDPOINTS = 64;
     /** Most notes a topology, or reasons a pair, lists. */
-    public static final int MAX_LINES = 64;
+    public static final int MAX_LINES = WireLimits.MAX_LINES;
     /** Longest text (a name, an address, a CPU list, a note, a reason), in characters. */
-    public static final int MAX_CHARS = 1023;
+    public static final int MAX_CHARS = WireLimits.MAX_LINE_CHARS;
     private static final Set<String> PAIR_PATHS = Set.of("PIX", "PXB", "PHB", "NODE", "SYS");
 
     private TopologyWire() {
