@@ -15,6 +15,8 @@ import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
+import io.rdmamon.protocol.model.KernelEvents;
+import io.rdmamon.protocol.model.NicHealthReporter;
 import io.rdmamon.protocol.model.PortWorkload;
 import io.rdmamon.protocol.model.RdmaResources;
 import io.rdmamon.protocol.model.SourceStatus;
@@ -59,7 +61,15 @@ class HostTextFramesLimitsTest {
                 new Field("workload pod", t -> layout(new PortWorkload(1, "ml", t, "c", "py", "process", null, 1))),
                 new Field("workload container", t -> layout(new PortWorkload(1, "ml", "p", t, "py", "process", null, 1))),
                 new Field("workload namespace", t -> layout(new PortWorkload(1, t, "p", "c", "py", "process", null, 1))),
-                new Field("workload reason", t -> layout(new PortWorkload(1, null, null, null, null, "none", t, 1))));
+                new Field("workload reason", t -> layout(new PortWorkload(1, null, null, null, null, "none", t, 1))),
+                new Field("devlink reporter", t -> health(new NicHealthReporter("mlx5_0", "", "pci/0000:3b:00.0", t,
+                        "healthy", 0, 0, null))),
+                new Field("devlink device", t -> health(new NicHealthReporter(t, "", "pci/0000:3b:00.0", "fw",
+                        "healthy", 0, 0, null))),
+                new Field("devlink handle", t -> health(new NicHealthReporter("mlx5_0", "1", t, "tx", "error", 1, 0,
+                        500L))),
+                new Field("kernel record text", t -> kernel("mlx5_0", t)),
+                new Field("kernel record device", t -> kernel(t, "mlx5_core 0000:3b:00.0: Fatal error 1 detected")));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -106,6 +116,16 @@ class HostTextFramesLimitsTest {
 
     private static Frame report(String error, List<String> output) {
         return new Frame.ProbeReport("p-1", ProbeRole.CLIENT, ProbePhase.FAILED, 0, null, 1, error, output);
+    }
+
+    private static Frame health(NicHealthReporter reporter) {
+        return new Frame.DevlinkHealthReport(List.of(reporter));
+    }
+
+    private static Frame kernel(String device, String text) {
+        return new Frame.KernelEventsReport(new KernelEvents(1, 0,
+                List.of(new KernelEvents.Count("firmware_fatal", "critical", device, "", 1)),
+                List.of(new KernelEvents.Event(7, 1, 1, 2, "firmware_fatal", "critical", device, "", text))));
     }
 
     private static Frame values(SourceStatus status) {

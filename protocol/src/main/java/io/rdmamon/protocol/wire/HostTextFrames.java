@@ -2,6 +2,8 @@ package io.rdmamon.protocol.wire;
 
 import io.rdmamon.protocol.fabric.FabricNode;
 import io.rdmamon.protocol.fabric.FabricSweep;
+import io.rdmamon.protocol.model.KernelEvents;
+import io.rdmamon.protocol.model.NicHealthReporter;
 import io.rdmamon.protocol.model.PortWorkload;
 import io.rdmamon.protocol.model.RdmaResources;
 import io.rdmamon.protocol.model.SourceStatus;
@@ -14,8 +16,8 @@ import java.util.List;
 /**
  * The agent's one choke point for free text from its host ({@link HostText}, {@link WireLimits}): a frame with
  * its sources' names and reasons, its workloads' labels (comm, pod, container, namespace, reason) and its probe
- * report's error, untimed reason and output, a fabric sweep's node descriptions and problems made printable and cut
- * to the collector's limits. A frame whose texts already fit is returned as it is, so the bytes on the wire do not change for clean hosts.
+ * report's error, untimed reason and output, a fabric sweep's node descriptions and problems, the devlink health
+ * reporters' names and the kernel records' devices and texts made printable and cut to the collector's limits. A frame whose texts already fit is returned as it is, so the bytes on the wire do not change for clean hosts.
  */
 public final class HostTextFrames {
     private HostTextFrames() {
@@ -38,8 +40,38 @@ public final class HostTextFrames {
             return layout.equals(l.layout()) ? l : new Frame.LayoutChange(l.layoutId(), layout);
         } else if (frame instanceof Frame.Fabric f) {
             return fabric(f);
+        } else if (frame instanceof Frame.DevlinkHealthReport h) {
+            List<NicHealthReporter> reporters = h.reporters().stream().map(HostTextFrames::reporter).toList();
+            return reporters.equals(h.reporters()) ? h : new Frame.DevlinkHealthReport(reporters);
+        } else if (frame instanceof Frame.KernelEventsReport k) {
+            return kernelEvents(k);
         }
         return frame;
+    }
+
+    /**
+     * A devlink health reporter's names, as the kernel or a captured {@code devlink -j health show} gave them: the
+     * reporter is a label, the device, port and handle texts that may be empty (unplaced, device-wide).
+     */
+    static NicHealthReporter reporter(NicHealthReporter r) {
+        return new NicHealthReporter(HostText.line(r.device(), WireLimits.MAX_NAME_CHARS),
+                HostText.line(r.port(), WireLimits.MAX_NAME_CHARS), HostText.line(r.handle(), WireLimits.MAX_NAME_CHARS),
+                name(r.reporter()), HostText.line(r.state(), WireLimits.MAX_NAME_CHARS), r.errors(), r.recovers(),
+                r.gracePeriodMillis());
+    }
+
+    /** The kernel records' device, port and text (the kernel's words); kinds and severities are the agent's own. */
+    static Frame.KernelEventsReport kernelEvents(Frame.KernelEventsReport k) {
+        KernelEvents e = k.events();
+        List<KernelEvents.Count> counts = e.counts().stream().map(c -> new KernelEvents.Count(c.kind(), c.severity(),
+                HostText.line(c.device(), WireLimits.MAX_NAME_CHARS), HostText.line(c.port(), WireLimits.MAX_NAME_CHARS),
+                c.total())).toList();
+        List<KernelEvents.Event> recent = e.recent().stream().map(r -> new KernelEvents.Event(r.seq(),
+                r.timestampMillis(), r.bootMicros(), r.level(), r.kind(), r.severity(),
+                HostText.line(r.device(), WireLimits.MAX_NAME_CHARS), HostText.line(r.port(), WireLimits.MAX_NAME_CHARS),
+                HostText.text(r.text(), KernelEvents.MAX_TEXT_CHARS))).toList();
+        return counts.equals(e.counts()) && recent.equals(e.recent()) ? k : new Frame.KernelEventsReport(
+                new KernelEvents(e.tableVersion(), e.overwritten(), counts, recent));
     }
 
     static SourceStatus source(SourceStatus s) {
