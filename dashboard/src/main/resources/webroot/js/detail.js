@@ -128,6 +128,7 @@ export class Detail {
       this.renderHead();
       this.renderGids();
       this.renderWorkloads();
+      this.renderReporters();
       this.renderQos();
       this.renderCounters();
       this.renderRates();
@@ -202,6 +203,7 @@ export class Detail {
       this.renderHead();
       this.renderGids();
       this.renderWorkloads();
+      this.renderReporters();
       this.renderQos();
       const {device, port} = this.portInfo();
       this.phys.update(device, port, Date.now());
@@ -332,6 +334,23 @@ export class Detail {
       text('td', w.pod ? (w.namespace ? w.namespace + '/' : '') + w.pod + (w.container ? ' · ' + w.container : '')
         : (w.comm || '—')),
       text('td', w.attribution + (w.reason ? ': ' + w.reason : '')))));
+  }
+
+  /**
+   * The devlink health reporters of the port's device (fw, fw_fatal) and of the port itself (tx, rx), as
+   * /api/nodes/{node} lists them; a reporter in error is red.
+   */
+  renderReporters() {
+    const hint = byId('reporters-hint');
+    const tbody = document.querySelector('#reporters-table tbody');
+    const all = this.nodeInfo?.healthReporters;
+    const port = String(this.port);
+    const mine = (all || []).filter((r) => r.device === this.device && (r.port == null || r.port === port));
+    hint.hidden = mine.length > 0 || !this.nodeInfo;
+    setText(hint, all ? 'No devlink health reporter on this port.' : 'No devlink health reported by the agent.', 'hint muted');
+    tbody.replaceChildren(...mine.map((r) => el('tr', {className: r.state === 'error' ? 'bad' : null},
+      text('td', r.reporter), text('td', r.handle, 'mono'), text('td', r.state, r.state === 'error' ? 'sev-critical' : 'ok'),
+      text('td', r.errors, 'num'), text('td', r.recovers, 'num'))));
   }
 
   /** Trust, the PFC row, the DSCPs of the lossless priorities and ETS, as the API reports them (no rule logic here). */

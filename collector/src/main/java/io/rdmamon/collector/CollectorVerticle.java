@@ -129,13 +129,13 @@ public final class CollectorVerticle extends VerticleBase {
                 new PortGroups(config.pingmesh().groups(), fabrics), pingmeshResults,
                 () -> diagnoses.config().qosProfile(), registry, System::currentTimeMillis);
         NodesApi nodesApi = new NodesApi(store, cluster.selfId(), fabrics);
-        EventsApi eventsApi = new EventsApi(store, diagnoses);
         DiagnosesApi diagnosesApi = new DiagnosesApi(diagnoses);
         ChangeLog changeLog = new ChangeLog();
         changeLog.onRecord(entry -> live.publish("change", TimelineApi.json(entry).encode()));
         changes = new ChangeTracker(changeLog, store, diagnoses, System::currentTimeMillis).register(registry);
         store.addKernelEventSink(changes);
         TimelineApi timelineApi = new TimelineApi(changeLog);
+        EventsApi eventsApi = new EventsApi(store, diagnoses, timelineApi);
         FleetRoutes fleetRoutes = new FleetRoutes(vertx, cluster, nodesApi, eventsApi, diagnosesApi, probes,
                 timelineApi);
         fleetRoutes.serve();

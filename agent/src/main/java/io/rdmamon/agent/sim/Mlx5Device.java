@@ -309,7 +309,12 @@ final class Mlx5Device implements SimulatedDevice {
      */
     String pciFunctionPath() {
         int bus = pciBus();
-        return String.format("%s/0000:%02x:00.0", switchPortPath(0), bus);
+        return String.format("%s/%s", switchPortPath(0), pciAddress());
+    }
+
+    /** The PCI function's address (bus/device/function), {@code 0000:3b:00.0}: how devlink and the kernel log name it. */
+    String pciAddress() {
+        return String.format("0000:%02x:00.0", pciBus());
     }
 
     /**

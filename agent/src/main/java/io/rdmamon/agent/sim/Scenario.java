@@ -71,9 +71,11 @@ public enum Scenario {
      */
     REBOOT_QOS("reboot-qos"),
     /**
-     * The last mlx5 NIC of one RoCE node had a firmware fatal error: its devlink {@code fw_fatal} health reporter is in
-     * error (1 error, not recovered) in the node's {@code devlink/health.json}, beside its NICs' healthy {@code fw},
-     * {@code tx} and {@code rx} reporters (nic_firmware_fatal, nic_health_reporter_error).
+     * The last mlx5 NIC of one RoCE node has a firmware fatal error {@link SimulatedFirmwareFatal#FATAL_AT_SECONDS}
+     * into the run: the kernel logs mlx5's health compromised and syndrome lines for its PCI function (the node's
+     * {@code kmsg}), and its devlink {@code fw_fatal} health reporter goes into error (1 error, not recovered) in the
+     * node's {@code devlink/health.json}, beside its NICs' healthy {@code fw}, {@code tx} and {@code rx} reporters
+     * (nic_firmware_fatal, nic_health_reporter_error).
      */
     FIRMWARE_FATAL("firmware-fatal"),
     /** A realistic fleet: most nodes healthy, a few (about a quarter) with one of the faults above. */

@@ -13,13 +13,15 @@ final class SimulatedDevlink {
     private SimulatedDevlink() {
     }
 
-    /** Every NIC healthy but the last, whose {@code fw_fatal} reporter is in error ({@link Scenario#FIRMWARE_FATAL}). */
-    static void writeFirmwareFatal(HostTree tree, List<Mlx5Device> nics) throws IOException {
+    /**
+     * Every NIC's reporters healthy, but the last NIC's {@code fw_fatal} in error (1 error, not recovered) when {@code
+     * lastFatal} ({@link SimulatedFirmwareFatal}).
+     */
+    static void write(HostTree tree, List<Mlx5Device> nics, boolean lastFatal) throws IOException {
         List<String> handles = new ArrayList<>();
         for (int i = 0; i < nics.size(); i++) {
-            String function = nics.get(i).pciFunctionPath();
-            String bdf = function.substring(function.lastIndexOf('/') + 1);
-            boolean fatal = i == nics.size() - 1;
+            String bdf = nics.get(i).pciAddress();
+            boolean fatal = lastFatal && i == nics.size() - 1;
             handles.add("\"pci/" + bdf + "\":[" + reporter("fw", false, null) + ","
                     + reporter("fw_fatal", fatal, 1_200_000L) + "]");
             handles.add("\"pci/" + bdf + "/65535\":[" + reporter("tx", false, 500L) + "," + reporter("rx", false, 500L)

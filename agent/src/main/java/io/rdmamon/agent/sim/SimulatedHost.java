@@ -19,6 +19,8 @@ final class SimulatedHost {
     private final HostTree tree;
     private final List<SimulatedDevice> devices;
     private SimulatedWorkloads workloads;
+    /** The NIC health of a node whose firmware dies ({@link Scenario#FIRMWARE_FATAL}); null on the others. */
+    private SimulatedFirmwareFatal firmwareFatal;
 
     private SimulatedHost(SimulatedNode node, HostTree tree, List<SimulatedDevice> devices) {
         this.node = node;
@@ -57,7 +59,7 @@ final class SimulatedHost {
                     .map(Mlx5Device.class::cast).toList();
             SimulatedGpus.write(tree, nics, plan.fault());
             if (plan.fault() == Scenario.FIRMWARE_FATAL) {
-                SimulatedDevlink.writeFirmwareFatal(tree, nics);
+                host.firmwareFatal = SimulatedFirmwareFatal.create(tree, nics, uptimeSeconds);
             }
         }
         host.workloads = SimulatedWorkloads.create(tree, plan.index(),
@@ -124,6 +126,9 @@ final class SimulatedHost {
         for (SimulatedDevice device : devices) {
             device.advance(seconds, false);
             device.writeState(tree);
+        }
+        if (firmwareFatal != null) {
+            firmwareFatal.advance(seconds);
         }
     }
 }

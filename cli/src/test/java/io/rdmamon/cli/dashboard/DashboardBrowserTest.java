@@ -1,7 +1,12 @@
 package io.rdmamon.cli.dashboard;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.microsoft.playwright.APIResponse;
 import com.microsoft.playwright.Locator;
 import com.microsoft.playwright.Page;
+import com.microsoft.playwright.Route;
 import com.microsoft.playwright.options.BoundingBox;
 import com.microsoft.playwright.options.WaitForSelectorState;
 import io.rdmamon.agent.sim.Scenario;
@@ -43,6 +48,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @ExtendWith(VertxExtension.class)
 class DashboardBrowserTest {
     private static final int NODES = 6;
+    private static final ObjectMapper JSON = new ObjectMapper();
     private static final Path SCREENSHOTS = Paths.get("target", "dashboard-screenshots");
     private static final String ROWS = "#grid-canvas .vt-row:not([hidden])";
     private static final String RECORD_CHART_NOTES = """
@@ -240,6 +246,11 @@ class DashboardBrowserTest {
         waitFor(() -> page.textContent("#gid-hint").contains("NCCL_IB_GID_INDEX="), "the GID index hint");
         assertTrue(page.textContent("#gid-hint").contains("NCCL_IB_GID_INDEX=3"), page.textContent("#gid-hint"));
 
+        // link-degraded's agents have no devlink capture: the NIC health panel says so
+        waitFor(() -> page.textContent("#reporters-hint").equals("No devlink health reported by the agent."),
+                "the devlink panel's hint");
+        assertEquals(0, page.locator("#reporters-table tbody tr").count());
+
         waitFor(() -> page.textContent("#workloads-table tbody").contains("ml/train-llama-1 · trainer"),
                 "the simulated training pod among the workloads on this port");
         assertTrue(page.textContent("#workloads-table tbody").contains("none: kernel QP"),
@@ -255,6 +266,47 @@ class DashboardBrowserTest {
         page.waitForTimeout(1500);
         page.screenshot(new Page.ScreenshotOptions().setPath(SCREENSHOTS.resolve("port-detail.png")).setFullPage(true));
         assertEquals(List.of(), consoleErrors);
+    }
+
+    /**
+     * The port page's NIC health panel, from {@code healthReporters} put into the node's real answer: the reporters of
+     * the port's device and of the port itself, not those of another port or device; one in error red; names as text.
+     */
+    @Test
+    @Order(4)
+    void thePortPageListsItsDevicesAndItsOwnHealthReportersTheOneInErrorRed() {
+        String api = "**/api/nodes/gpu-node-001";
+        page.route(api, route -> {
+            APIResponse real = route.fetch();
+            try {
+                ObjectNode node = (ObjectNode) JSON.readTree(real.text());
+                node.set("healthReporters", JSON.readTree("""
+                        [{"device":"mlx5_1","port":null,"handle":"pci/0000:7c:00.0","reporter":"fw_fatal",
+                          "state":"error","errors":1,"recovers":0,"gracePeriodMillis":1200000},
+                         {"device":"mlx5_1","port":"1","handle":"pci/0000:7c:00.0/65535","reporter":"<b>tx</b>",
+                          "state":"healthy","errors":2,"recovers":2,"gracePeriodMillis":500},
+                         {"device":"mlx5_1","port":"2","handle":"pci/0000:7c:00.0/65536","reporter":"rx",
+                          "state":"error","errors":1,"recovers":0,"gracePeriodMillis":500},
+                         {"device":"mlx5_0","port":null,"handle":"pci/0000:3b:00.0","reporter":"fw",
+                          "state":"healthy","errors":0,"recovers":0,"gracePeriodMillis":null}]"""));
+                route.fulfill(new Route.FulfillOptions().setResponse(real).setBody(JSON.writeValueAsString(node)));
+            } catch (JsonProcessingException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        try {
+            page.navigate(fleet.baseUrl() + "/#/port/gpu-node-001/mlx5_1/1");
+            waitFor(() -> page.locator("#reporters-table tbody tr").count() == 2, "the port's two reporters");
+            assertEquals(List.of("fw_fatal", "<b>tx</b>"),
+                    page.locator("#reporters-table tbody tr td:first-child").allTextContents());
+            assertEquals(0, page.locator("#reporters-table b").count(), "a name is text, never markup");
+            assertEquals(List.of("bad", ""), page.locator("#reporters-table tbody tr").all().stream()
+                    .map(row -> row.getAttribute("class") == null ? "" : row.getAttribute("class")).toList());
+            assertTrue(page.isHidden("#reporters-hint"));
+            assertEquals(List.of(), consoleErrors);
+        } finally {
+            page.unroute(api);
+        }
     }
 
     /**

@@ -16,15 +16,19 @@ import java.util.List;
 /**
  * {@code GET /api/nodes/{node}/events}: the flap ledger of every port of the node (docs/collector.md): each sample
  * in which a link counter increased, with its time and the counters, oldest first; and the changes of the node's
- * GPUDirect RDMA verdicts ({@link TopologyLedger}). 404 for a node the store does not hold.
+ * GPUDirect RDMA verdicts ({@link TopologyLedger}); and {@code changes}, the node's slice of the fleet's change log
+ * exactly as {@code GET /api/events?node={node}} answers it ({@link TimelineApi}: same query, newest first, same
+ * default limit), so the per-node endpoint is a view of the fleet timeline. 404 for a node the store does not hold.
  */
 public final class EventsApi implements Routes {
     private final NodeStore store;
     private final DiagnosisEngine engine;
+    private final TimelineApi timeline;
 
-    public EventsApi(NodeStore store, DiagnosisEngine engine) {
+    public EventsApi(NodeStore store, DiagnosisEngine engine, TimelineApi timeline) {
         this.store = store;
         this.engine = engine;
+        this.timeline = timeline;
     }
 
     @Override
@@ -36,7 +40,9 @@ public final class EventsApi implements Routes {
         if (store.node(node).isEmpty()) {
             return ApiAnswer.error(404, "unknown node '" + node + "'");
         }
-        return ApiAnswer.ok(json(node, engine.flapLedger(node), engine.topologyLedger(node)).encode());
+        JsonArray changes = timeline.events(TimelineApi.Query.parse(node, null, null, null, null, null));
+        return ApiAnswer.ok(json(node, engine.flapLedger(node), engine.topologyLedger(node)).put("changes", changes)
+                .encode());
     }
 
     static JsonObject json(String node, List<PortFlaps> ports, List<TopologyLedger.Change> topology) {

@@ -35,6 +35,7 @@ import io.rdmamon.protocol.model.VerbsPortAttributes;
 import io.rdmamon.protocol.nccl.NcclAdvice;
 import io.rdmamon.protocol.model.GpuTopology;
 import io.rdmamon.protocol.model.KernelEvents;
+import io.rdmamon.protocol.model.NicHealthReporter;
 import io.rdmamon.protocol.rates.CounterGroup;
 import io.rdmamon.protocol.rates.CounterRate;
 import io.vertx.ext.web.Router;
@@ -331,7 +332,26 @@ public final class NodesApi implements Routes {
                 port(ports.addObject(), view, device, port);
             }
         }
+        healthReporters(body, last.health());
         return body;
+    }
+
+    /**
+     * {@code healthReporters}: the node's devlink health reporters as its {@code devlink-health} frame last gave them
+     * (device, port, handle, reporter, state, errors, recovers, gracePeriodMillis; {@code port} null for a device's
+     * reporter, {@code gracePeriodMillis} null when the reporter has none); null when the agent sends none.
+     */
+    private static void healthReporters(ObjectNode body, List<NicHealthReporter> reporters) {
+        if (reporters == null) {
+            body.putNull("healthReporters");
+            return;
+        }
+        ArrayNode array = body.putArray("healthReporters");
+        for (NicHealthReporter r : reporters) {
+            array.addObject().put("device", r.device()).put("port", r.port().isEmpty() ? null : r.port())
+                    .put("handle", r.handle()).put("reporter", r.reporter()).put("state", r.state())
+                    .put("errors", r.errors()).put("recovers", r.recovers()).put("gracePeriodMillis", r.gracePeriodMillis());
+        }
     }
 
     /**

@@ -88,11 +88,16 @@ public final class TimelineApi implements Routes {
         } catch (IllegalArgumentException e) {
             return ApiAnswer.error(400, e.getMessage());
         }
+        return ApiAnswer.ok(new JsonObject().put("events", events(query)).encode());
+    }
+
+    /** The entries {@code query} selects, newest first, each as {@link #json(ChangeLog.Entry)}. */
+    public JsonArray events(Query query) {
         Predicate<Change> filter = query::accepts;
         List<ChangeLog.Entry> entries = log.newest(query.node(), filter, query.afterId(), query.limit());
         JsonArray events = new JsonArray();
         entries.forEach(entry -> events.add(json(entry)));
-        return ApiAnswer.ok(new JsonObject().put("events", events).encode());
+        return events;
     }
 
     /** One entry as {@code /api/events} and the live feed's {@code change} event carry it. */

@@ -173,7 +173,9 @@ class ReplicasTest {
         assertEquals(a, remote.getString("replica"), "answered by the replica holding it");
         assertTrue(remote.getJsonArray("devices").size() > 0, "the whole detail crossed the event bus");
         assertEquals("fleet-a", get(1, "/api/nodes/fleet-a/history").getString("node"));
-        assertEquals("fleet-a", get(1, "/api/nodes/fleet-a/events").getString("node"));
+        JsonObject events = get(1, "/api/nodes/fleet-a/events");
+        assertEquals("fleet-a", events.getString("node"));
+        assertTrue(events.getJsonArray("changes") != null, "the holder's change log slice: " + events.encode());
         var unknown = await(web.get(replicas.replica(1).port(), "127.0.0.1", "/api/nodes/nowhere").send());
         assertEquals(404, unknown.statusCode(), "a node no replica holds is the local 404");
     }

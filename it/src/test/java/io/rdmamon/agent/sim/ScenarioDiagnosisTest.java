@@ -7,6 +7,7 @@ import io.rdmamon.collector.diagnosis.engine.DiagnosisEngine;
 import io.rdmamon.collector.model.Rule;
 import io.rdmamon.collector.store.NodeStore;
 import io.rdmamon.protocol.model.HostSample;
+import io.rdmamon.protocol.model.KernelEvents;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -25,6 +26,7 @@ import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Simulator → real host reader → the collector's diagnosis engine: each scenario raises exactly the rules
@@ -58,7 +60,7 @@ class ScenarioDiagnosisTest {
             Map.entry(Scenario.GPU_FAR_NIC, Set.of(Rule.GPUDIRECT_NOT_READY, Rule.GPU_NIC_CROSS_NUMA)),
             Map.entry(Scenario.ACS_REDIRECT, Set.of(Rule.PCIE_ACS_REDIRECT, Rule.GPUDIRECT_NOT_READY)),
             Map.entry(Scenario.NO_PEERMEM, Set.of(Rule.GPUDIRECT_NOT_READY)),
-            // devlink health: the last NIC's fw_fatal reporter is in error from the first sample
+            // the last NIC's firmware dies 5 s in: its kernel lines and its devlink fw_fatal reporter in error
             Map.entry(Scenario.FIRMWARE_FATAL, Set.of(Rule.NIC_FIRMWARE_FATAL, Rule.NIC_HEALTH_REPORTER_ERROR)),
             // the nodes under the lossy leaf retransmit; path_loss comes from the pingmesh, not from counters
             Map.entry(Scenario.TOR_UPLINK_LOSS, Set.of(Rule.TRANSPORT_LOSS)),
@@ -127,6 +129,9 @@ class ScenarioDiagnosisTest {
                     HostSample sample = new HostSample(read.node(), clock.millis, read.devices(), read.sources(), read.ncclConf(),
                             read.topology(), read.kernel(), read.health());
                     assertEquals(NodeStore.Ingest.APPLIED, store.accept(sample));
+                    if (read.kernel() != null) {
+                        store.kernelEvents(node.name(), read.kernel()); // the agent's kernel-events frame
+                    }
                     engine.accept(sample);
                 }
             }
@@ -153,10 +158,32 @@ class ScenarioDiagnosisTest {
                 assertEquals(true, evidence.contains("on priority " + spec.wrongPriority() + ", which has no PFC; PFC enabled on"
                         + " priority " + spec.losslessPriority() + " only"), evidence);
             }
+            if (spec.scenario() == Scenario.FIRMWARE_FATAL) {
+                checkFirmwareFatalLogged(fabric, store, active);
+            }
         } finally {
             fabric.deleteTrees();
             Files.deleteIfExists(dir);
         }
+    }
+
+    /**
+     * firmware-fatal's kernel log: mlx5's two health.c lines, logged 5 s in, are classified on the last NIC's port, and
+     * nic_firmware_fatal, raised by them, quotes the latest.
+     */
+    private static void checkFirmwareFatalLogged(FabricSimulator fabric, NodeStore store, List<Diagnosis> active) {
+        String node = fabric.nodes().stream().filter(n -> n.fault() == Scenario.FIRMWARE_FATAL).findFirst().orElseThrow()
+                .name();
+        List<KernelEvents.Event> logged = store.kernelEvents(node).orElseThrow().recent();
+        assertEquals(List.of("firmware_fatal mlx5_1 1", "firmware_fatal mlx5_1 1"),
+                logged.stream().map(e -> e.kind() + " " + e.device() + " " + e.port()).toList());
+        String synd = ": print_health_info:458:(pid 0): synd 0x8: unrecoverable hardware error";
+        assertTrue(logged.get(0).text().endsWith(": poll_health:852:(pid 0): device's health compromised - reached miss"
+                + " count"), logged.get(0).text());
+        assertTrue(logged.get(1).text().startsWith("mlx5_core 0000:") && logged.get(1).text().endsWith(synd),
+                logged.get(1).text());
+        Diagnosis fatal = active.stream().filter(d -> d.rule() == Rule.NIC_FIRMWARE_FATAL).findFirst().orElseThrow();
+        assertTrue(fatal.evidence().contains("\"" + logged.get(1).text() + "\""), fatal.evidence());
     }
 
     private static final class AtomicClock {
