@@ -203,8 +203,10 @@ class ReplicasTest {
     void aNodeHeldByOneReplicaIsRefusedToAnotherRunButMovesWithItsOwnRun() throws Exception {
         RawAgent first = new RawAgent(sockets, replicas.replica(0).port(), null);
         first.sample(run("run-1"), sample(1), 1);
-        NodeOwner owner = await(replicas.replica(1).cluster().directory().owner("move-me")).orElseThrow();
-        assertEquals(replicas.replica(0).cluster().selfId(), owner.replica(), "the directory, read on the other replica");
+        String firstOwner = replicas.replica(0).cluster().selfId();
+        io.rdmamon.protocol.testing.Waits.poll("the directory, read on the other replica, naming replica 0",
+                () -> await(replicas.replica(1).cluster().directory().owner("move-me")).map(NodeOwner::replica).orElse(""),
+                firstOwner::equals, java.time.Duration.ofSeconds(30), java.time.Duration.ofMillis(100));
 
         RawAgent impostor = new RawAgent(sockets, replicas.replica(1).port(), null);
         for (Frame frame : run("run-2").encode(sample(1), 1)) {
@@ -223,7 +225,10 @@ class ReplicasTest {
         assertEquals(4010, first.closed(), "replica 0 closes the connection left behind");
         waitFor(() -> replicas.replica(0).store().node("move-me").isEmpty(), "replica 0 drops the node");
         assertTrue(replicas.replica(1).store().node("move-me").isPresent());
-        assertEquals(replicas.replica(1).cluster().selfId(),
-                await(replicas.replica(0).cluster().directory().owner("move-me")).orElseThrow().replica());
+        // the directory's write is replicated: replica 0 sees the new owner once it has arrived there
+        String newOwner = replicas.replica(1).cluster().selfId();
+        io.rdmamon.protocol.testing.Waits.poll("replica 0's directory naming replica 1 as the owner",
+                () -> await(replicas.replica(0).cluster().directory().owner("move-me")).map(NodeOwner::replica).orElse(""),
+                newOwner::equals, java.time.Duration.ofSeconds(30), java.time.Duration.ofMillis(100));
     }
 }

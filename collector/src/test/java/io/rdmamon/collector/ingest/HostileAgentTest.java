@@ -301,21 +301,22 @@ class HostileAgentTest {
 
     @Test
     void aSilentStreamIsClosedAndFreesItsNodesName() throws Exception {
-        start(CollectorConfig.defaults().withIngest(IngestLimits.defaults().withIdleTimeout(Duration.ofSeconds(1))));
+        // 3 s: ten heartbeats' worth, so that a test thread held up by a loaded machine does not let the talker idle
+        start(CollectorConfig.defaults().withIngest(IngestLimits.defaults().withIdleTimeout(Duration.ofSeconds(3))));
         long now = System.currentTimeMillis();
         RawAgent talker = rawAgent();
         SampleEncoder talkerRun = agent("talker", "t");
         talker.sample(talkerRun, FixtureHosts.golden("talker", now, 1), 1);
         RawAgent silent = rawAgent();
         silent.sample(agent("silent", "s"), FixtureHosts.golden("silent", now, 1), 1);
-        // a heartbeat every 300 ms (the cadence is the scenario: under the 1 s idle timeout) until the silent stream,
+        // a heartbeat every 300 ms (the cadence is the scenario: under the 3 s idle timeout) until the silent stream,
         // which sampled after the talker, is closed: by then only the heartbeats have kept the talker's stream open
         poll("the silent stream closed", () -> {
             talker.send(new Frame.Heartbeat(System.currentTimeMillis()));
             return silent.closeCode;
         }, code -> code != null, Duration.ofSeconds(15), Duration.ofMillis(300));
         assertEquals((short) 1001, silent.closed());
-        assertEquals("no frame for 1000 ms (ingest.idleTimeout)", silent.closeReason);
+        assertEquals("no frame for 3000 ms (ingest.idleTimeout)", silent.closeReason);
         talker.sample(talkerRun, FixtureHosts.golden("talker", now + 1000, 2), 2); // acknowledged: still open
         assertNull(talker.closeCode);
         assertFalse(nodeJson("silent").get("connected").asBoolean());
