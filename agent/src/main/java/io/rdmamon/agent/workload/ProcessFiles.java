@@ -3,18 +3,27 @@ package io.rdmamon.agent.workload;
 import io.rdmamon.protocol.model.PortWorkload;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
+import io.rdmamon.agent.sysfs.RegularFiles;
 import io.rdmamon.agent.sysfs.SysfsFiles;
 
 /**
  * Reads what {@code <root>/proc/<pid>/} says of a process that owns RDMA resources: its {@code comm} and its
- * {@code cgroup} file, unparsed ({@link CgroupPaths} parses). Never throws: a process gone between the QP dump and
- * the read, or a file the agent may not read, is a {@link Reading} with the reason.
+ * {@code cgroup} file, unparsed ({@link CgroupPaths} parses), each bounded in bytes. Never throws: a process gone
+ * between the QP dump and the read, a file the agent may not read, or one that is not a small regular file, is a
+ * {@link Reading} with the reason.
  */
 public final class ProcessFiles {
+
+    /** {@code comm} is at most {@code TASK_COMM_LEN} (16) bytes with its newline; a kernel thread's name a little more. */
+    static final int MAX_COMM_BYTES = 256;
+    /** A line per cgroup hierarchy, each a path: a few KiB on a cgroup v1 host with every controller. */
+    static final int MAX_CGROUP_BYTES = 64 * 1024;
 
     private final Path proc;
 
@@ -36,15 +45,31 @@ public final class ProcessFiles {
         Path dir = proc.resolve(Long.toString(pid));
         String comm;
         try {
-            comm = Files.readString(dir.resolve("comm"), StandardCharsets.UTF_8).trim();
+            comm = read(dir.resolve("comm"), "comm", MAX_COMM_BYTES).trim();
         } catch (IOException e) {
             return failed("comm", e);
         }
         try {
-            return new Reading(comm, Files.readString(dir.resolve("cgroup"), StandardCharsets.UTF_8), null);
+            return new Reading(comm, read(dir.resolve("cgroup"), "cgroup", MAX_CGROUP_BYTES), null);
         } catch (IOException e) {
             Reading failed = failed("cgroup", e);
             return new Reading(comm, null, failed.problem());
+        }
+    }
+
+    /**
+     * At most {@code max} bytes of {@code file}, refused beyond them, and refused unopened when it is not a regular
+     * file: a live {@code /proc} holds a few bytes a file, but a host root's {@code proc/} is whatever is there, and a
+     * FIFO blocks {@code open(2)} for good.
+     */
+    private static String read(Path file, String name, int max) throws IOException {
+        RegularFiles.require(file, "proc/<pid>/" + name);
+        try (InputStream in = Files.newInputStream(file)) {
+            byte[] bytes = in.readNBytes(max + 1);
+            if (bytes.length > max) {
+                throw new FileSystemException("proc/<pid>/" + name, null, "more than " + max + " bytes");
+            }
+            return new String(bytes, StandardCharsets.UTF_8);
         }
     }
 

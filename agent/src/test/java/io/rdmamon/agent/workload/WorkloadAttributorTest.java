@@ -106,7 +106,7 @@ class WorkloadAttributorTest {
         Files.delete(cgroup);
         Files.createDirectory(cgroup);
         assertEquals(List.of(new PortWorkload(1, null, null, null, "python3", PortWorkload.NONE,
-                        "cannot read /proc/<pid>/cgroup: Is a directory", 1)),
+                        "cannot read /proc/<pid>/cgroup: not a regular file (directory)", 1)),
                 attributor().attribute("mlx5_0", model(List.of(userQp(1, 1, 100L)))));
     }
 
