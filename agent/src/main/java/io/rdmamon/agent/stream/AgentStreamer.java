@@ -117,6 +117,11 @@ public final class AgentStreamer extends VerticleBase {
     private volatile String lastFailure;
     /** The optional frame types the collector of the current connection accepts (its upgrade answer's header). */
     private volatile Set<String> collectorAccepts = Set.of();
+    /**
+     * What this connection's frames are encoded with: the largest frame the collector announced
+     * ({@link WireFormat#MAX_FRAME_HEADER}), so that the agent never sends one it must refuse.
+     */
+    private volatile FrameCodec sendCodec = codec;
 
     public AgentStreamer(AgentStreamerOptions options) {
         this(options, RandomGenerator.getDefault());
@@ -212,6 +217,8 @@ public final class AgentStreamer extends VerticleBase {
         }
         ws = socket;
         collectorAccepts = OptionalFrames.parse(socket.headers().get(WireFormat.ACCEPTS_HEADER));
+        int maxFrameBytes = WireFormat.maxFrameBytes(socket.headers().get(WireFormat.MAX_FRAME_HEADER));
+        sendCodec = maxFrameBytes == codec.maxFrameBytes() ? codec : new FrameCodec(maxFrameBytes, "agent");
         connected = true;
         lastFailure = null;
         connects++;
@@ -302,7 +309,7 @@ public final class AgentStreamer extends VerticleBase {
                 socket.drainHandler(v -> sendPending());
                 return;
             }
-            for (byte[] frame : SampleFrames.encode(encoder, codec, entry.sample(), entry.seq())) {
+            for (byte[] frame : SampleFrames.encode(encoder, sendCodec, entry.sample(), entry.seq())) {
                 write(socket, frame);
             }
             sentUpTo = entry.seq();
@@ -347,13 +354,13 @@ public final class AgentStreamer extends VerticleBase {
             if (send) {
                 byte[] bytes = encode(frame);
                 // the collector would close the stream: this state is lost, the next frame of its type replaces it
-                send = bytes.length <= codec.maxFrameBytes();
+                send = bytes.length <= sendCodec.maxFrameBytes();
                 if (send) {
                     write(socket, bytes);
                 } else {
                     LOG.log(System.Logger.Level.WARNING, "{0} frame of {1} bytes left out: past the collector''s"
                             + " frame of {2} bytes", type, String.valueOf(bytes.length),
-                            String.valueOf(codec.maxFrameBytes()));
+                            String.valueOf(sendCodec.maxFrameBytes()));
                 }
             }
             written.complete(send);
@@ -389,7 +396,7 @@ public final class AgentStreamer extends VerticleBase {
      * before encoding: the places host text is made fit for the collector's limits.
      */
     private byte[] encode(Frame frame) {
-        return codec.encode(HostTextFrames.sanitize(frame));
+        return sendCodec.encode(HostTextFrames.sanitize(frame));
     }
 
     private void write(WebSocket socket, byte[] frame) {

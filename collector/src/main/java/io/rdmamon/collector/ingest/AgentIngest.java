@@ -108,6 +108,7 @@ public final class AgentIngest implements Handler<RoutingContext>, Routes {
                     maxWaitingHelloBytes(Runtime.getRuntime().maxMemory()));
         }
         ctx.response().putHeader(WireFormat.ACCEPTS_HEADER, OptionalFrames.header(ACCEPTED_OPTIONAL_FRAMES));
+        ctx.response().putHeader(WireFormat.MAX_FRAME_HEADER, Integer.toString(codec.maxFrameBytes()));
         ctx.request().toWebSocket()
                 .onSuccess(ws -> new AgentConnection(ws, token.orElse(null), codec, frameLimits,
                         limits.idleTimeout(), store, metrics, agents, applied, decodeLoops.assign(), admission, claims, fabrics).start())

@@ -331,6 +331,8 @@ class HostileAgentTest {
     void anOversizedMessageClosesTheStreamWithAReason() throws Exception {
         start(CollectorConfig.defaults().withLimits(900, 10_000, 64 * 1024));
         RawAgent agent = rawAgent();
+        // announced in the upgrade answer: an agent keeps its frames within it (SampleFrames)
+        assertEquals("65536", agent.ws.headers().get(io.rdmamon.protocol.wire.WireFormat.MAX_FRAME_HEADER));
         byte[] big = new byte[200 * 1024];
         java.util.Arrays.fill(big, (byte) ' ');
         agent.sendRefused(big);

@@ -26,7 +26,10 @@ import java.util.stream.IntStream;
  * it ends even when nothing is left to leave out.
  */
 public final class SampleFrames {
-    /** Room kept for what a hello adds to a layout (node, version, capabilities, instance). */
+    /**
+     * Room kept for what a hello adds to a layout (node, version, capabilities, instance): 64 KiB, or a quarter of a
+     * frame a collector configured smaller.
+     */
     static final int HELLO_HEADROOM = 64 * 1024;
 
     private final FrameCodec codec;
@@ -38,7 +41,7 @@ public final class SampleFrames {
 
     private SampleFrames(FrameCodec codec, long seq) {
         this.codec = codec;
-        this.budget = codec.maxFrameBytes() - HELLO_HEADROOM;
+        this.budget = codec.maxFrameBytes() - Math.min(HELLO_HEADROOM, codec.maxFrameBytes() / 4);
         this.seq = seq;
     }
 

@@ -31,8 +31,32 @@ public final class WireFormat {
      * one that sends no header accepts none.
      */
     public static final String ACCEPTS_HEADER = "Rdmamon-Accepts";
+    /**
+     * Header of the collector's WebSocket upgrade answer giving the largest frame it accepts, in bytes
+     * ({@code Rdmamon-Max-Frame-Bytes: 4194304}, its {@code maxFrameBytes}): the agent sends no frame beyond it
+     * ({@link SampleFrames}). A collector that predates it accepts {@link #DEFAULT_MAX_FRAME_BYTES}.
+     */
+    public static final String MAX_FRAME_HEADER = "Rdmamon-Max-Frame-Bytes";
 
     private WireFormat() {
+    }
+
+    /**
+     * The frame size a collector announced in {@link #MAX_FRAME_HEADER}: {@link #DEFAULT_MAX_FRAME_BYTES} when it sent
+     * none or one that is not a positive number of bytes.
+     */
+    public static int maxFrameBytes(String header) {
+        if (header != null) {
+            try {
+                int announced = Integer.parseInt(header.strip());
+                if (announced > 0) {
+                    return announced;
+                }
+            } catch (NumberFormatException unreadable) {
+                // the default, as from a collector that predates the header
+            }
+        }
+        return DEFAULT_MAX_FRAME_BYTES;
     }
 
     /** The versions read, for messages: {@code "1 to 3"}. */
