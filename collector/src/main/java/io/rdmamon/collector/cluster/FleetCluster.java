@@ -33,6 +33,11 @@ public final class FleetCluster {
     private static final System.Logger LOG = System.getLogger(FleetCluster.class.getName());
     private static final String DIRECTORY_MAP = "rdmamon.nodes";
     private static final long SETTLE_MILLIS = 5000;
+    /**
+     * Logged once the second re-assertion after a merge ran: until then a replica may still drop or re-claim nodes
+     * from a stale merged directory (a known race when a replica dies inside this window: docs/collector.md).
+     */
+    public static final String MERGE_SETTLED = "the merge has settled: this replica's entries are written again";
     private static final String REPLICAS_MAP = "rdmamon.replicas";
     /** Every cluster-wide map rdmamon uses (each replica declares them at start, {@link ClusterBoot}). */
     static final List<String> MAPS = List.of(DIRECTORY_MAP, REPLICAS_MAP);
@@ -207,7 +212,10 @@ public final class FleetCluster {
                 reassert();
                 // the merged caches settle (state transfer, conflict resolution) within seconds and may undo
                 // what was written during the merge: once more when they have
-                vertx.setTimer(SETTLE_MILLIS, t -> reassert());
+                vertx.setTimer(SETTLE_MILLIS, t -> {
+                    reassert();
+                    LOG.log(System.Logger.Level.INFO, "cluster: " + MERGE_SETTLED);
+                });
             }
         }));
     }
