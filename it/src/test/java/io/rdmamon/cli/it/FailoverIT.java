@@ -252,7 +252,9 @@ class FailoverIT {
                     () -> points(agent), p -> p.size() >= 2 && p.get(p.size() - 1) > lastAcked);
             assertTrue(points.get(0) <= lastAcked, agent.node() + ": the history on its replica starts at "
                     + points.get(0) + ", after " + lastAcked + ", the last sample the old replica acknowledged");
-            List<Long> taken = agent.sampler().timestamps();
+            // a copy: the sampler goes on appending while the run is compared (a view of it threw
+            // ConcurrentModificationException once)
+            List<Long> taken = List.copyOf(agent.sampler().timestamps());
             int from = taken.indexOf(points.get(0));
             assertEquals(taken.subList(from, from + points.size()), points, agent.node() + ": a gapless run of samples");
         }
