@@ -173,18 +173,27 @@ final class AgentConnection {
             admit(bytes);
             return;
         }
-        if (++inFlight == MAX_FRAMES_IN_FLIGHT) {
-            ws.pause();
-        }
+        holdInFlight();
         decodeLoop.runOnContext(v -> {
             Decoded decoded = decode(bytes);
             home.runOnContext(w -> {
-                if (inFlight-- == MAX_FRAMES_IN_FLIGHT) {
-                    ws.resume();
-                }
+                releaseInFlight();
                 apply(decoded);
             });
         });
+    }
+
+    /** A frame is in flight (being decoded or applied): the socket reads no more while {@link #MAX_FRAMES_IN_FLIGHT} are. */
+    private void holdInFlight() {
+        if (++inFlight == MAX_FRAMES_IN_FLIGHT) {
+            ws.pause();
+        }
+    }
+
+    private void releaseInFlight() {
+        if (inFlight-- == MAX_FRAMES_IN_FLIGHT) {
+            ws.resume();
+        }
     }
 
     /**
@@ -426,14 +435,10 @@ final class AgentConnection {
      * so a sweeper that sends faster than the store applies is paused like one that sends faster than frames decode.
      */
     private void fabric(Frame.Fabric frame) {
-        if (++inFlight == MAX_FRAMES_IN_FLIGHT) {
-            ws.pause();
-        }
+        holdInFlight();
         String sweeper = node;
         fabrics.accept(sweeper, frame).onComplete(done -> {
-            if (inFlight-- == MAX_FRAMES_IN_FLIGHT) {
-                ws.resume();
-            }
+            releaseInFlight();
             if (done.failed()) {
                 LOG.log(System.Logger.Level.WARNING, "agent {0} from {1}: fabric sweep dropped: {2}", sweeper, peer(),
                         done.cause() instanceof IllegalArgumentException refused ? refused.getMessage()

@@ -247,11 +247,7 @@ final class FrameLimits {
     }
 
     private static void line(String at, String value) throws StreamRefusal {
-        if (value.length() > WireLimits.MAX_LINE_CHARS) {
-            throw new StreamRefusal(StreamRefusal.POLICY_VIOLATION, StreamRefusal.INVALID_TEXT, at + " has "
-                    + value.length() + " characters; at most " + WireLimits.MAX_LINE_CHARS);
-        }
-        printable(at, value, false);
+        bounded(at, value, WireLimits.MAX_LINE_CHARS, false);
     }
 
     /**
@@ -419,11 +415,16 @@ final class FrameLimits {
     }
 
     private static void text(String at, String value, int max) throws StreamRefusal {
+        bounded(at, value, max, true);
+    }
+
+    /** At most {@code max} characters, all printable ({@code multiline}: tab, newline and return too). */
+    private static void bounded(String at, String value, int max, boolean multiline) throws StreamRefusal {
         if (value.length() > max) {
             throw new StreamRefusal(StreamRefusal.POLICY_VIOLATION, StreamRefusal.INVALID_TEXT, at + " has "
                     + value.length() + " characters; at most " + max);
         }
-        printable(at, value, true);
+        printable(at, value, multiline);
     }
 
     private static void printable(String at, String value, boolean multiline) throws StreamRefusal {

@@ -54,22 +54,18 @@ public final class HostTextFrames {
      * reporter is a label, the device, port and handle texts that may be empty (unplaced, device-wide).
      */
     static NicHealthReporter reporter(NicHealthReporter r) {
-        return new NicHealthReporter(HostText.line(r.device(), WireLimits.MAX_NAME_CHARS),
-                HostText.line(r.port(), WireLimits.MAX_NAME_CHARS), HostText.line(r.handle(), WireLimits.MAX_NAME_CHARS),
-                name(r.reporter()), HostText.line(r.state(), WireLimits.MAX_NAME_CHARS), r.errors(), r.recovers(),
-                r.gracePeriodMillis());
+        return new NicHealthReporter(label(r.device()), label(r.port()), label(r.handle()), name(r.reporter()),
+                label(r.state()), r.errors(), r.recovers(), r.gracePeriodMillis());
     }
 
     /** The kernel records' device, port and text (the kernel's words); kinds and severities are the agent's own. */
     static Frame.KernelEventsReport kernelEvents(Frame.KernelEventsReport k) {
         KernelEvents e = k.events();
         List<KernelEvents.Count> counts = e.counts().stream().map(c -> new KernelEvents.Count(c.kind(), c.severity(),
-                HostText.line(c.device(), WireLimits.MAX_NAME_CHARS), HostText.line(c.port(), WireLimits.MAX_NAME_CHARS),
-                c.total())).toList();
+                label(c.device()), label(c.port()), c.total())).toList();
         List<KernelEvents.Event> recent = e.recent().stream().map(r -> new KernelEvents.Event(r.seq(),
-                r.timestampMillis(), r.bootMicros(), r.level(), r.kind(), r.severity(),
-                HostText.line(r.device(), WireLimits.MAX_NAME_CHARS), HostText.line(r.port(), WireLimits.MAX_NAME_CHARS),
-                HostText.text(r.text(), KernelEvents.MAX_TEXT_CHARS))).toList();
+                r.timestampMillis(), r.bootMicros(), r.level(), r.kind(), r.severity(), label(r.device()),
+                label(r.port()), HostText.text(r.text(), KernelEvents.MAX_TEXT_CHARS))).toList();
         return counts.equals(e.counts()) && recent.equals(e.recent()) ? k : new Frame.KernelEventsReport(
                 new KernelEvents(e.tableVersion(), e.overwritten(), counts, recent));
     }
@@ -134,5 +130,10 @@ public final class HostTextFrames {
 
     private static String name(String text) {
         return HostText.name(text, WireLimits.MAX_NAME_CHARS);
+    }
+
+    /** A name that may be empty (a device-wide reporter's port, an unplaced record's device). */
+    private static String label(String text) {
+        return HostText.line(text, WireLimits.MAX_NAME_CHARS);
     }
 }
