@@ -38,11 +38,24 @@ final class LabCollector implements AutoCloseable {
     }
 
     static LabCollector start(Path workDir, int port, JsonObject config) throws IOException {
+        return start(workDir, port, config, List.of());
+    }
+
+    /**
+     * @param debugPackages packages whose debug lines go to the log too (the pingmesh's one line per round says what
+     *                      each round started, skipped and how its probes ended: what a failed lab test needs)
+     */
+    static LabCollector start(Path workDir, int port, JsonObject config, List<String> debugPackages) throws IOException {
         Path configFile = workDir.resolve("collector.json");
         Files.writeString(configFile, config.encodePrettily());
+        Path logging = workDir.resolve("logging.properties");
+        StringBuilder levels = new StringBuilder(".level=INFO\n");
+        debugPackages.forEach(name -> levels.append(name).append(".level=FINE\n"));
+        Files.writeString(logging, levels);
         Path log = workDir.resolve("collector.log");
         Process process = new ProcessBuilder(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx256m", "-jar", LabBootFiles.REPOSITORY.resolve("cli/target/rdmamon.jar").toString(), "collector",
+                "-Xmx256m", "-Djava.util.logging.config.file=" + logging, "-jar",
+                LabBootFiles.REPOSITORY.resolve("cli/target/rdmamon.jar").toString(), "collector",
                 "--listen", "127.0.0.1:" + port, "--config", configFile.toString()))
                 .redirectErrorStream(true).redirectOutput(log.toFile()).start();
         return new LabCollector(port, log, process);

@@ -52,6 +52,8 @@ class SoftRocePingmeshIT {
     private static final int QP_TIMEOUT = 18;
     private static LabCollector collector;
     private static Lab lab;
+    /** Whether {@link #awaitWarm} saw the lab warm: once per lab, which a rerun of a failed test boots again. */
+    private static boolean warm;
 
     @BeforeAll
     static void startFleet() throws Exception {
@@ -70,7 +72,8 @@ class SoftRocePingmeshIT {
                         .put("rttHighMillis", 80))
                 .put("diagnosis", new JsonObject().put("rules", rules)
                         // rxe has no PFC: the lab's fabric is declared lossless, as an operator declares theirs
-                        .put("losslessPriorities", new JsonArray().add(3))));
+                        .put("losslessPriorities", new JsonArray().add(3))), List.of("io.rdmamon.collector.pingmesh"));
+        warm = false;
         lab = Lab.start(WORK, 3, port);
         for (LabVm vm : lab.vms) {
             vm.require("setsid " + Guest.RDMAMON + " agent --collector " + LabVm.COLLECTOR_URL + " --node " + vm.name
@@ -109,16 +112,43 @@ class SoftRocePingmeshIT {
 
     /** The failed and lossy probes of the cell's pair, with their errors (what a failure message needs). */
     private static List<String> failedPoints(Cell cell) throws IOException, InterruptedException {
-        JsonObject pair = collector.get("/api/pingmesh/pair?srcNode=" + cell.src() + "&srcDevice=" + LabVm.DEVICE
-                + "&srcPort=1&dstNode=" + cell.dst() + "&dstDevice=" + LabVm.DEVICE + "&dstPort=1");
-        List<String> failed = new ArrayList<>();
+        return points(cell.src(), cell.dst(), point -> point.getBoolean("failed", false) || point.getInteger("lost", 0) > 0);
+    }
+
+    /** The pair's probes in the window that {@code which} selects, skipped ones with their reasons too. */
+    private static List<String> points(String src, String dst, Predicate<JsonObject> which)
+            throws IOException, InterruptedException {
+        JsonObject pair = collector.get("/api/pingmesh/pair?srcNode=" + src + "&srcDevice=" + LabVm.DEVICE
+                + "&srcPort=1&dstNode=" + dst + "&dstDevice=" + LabVm.DEVICE + "&dstPort=1");
+        List<String> selected = new ArrayList<>();
         for (Object p : pair.getJsonArray("points", new JsonArray())) {
             JsonObject point = (JsonObject) p;
-            if (point.getBoolean("failed", false) || point.getInteger("lost", 0) > 0) {
-                failed.add(point.encode());
+            if (which.test(point)) {
+                selected.add(point.encode());
             }
         }
-        return failed;
+        return selected;
+    }
+
+    /**
+     * What a failed verdict test prints: every ordered pair's probes in the window (skipped ones with the reason, which
+     * tells a port that was never probed from one that was judged fine), the localizer's verdicts, and the diagnoses.
+     */
+    private static String window() throws IOException, InterruptedException {
+        List<String> lines = new ArrayList<>();
+        for (Cell cell : cells()) {
+            lines.add(cell.toString());
+        }
+        for (LabVm src : lab.vms) {
+            for (LabVm dst : lab.vms) {
+                if (src != dst) {
+                    lines.add(src.name + " > " + dst.name + ": " + points(src.name, dst.name, point -> true));
+                }
+            }
+        }
+        lines.add("verdicts: " + collector.get("/api/pingmesh").getJsonArray("verdicts", new JsonArray()).encode());
+        lines.add("diagnoses: " + collector.get("/api/diagnoses").getJsonArray("diagnoses").encode());
+        return String.join("\n  ", lines);
     }
 
     private static List<JsonObject> diagnoses(String rule) throws IOException, InterruptedException {
@@ -143,15 +173,18 @@ class SoftRocePingmeshIT {
         return lossyWithVm == lab.vms.size() - 1;
     }
 
-    @Test
-    @Order(0)
-    void everyPairIsMeasuredAndAHealthyLabRaisesNothing() throws Exception {
-        // The agents' JVMs start cold under TCG: CI's agent logs show their event loops blocked for up to 7.4 s while
-        // classes load, and a probe started then can outlive its timeout ("the client never finished"; excused when
-        // no retransmission was counted and the pair's other probes got through, docs/pingmesh.md). So every pair
-        // must get a measured round trip, not every first probe; and the verdicts are judged once warm: what the
-        // cold start raised must clear as its probes leave the window, and nothing may be raised over the next two
-        // rounds.
+    /**
+     * The agents' JVMs start cold under TCG: CI's agent logs show their event loops blocked for up to 7.4 s while
+     * classes load, and a probe started then can outlive its timeout ("the client never finished"; excused when no
+     * retransmission was counted and the pair's other probes got through, docs/pingmesh.md). So every pair must get a
+     * measured round trip, not every first probe; and the verdicts are judged once warm: what the cold start raised
+     * must clear as its probes leave the window. Every test starts here: a failed test is rerun on a lab booted
+     * again (failsafe's one rerun), and a delay test judged on a cold lab once counted the cold start as loss.
+     */
+    private static void awaitWarm() throws Exception {
+        if (warm) {
+            return;
+        }
         List<Cell> cells = Waits.poll("a measured round trip for every ordered pair of the three VMs",
                 SoftRocePingmeshIT::cells, c -> c.stream().filter(cell -> cell.p50Seconds() > 0)
                         .map(cell -> cell.src() + ">" + cell.dst()).distinct().count() == 6,
@@ -170,6 +203,14 @@ class SoftRocePingmeshIT {
         if (!warmUp.isEmpty()) {
             System.out.printf("lab: raised while the agents were cold, cleared since: %s%n", warmUp);
         }
+        warm = true;
+    }
+
+    @Test
+    @Order(0)
+    void everyPairIsMeasuredAndAHealthyLabRaisesNothing() throws Exception {
+        // nothing may be raised over two rounds once warm
+        awaitWarm();
         // the CPU the agents' children (the perftest processes) used over two rounds, as the kernel counts it
         Map<String, Long> before = childTicks();
         Thread.sleep(2L * ROUND_SECONDS * 1000);
@@ -204,6 +245,7 @@ class SoftRocePingmeshIT {
     @Test
     @Order(1)
     void lossOnOneVmsLinkMakesThatPortBadToEveryPeerAndTheVerdictNamesItUntilTheLossIsGone() throws Exception {
+        awaitWarm();
         LabVm lossy = lab.vm(1);
         lossy.require("tc qdisc add dev " + LabVm.FABRIC_NETDEV + " root netem loss 10%", Duration.ofSeconds(30));
         long start = System.currentTimeMillis();
@@ -229,12 +271,8 @@ class SoftRocePingmeshIT {
             }, namedAlone, Duration.ofSeconds(150), Duration.ofSeconds(1));
             if (!namedAlone.test(named)) {
                 // what the window held, probe by probe, says whether the loss was measured and how it was judged
-                List<String> window = new ArrayList<>();
-                for (Cell cell : cells()) {
-                    window.add(cell + ": " + failedPoints(cell));
-                }
                 fail("path_loss or port_unreachable on " + lossy.name + " only, naming the port: not after 150 s; "
-                        + "raised: " + named + "; the window:\n  " + String.join("\n  ", window));
+                        + "raised: " + named + "; the window:\n  " + window());
             }
             diagnosis = named.get(0);
             System.out.printf("lab: loss on %s's link seen in the matrix after %d ms, the port named alone after %d ms;"
@@ -262,6 +300,7 @@ class SoftRocePingmeshIT {
     @Test
     @Order(2)
     void delayAloneOnOneVmsLinkRaisesPathLatencyHighNotLoss() throws Exception {
+        awaitWarm();
         LabVm slow = lab.vm(2);
         awaitNoLossVerdict(); // after a failed loss test too
         slow.require("tc qdisc add dev " + LabVm.FABRIC_NETDEV + " root netem delay 150ms", Duration.ofSeconds(30));
@@ -284,7 +323,7 @@ class SoftRocePingmeshIT {
             if (!raised.equals(List.of(slow.name))) {
                 // each pair's p50 says whether the delayed pairs were slow against the fast ones (4x their p50)
                 fail("path_latency_high on " + slow.name + "'s port alone: not after 120 s; raised: " + raised
-                        + "; the window:\n  " + String.join("\n  ", cells().stream().map(Cell::toString).toList()));
+                        + "; the window:\n  " + window());
             }
         } finally {
             slow.run("tc qdisc del dev " + LabVm.FABRIC_NETDEV + " root", Duration.ofSeconds(30));
