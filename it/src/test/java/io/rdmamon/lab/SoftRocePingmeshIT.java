@@ -72,7 +72,8 @@ class SoftRocePingmeshIT {
                         .put("rttHighMillis", 80))
                 .put("diagnosis", new JsonObject().put("rules", rules)
                         // rxe has no PFC: the lab's fabric is declared lossless, as an operator declares theirs
-                        .put("losslessPriorities", new JsonArray().add(3))), List.of("io.rdmamon.collector.pingmesh"));
+                        .put("losslessPriorities", new JsonArray().add(3))), 
+                List.of("io.rdmamon.collector.pingmesh", "io.rdmamon.collector.probe"));
         warm = false;
         lab = Lab.start(WORK, 3, port);
         for (LabVm vm : lab.vms) {
@@ -148,6 +149,13 @@ class SoftRocePingmeshIT {
         }
         lines.add("verdicts: " + collector.get("/api/pingmesh").getJsonArray("verdicts", new JsonArray()).encode());
         lines.add("diagnoses: " + collector.get("/api/diagnoses").getJsonArray("diagnoses").encode());
+        // how the last probes ended, as the collector logged them (the debug line of each system probe)
+        // and the localizer's last runs (whether it ran, and what it named)
+        List<String> log = Files.readAllLines(collector.log);
+        List<String> probes = log.stream().filter(line -> line.contains("pingmesh probe")).toList();
+        lines.addAll(probes.subList(Math.max(0, probes.size() - 24), probes.size()));
+        List<String> localized = log.stream().filter(line -> line.contains("pingmesh: localized")).toList();
+        lines.addAll(localized.subList(Math.max(0, localized.size() - 3), localized.size()));
         return String.join("\n  ", lines);
     }
 
@@ -319,10 +327,10 @@ class SoftRocePingmeshIT {
                 }
                 lossy.addAll(now);
                 return nodesWith("path_latency_high");
-            }, List.of(slow.name)::equals, Duration.ofSeconds(120), Duration.ofSeconds(1));
+            }, List.of(slow.name)::equals, Duration.ofSeconds(180), Duration.ofSeconds(1));
             if (!raised.equals(List.of(slow.name))) {
                 // each pair's p50 says whether the delayed pairs were slow against the fast ones (4x their p50)
-                fail("path_latency_high on " + slow.name + "'s port alone: not after 120 s; raised: " + raised
+                fail("path_latency_high on " + slow.name + "'s port alone: not after 180 s; raised: " + raised
                         + "; the window:\n  " + window());
             }
         } finally {

@@ -67,10 +67,13 @@ public final class PingmeshVerdicts implements PathVerdicts {
 
     /** Localizes the window as it is now; blocking: call it on a worker. */
     public void localize() {
-        List<PathVerdict> verdicts = PathLocalizer.localize(confirmedLoss(results.pairStats(clock.getAsLong()),
-                counterDeltas), thresholds);
+        List<PairStats> pairs = confirmedLoss(results.pairStats(clock.getAsLong()), counterDeltas);
+        List<PathVerdict> verdicts = PathLocalizer.localize(pairs, thresholds);
         current = verdicts;
         index = PathVerdicts.of(verdicts);
+        // what a stale or missing verdict is told apart by: whether the localizer ran, and on what
+        LOG.log(System.Logger.Level.DEBUG, () -> "pingmesh: localized " + pairs.size() + " pairs: " + verdicts.stream()
+                .map(v -> v.rule().id() + " " + v.describe()).toList());
     }
 
     /**
