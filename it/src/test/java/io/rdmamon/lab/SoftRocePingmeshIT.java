@@ -48,6 +48,14 @@ class SoftRocePingmeshIT {
     private static final Duration AGENTS_UP = Duration.ofMinutes(4);
     /** Shorter than the collector's default 15 s, for the 30 s to see a bad link. */
     private static final int ROUND_SECONDS = 10;
+    /**
+     * Twice the default 60 s: under TCG a probe takes 10 to 20 s (perftest's start on both VMs), so probes outlast the
+     * round and every other round finds its ports busy. One run measured 52 probes in 5.5 minutes among the six
+     * ordered pairs, about 1.6 per pair a minute: a 60 s window held the two probes a pair needs to be judged
+     * ({@code minProbes}) only by chance, and a verdict formed or not as the rounds fell (CI: a delayed port's pairs in
+     * the window with one probe too few for 120 s). 120 s holds about three.
+     */
+    private static final int WINDOW_SECONDS = 120;
     /** Retransmissions after about 1 s (4.096 µs × 2^18), not perftest's 67 ms: a clean flow under TCG is slower. */
     private static final int QP_TIMEOUT = 18;
     private static LabCollector collector;
@@ -66,7 +74,8 @@ class SoftRocePingmeshIT {
         collector = LabCollector.start(WORK, port, new JsonObject()
                 // one peer a round and one client per server: a VM has one vCPU under TCG, and perftest polls, so
                 // more probes at once on it starve each other into round trips that look like retransmissions
-                .put("pingmesh", new JsonObject().put("roundSeconds", ROUND_SECONDS).put("qpTimeout", QP_TIMEOUT)
+                .put("pingmesh", new JsonObject().put("roundSeconds", ROUND_SECONDS).put("windowSeconds", WINDOW_SECONDS)
+                        .put("qpTimeout", QP_TIMEOUT)
                         .put("probeTimeoutSeconds", 20).put("peersPerRound", 1).put("maxServerPerPort", 1)
                         // a clean exchange under TCG takes 2 to 60 ms: slow from 80 ms, not the hardware's 0.5 ms
                         .put("rttHighMillis", 80))
