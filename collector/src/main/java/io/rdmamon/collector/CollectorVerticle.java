@@ -84,6 +84,8 @@ public final class CollectorVerticle extends VerticleBase {
     private Pingmesh pingmesh;
     private long pathVerdictTimer = -1;
     private AgentRegistry agents;
+    /** This replica's claims in the node directory: created in start, with the merge listener that reads them. */
+    private NodeClaims claims;
     private ChangeTracker changes;
     private volatile boolean ready;
     private volatile int port;
@@ -114,6 +116,7 @@ public final class CollectorVerticle extends VerticleBase {
         agents = new AgentRegistry();
         EventLoopDelay.start(vertx, registry);
         vertx.eventBus().<JsonObject>consumer(FleetCluster.releaseAddress(cluster.selfId()), message -> moved(message.body()));
+        claims = new NodeClaims(vertx, cluster);
         cluster.onMerged(this::dropMovedNodes);
         DecodeLoops decodeLoops = new DecodeLoops();
         fabricWorker = new FabricWorker(vertx, fabrics);
@@ -144,7 +147,7 @@ public final class CollectorVerticle extends VerticleBase {
         // the APIs, the dashboard's files come after everything
         List<Routes> routes = new ArrayList<>(List.of(new PercentEscapes(),
                 new AgentIngest(auth, new FrameCodec(config.maxFrameBytes(), "collector"), config.ingest(), store, selfMetrics,
-                        agents, this::applied, decodeLoops, new NodeClaims(vertx, cluster), fabricWorker),
+                        agents, this::applied, decodeLoops, claims, fabricWorker),
                 router -> router.get("/healthz").handler(ctx -> JsonReplies.ok(ctx, new JsonObject().put("status", "ok"))),
                 router -> router.get("/readyz").handler(ctx -> JsonReplies.send(ctx, ready ? 200 : 503,
                         new JsonObject().put("status", ready ? "ready" : "starting"))),
@@ -244,15 +247,16 @@ public final class CollectorVerticle extends VerticleBase {
 
     /**
      * After partitions merged: a node this replica still has whose agent another member claimed while they were
-     * apart (no release message could reach this side then) moved there; dropped here as if told, so that no node
-     * is exported twice.
+     * apart (no release message could reach this side then), and later than this replica did, moved there; dropped
+     * here as if told, so that no node is exported twice. An entry older than this replica's claim is a stale copy
+     * the merge brought back (a replica killed just after a merge left them; docs/collector.md): the node stays, and
+     * the re-claim writes it back ({@link NodeClaims}).
      */
     private void dropMovedNodes() {
         for (NodeView view : store.nodes()) {
             String node = view.node();
-            cluster.directory().owner(node).onSuccess(owner -> owner.filter(o -> !o.replica().equals(cluster.selfId())
-                    && cluster.isMember(o.replica())).ifPresent(o -> moved(new JsonObject().put("node", node)
-                    .put("instance", o.instance()))));
+            cluster.directory().owner(node).onSuccess(owner -> owner.filter(o -> claims.movedAway(node, o))
+                    .ifPresent(o -> moved(new JsonObject().put("node", node).put("instance", o.instance()))));
         }
     }
 

@@ -82,16 +82,25 @@ public final class NodeClaims implements HelloClaims {
 
     /**
      * While apart, each side of a partition purged the other's entries; the merged directory may lack ours. Claims
-     * every node held here again (a claim another replica won meanwhile stays theirs: its agent moved there).
+     * every node held here again (a claim another replica won meanwhile, or made later, stays theirs: its agent moved
+     * there; {@link NodeDirectory#reclaim}).
      */
     private void reclaim() {
-        held.forEach((node, owner) -> cluster.directory().claim(node, owner).onSuccess(claim -> {
+        held.forEach((node, owner) -> cluster.directory().reclaim(node, owner).onSuccess(claim -> {
             if (claim.outcome() == NodeDirectory.Outcome.CONFLICT) {
                 LOG.log(System.Logger.Level.WARNING, "after the merge node {0} is held by {1}", node,
                         describe(claim.previous()));
             }
         }).onFailure(e -> LOG.log(System.Logger.Level.WARNING, "node directory: reclaiming " + node
                 + " after the merge failed", e)));
+    }
+
+    /**
+     * Whether the directory's {@code entry} of {@code node} says its agent moved to another member since this
+     * replica's claim ({@link NodeDirectory#movedAway}): after a merge the node is then dropped here.
+     */
+    public boolean movedAway(String node, NodeOwner entry) {
+        return cluster.directory().movedAway(entry, held.get(node));
     }
 
     /** Who holds {@code node} now, for the refusal of a conflicting hello. */

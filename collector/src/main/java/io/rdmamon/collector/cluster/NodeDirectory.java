@@ -63,10 +63,36 @@ public final class NodeDirectory {
         if (!wanted.replica().equals(selfId)) {
             return Future.failedFuture(new IllegalArgumentException("claim for another replica: " + wanted.replica()));
         }
-        return claim(node, wanted, CLAIM_ATTEMPTS);
+        return claim(node, wanted, false, CLAIM_ATTEMPTS);
     }
 
-    private Future<Claim> claim(String node, NodeOwner wanted, int attempts) {
+    /**
+     * Writes this replica's claim of {@code node} again after partitions merged ({@code wanted} as it was claimed),
+     * unless another replica's entry is newer: the agent moved there after this claim (the same run included, which
+     * {@link #claim} would take back from its live stream there), and that entry is answered as a
+     * {@link Outcome#CONFLICT}. A replica killed right after a merge left its agents' moves racing the survivors'
+     * re-claims, which wrote back entries naming replicas the agents had left (docs/collector.md). The claims'
+     * times are compared across replicas: their clocks must agree to well within the seconds between two moves.
+     */
+    public Future<Claim> reclaim(String node, NodeOwner wanted) {
+        if (!wanted.replica().equals(selfId)) {
+            return Future.failedFuture(new IllegalArgumentException("claim for another replica: " + wanted.replica()));
+        }
+        return claim(node, wanted, true, CLAIM_ATTEMPTS);
+    }
+
+    /**
+     * Whether {@code entry}, the directory's entry of a node this replica has, says that its agent moved to another
+     * member: the entry names a live member other than this replica, and this replica holds no claim of the node
+     * ({@code ours} null: its stream here ended) or an older one. A newer claim here means the entry is a stale copy
+     * that a merge brought back.
+     */
+    public boolean movedAway(NodeOwner entry, NodeOwner ours) {
+        return !entry.replica().equals(selfId) && isMember.test(entry.replica())
+                && (ours == null || entry.sinceMillis() > ours.sinceMillis());
+    }
+
+    private Future<Claim> claim(String node, NodeOwner wanted, boolean yieldToNewer, int attempts) {
         if (attempts == 0) {
             return Future.failedFuture(new IllegalStateException("node directory: " + node
                     + " changed hands " + CLAIM_ATTEMPTS + " times during one claim"));
@@ -75,10 +101,14 @@ public final class NodeDirectory {
         return map.get(node).compose(current -> {
             if (current == null) {
                 return map.putIfAbsent(node, encoded).compose(raced -> raced == null
-                        ? Future.succeededFuture(new Claim(Outcome.CLAIMED, null)) : claim(node, wanted, attempts - 1));
+                        ? Future.succeededFuture(new Claim(Outcome.CLAIMED, null))
+                        : claim(node, wanted, yieldToNewer, attempts - 1));
             }
             NodeOwner previous = NodeOwner.decode(current);
             boolean ours = previous.replica().equals(selfId);
+            if (yieldToNewer && !ours && previous.sinceMillis() > wanted.sinceMillis()) {
+                return Future.succeededFuture(new Claim(Outcome.CONFLICT, previous));
+            }
             boolean sameRun = previous.instance() != null && previous.instance().equals(wanted.instance());
             boolean free = ours || sameRun || !isMember.test(previous.replica()) || !previous.connected();
             if (!free) {
@@ -86,13 +116,13 @@ public final class NodeDirectory {
             }
             Outcome outcome = ours ? Outcome.CLAIMED : Outcome.MOVED;
             Future<Claim> written = map.replaceIfPresent(node, current, encoded).compose(replaced -> replaced
-                    ? Future.succeededFuture(new Claim(outcome, previous)) : claim(node, wanted, attempts - 1));
+                    ? Future.succeededFuture(new Claim(outcome, previous)) : claim(node, wanted, yieldToNewer, attempts - 1));
             if (!sameRun) {
                 return written;
             }
             // a write under way when the view drops the dead member may fail with it: tried again on the new view
             return Future.succeededFuture(new Claim(outcome, previous, written
-                    .recover(e -> claim(node, wanted, attempts - 1)).compose(Claim::written)));
+                    .recover(e -> claim(node, wanted, yieldToNewer, attempts - 1)).compose(Claim::written)));
         });
     }
 

@@ -43,7 +43,55 @@ class NodeDirectoryTest {
     }
 
     private static NodeOwner owner(String replica, String instance) {
-        return new NodeOwner(replica, instance, "192.0.2.7", List.of("probes"), true, 1000);
+        return owner(replica, instance, 1000);
+    }
+
+    private static NodeOwner owner(String replica, String instance, long sinceMillis) {
+        return new NodeOwner(replica, instance, "192.0.2.7", List.of("probes"), true, sinceMillis);
+    }
+
+    /**
+     * After a merge a replica writes its claims again; one whose agent moved to another replica since (the same run)
+     * must not take it back: FailoverIT's survivor once did, and the directory named it for nodes streaming elsewhere.
+     */
+    @Test
+    void aReclaimAfterAMergeYieldsToANewerClaimElsewhereOfTheSameRun() throws Exception {
+        NodeOwner before = owner("replica-a", "run-1", 1000);
+        await(a.claim("gpu-1", before));
+        await(b.claim("gpu-1", owner("replica-b", "run-1", 2000)));
+
+        NodeDirectory.Claim reclaim = await(a.reclaim("gpu-1", before));
+        assertEquals(NodeDirectory.Outcome.CONFLICT, reclaim.outcome());
+        assertEquals("replica-b", reclaim.previous().replica());
+        assertEquals("replica-b", await(a.owner("gpu-1")).orElseThrow().replica(), "the newer claim stays");
+    }
+
+    @Test
+    void aReclaimTakesBackAnOlderEntryAndWritesAMissingOne() throws Exception {
+        await(b.claim("gpu-1", owner("replica-b", "run-1", 1000)));
+        NodeDirectory.Claim back = await(a.reclaim("gpu-1", owner("replica-a", "run-1", 2000)));
+        assertEquals(NodeDirectory.Outcome.MOVED, back.outcome(), "a stale copy the merge brought back");
+        assertEquals(NodeDirectory.Outcome.MOVED, await(back.written()));
+        assertEquals("replica-a", await(b.owner("gpu-1")).orElseThrow().replica());
+
+        assertEquals(NodeDirectory.Outcome.CLAIMED, await(a.reclaim("gpu-2", owner("replica-a", "run-9", 500))).outcome());
+        assertEquals("replica-a", await(b.owner("gpu-2")).orElseThrow().replica());
+    }
+
+    /** Whether a replica drops a node it has after a merge, by the directory's entry and its own claim. */
+    @Test
+    void aNodeMovedAwayOnlyWhenAnotherLiveMembersEntryIsNewerThanTheClaimHere() {
+        NodeOwner ours = owner("replica-a", "run-1", 2000);
+        record Row(String why, NodeOwner entry, NodeOwner ours, boolean moved) {
+        }
+        for (Row row : List.of(
+                new Row("another member claimed it later", owner("replica-b", "run-1", 3000), ours, true),
+                new Row("a stale copy older than the claim here", owner("replica-b", "run-1", 1000), ours, false),
+                new Row("no claim here: its stream here ended", owner("replica-b", "run-1", 1000), null, true),
+                new Row("the entry is this replica's", owner("replica-a", "run-1", 3000), ours, false),
+                new Row("the entry's replica left", owner("replica-gone", "run-1", 3000), null, false))) {
+            assertEquals(row.moved(), a.movedAway(row.entry(), row.ours()), row.why());
+        }
     }
 
     @Test

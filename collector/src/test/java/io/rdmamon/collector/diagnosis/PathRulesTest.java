@@ -115,6 +115,32 @@ class PathRulesTest {
         assertEquals(Set.of("n1 path_loss critical"), active(), "escalates while active");
     }
 
+    /**
+     * A lossy port's first bad pair is judged before its others and named a path on its source; once the port's pairs
+     * are all in, the localizer names the port. The rule stays raised on the port, and its evidence must say what is
+     * blamed now: in the Soft-RoCE lab it went on naming the path for minutes.
+     */
+    @Test
+    void aHeldDiagnosisTakesTheEvidenceOfAVerdictThatNowBlamesAnotherCulprit() {
+        verdicts.set(PathVerdicts.of(List.of(path(0.3))));
+        for (int i = 0; i < 4; i++) {
+            tick();
+        }
+        Diagnosis asPath = only();
+        assertTrue(asPath.evidence().startsWith("the path n1/mlx5_0/1 → n2/mlx5_0/1: "), asPath.evidence());
+        tick();
+        assertEquals(asPath, only(), "the same verdict leaves the diagnosis as raised");
+
+        PathVerdict port = new PathVerdict(Rule.PATH_LOSS, PathVerdict.Culprit.PORT, N1.toString(), List.of(N1),
+                List.of(N1), 0.3, 14e-6, 900e-6, 2, 2, List.of("bad with 2 of 2 peers (2 lossy)"));
+        verdicts.set(PathVerdicts.of(List.of(port)));
+        tick();
+        Diagnosis asPort = only();
+        assertTrue(asPort.evidence().startsWith("port n1/mlx5_0/1 (its host or its link): bad with 2 of 2 peers"),
+                asPort.evidence());
+        assertEquals(asPath.sinceMillis(), asPort.sinceMillis(), "still the same diagnosis, raised when it was");
+    }
+
     @Test
     void aPortVerdictIsRaisedOnThePortAloneAndUnreachableIsCritical() {
         PathVerdict port = new PathVerdict(Rule.PORT_UNREACHABLE, PathVerdict.Culprit.PORT, N2.toString(), List.of(N2),

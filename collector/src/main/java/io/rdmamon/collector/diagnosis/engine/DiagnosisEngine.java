@@ -375,16 +375,21 @@ public final class DiagnosisEngine {
             if (track.active()) {
                 active.put(key, new Diagnosis(rule, node, state.device, state.port, track.activeSinceMillis(),
                         finding.evidence() + state.hits, finding.values(), finding.severity()));
+                track.subject = finding.subject();
             } else {
                 active.remove(key);
+                track.subject = null;
             }
             dirty = true;
         } else if (finding != null && track.active()) {
-            // an escalating rule (link_flapping) changes severity while active: the evidence that made it do so wins
+            // an escalating rule (link_flapping) changes severity while active, a pingmesh verdict its culprit (the
+            // path first, then the port): the evidence that made it do so wins; otherwise it stays as raised
             Diagnosis held = active.get(key);
-            if (held != null && held.severity() != finding.severity()) {
+            if (held != null && (held.severity() != finding.severity()
+                    || !Objects.equals(track.subject, finding.subject()))) {
                 active.put(key, new Diagnosis(rule, node, state.device, state.port, held.sinceMillis(),
                         finding.evidence() + state.hits, finding.values(), finding.severity()));
+                track.subject = finding.subject();
                 dirty = true;
             }
         }

@@ -12,6 +12,8 @@ final class Hysteresis {
     private long runStartMillis;
     private boolean active;
     private long activeSinceMillis;
+    /** What the active state's finding blames ({@code Finding#subject}); null when inactive or not told. */
+    String subject;
 
     /**
      * Feeds one sample's verdict taken at {@code nowMillis}; true when the state flipped. A raised state is

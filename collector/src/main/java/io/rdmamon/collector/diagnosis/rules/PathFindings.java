@@ -63,7 +63,7 @@ final class PathFindings {
                         new LinkedHashMap<>()));
             }
         }
-        return Optional.of(new Finding(rule, text.toString(), values, severity.apply(worst)));
+        return Optional.of(new Finding(rule, text.toString(), values, severity.apply(worst), worst.describe()));
     }
 
     /**
