@@ -305,15 +305,16 @@ class SoftRocePingmeshIT {
     }
 
     /**
-     * Every pair judged clean: each ordered pair has the two probes in the window that the localizer needs to judge it,
-     * and it made no loss verdict, and the loss diagnoses are cleared. In one CI run the diagnosis cleared while lossy
-     * probes were still in the window (too few left to judge the port), and was raised again a round later: hence
-     * every pair judged, not only no verdict. The localizer is the judge of what is loss: a stalled VM under TCG times
-     * out a probe every few minutes (9 of 54 in one run) or stretches a round trip past the loss threshold, which the
-     * pingmesh excuses where no retransmission was counted; a 120 s window free of them came too seldom to wait for.
+     * The localizer sees no loss and the loss diagnoses are cleared, and no pair it cannot judge yet (one probe in the
+     * window) holds a lost round trip. The last: in one CI run the diagnosis cleared while lossy probes were still in
+     * the window (too few left to judge the port), and was raised again a round later. The localizer is the judge of
+     * what is loss: a stalled VM under TCG times out a probe every few minutes (9 of 54 in one run) or stretches a
+     * round trip past the loss threshold, which the pingmesh excuses where no retransmission was counted; a 120 s
+     * window free of them came too seldom to wait for. Nor can every pair be required: a VM whose perftest cannot
+     * calibrate its clock (r² below 0.9 under load) has its client probes skipped as untimed, for minutes on end.
      */
     private static void awaitNoLossVerdict() throws Exception {
-        Waits.poll("every pair judged, no loss verdict and the loss diagnoses cleared", () -> {
+        Waits.poll("no loss verdict, the loss diagnoses cleared and no unjudged pair with loss", () -> {
             List<String> left = new ArrayList<>(nodesWith("path_loss"));
             left.addAll(nodesWith("port_unreachable"));
             for (Object v : collector.get("/api/pingmesh").getJsonArray("verdicts", new JsonArray())) {
@@ -322,12 +323,9 @@ class SoftRocePingmeshIT {
                     left.add("verdict " + rule + " " + ((JsonObject) v).getString("description"));
                 }
             }
-            Set<String> judged = new TreeSet<>();
-            // a probe counts its round trips as sent (18 timed, 20 when it failed): two probes send at least 36
-            cells().stream().filter(c -> c.sent() >= 36).forEach(c -> judged.add(c.src() + ">" + c.dst()));
-            if (judged.size() < lab.vms.size() * (lab.vms.size() - 1)) {
-                left.add("pairs with two probes in the window: " + judged);
-            }
+            // a probe counts its round trips as sent (18 timed, 20 when it failed): one probe sends fewer than 36
+            cells().stream().filter(c -> c.sent() < 36 && c.lost() > 0)
+                    .forEach(c -> left.add("unjudged " + c.src() + ">" + c.dst() + " lost " + c.lost()));
             return left;
         }, List::isEmpty, Duration.ofMinutes(4), Duration.ofSeconds(2));
     }
