@@ -46,6 +46,7 @@ import io.rdmamon.collector.web.Routes;
 import io.rdmamon.protocol.telemetry.ProcessTelemetry;
 import io.rdmamon.protocol.wire.FrameCodec;
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
@@ -53,8 +54,10 @@ import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.handler.StaticHandler;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -64,6 +67,7 @@ import java.util.concurrent.TimeUnit;
  */
 public final class CollectorVerticle extends VerticleBase {
     private static final System.Logger LOG = System.getLogger(CollectorVerticle.class.getName());
+    private static final long HANDOVER_CHECK_MILLIS = 50;
     private final CollectorConfig config;
     private final NodeStore store;
     private final PrometheusRegistry registry;
@@ -279,12 +283,38 @@ public final class CollectorVerticle extends VerticleBase {
             pingmesh.stop();
         }
         vertx.cancelTimer(pathVerdictTimer);
-        if (agents != null) {
-            agents.closeAllForShutdown(); // before the server closes: each agent moves on at once and replays
-        }
-        return cluster.withdraw().recover(e -> Future.succeededFuture())
+        // before the server closes: each agent moves on at once and replays
+        Set<String> handedOver = agents == null ? Set.of() : agents.closeAllForShutdown();
+        return awaitTakenOver(handedOver).compose(v -> cluster.withdraw()).recover(e -> Future.succeededFuture())
                 .compose(v -> server == null ? Future.succeededFuture() : server.close())
                 .eventually(() -> probes == null ? Future.succeededFuture() : probes.close());
+    }
+
+    /**
+     * Keeps serving the nodes whose streams the shutdown closed until another replica has taken each over (its claim's
+     * release dropped the node here, {@link #moved}) or {@code cluster.handover} passed: a scrape in between finds every node
+     * on one replica or the other, not on neither (a rolling restart then loses no node from {@code /metrics}). Without
+     * another member no one takes a node over, so there is nothing to wait for.
+     */
+    private Future<Void> awaitTakenOver(Set<String> nodes) {
+        Duration handover = config.cluster().handover();
+        if (nodes.isEmpty() || cluster.memberIds().size() < 2 || handover.isZero()) {
+            return Future.succeededFuture();
+        }
+        Promise<Void> done = Promise.promise();
+        long deadline = System.nanoTime() + handover.toNanos();
+        vertx.setPeriodic(HANDOVER_CHECK_MILLIS, timer -> {
+            List<String> left = nodes.stream().filter(node -> store.node(node).isPresent()).toList();
+            if (left.isEmpty() || System.nanoTime() > deadline) {
+                vertx.cancelTimer(timer);
+                if (!left.isEmpty()) {
+                    LOG.log(System.Logger.Level.INFO, "shutdown: {0} of {1} nodes not taken over by another replica"
+                            + " within {2} s; leaving all the same", left.size(), nodes.size(), handover.toSeconds());
+                }
+                done.complete();
+            }
+        });
+        return done.future();
     }
 
     int port() {

@@ -2,11 +2,18 @@ package io.rdmamon.cli.daemon;
 
 import io.vertx.core.Vertx;
 
+import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 /** Keeps a daemon command in the foreground until SIGINT/SIGTERM, then closes Vert.x and runs a cleanup. */
 final class RunUntilStopped {
+    /**
+     * How long Vert.x gets to close: a collector replica hands its agents over to the others first (up to 8 s) and
+     * then leaves the cluster; well inside systemd's 90 s and Kubernetes' 30 s grace periods.
+     */
+    private static final Duration CLOSE_BOUND = Duration.ofSeconds(20);
+
     private RunUntilStopped() {
     }
 
@@ -27,9 +34,9 @@ final class RunUntilStopped {
                 System.err.println("rdmamon: shutdown: " + e.getMessage());
             }
             try {
-                vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+                vertx.close().toCompletionStage().toCompletableFuture().get(CLOSE_BOUND.toSeconds(), TimeUnit.SECONDS);
             } catch (java.util.concurrent.TimeoutException e) {
-                System.err.println("rdmamon: shutdown: Vert.x did not close within 10 s; exiting all the same");
+                System.err.println("rdmamon: shutdown: Vert.x did not close within " + CLOSE_BOUND.toSeconds() + " s; exiting all the same");
             } catch (Exception e) {
                 System.err.println("rdmamon: shutdown: " + e);
             } finally {

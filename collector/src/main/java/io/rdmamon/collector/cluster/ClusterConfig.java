@@ -5,6 +5,7 @@ import io.rdmamon.collector.config.ListenAddress;
 import io.rdmamon.protocol.json.StrictJson;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -27,28 +28,40 @@ import java.util.Set;
  *                             then anyone who reaches the cluster ports can join
  */
 public record ClusterConfig(ListenAddress listen, List<String> members, String kubernetesServiceDns, String name,
-                            int eventBusPort, ClusterTls tls, boolean insecure) {
+                            int eventBusPort, ClusterTls tls, boolean insecure, Duration handover) {
     public static final String DEFAULT_NAME = "rdmamon";
+    /**
+     * How long a replica shutting down keeps serving the nodes whose streams it closed (1012) until other replicas
+     * have taken each over: an agent moves at once, so this only bounds a survivor slow to admit it.
+     */
+    public static final Duration DEFAULT_HANDOVER = Duration.ofSeconds(8);
+    /** Inside the 20 s the command gives Vert.x to close on SIGTERM, with time left to leave the cluster. */
+    private static final Duration MAX_HANDOVER = Duration.ofSeconds(15);
     public static final ClusterConfig NONE = new ClusterConfig(null, List.of(), null, DEFAULT_NAME, 0);
     private static final Set<String> KEYS = Set.of("listen", "members", "kubernetesServiceDns", "name", "eventBusPort",
-            "tls", "insecure");
+            "tls", "insecure", "handover");
 
     /** Without event-bus TLS. */
     public ClusterConfig(ListenAddress listen, List<String> members, String kubernetesServiceDns, String name,
                          int eventBusPort) {
-        this(listen, members, kubernetesServiceDns, name, eventBusPort, ClusterTls.NONE, false);
+        this(listen, members, kubernetesServiceDns, name, eventBusPort, ClusterTls.NONE, false, DEFAULT_HANDOVER);
     }
 
     /** Not insecure: a non-loopback listen address needs {@code tls}. */
     public ClusterConfig(ListenAddress listen, List<String> members, String kubernetesServiceDns, String name,
                          int eventBusPort, ClusterTls tls) {
-        this(listen, members, kubernetesServiceDns, name, eventBusPort, tls, false);
+        this(listen, members, kubernetesServiceDns, name, eventBusPort, tls, false, DEFAULT_HANDOVER);
     }
 
     public ClusterConfig {
         members = List.copyOf(members);
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(tls, "tls");
+        Objects.requireNonNull(handover, "handover");
+        if (handover.isNegative() || handover.compareTo(MAX_HANDOVER) > 0) {
+            throw new ConfigException("cluster.handover must be 0s to " + MAX_HANDOVER.toSeconds() + "s (0s: no"
+                    + " handover), got " + handover.toMillis() + " ms");
+        }
         if (name.isBlank()) {
             throw new ConfigException("cluster.name must not be empty");
         }
@@ -108,21 +121,26 @@ public record ClusterConfig(ListenAddress listen, List<String> members, String k
         }
     }
 
+    /** {@code cluster.handover}. */
+    public ClusterConfig withHandover(Duration value) {
+        return new ClusterConfig(listen, members, kubernetesServiceDns, name, eventBusPort, tls, insecure, value);
+    }
+
     /** {@code --insecure-cluster}. */
     public ClusterConfig withInsecure(boolean value) {
-        return new ClusterConfig(listen, members, kubernetesServiceDns, name, eventBusPort, tls, value);
+        return new ClusterConfig(listen, members, kubernetesServiceDns, name, eventBusPort, tls, value, handover);
     }
 
     /** {@code --cluster-listen HOST:PORT}. */
     public ClusterConfig withListen(String hostPort, String origin) {
         return new ClusterConfig(ListenAddress.parse(hostPort, origin), members, kubernetesServiceDns, name, eventBusPort,
-                tls, insecure);
+                tls, insecure, handover);
     }
 
     /** {@code --cluster-members HOST:PORT,HOST:PORT,...}. */
     public ClusterConfig withMembers(String commaList, String origin) {
         return new ClusterConfig(listen, splitMembers(commaList, origin), kubernetesServiceDns, name, eventBusPort, tls,
-                insecure);
+                insecure, handover);
     }
 
     /** The {@code "cluster"} section over these values; relative TLS file names resolve against {@code baseDir}. */
@@ -135,7 +153,8 @@ public record ClusterConfig(ListenAddress listen, List<String> members, String k
                 section.has("kubernetesServiceDns") ? section.string("kubernetesServiceDns") : kubernetesServiceDns,
                 section.has("name") ? section.string("name") : name, section.integer("eventBusPort", eventBusPort),
                 section.has("tls") ? ClusterTls.fromJson(section.object("tls"), baseDir) : tls,
-                section.bool("insecure", insecure));
+                section.bool("insecure", insecure),
+                section.duration("handover", handover));
     }
 
     /**
@@ -161,7 +180,7 @@ public record ClusterConfig(ListenAddress listen, List<String> members, String k
             insecureEnv = Boolean.parseBoolean(insecureValue);
         }
         return new ClusterConfig(c.listen, c.members, dns == null || dns.isBlank() ? null : dns, clusterName,
-                c.eventBusPort, c.tls.overlayEnv(env), insecureEnv);
+                c.eventBusPort, c.tls.overlayEnv(env), insecureEnv, c.handover);
     }
 
     private static List<String> splitMembers(String commaList, String origin) {

@@ -342,6 +342,10 @@ final class AgentConnection {
             throw new StreamRefusal(StreamRefusal.POLICY_VIOLATION, StreamRefusal.TOKEN_NODE,
                     "token is bound to another node than " + name);
         }
+        if (agents.shuttingDown()) {
+            // an agent whose next URL is this replica, or whose only URL it is, comes back after its backoff
+            throw new StreamRefusal(StreamRefusal.SERVICE_RESTART, StreamRefusal.SHUTDOWN, AgentRegistry.SHUTDOWN_REASON);
+        }
         AgentConnection holder = agents.holder(name);
         if (holder != null) {
             // the live connection keeps the name: a second agent with the same name, or an impersonator, must

@@ -6,6 +6,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * The open agent connections by node, so that the probe orchestrator can talk to the agent of a node.
@@ -33,8 +35,11 @@ public final class AgentRegistry implements AgentLinks {
         }
     };
 
+    static final String SHUTDOWN_REASON = "replica shutting down; connect to another";
+
     private final Map<String, AgentConnection> connections = new HashMap<>();
     private Listener listener = NONE;
+    private boolean shuttingDown;
 
     public void listener(Listener value) {
         listener = value;
@@ -70,13 +75,22 @@ public final class AgentRegistry implements AgentLinks {
     }
 
     /**
-     * Closes every agent stream with 1012 (Service Restart): this replica shuts down, and each agent moves to its
-     * next collector URL at once, replaying what this one did not acknowledge.
+     * Closes every agent stream with 1012 (Service Restart), and refuses every hello from now on the same way: this
+     * replica shuts down, and each agent moves to its next collector URL at once, replaying what this one did not
+     * acknowledge. The answer is the nodes whose streams were closed.
      */
-    public void closeAllForShutdown() {
+    public Set<String> closeAllForShutdown() {
+        shuttingDown = true;
+        Set<String> closed = new TreeSet<>(connections.keySet());
         for (AgentConnection connection : List.copyOf(connections.values())) {
-            connection.close(StreamRefusal.SERVICE_RESTART, "replica shutting down; connect to another");
+            connection.close(StreamRefusal.SERVICE_RESTART, SHUTDOWN_REASON);
         }
+        return closed;
+    }
+
+    /** Whether {@link #closeAllForShutdown} ran: a hello is then refused with 1012 like the streams it closed. */
+    boolean shuttingDown() {
+        return shuttingDown;
     }
 
     /**

@@ -11,6 +11,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
@@ -34,19 +35,32 @@ class ClusterConfigTest {
     void theFileSectionThenTheEnvironment() throws IOException {
         Path file = Files.writeString(dir.resolve("collector.json"), """
                 {"cluster": {"listen": "10.1.0.11:6701", "members": ["10.1.0.11:6701", "10.1.0.12:6701"],
-                             "name": "fleet-a", "eventBusPort": 6801, "insecure": true}}""");
+                             "name": "fleet-a", "eventBusPort": 6801, "insecure": true, "handover": "3s"}}""");
         ClusterConfig fromFile = CollectorConfig.load(file, Map.of()).cluster().validated();
         assertEquals(new ListenAddress("10.1.0.11", 6701), fromFile.listen());
         assertEquals(List.of("10.1.0.11:6701", "10.1.0.12:6701"), fromFile.members());
         assertEquals("fleet-a", fromFile.name());
         assertEquals(6801, fromFile.effectiveEventBusPort());
         assertTrue(fromFile.insecure());
+        assertEquals(Duration.ofSeconds(3), fromFile.handover());
+        assertEquals(ClusterConfig.DEFAULT_HANDOVER, ClusterConfig.NONE.handover());
 
         ClusterConfig overridden = CollectorConfig.load(file, Map.of("RDMAMON_CLUSTER_LISTEN", "10.1.0.13:7701",
                 "RDMAMON_CLUSTER_MEMBERS", "10.1.0.13:7701, 10.1.0.14:7701")).cluster().validated();
         assertEquals(new ListenAddress("10.1.0.13", 7701), overridden.listen());
         assertEquals(List.of("10.1.0.13:7701", "10.1.0.14:7701"), overridden.members());
         assertEquals("fleet-a", overridden.name(), "a layer keeps what it does not set");
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+            "\"-1s\" | cluster.handover: expected a duration",
+            "\"16s\" | cluster.handover must be 0s to 15s",
+            "8        | a duration string"})
+    void aHandoverOutsideTheCloseBoundIsRefused(String value, String message) throws IOException {
+        Path file = Files.writeString(dir.resolve("collector.json"), "{\"cluster\": {\"handover\": " + value + "}}");
+        ConfigException e = assertThrows(ConfigException.class, () -> CollectorConfig.load(file, Map.of()));
+        assertTrue(e.getMessage().contains(message), e.getMessage());
     }
 
     @Test
@@ -141,7 +155,7 @@ class ClusterConfigTest {
     @Test
     void kubernetesDiscoveryAsksTheServiceDns() throws Exception {
         ClusterConfig config = new ClusterConfig(new ListenAddress("10.2.3.4", 5701), List.of(), "svc.ns.svc.cluster.local",
-                "rdmamon", 0, ClusterTls.NONE, true).validated();
+                "rdmamon", 0, ClusterTls.NONE).withInsecure(true).validated();
         org.jgroups.JChannel channel = ClusterBoot.channel(config, java.net.InetAddress.getByName("10.2.3.4"), null);
         try {
             org.jgroups.protocols.dns.DNS_PING dns = channel.getProtocolStack()

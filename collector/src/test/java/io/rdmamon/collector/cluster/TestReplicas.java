@@ -28,10 +28,12 @@ public final class TestReplicas implements AutoCloseable {
     private final List<String> members = new ArrayList<>();
     private final Set<Integer> stopped = new HashSet<>();
     private ClusterTls tls = ClusterTls.NONE;
+    private Duration handover = Duration.ZERO;
 
     /**
      * Starts {@code count} replicas of one cluster (HTTP on free ports, member ports with their event-bus port + 1
-     * free) from {@code base}, and waits until every one sees all of them.
+     * free) from {@code base}, and waits until every one sees all of them. No handover on shutdown: a test's agents
+     * do not move on by themselves, and each replica's close would wait the whole {@code cluster.handover} for them.
      */
     public static TestReplicas start(int count, CollectorConfig base) throws Exception {
         return start(count, base, ClusterTls.NONE);
@@ -39,8 +41,15 @@ public final class TestReplicas implements AutoCloseable {
 
     /** As {@link #start(int, CollectorConfig)}, every replica with {@code tls} on its event bus. */
     public static TestReplicas start(int count, CollectorConfig base, ClusterTls tls) throws Exception {
+        return start(count, base, tls, Duration.ZERO);
+    }
+
+    /** As {@link #start(int, CollectorConfig, ClusterTls)}, a replica shutting down handing its agents over. */
+    public static TestReplicas start(int count, CollectorConfig base, ClusterTls tls, Duration handover)
+            throws Exception {
         TestReplicas cluster = new TestReplicas();
         cluster.tls = tls;
+        cluster.handover = handover;
         for (int i = 0; i < count; i++) {
             cluster.members.add("127.0.0.1:" + freePortPair());
         }
@@ -58,7 +67,8 @@ public final class TestReplicas implements AutoCloseable {
     private Future<Collector.Running> startMember(CollectorConfig base, int index) {
         ClusterConfig joined = ClusterConfig.NONE.withListen(members.get(index), "test")
                 .withMembers(String.join(",", members), "test");
-        ClusterConfig cluster = new ClusterConfig(joined.listen(), joined.members(), null, joined.name(), 0, tls);
+        ClusterConfig cluster = new ClusterConfig(joined.listen(), joined.members(), null, joined.name(), 0, tls, false,
+                handover);
         CollectorConfig config = base.withListen("127.0.0.1:0").withCluster(cluster);
         return Collector.startReplica(config, new VertxOptions());
     }
@@ -87,8 +97,13 @@ public final class TestReplicas implements AutoCloseable {
 
     /** Closes replica {@code index}'s Vert.x as SIGTERM would: agents drained (1012), the cluster left. */
     public void stop(int index) throws Exception {
+        await(beginStop(index), FORMED);
+    }
+
+    /** As {@link #stop}, without waiting: the close, which ends once the agents were handed over and the cluster left. */
+    public Future<Void> beginStop(int index) {
         stopped.add(index);
-        await(replicas.get(index).vertx().close(), FORMED);
+        return replicas.get(index).vertx().close();
     }
 
     /**
