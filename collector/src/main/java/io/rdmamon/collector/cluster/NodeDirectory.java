@@ -60,10 +60,7 @@ public final class NodeDirectory {
      * already here. The write follows ({@link Claim#written()}).
      */
     public Future<Claim> claim(String node, NodeOwner wanted) {
-        if (!wanted.replica().equals(selfId)) {
-            return Future.failedFuture(new IllegalArgumentException("claim for another replica: " + wanted.replica()));
-        }
-        return claim(node, wanted, false, CLAIM_ATTEMPTS);
+        return ownClaim(node, wanted, false);
     }
 
     /**
@@ -75,10 +72,7 @@ public final class NodeDirectory {
      * times are compared across replicas: their clocks must agree to well within the seconds between two moves.
      */
     public Future<Claim> reclaim(String node, NodeOwner wanted) {
-        if (!wanted.replica().equals(selfId)) {
-            return Future.failedFuture(new IllegalArgumentException("claim for another replica: " + wanted.replica()));
-        }
-        return claim(node, wanted, true, CLAIM_ATTEMPTS);
+        return ownClaim(node, wanted, true);
     }
 
     /**
@@ -90,6 +84,14 @@ public final class NodeDirectory {
     public boolean movedAway(NodeOwner entry, NodeOwner ours) {
         return !entry.replica().equals(selfId) && isMember.test(entry.replica())
                 && (ours == null || entry.sinceMillis() > ours.sinceMillis());
+    }
+
+    /** A replica claims for itself only: a {@code wanted} naming another replica is a caller's bug. */
+    private Future<Claim> ownClaim(String node, NodeOwner wanted, boolean yieldToNewer) {
+        if (!wanted.replica().equals(selfId)) {
+            return Future.failedFuture(new IllegalArgumentException("claim for another replica: " + wanted.replica()));
+        }
+        return claim(node, wanted, yieldToNewer, CLAIM_ATTEMPTS);
     }
 
     private Future<Claim> claim(String node, NodeOwner wanted, boolean yieldToNewer, int attempts) {
