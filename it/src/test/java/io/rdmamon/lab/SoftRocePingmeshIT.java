@@ -180,6 +180,11 @@ class SoftRocePingmeshIT {
         lines.addAll(probes.subList(Math.max(0, probes.size() - 24), probes.size()));
         List<String> localized = log.stream().filter(line -> line.contains("pingmesh: localized")).toList();
         lines.addAll(localized.subList(Math.max(0, localized.size() - 3), localized.size()));
+        // and what each agent said last (a perftest that would not start, an event loop blocked under TCG)
+        for (LabVm vm : lab.vms) {
+            lines.add(vm.name + "'s agent log, last lines: " + vm.run("tail -n 8 /run/lab/agent.log",
+                    Duration.ofSeconds(30)).output().strip().replace("\n", "\n    "));
+        }
         return String.join("\n  ", lines);
     }
 
@@ -217,10 +222,16 @@ class SoftRocePingmeshIT {
         if (warm) {
             return;
         }
-        List<Cell> cells = Waits.poll("a measured round trip for every ordered pair of the three VMs",
-                SoftRocePingmeshIT::cells, c -> c.stream().filter(cell -> cell.p50Seconds() > 0)
-                        .map(cell -> cell.src() + ">" + cell.dst()).distinct().count() == 6,
-                LAB_PATIENCE, Duration.ofSeconds(2));
+        List<Cell> cells;
+        try {
+            cells = Waits.poll("a measured round trip for every ordered pair of the three VMs",
+                    SoftRocePingmeshIT::cells, c -> c.stream().filter(cell -> cell.p50Seconds() > 0)
+                            .map(cell -> cell.src() + ">" + cell.dst()).distinct().count() == 6,
+                    LAB_PATIENCE, Duration.ofSeconds(2));
+        } catch (AssertionError e) {
+            // how each pair's probes ended (failed, untimed, skipped) says why a pair was never measured
+            throw new AssertionError(e.getMessage() + "; the window:\n  " + window(), e);
+        }
         for (Cell cell : cells) {
             if (cell.lost() > 0) {
                 System.out.printf("lab: lost while the agents were cold: %s: %s%n", cell, failedPoints(cell));
