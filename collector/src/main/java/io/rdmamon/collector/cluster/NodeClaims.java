@@ -15,7 +15,8 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * The cluster side of an agent's hello and of its stream's end: the node's entry in the cluster-wide
  * {@link NodeDirectory}. A claim that takes the node from another replica tells that replica to let go
- * ({@link FleetCluster#releaseAddress}), so that no node is held, and exported, twice.
+ * ({@link FleetCluster#releaseAddress}), so that no node is held, and exported, twice; once the node's first sample
+ * is stored here, so that no scrape in between finds it on neither replica.
  */
 public final class NodeClaims implements HelloClaims {
     private static final System.Logger LOG = System.getLogger(NodeClaims.class.getName());
@@ -23,6 +24,12 @@ public final class NodeClaims implements HelloClaims {
     private final FleetCluster cluster;
     /** The nodes whose agents are connected here, as claimed: claimed again after partitions merged. */
     private final Map<String, NodeOwner> held = new ConcurrentHashMap<>();
+    /** The replica each node moved here from, told to let go once the node's first sample is stored here. */
+    private final Map<String, Release> pendingReleases = new ConcurrentHashMap<>();
+
+    /** A replica to tell that the node of {@code hello} moved away from it. */
+    private record Release(String replica, Frame.Hello hello) {
+    }
 
     public NodeClaims(Vertx vertx, FleetCluster cluster) {
         this.vertx = vertx;
@@ -43,7 +50,7 @@ public final class NodeClaims implements HelloClaims {
             NodeOwner previous = claim.previous();
             if (claim.outcome() == NodeDirectory.Outcome.MOVED && cluster.isMember(previous.replica())) {
                 LOG.log(System.Logger.Level.INFO, "node {0} moved here from replica {1}", hello.node(), previous.replica());
-                release(previous.replica(), hello);
+                pendingReleases.put(hello.node(), new Release(previous.replica(), hello));
             }
             claim.written().onComplete(written -> settle(hello, wanted, written));
         }).map(claim -> claim.outcome() == NodeDirectory.Outcome.CONFLICT
@@ -74,7 +81,24 @@ public final class NodeClaims implements HelloClaims {
     }
 
     @Override
+    public void firstSampleStored(String node, String instance) {
+        sendPendingRelease(node, instance);
+    }
+
+    /** Tells the replica {@code node} moved from to let go, if it has not been told; only for this agent run's claim. */
+    private void sendPendingRelease(String node, String instance) {
+        Release pending = pendingReleases.get(node);
+        if (pending != null && Objects.equals(pending.hello().instance(), instance)
+                && pendingReleases.remove(node, pending)) {
+            release(pending.replica(), pending.hello());
+        }
+    }
+
+    @Override
     public void disconnected(String node, String instance) {
+        // the stream ended before a sample: the node moved all the same (the directory says so), and the replica it
+        // came from must not go on holding a connection of this run
+        sendPendingRelease(node, instance);
         held.computeIfPresent(node, (n, owner) -> Objects.equals(owner.instance(), instance) ? null : owner);
         cluster.directory().disconnected(node, instance).onFailure(e -> LOG.log(System.Logger.Level.WARNING,
                 "node directory: marking " + node + " disconnected failed", e));

@@ -70,6 +70,8 @@ final class AgentConnection {
     private String node;
     /** Whether this connection holds {@link #node} in the store and the registry. */
     private boolean registered;
+    /** Whether a sample of this stream is in the store ({@link HelloClaims#firstSampleStored}, told once). */
+    private boolean sampleStored;
     private boolean closing;
     private boolean closed;
     /** Whether the first message (the hello) arrived; it goes through {@link #admission}. */
@@ -415,6 +417,10 @@ final class AgentConnection {
                 hello.intervalMillis(), cost) == NodeStore.Admission.ADMITTED) {
             // expired while connected (a very long silence on an open connection): registered again
             outcome = store.accept(sample, hello.instance(), seq);
+        }
+        if (!sampleStored && (outcome == NodeStore.Ingest.APPLIED || outcome == NodeStore.Ingest.DUPLICATE)) {
+            sampleStored = true;
+            claims.firstSampleStored(node, hello.instance());
         }
         switch (outcome) {
             case APPLIED -> {

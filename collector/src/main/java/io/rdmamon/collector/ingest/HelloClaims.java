@@ -18,6 +18,12 @@ public interface HelloClaims {
      */
     Future<Optional<String>> claim(Frame.Hello hello, String remoteHost);
 
+    /**
+     * The first sample of {@code node}'s stream (agent run {@code instance}) is stored here: a replica the node moved
+     * from may drop it now, for this one exports it (until then a scrape finds it there, not nowhere).
+     */
+    void firstSampleStored(String node, String instance);
+
     /** The stream of {@code node} (agent run {@code instance}) on this replica ended. */
     void disconnected(String node, String instance);
 }

@@ -231,4 +231,37 @@ class ReplicasTest {
                 () -> await(replicas.replica(0).cluster().directory().owner("move-me")).map(NodeOwner::replica).orElse(""),
                 newOwner::equals, java.time.Duration.ofSeconds(30), java.time.Duration.ofMillis(100));
     }
+
+    /**
+     * A node moving between live replicas is exported by one or the other at every moment: the replica it left is told
+     * to let go once the node's first sample is stored on the new one, not at the hello (a scrape in between would
+     * find it on neither).
+     */
+    @Test
+    void aMovingNodeStaysOnItsOldReplicaUntilItsFirstSampleIsStoredOnTheNew() throws Exception {
+        RawAgent first = new RawAgent(sockets, replicas.replica(0).port(), null);
+        first.sample(run("handed-over", "hand-1"), sample(1), 1);
+
+        RawAgent moved = new RawAgent(sockets, replicas.replica(1).port(), null);
+        List<Frame> frames = run("handed-over", "hand-1").encode(sample(2), 2);
+        moved.send(frames.get(0)); // the hello alone: claimed and registered on replica 1, no sample yet
+        waitFor(() -> replicas.replica(1).store().node("handed-over").isPresent(), "replica 1 registers the node");
+        String newOwner = replicas.replica(1).cluster().selfId();
+        io.rdmamon.protocol.testing.Waits.poll("replica 0's directory naming replica 1 as the owner",
+                () -> await(replicas.replica(0).cluster().directory().owner("handed-over")).map(NodeOwner::replica).orElse(""),
+                newOwner::equals, java.time.Duration.ofSeconds(30), java.time.Duration.ofMillis(100));
+        // replica 1 asks replica 0 for its nodes over the event bus, which delivers one sender's messages to a
+        // receiver in order: a release sent at the claim would have been handled by the time this is answered
+        get(1, "/api/nodes");
+        assertTrue(replicas.replica(0).store().node("handed-over").isPresent(),
+                "replica 0 keeps the node while replica 1 has no sample of it");
+        assertEquals(null, first.closeCode, "nor is its old connection closed yet");
+
+        for (Frame frame : frames.subList(1, frames.size())) {
+            moved.send(frame);
+        }
+        assertEquals(new Frame.Ack(2), moved.received.poll(10, java.util.concurrent.TimeUnit.SECONDS));
+        assertEquals(4010, first.closed(), "replica 0 closes the connection left behind");
+        waitFor(() -> replicas.replica(0).store().node("handed-over").isEmpty(), "replica 0 drops the node");
+    }
 }
