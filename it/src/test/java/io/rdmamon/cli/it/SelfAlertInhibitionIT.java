@@ -33,8 +33,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * and Alertmanager on loopback. A collector holds {@value #NODES} simulated agents (the demo's wiring); Prometheus
  * scrapes it with the shipped relabelling and the shipped rules (durations divided by {@value #SCALE}, as
  * ScenarioAlertsIT does) and sends to an Alertmanager loaded with deploy/alertmanager/alertmanager.yml, whose receiver
- * is a webhook the test serves (the pager) and whose {@code group_wait} is 1 s; grouping, intervals and inhibit rules
- * are the shipped ones.
+ * is a webhook the test serves (the pager) and whose {@code group_wait} is scaled like the rules' durations (30 s to
+ * 5 s); grouping, intervals and inhibit rules are the shipped ones.
  *
  * <p>Every agent stops at once: each node raises RdmaAgentStale, and the replica raises RdmamonMassAgentDisconnect.
  * Alertmanager must hold every RdmaAgentStale suppressed, inhibited by the replica's alert, and page that one alert.
@@ -71,7 +71,12 @@ class SelfAlertInhibitionIT {
         fleet = SimulatedFleet.withOwnVertx(trees, SimulationSpec.of(NODES, Scenario.HEALTHY), "",
                 MetricSelection.parse("standard"));
         pager = new AlertWebhook();
-        alertmanager = AlertmanagerServer.start(work, ALERTMANAGER_CONFIG, pager.url(), "1s");
+        // the shipped group_wait scaled as the rules' durations are: the time a replica's alert has to reach
+        // Alertmanager before a node's alert of a group is first sent keeps its shipped share of the rules' `for`
+        // (1 s, shorter than that share, let a node's agent_stale page once in CI before the mass disconnect fired)
+        String groupWait = new YAMLMapper().readTree(ALERTMANAGER_CONFIG.toFile()).at("/route/group_wait").asText();
+        alertmanager = AlertmanagerServer.start(work, ALERTMANAGER_CONFIG, pager.url(),
+                RuleDurations.scaled(RuleDurations.parse(groupWait), SCALE).toSeconds() + "s");
         JsonNode relabel = new YAMLMapper().readTree(SCRAPE.toFile()).at("/scrape_configs/0/metric_relabel_configs");
         prometheus = PrometheusServer.start(work, List.of(new PrometheusServer.Target(fleet.address(), Map.of())),
                 SimulatedFleet.VIEWER_TOKEN, null, RuleDurations.scaledCopies(RULES, work, SCALE),
