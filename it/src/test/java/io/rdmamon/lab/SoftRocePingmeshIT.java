@@ -75,6 +75,11 @@ class SoftRocePingmeshIT {
     private static Lab lab;
     /** Whether {@link #awaitWarm} saw the lab warm: once per lab, which a rerun of a failed test boots again. */
     private static boolean warm;
+    /**
+     * Why {@link #awaitWarm} gave up on this lab, if it did: the tests after it then fail at once instead of waiting
+     * {@link #LAB_PATIENCE} again for the same lab (a rerun boots a new one).
+     */
+    private static String neverWarm;
 
     @BeforeAll
     static void startFleet() throws Exception {
@@ -98,6 +103,7 @@ class SoftRocePingmeshIT {
                         .put("losslessPriorities", new JsonArray().add(3))), 
                 List.of("io.rdmamon.collector.pingmesh", "io.rdmamon.collector.probe"));
         warm = false;
+        neverWarm = null;
         lab = Lab.start(WORK, 3, port);
         for (LabVm vm : lab.vms) {
             vm.require("setsid " + Guest.RDMAMON + " agent --collector " + LabVm.COLLECTOR_URL + " --node " + vm.name
@@ -222,6 +228,10 @@ class SoftRocePingmeshIT {
         if (warm) {
             return;
         }
+        if (neverWarm != null) {
+            fail("this lab never measured every pair (an earlier test waited " + LAB_PATIENCE.toSeconds() + " s): "
+                    + neverWarm);
+        }
         List<Cell> cells;
         try {
             cells = Waits.poll("a measured round trip for every ordered pair of the three VMs",
@@ -229,6 +239,7 @@ class SoftRocePingmeshIT {
                             .map(cell -> cell.src() + ">" + cell.dst()).distinct().count() == 6,
                     LAB_PATIENCE, Duration.ofSeconds(2));
         } catch (AssertionError e) {
+            neverWarm = e.getMessage();
             // how each pair's probes ended (failed, untimed, skipped) says why a pair was never measured
             throw new AssertionError(e.getMessage() + "; the window:\n  " + window(), e);
         }
