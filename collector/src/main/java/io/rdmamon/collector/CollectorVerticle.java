@@ -56,6 +56,7 @@ import io.vertx.ext.web.handler.StaticHandler;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
@@ -303,8 +304,10 @@ public final class CollectorVerticle extends VerticleBase {
         }
         Promise<Void> done = Promise.promise();
         long deadline = System.nanoTime() + handover.toNanos();
+        // on the event loop every check: only the nodes still here are looked at again
+        Set<String> left = new HashSet<>(nodes);
         vertx.setPeriodic(HANDOVER_CHECK_MILLIS, timer -> {
-            List<String> left = nodes.stream().filter(node -> store.node(node).isPresent()).toList();
+            left.removeIf(node -> !store.contains(node));
             if (left.isEmpty() || System.nanoTime() > deadline) {
                 vertx.cancelTimer(timer);
                 if (!left.isEmpty()) {

@@ -121,11 +121,6 @@ public record ClusterConfig(ListenAddress listen, List<String> members, String k
         }
     }
 
-    /** {@code cluster.handover}. */
-    public ClusterConfig withHandover(Duration value) {
-        return new ClusterConfig(listen, members, kubernetesServiceDns, name, eventBusPort, tls, insecure, value);
-    }
-
     /** {@code --insecure-cluster}. */
     public ClusterConfig withInsecure(boolean value) {
         return new ClusterConfig(listen, members, kubernetesServiceDns, name, eventBusPort, tls, value, handover);

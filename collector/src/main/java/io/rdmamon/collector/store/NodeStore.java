@@ -458,6 +458,11 @@ public final class NodeStore {
         return new TreeMap<>(nodes).entrySet().stream().map(e -> view(e.getKey(), e.getValue(), now)).toList();
     }
 
+    /** Whether the store holds {@code name} (without building its view, as {@link #node} does). */
+    public synchronized boolean contains(String name) {
+        return nodes.containsKey(name);
+    }
+
     public synchronized Optional<NodeView> node(String name) {
         Node state = nodes.get(name);
         return state == null ? Optional.empty() : Optional.of(view(name, state, clock.getAsLong()));
