@@ -12,6 +12,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -26,6 +28,15 @@ final class DiagsCommand {
     static final int MAX_OUTPUT_BYTES = 64 * 1024 * 1024;
     private static final int MAX_ERROR_BYTES = 64 * 1024;
     private static final java.util.regex.Pattern IBWARN_PID = java.util.regex.Pattern.compile("^(ib\\w+: )\\[\\d+] ");
+    /**
+     * Reads the running programs' streams: a thread per stream while it is open (a blocking read has no other way),
+     * daemon threads so that a stuck read never holds the JVM, reused across sweeps.
+     */
+    private static final ExecutorService STREAMS = Executors.newCachedThreadPool(task -> {
+        Thread thread = new Thread(task, "rdmamon-diags-output");
+        thread.setDaemon(true);
+        return thread;
+    });
 
     /** What the program printed and how it ended. */
     record Output(int exit, String stdout, String stderr) {
@@ -46,7 +57,16 @@ final class DiagsCommand {
         this.environment = Map.copyOf(environment);
     }
 
+    /** Runs the program and waits for its end: {@link #start} then {@link Running#await}. */
     Output run(List<String> argv, Duration timeout) throws IOException {
+        return start(argv, timeout).await();
+    }
+
+    /**
+     * Starts the program, its two streams read by {@link #STREAMS}' threads, so that the caller may start others
+     * before it waits: a sweep's passes then overlap, each bounded by its own deadline.
+     */
+    Running start(List<String> argv, Duration timeout) throws IOException {
         String call = String.join(" ", argv);
         ProcessBuilder builder = new ProcessBuilder(argv);
         builder.environment().putAll(environment);
@@ -58,45 +78,88 @@ final class DiagsCommand {
                     + " (infiniband-diags not installed?): " + e.getMessage());
         }
         process.getOutputStream().close();
-        AtomicBoolean killed = new AtomicBoolean();
-        process.onExit().orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS).exceptionally(timedOut -> {
-            killed.set(true);
-            kill(process);
-            return null;
-        });
-        CompletableFuture<byte[]> error = CompletableFuture.supplyAsync(() -> read(process.getErrorStream(),
-                MAX_ERROR_BYTES));
-        byte[] output;
-        try (InputStream out = process.getInputStream()) {
-            output = out.readNBytes(MAX_OUTPUT_BYTES + 1);
-        } catch (IOException e) {
-            kill(process);
-            throw killed.get() ? timedOut(call, timeout) : e;
+        return new Running(call, process, timeout);
+    }
+
+    /** A started program; {@link #await()} once, or {@link #kill()} when its answer is no longer wanted. */
+    static final class Running {
+        private final String call;
+        private final Process process;
+        private final Duration timeout;
+        private final AtomicBoolean killed = new AtomicBoolean();
+        private final AtomicBoolean stopped = new AtomicBoolean();
+        private final CompletableFuture<byte[]> output;
+        private final CompletableFuture<byte[]> error;
+
+        private Running(String call, Process process, Duration timeout) {
+            this.call = call;
+            this.process = process;
+            this.timeout = timeout;
+            process.onExit().orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS).exceptionally(timedOut -> {
+                killed.set(true);
+                DiagsCommand.kill(process);
+                return null;
+            });
+            // one byte past the limit tells an over-long answer from one that is exactly the limit
+            output = CompletableFuture.supplyAsync(() -> read(process.getInputStream(), MAX_OUTPUT_BYTES + 1, false),
+                    STREAMS);
+            error = CompletableFuture.supplyAsync(() -> read(process.getErrorStream(), MAX_ERROR_BYTES, true), STREAMS);
         }
-        if (output.length > MAX_OUTPUT_BYTES) {
-            kill(process);
-            throw new IOException(call + ": printed more than " + MAX_OUTPUT_BYTES + " bytes");
-        }
-        try {
-            int exit = process.waitFor();
-            if (killed.get()) {
-                throw timedOut(call, timeout);
+
+        Output await() throws IOException {
+            if (stopped.get()) {
+                throw new IOException(call + ": stopped before it answered");
             }
-            return new Output(exit, new String(output, StandardCharsets.UTF_8),
-                    new String(error.get(timeout.toMillis(), TimeUnit.MILLISECONDS), StandardCharsets.UTF_8));
-        } catch (InterruptedException e) {
-            kill(process);
-            Thread.currentThread().interrupt();
-            throw new IOException(call + ": interrupted", e);
-        } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
-            throw new IOException(call + ": its error stream could not be read: " + e.getMessage(), e);
+            try {
+                byte[] stdout;
+                try {
+                    stdout = output.get();
+                } catch (ExecutionException e) {
+                    DiagsCommand.kill(process);
+                    throw killed.get() ? timedOut() : new IOException(call + ": " + e.getCause().getMessage(),
+                            e.getCause());
+                }
+                if (stdout.length > MAX_OUTPUT_BYTES) {
+                    DiagsCommand.kill(process);
+                    throw new IOException(call + ": printed more than " + MAX_OUTPUT_BYTES + " bytes");
+                }
+                int exit = process.waitFor();
+                if (killed.get()) {
+                    throw timedOut();
+                }
+                return new Output(exit, new String(stdout, StandardCharsets.UTF_8),
+                        new String(error.get(timeout.toMillis(), TimeUnit.MILLISECONDS), StandardCharsets.UTF_8));
+            } catch (InterruptedException e) {
+                DiagsCommand.kill(process);
+                Thread.currentThread().interrupt();
+                throw new IOException(call + ": interrupted", e);
+            } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
+                throw new IOException(call + ": its error stream could not be read: " + e.getMessage(), e);
+            }
+        }
+
+        /** Stops the program: its answer is no longer wanted ({@link #await} then says so). */
+        void kill() {
+            stopped.set(true);
+            DiagsCommand.kill(process);
+        }
+
+        private IOException timedOut() {
+            return new IOException(call + ": no answer within " + timeout.toMillis() + " ms (killed)");
         }
     }
 
-    private static byte[] read(InputStream stream, int max) {
+    /**
+     * The first {@code max} bytes of a stream; with {@code drain}, the rest is read and dropped, so that a program
+     * writing more than that to stderr does not stall on a full pipe (stdout past its limit is a failed answer: the
+     * program is killed instead).
+     */
+    private static byte[] read(InputStream stream, int max, boolean drain) {
         try (stream) {
             byte[] head = stream.readNBytes(max);
-            stream.transferTo(java.io.OutputStream.nullOutputStream());
+            if (drain) {
+                stream.transferTo(java.io.OutputStream.nullOutputStream());
+            }
             return head;
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -108,9 +171,5 @@ final class DiagsCommand {
         List<ProcessHandle> children = new ArrayList<>(process.descendants().toList());
         children.forEach(ProcessHandle::destroyForcibly);
         process.destroyForcibly();
-    }
-
-    private static IOException timedOut(String call, Duration timeout) {
-        return new IOException(call + ": no answer within " + timeout.toMillis() + " ms (killed)");
     }
 }
