@@ -1,5 +1,6 @@
 package io.rdmamon.agent.bench;
 
+import io.rdmamon.protocol.testing.Slow;
 import io.rdmamon.protocol.model.HostSample;
 import io.rdmamon.protocol.wire.WireFormat;
 import io.vertx.core.Future;
@@ -51,6 +52,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * Before admission by estimated cost the process died of heap exhaustion (OutOfMemoryError). Bounded: about 60 s.
  */
 @ExtendWith(VertxExtension.class)
+@Slow
 class HeapAdmissionIT {
     private static final int NODES = 150;
     private static final int SECONDS = 35;

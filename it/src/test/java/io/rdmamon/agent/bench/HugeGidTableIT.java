@@ -1,5 +1,6 @@
 package io.rdmamon.agent.bench;
 
+import io.rdmamon.protocol.testing.Slow;
 import io.rdmamon.agent.host.HostReader;
 import io.rdmamon.collector.Collector;
 import io.rdmamon.collector.CollectorConfig;
@@ -36,6 +37,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * and stores its samples, and the node's layout says the table was truncated.
  */
 @ExtendWith(VertxExtension.class)
+@Slow
 class HugeGidTableIT {
     private static final int GIDS = 100_000;
 
