@@ -24,11 +24,15 @@ final class LabCollector implements AutoCloseable {
     final int port;
     final Path log;
     private final Process process;
+    /** Kills the collector should the test JVM be stopped before {@link #close()} (a killed build left it running). */
+    private final Thread cleanup;
 
     private LabCollector(int port, Path log, Process process) {
         this.port = port;
         this.log = log;
         this.process = process;
+        this.cleanup = new Thread(process::destroyForcibly, "lab-collector-cleanup");
+        Runtime.getRuntime().addShutdownHook(cleanup);
     }
 
     static int freePort() throws IOException {
@@ -92,6 +96,11 @@ final class LabCollector implements AutoCloseable {
         process.destroy();
         if (!process.waitFor(15, TimeUnit.SECONDS)) {
             process.destroyForcibly().waitFor(15, TimeUnit.SECONDS);
+        }
+        try {
+            Runtime.getRuntime().removeShutdownHook(cleanup);
+        } catch (IllegalStateException shuttingDown) {
+            // the hook runs anyway, on a process already gone
         }
     }
 }
