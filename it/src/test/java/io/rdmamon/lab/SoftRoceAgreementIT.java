@@ -36,6 +36,12 @@ class SoftRoceAgreementIT {
     private static final Path WORK = Path.of("target", "lab-agreement").toAbsolutePath();
     private static final String POD_UID = "0f4b2c8e-5d1a-4c3b-9e7f-123456789abc";
     private static final String CONTAINER_ID = "4a1f0c9e8d7b6a5f4e3d2c1b0a9f8e7d6c5b4a3f2e1d0c9b8a7f6e5d4c3b2a1f";
+    /**
+     * Waits in the guest, up to 60 s, until the perftest server listens on its default port (18515): a client started
+     * before fails to connect, and a fixed pause is either wasted or, under a loaded TCG, too short.
+     */
+    private static final String AWAIT_SERVER = "for i in $(seq 120); do ss -ltnH 'sport = :18515' | grep -q . && break;"
+            + " sleep 0.5; done";
     private static Lab lab;
     private static LabVm vm;
 
@@ -69,7 +75,7 @@ class SoftRoceAgreementIT {
         vm.require(String.join("\n",
                 "set -e",
                 "ib_write_bw -d rxe0 -x 1 -D 3 -F > bw-server.txt 2>&1 &",
-                "sleep 2",
+                AWAIT_SERVER,
                 "timeout 60 ib_write_bw -d rxe0 -x 1 -D 3 -F " + vm.fabricAddress() + " > bw-client.txt 2>&1",
                 "wait",
                 "rdma -j statistic show link rxe0/1 > stat-before.json",
@@ -89,7 +95,7 @@ class SoftRoceAgreementIT {
                 "mkdir -p $pod",
                 "sh -c \"echo \\$\\$ > $pod/cgroup.procs && exec $hold\" > hold-server.txt 2>&1 &",
                 "echo $! > server.pid",
-                "sleep 2",
+                AWAIT_SERVER,
                 "$hold " + vm.fabricAddress() + " > hold-client.txt 2>&1 &",
                 // connected: the server's QP in RTR, the client's in RTS (perftest's output is buffered until it ends)
                 "for i in $(seq 60); do [ \"$(rdma resource show qp | grep -cE 'state RT[RS] .*comm ib_send_bw')\" -ge 2 ]"
