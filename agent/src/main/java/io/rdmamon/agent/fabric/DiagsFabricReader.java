@@ -75,10 +75,10 @@ public final class DiagsFabricReader {
         if (topologyRead) {
             discover(problems);
         }
-        // Everything after the walk reads only its cache or asks single MADs, so it runs at once: each tool spends
-        // most of its time waiting for MAD answers, and on the 4,608-port scale fabric the two ibqueryerrors passes
-        // took 0.37-0.43 s together against 0.55 s one after the other (docs/performance.md). MADs in flight are then
-        // the sum of the tools' own bounds.
+        // Everything after the walk reads only its cache or asks single MADs, so it runs at once: each tool waits on
+        // MAD answers, and those waits overlap (in a shell, the four took 0.46-0.60 s side by side against 0.68-0.78 s
+        // one after the other; the scale bench's whole sweep gained nothing measurable on two cores, where ibsim and
+        // the tools are bound by CPU: docs/performance.md). MADs in flight are the sum of the tools' own bounds.
         List<DiagsCommand.Running> started = new ArrayList<>();
         IbQueryErrorsText.Result errors;
         IbQueryErrorsText.Result data;

@@ -218,7 +218,7 @@ class SelfAlertInhibitionIT {
         alive.forEach(a -> assertEquals("active", state(a), "another node's alert is not held: " + a));
     }
 
-    /** The alerts of the healthy fleet's replica: what the pager says of the other collector's nodes set aside. */
+    /** The alerts of the healthy fleet's replica: those of the PCIe fleets' collectors and nodes set aside. */
     private static List<JsonNode> healthyFleets(List<JsonNode> alerts) {
         List<String> others = pcieFleets.stream().map(SimulatedFleet::address).toList();
         return alerts.stream().filter(a -> !a.path("labels").path("node").asText().startsWith(PCIE_PREFIX)
