@@ -288,7 +288,8 @@ public final class CollectorVerticle extends VerticleBase {
         Set<String> handedOver = agents == null ? Set.of() : agents.closeAllForShutdown();
         return awaitTakenOver(handedOver).compose(v -> cluster.withdraw()).recover(e -> Future.succeededFuture())
                 .compose(v -> server == null ? Future.succeededFuture() : server.close())
-                .eventually(() -> probes == null ? Future.succeededFuture() : probes.close());
+                .eventually(() -> probes == null ? Future.succeededFuture() : probes.close())
+                .eventually(() -> fabricWorker == null ? Future.succeededFuture() : fabricWorker.idle());
     }
 
     /**

@@ -7,11 +7,14 @@ import io.rdmamon.protocol.wire.Frame;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
+import io.vertx.core.VerticleBase;
 import io.vertx.junit5.VertxExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -87,6 +90,53 @@ class FabricWorkerTest {
         release.countDown();
         await(applied);
         assertEquals(1, store.fabrics().size());
+    }
+
+    /**
+     * A verticle that owns its worker as the collector does, and whose stop waits for it: undeployed while a sweep is
+     * judged and more changes are queued, it has applied every one when the undeploy completes. Without the wait the
+     * undeploy completed at once and the closing pool rejected the queued changes (the worker thread's uncaught
+     * RejectedExecutionException, and futures that never completed).
+     */
+    @Test
+    void aStoppingVerticleAppliesEveryQueuedChangeBeforeItsWorkerCloses(Vertx vertx) throws Exception {
+        FabricStore store = slowStore();
+        List<Throwable> uncaught = Collections.synchronizedList(new ArrayList<>());
+        Thread.UncaughtExceptionHandler previous = Thread.getDefaultUncaughtExceptionHandler();
+        Thread.setDefaultUncaughtExceptionHandler((thread, e) -> uncaught.add(e));
+        try {
+            List<Future<Void>> changes = Collections.synchronizedList(new ArrayList<>());
+            String id = await(vertx.deployVerticle(new VerticleBase() {
+                private FabricWorker worker;
+
+                @Override
+                public Future<?> start() {
+                    worker = new FabricWorker(vertx, store);
+                    for (Frame.Fabric part : FabricWire.parts(FabricSweeps.leafAndTwoHosts("s1"), 1)) {
+                        changes.add(worker.accept("s1", part));
+                    }
+                    for (int i = 0; i < 50; i++) {
+                        changes.add(worker.expire());
+                    }
+                    return Future.succeededFuture();
+                }
+
+                @Override
+                public Future<?> stop() {
+                    release.countDown(); // the sweep being judged goes on once the verticle is asked to stop
+                    return worker.idle();
+                }
+            }));
+            assertTrue(judging.await(10, TimeUnit.SECONDS), "the first sweep is being judged");
+            await(vertx.undeploy(id));
+            for (int i = 0; i < changes.size(); i++) {
+                assertTrue(changes.get(i).succeeded(), "change " + i + ": " + changes.get(i).cause());
+            }
+            assertEquals(1, store.fabrics().size());
+            assertEquals(List.of(), uncaught);
+        } finally {
+            Thread.setDefaultUncaughtExceptionHandler(previous);
+        }
     }
 
     @Test
