@@ -20,9 +20,9 @@ import java.util.stream.Stream;
  *   <li>topology: {@code ibnetdiscover --cache FILE} (the SMP directed-route walk, once) and
  *       {@code iblinkinfo --load-cache FILE -l} (every port's state, width and speed, from that walk: no MADs), and
  *       {@code smpquery -D portinfo 0} for the subnet prefix and SM LID;</li>
- *   <li>counters: {@code ibqueryerrors --load-cache FILE --skip-sl} twice, for the error counters (with thresholds of
- *       0, so that every non-zero one is printed) and the data counters ({@code --counters}, PortCountersExtended
- *       where supported): PMA MADs only.</li>
+ *   <li>counters: {@code ibqueryerrors --load-cache FILE --skip-sl} three times, for the error counters (with
+ *       thresholds of 0, so that every non-zero one is printed) and the data counters ({@code --counters} over the
+ *       switches, and over the CAs and routers: PortCountersExtended where supported): PMA MADs only.</li>
  * </ul>
  * The walk comes first (the others read its cache); the tools after it run at once. Each tool runs with its own
  * deadline; a node that does not answer is named in the problems and skipped by the tools themselves. Not
@@ -75,10 +75,9 @@ public final class DiagsFabricReader {
         if (topologyRead) {
             discover(problems);
         }
-        // Everything after the walk reads only its cache or asks single MADs, so it runs at once: each tool waits on
-        // MAD answers, and those waits overlap (in a shell, the four took 0.46-0.60 s side by side against 0.68-0.78 s
-        // one after the other; the scale bench's whole sweep gained nothing measurable on two cores, where ibsim and
-        // the tools are bound by CPU: docs/performance.md). MADs in flight are the sum of the tools' own bounds.
+        // Everything after the walk reads only its cache or asks single MADs, so it runs at once: each tool sends one
+        // MAD at a time and waits for its answer, and those waits overlap. MADs in flight are the sum of the tools' own
+        // bounds: one per ibqueryerrors pass (docs/fabric.md, "The walk first, then the rest at once").
         List<DiagsCommand.Running> started = new ArrayList<>();
         IbQueryErrorsText.Result errors;
         IbQueryErrorsText.Result data;
@@ -89,13 +88,20 @@ public final class DiagsFabricReader {
                     ? start(started, List.of("iblinkinfo", "--load-cache", cache.toString(), "-l")) : null;
             DiagsCommand.Running errorsPass = startCounters(started, List.of("--threshold-file", thresholds.toString()),
                     problems);
-            DiagsCommand.Running dataPass = startCounters(started, List.of("--counters"), problems);
+            // the data counters in two passes, switches and the rest: one pass over every node was the longest step
+            // (a PortCountersExtended per port), the one the sweep waited on; halved, the counters sweep of the scale
+            // fabric took 367-418 ms against 452-694 (docs/performance.md, "InfiniBand fabric sweep")
+            DiagsCommand.Running switchData = startCounters(started, List.of("--counters", "--switch"), problems);
+            DiagsCommand.Running endpointData = startCounters(started, List.of("--counters", "--ca", "--router"),
+                    problems);
             if (topologyRead) {
                 readSubnet(portInfo.await());
                 readLinkInfo(linkInfo.await(), problems);
             }
             errors = counters(errorsPass, problems);
-            data = counters(dataPass, problems);
+            IbQueryErrorsText.Result switches = counters(switchData, problems);
+            IbQueryErrorsText.Result endpoints = counters(endpointData, problems);
+            data = switches == null || endpoints == null ? null : switches.and(endpoints);
         } catch (IOException | RuntimeException e) {
             started.forEach(DiagsCommand.Running::kill);
             throw e;

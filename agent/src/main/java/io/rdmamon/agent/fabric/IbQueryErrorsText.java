@@ -19,6 +19,12 @@ final class IbQueryErrorsText {
      * @param portsChecked the summary's count of ports read
      */
     record Result(Map<PortKey, Map<String, Long>> counters, int portsChecked) {
+        /** This pass's ports and those of {@code other}, a pass over other nodes (another node type). */
+        Result and(Result other) {
+            Map<PortKey, Map<String, Long>> both = new LinkedHashMap<>(counters);
+            both.putAll(other.counters);
+            return new Result(both, portsChecked + other.portsChecked);
+        }
     }
 
     private static final Pattern HEADER = Pattern.compile("^(Errors|Data Counters) for .*$");

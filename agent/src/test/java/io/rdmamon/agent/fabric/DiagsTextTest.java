@@ -108,6 +108,40 @@ class DiagsTextTest {
         assertEquals(8, nodes.size(), "the node is still in the topology");
     }
 
+    /** The sweep reads the data counters in two passes, switches and the rest, and joins them. */
+    @Test
+    void theDataCountersOfTwoPassesOverOtherNodesJoinIntoOne() throws Exception {
+        String whole = fixture("ibqueryerrors-counters.txt");
+        IbQueryErrorsText.Result switches = IbQueryErrorsText.parse(pass(whole, "0x2"));
+        IbQueryErrorsText.Result hosts = IbQueryErrorsText.parse(pass(whole, "0x1"));
+        IbQueryErrorsText.Result joined = switches.and(hosts);
+        IbQueryErrorsText.Result expected = IbQueryErrorsText.parse(whole);
+        assertEquals(expected.counters(), joined.counters());
+        assertEquals(36, joined.portsChecked());
+        assertEquals(expected.portsChecked(), joined.portsChecked());
+        assertTrue(switches.counters().size() > 0 && hosts.counters().size() > 0, "both passes read ports");
+    }
+
+    /** One node type's part of a {@code --counters} output (its nodes' GUIDs begin with {@code guidPrefix}). */
+    private static String pass(String whole, String guidPrefix) {
+        List<String> lines = new ArrayList<>();
+        boolean keep = false;
+        for (String line : whole.lines().toList()) {
+            if (line.startsWith("Data Counters for ")) {
+                keep = line.startsWith("Data Counters for " + guidPrefix);
+            } else if (line.startsWith("##") || line.isBlank()) {
+                break;
+            }
+            if (keep) {
+                lines.add(line);
+            }
+        }
+        long ports = lines.stream().filter(l -> l.stripLeading().startsWith("GUID ")).count();
+        lines.add("## Summary: 4 nodes checked, 0 bad nodes found");
+        lines.add("##          " + ports + " ports checked, 0 ports have errors beyond threshold");
+        return String.join("\n", lines) + "\n";
+    }
+
     @Test
     void smpqueryGivesTheSubnet() throws Exception {
         assertEquals(new PortInfoText("0xfe80000000000000", 1), PortInfoText.parse(fixture("smpquery-portinfo.txt")));
