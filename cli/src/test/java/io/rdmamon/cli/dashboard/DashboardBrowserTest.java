@@ -394,8 +394,12 @@ class DashboardBrowserTest {
         fleet.restartCollector();
         waitFor(() -> page.textContent("#conn").startsWith("live"), "live again after the restart");
         waitFor(() -> nodeNames().size() == NODES, "the agents back in the list");
+        // what an outage makes the browser log: refused connections while the collector is gone, and a request in
+        // flight when it stopped cut short (a stream mid-chunk, an empty answer, or a reset: seen once in a
+        // fresh-clone run); anything else is a dashboard error
         String firstConnectionError = consoleErrors.stream().filter(e -> !e.contains("ERR_CONNECTION_REFUSED")
-                && !e.contains("ERR_INCOMPLETE_CHUNKED_ENCODING") && !e.contains("ERR_EMPTY_RESPONSE")).findFirst().orElse(null);
+                && !e.contains("ERR_INCOMPLETE_CHUNKED_ENCODING") && !e.contains("ERR_EMPTY_RESPONSE")
+                && !e.contains("ERR_CONNECTION_RESET")).findFirst().orElse(null);
         assertEquals(null, firstConnectionError, "only the refused connections of the outage are logged");
     }
 
