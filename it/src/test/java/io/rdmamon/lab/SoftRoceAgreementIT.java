@@ -22,6 +22,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * rdmamon against rdma-core on a real kernel: one Soft-RoCE VM (docs/lab.md). What rdmamon reads through sysfs,
@@ -30,6 +31,7 @@ import org.junit.jupiter.api.Timeout;
  * attribute real QPs as {@code rdma resource show qp} lists them, one process in a kubelet-like cgroup to its pod.
  */
 @Slow
+@Isolated // its VMs need both cores to themselves (docs/testing.md)
 // generous: its quiet run takes 5 min, but TCG slows to half speed and less on a machine shared with other builds
 @Timeout(value = 16, unit = java.util.concurrent.TimeUnit.MINUTES)
 class SoftRoceAgreementIT {

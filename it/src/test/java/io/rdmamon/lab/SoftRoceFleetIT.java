@@ -28,6 +28,7 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * Three Soft-RoCE VMs whose agents stream to a collector on the host (docs/lab.md): a link taken down in a VM is
@@ -39,6 +40,7 @@ import org.junit.jupiter.api.Timeout;
  * VMs and agrees with perftest run by hand.
  */
 @Slow
+@Isolated // its VMs need both cores to themselves (docs/testing.md)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 @Timeout(value = 8, unit = java.util.concurrent.TimeUnit.MINUTES)
 class SoftRoceFleetIT {

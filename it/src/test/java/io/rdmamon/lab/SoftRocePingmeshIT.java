@@ -27,6 +27,7 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * The pingmesh on a real kernel RDMA stack (docs/pingmesh.md, docs/lab.md): three Soft-RoCE VMs whose agents run
@@ -42,6 +43,7 @@ import org.junit.jupiter.api.Timeout;
  * b of about 75 ms and lost only past about 240 ms.
  */
 @Slow
+@Isolated // its VMs need both cores to themselves (docs/testing.md)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 @Timeout(value = 20, unit = java.util.concurrent.TimeUnit.MINUTES)
 class SoftRocePingmeshIT {
