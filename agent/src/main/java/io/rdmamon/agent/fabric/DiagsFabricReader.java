@@ -89,7 +89,7 @@ public final class DiagsFabricReader {
             DiagsCommand.Running errorsPass = startCounters(started, List.of("--threshold-file", thresholds.toString()),
                     problems);
             // the data counters in two passes, switches and the rest: one pass over every node was the longest step
-            // (a PortCountersExtended per port), the one the sweep waited on; halved, the counters sweep of the scale
+            // (a PortCountersExtended per port), the one the sweep waited on; split, the counters sweep of the scale
             // fabric took 367-418 ms against 452-694 (docs/performance.md, "InfiniBand fabric sweep")
             DiagsCommand.Running switchData = startCounters(started, List.of("--counters", "--switch"), problems);
             DiagsCommand.Running endpointData = startCounters(started, List.of("--counters", "--ca", "--router"),
