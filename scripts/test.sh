@@ -2,8 +2,8 @@
 # The README's test commands (docs/testing.md). Installs what the tests need on a fresh Debian machine, then runs
 # Maven:
 #   bash scripts/test.sh         the ten-minute loop: every module's unit and module tests and the fast cross-module
-#                                tests (`mvn -B verify -DskipFuzz`; classes tagged @Slow are left out)
-#   bash scripts/test.sh --all   every tier (`mvn -B verify -Dall`): also the Soft-RoCE lab suites, the soak, the
+#                                tests (`mvn -B -T 2 verify -DskipFuzz`; classes tagged @Slow are left out)
+#   bash scripts/test.sh --all   every tier (`mvn -B -T 2 verify -Dall`): also the Soft-RoCE lab suites, the soak, the
 #                                fuzzing pass, the cluster, Prometheus and scenario ITs; what .ci/run runs
 # Other arguments go to Maven (e.g. `-pl collector -am`, `-Dtest=...`).
 #
@@ -53,7 +53,9 @@ fi
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
 export RDMAMON_CHROMIUM="${RDMAMON_CHROMIUM:-/usr/bin/chromium}"
 
+# Two modules at a time (-T 2, docs/testing.md): the agent's and the collector's tests depend on neither module's
+# build and wait on timers much of their time, so they run side by side.
 if [ "$tier" = all ]; then
-  exec mvn -B verify -Dall ${maven_args[@]+"${maven_args[@]}"}
+  exec mvn -B -T 2 verify -Dall ${maven_args[@]+"${maven_args[@]}"}
 fi
-exec mvn -B verify -DskipFuzz ${maven_args[@]+"${maven_args[@]}"}
+exec mvn -B -T 2 verify -DskipFuzz ${maven_args[@]+"${maven_args[@]}"}

@@ -20,9 +20,10 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.parallel.Isolated;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * rdmamon against rdma-core on a real kernel: one Soft-RoCE VM (docs/lab.md). What rdmamon reads through sysfs,
@@ -31,7 +32,9 @@ import org.junit.jupiter.api.parallel.Isolated;
  * attribute real QPs as {@code rdma resource show qp} lists them, one process in a kubelet-like cgroup to its pod.
  */
 @Slow
-@Isolated // its VMs need both cores to themselves (docs/testing.md)
+// its VM of two vCPUs keeps both cores busy: beside one lighter IT, not beside the soak or the failover runs
+@ResourceLock(Slow.CORES)
+@Order(3) // the longest ITs start first (docs/testing.md)
 // generous: its quiet run takes 5 min, but TCG slows to half speed and less on a machine shared with other builds
 @Timeout(value = 16, unit = java.util.concurrent.TimeUnit.MINUTES)
 class SoftRoceAgreementIT {

@@ -21,8 +21,10 @@ import io.vertx.core.http.WebSocketClientOptions;
 import io.vertx.core.http.WebSocketConnectOptions;
 import io.vertx.core.net.NetClient;
 import io.vertx.junit5.VertxExtension;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -61,6 +63,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 @Slow
 @ExtendWith(VertxExtension.class)
+@Order(2) // the longest ITs start first (docs/testing.md)
+@ResourceLock(Slow.CORES)
 class CollectorSoakIT {
     private static final ObjectMapper JSON = new ObjectMapper();
     /** Short history, so that the store's rings fill during warm-up and any later growth is a leak. */

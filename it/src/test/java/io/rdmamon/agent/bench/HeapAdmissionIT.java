@@ -11,6 +11,7 @@ import io.vertx.core.http.WebSocketClient;
 import io.vertx.core.http.WebSocketClientOptions;
 import io.vertx.core.http.WebSocketConnectOptions;
 import io.vertx.junit5.VertxExtension;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -53,6 +54,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 @ExtendWith(VertxExtension.class)
 @Slow
+@Order(9) // the longest ITs start first (docs/testing.md)
 class HeapAdmissionIT {
     private static final int NODES = 150;
     private static final int SECONDS = 35;

@@ -40,6 +40,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  */
 @Slow
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@Order(8) // the longest ITs start first (docs/testing.md)
 class ClusterIT {
     private static final Path FIXTURE = Path.of("..", "agent", "src", "test", "fixtures", "mlx5-roce");
     private static final ObjectMapper JSON = new ObjectMapper();

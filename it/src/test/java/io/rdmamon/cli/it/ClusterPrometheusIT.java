@@ -11,6 +11,7 @@ import io.rdmamon.agent.sim.SimulationSpec;
 import io.rdmamon.protocol.testing.Waits;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -34,6 +35,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * is ever exported twice, and no alert fires at any moment of the run.
  */
 @Slow
+@Order(6) // the longest ITs start first (docs/testing.md)
 class ClusterPrometheusIT {
     private static final int SCALE = 10;
     private static final Path RULES = Path.of("..", "grafana", "rules");

@@ -7,6 +7,7 @@ import io.rdmamon.collector.TestCertificate;
 import io.rdmamon.protocol.testing.Waits;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -33,6 +34,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * server no agent started), while a real replica's are forwarded (its probe ends in the agent's perftest error).
  */
 @Slow
+@Order(5) // the longest ITs start first (docs/testing.md)
 class ClusterTrustIT {
     private static final Path FIXTURE = Path.of("..", "agent", "src", "test", "fixtures", "mlx5-roce");
     private static final ObjectMapper JSON = new ObjectMapper();

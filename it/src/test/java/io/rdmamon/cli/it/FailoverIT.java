@@ -20,6 +20,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -57,6 +58,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 @Slow
 @ExtendWith(VertxExtension.class)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@Order(1) // the longest ITs start first (docs/testing.md)
+@ResourceLock(Slow.CORES)
 class FailoverIT {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final int AGENTS = 50;

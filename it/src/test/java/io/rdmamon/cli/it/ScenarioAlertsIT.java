@@ -13,6 +13,7 @@ import io.rdmamon.protocol.exposition.MetricSelection;
 import io.rdmamon.protocol.testing.Waits;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -65,6 +66,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * it names alone.
  */
 @Slow
+@Order(7) // the longest ITs start first (docs/testing.md)
 class ScenarioAlertsIT {
     /** Divides every rule duration unless {@code rdmamon.it.realtime} is set. */
     static final int SCALE = 10;

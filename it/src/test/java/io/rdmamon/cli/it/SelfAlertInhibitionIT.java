@@ -54,6 +54,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 // the replica's test first: it needs no rule's full `for`, and the stale node's test then waits out only what is left
 // of RdmaPcieDegraded's
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@Order(4) // the longest ITs start first (docs/testing.md)
 class SelfAlertInhibitionIT {
     private static final int SCALE = 10;
     /** Past the mass disconnect's floor of 5 stale nodes, as a replica's share of a fleet. */

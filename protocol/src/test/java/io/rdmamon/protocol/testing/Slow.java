@@ -18,4 +18,10 @@ import org.junit.jupiter.api.Tag;
 public @interface Slow {
     /** The JUnit tag the parent pom's {@code rdmamon.excludedGroups} leaves out of the default run. */
     String TAG = "slow";
+    /**
+     * The {@code @ResourceLock} of a slow class that keeps most of the machine's cores busy by itself (a lab VM of two
+     * vCPUs, a soak of 500 nodes, three replica JVMs with 50 agents): the ITs run two at a time, and two such classes
+     * never side by side (docs/testing.md, "Two ITs at a time").
+     */
+    String CORES = "cores";
 }
