@@ -63,7 +63,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 @Slow
 @ExtendWith(VertxExtension.class)
-@Order(2) // the longest ITs start first (docs/testing.md)
+@Order(1) // the longest ITs start first (docs/testing.md)
 @ResourceLock(Slow.CORES)
 class CollectorSoakIT {
     private static final ObjectMapper JSON = new ObjectMapper();

@@ -58,7 +58,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 @Slow
 @ExtendWith(VertxExtension.class)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
-@Order(1) // the longest ITs start first (docs/testing.md)
+@Order(2) // the longest ITs start first (docs/testing.md)
 @ResourceLock(Slow.CORES)
 class FailoverIT {
     private static final ObjectMapper JSON = new ObjectMapper();
