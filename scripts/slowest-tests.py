@@ -12,8 +12,8 @@ fuzz-reports) and prints the N slowest classes (default 25), then the time per t
 
 A class's time is the report's own `time` attribute (the sum of its tests' times, what the class cost inside its
 fork); fork start-up and Maven's own work are outside it, which is why the tiers add up to less than the wall clock.
-Two tiers run two classes at a time (it-IT and fuzz, docs/testing.md): their sums are CPU-side costs, more than the
-minutes they take.
+Classes run side by side (docs/testing.md): two modules at a time, the command line's classes, the ITs and the fuzz
+tests two at a time. A tier's sum is then more than the minutes it takes.
 
 Usage: scripts/slowest-tests.py [--top N] [REPO_DIR]   (REPO_DIR defaults to the repository this script is in)
 """
@@ -81,7 +81,7 @@ def main():
             print(f"| {tier} | {len(of_tier)} | {sum(r[4] for r in of_tier)} | {minutes(sum(r[3] for r in of_tier))} |")
     print(f"| all | {len(rows)} | {sum(r[4] for r in rows)} | {minutes(sum(r[3] for r in rows))} |")
     print()
-    print("(it-IT and fuzz run two classes at a time: their sums exceed the minutes they take)")
+    print("(modules, the command line's classes, ITs and fuzz tests run two at a time: sums exceed the minutes taken)")
     return 0
 
 
