@@ -53,8 +53,8 @@ fi
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
 export RDMAMON_CHROMIUM="${RDMAMON_CHROMIUM:-/usr/bin/chromium}"
 
-# Two modules at a time (-T 2, docs/testing.md): the agent's and the collector's tests depend on neither module's
-# build and wait on timers much of their time, so they run side by side.
+# Two modules at a time (-T 2, docs/testing.md): the agent and the collector do not depend on each other, and their
+# tests wait on timers much of their time, so they build and test side by side.
 if [ "$tier" = all ]; then
   exec mvn -B -T 2 verify -Dall ${maven_args[@]+"${maven_args[@]}"}
 fi
