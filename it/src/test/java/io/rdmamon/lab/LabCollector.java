@@ -1,8 +1,6 @@
 package io.rdmamon.lab;
 
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -13,6 +11,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
+import io.rdmamon.protocol.testing.LoopbackPorts;
 import io.vertx.core.json.JsonObject;
 
 /**
@@ -33,12 +32,6 @@ final class LabCollector implements AutoCloseable {
         this.process = process;
         this.cleanup = new Thread(process::destroyForcibly, "lab-collector-cleanup");
         Runtime.getRuntime().addShutdownHook(cleanup);
-    }
-
-    static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return socket.getLocalPort();
-        }
     }
 
     static LabCollector start(Path workDir, int port, JsonObject config) throws IOException {

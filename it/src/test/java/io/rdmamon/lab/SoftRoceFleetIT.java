@@ -1,5 +1,6 @@
 package io.rdmamon.lab;
 
+import io.rdmamon.protocol.testing.LoopbackPorts;
 import io.rdmamon.protocol.testing.Slow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -52,7 +53,7 @@ class SoftRoceFleetIT {
     @BeforeAll
     static void startFleet() throws Exception {
         Files.createDirectories(WORK);
-        int port = LabCollector.freePort();
+        int port = LoopbackPorts.free();
         collector = LabCollector.start(WORK, port, new JsonObject().put("diagnosis", new JsonObject()
                 .put("rules", new JsonObject()
                         .put("link_down", new JsonObject().put("raiseAfterSamples", 1).put("clearAfterSamples", 2))

@@ -1,5 +1,6 @@
 package io.rdmamon.lab;
 
+import io.rdmamon.protocol.testing.LoopbackPorts;
 import io.rdmamon.protocol.testing.Slow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -86,7 +87,7 @@ class SoftRocePingmeshIT {
     @BeforeAll
     static void startFleet() throws Exception {
         Files.createDirectories(WORK);
-        int port = LabCollector.freePort();
+        int port = LoopbackPorts.free();
         JsonObject rules = new JsonObject();
         for (String rule : List.of("path_loss", "path_latency_high", "port_unreachable")) {
             rules.put(rule, new JsonObject().put("raiseAfterSamples", 1).put("clearAfterSamples", 5));

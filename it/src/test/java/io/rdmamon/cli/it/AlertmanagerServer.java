@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 
+import io.rdmamon.protocol.testing.LoopbackPorts;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -45,7 +46,7 @@ final class AlertmanagerServer implements AutoCloseable {
         }
         Path configFile = workDir.resolve("alertmanager.yml");
         yaml.writeValue(configFile.toFile(), config);
-        int port = PrometheusServer.freePort();
+        int port = LoopbackPorts.free();
         Path log = workDir.resolve("alertmanager.log");
         Process process = new ProcessBuilder(List.of(
                 BINARY.toString(),

@@ -2,6 +2,7 @@ package io.rdmamon.cli.it;
 
 import io.rdmamon.agent.workload.HostilePodList;
 import io.rdmamon.collector.deploy.ShippedAgentFlags;
+import io.rdmamon.protocol.testing.LoopbackPorts;
 import io.rdmamon.protocol.testing.Waits;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
@@ -55,7 +56,7 @@ class HostileKubeletMemoryIT {
     void theShippedAgentSurvivesHugeAndTricklingPodListsAndKeepsSampling(Vertx vertx) throws Exception {
         HttpServer kubelet = vertx.createHttpServer().requestHandler(request -> answer(vertx, request))
                 .listen(0, "127.0.0.1").await(10, TimeUnit.SECONDS);
-        int listen = PrometheusServer.freePort();
+        int listen = LoopbackPorts.free();
         try (AgentProcess agent = AgentProcess.start(work, "mem-1", ShippedAgentFlags.daemonSet(), List.of(
                 "--node", "mem-1", "--interval", "1s", "--listen", "127.0.0.1:" + listen,
                 // a live root: only an agent that reads RDMA netlink attributes QPs and asks the kubelet (it samples

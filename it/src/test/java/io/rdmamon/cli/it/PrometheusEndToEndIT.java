@@ -1,5 +1,6 @@
 package io.rdmamon.cli.it;
 
+import io.rdmamon.protocol.testing.LoopbackPorts;
 import io.rdmamon.protocol.testing.Slow;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.rdmamon.collector.Collector;
@@ -153,7 +154,7 @@ class PrometheusEndToEndIT {
 
     @Test
     void anAgentWithoutCollectorServesTheSameMetricNames() throws Exception {
-        int port = PrometheusServer.freePort();
+        int port = LoopbackPorts.free();
         List<String> argv = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx96m",
                 "-jar", AgentProcess.JAR.toAbsolutePath().toString(), "agent", "--node", "fx-local",
                 "--listen", "127.0.0.1:" + port, "--host-root", FIXTURES.resolve("mlx5-roce").toAbsolutePath().toString());

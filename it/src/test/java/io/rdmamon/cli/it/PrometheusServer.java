@@ -3,8 +3,8 @@ package io.rdmamon.cli.it;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import io.rdmamon.protocol.testing.LoopbackPorts;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
@@ -70,7 +70,7 @@ final class PrometheusServer implements AutoCloseable {
     static PrometheusServer start(Path workDir, List<Target> targets, String bearerToken, Path caFile,
                                   List<Path> ruleFiles, String metricRelabelConfigs, String alertmanager)
             throws IOException, InterruptedException {
-        int port = freePort();
+        int port = LoopbackPorts.free();
         StringBuilder config = new StringBuilder()
                 .append("global:\n  scrape_interval: 1s\n  evaluation_interval: 1s\n");
         if (alertmanager != null) {
@@ -160,12 +160,6 @@ final class PrometheusServer implements AutoCloseable {
 
     String base() {
         return "http://127.0.0.1:" + port;
-    }
-
-    static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-            return socket.getLocalPort();
-        }
     }
 
     @Override

@@ -3,9 +3,8 @@ package io.rdmamon.cli.it;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import io.rdmamon.protocol.testing.LoopbackPorts;
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -49,7 +48,7 @@ final class ReplicaProcess implements AutoCloseable {
     static List<ReplicaProcess> plan(Path workDir, int count, List<String> extra) throws IOException {
         List<int[]> ports = new ArrayList<>();
         for (int i = 0; i < count; i++) {
-            ports.add(new int[]{PrometheusServer.freePort(), freePortPair()});
+            ports.add(new int[]{LoopbackPorts.free(), LoopbackPorts.freePair()});
         }
         String members = String.join(",", ports.stream().map(p -> "127.0.0.1:" + p[1]).toList());
         List<ReplicaProcess> replicas = new ArrayList<>();
@@ -64,8 +63,8 @@ final class ReplicaProcess implements AutoCloseable {
      * {@code extra} arguments.
      */
     static ReplicaProcess outsider(Path workDir, String name, String members, List<String> extra) throws IOException {
-        int port = freePortPair();
-        return member(workDir.resolve(name + ".log"), PrometheusServer.freePort(), port,
+        int port = LoopbackPorts.freePair();
+        return member(workDir.resolve(name + ".log"), LoopbackPorts.free(), port,
                 members + ",127.0.0.1:" + port, extra);
     }
 
@@ -194,20 +193,5 @@ final class ReplicaProcess implements AutoCloseable {
         if (process != null && process.isAlive()) {
             process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
         }
-    }
-
-    private static int freePortPair() throws IOException {
-        for (int attempt = 0; attempt < 50; attempt++) {
-            int port;
-            try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-                port = socket.getLocalPort();
-            }
-            try (ServerSocket next = new ServerSocket(port + 1, 1, InetAddress.getLoopbackAddress())) {
-                return port;
-            } catch (IOException taken) {
-                // another
-            }
-        }
-        throw new IOException("no two consecutive free ports on loopback");
     }
 }

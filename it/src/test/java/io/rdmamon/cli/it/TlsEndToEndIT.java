@@ -2,6 +2,7 @@ package io.rdmamon.cli.it;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.rdmamon.collector.TestCertificate;
+import io.rdmamon.protocol.testing.LoopbackPorts;
 import io.rdmamon.protocol.testing.Waits;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -39,7 +40,7 @@ class TlsEndToEndIT {
         TestCertificate certificate = TestCertificate.generate(work);
         Path agentToken = Files.writeString(work.resolve("agent.token"), "agent-over-tls\n");
         Path viewerToken = Files.writeString(work.resolve("viewer.token"), VIEWER_TOKEN + "\n");
-        int port = PrometheusServer.freePort();
+        int port = LoopbackPorts.free();
 
         List<String> argv = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx128m", "-XX:+UseSerialGC", "-jar", AgentProcess.JAR.toAbsolutePath().toString(), "collector",
