@@ -33,7 +33,15 @@ export function authHeaders() {
 let authPrompt = () => {};
 /** What to do when the collector answers 401 (main.js opens the token dialog). */
 export const onAuthRequired = (fn) => { authPrompt = fn; };
-export const requireAuth = () => authPrompt();
+
+/**
+ * The collector answered 401 to a request sent with `sentToken` (null: none): asks for the viewer token, unless the
+ * token changed since the request left. A page's first requests leave before the user gives the token, and on a busy
+ * machine a refusal can come back after it was given; asking again would ask for the token just given.
+ */
+export const requireAuth = (sentToken) => {
+  if (sentToken === token()) authPrompt();
+};
 
 /**
  * GET of a JSON answer with these headers; rejects with an Error carrying the HTTP `status`. Uses no storage and no
@@ -50,13 +58,18 @@ export async function fetchJson(path, headers, signal) {
   return body;
 }
 
-/** GET with the viewer token; a 401 asks for the token (and rejects with AuthRequired). */
+/**
+ * GET with the viewer token; a 401 asks for the token (and rejects with AuthRequired). A 401 to a request sent before
+ * the token changed is sent again with the new token.
+ */
 export async function getJson(path, signal) {
+  const sent = token();
   try {
     return await fetchJson(path, authHeaders(), signal);
   } catch (e) {
     if (e.status !== 401) throw e;
-    requireAuth();
+    if (token() !== sent) return getJson(path, signal);
+    requireAuth(sent);
     throw new AuthRequired();
   }
 }

@@ -2,7 +2,7 @@
 // go in the Authorization header (EventSource and WebSocket cannot send one). Reconnects by itself
 // with jittered backoff; a stream that goes silent for several ticks counts as lost.
 
-import {authHeaders, requireAuth, onTokenChange} from './api.js';
+import {authHeaders, requireAuth, onTokenChange, token} from './api.js';
 import {measure} from './dom.js';
 
 export class LiveStream {
@@ -44,6 +44,7 @@ export class LiveStream {
   async connect() {
     const controller = new AbortController();
     this.controller = controller;
+    const sent = token();
     try {
       const response = await fetch(this.url(), {
         headers: {Accept: 'text/event-stream', ...authHeaders()},
@@ -51,7 +52,7 @@ export class LiveStream {
         cache: 'no-store',
       });
       if (response.status === 401) {
-        requireAuth();
+        requireAuth(sent); // a new token restarts the stream (onTokenChange)
         throw new Error('viewer token required');
       }
       if (!response.ok) throw new Error('collector answered ' + response.status);

@@ -4,7 +4,7 @@
 // request and card, through the probe store main.js shares).
 
 import * as fmt from './format.js';
-import {authHeaders, requireAuth} from './api.js';
+import {authHeaders, requireAuth, token} from './api.js';
 import {byId, el, measure, setText, text} from './dom.js';
 import {refusal} from './operator.js';
 import {MatrixCanvas} from './pingmesh-canvas.js';
@@ -102,6 +102,7 @@ export class Pingmesh {
       this.worker.onerror = (e) => this.say('Pingmesh: the page\'s worker failed: ' + (e.message || 'no reason given'));
     }
     this.waiting = ++this.seq;
+    this.sentToken = token();
     const url = '/api/pingmesh' + (this.group ? '?group=' + encodeURIComponent(this.group) : '');
     this.worker.postMessage({type: 'fetch', seq: this.waiting, url, headers: authHeaders(), group: this.group, ...this.size()});
   }
@@ -111,9 +112,11 @@ export class Pingmesh {
       this.apply(message);
     } else if (message.type === 'frame') {
       this.schedule(message.frame);
+    } else if (message.type === 'error' && message.status === 401) {
+      // a refusal of an older poll, or of a token since replaced, asks for nothing: the next poll carries the token
+      if (message.seq === this.waiting) requireAuth(this.sentToken);
     } else if (message.type === 'error') {
-      if (message.status === 401) requireAuth();
-      else this.say(message.status === 404 && !this.group ? 'This collector has no pingmesh API (' + message.message + ').'
+      this.say(message.status === 404 && !this.group ? 'This collector has no pingmesh API (' + message.message + ').'
         : 'Pingmesh: ' + message.message);
     }
     if (message.seq === this.waiting && message.type !== 'frame' && !this.view.hidden) {

@@ -3,6 +3,8 @@ package io.rdmamon.cli.dashboard;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.microsoft.playwright.Page;
+import com.microsoft.playwright.Response;
+import com.microsoft.playwright.Route;
 import com.microsoft.playwright.options.BoundingBox;
 import io.rdmamon.agent.sim.Scenario;
 import io.rdmamon.collector.Collector;
@@ -26,6 +28,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -108,9 +111,27 @@ class PingmeshBrowserTest {
             dialogs.add(dialog.message());
             dialog.accept();
         });
+        // the probe list and the matrix the page asks for first are answered only after the token is given, as on a
+        // busy machine: their 401s speak of no token, so the page does not ask for the token again; it sends the
+        // probe list's request again with the token, and the matrix's next poll carries it
+        Route[] heldProbes = new Route[1];
+        Route[] heldMatrix = new Route[1];
+        List<Response> probeLists = holdFirst(page, "/api/probes", heldProbes);
+        List<Response> matrices = holdFirst(page, "/api/pingmesh", heldMatrix);
         page.navigate(fleet.baseUrl() + "/#/pingmesh");
         // the operator's token serves as the viewer's too, and lets the click start a probe
         HeadlessChromium.giveToken(page, SimulatedFleet.OPERATOR_TOKEN);
+        waitFor(page, () -> heldProbes[0] != null && heldMatrix[0] != null && page.isHidden("#token-dialog"),
+                "the token taken with the first requests held");
+        heldProbes[0].resume();
+        heldMatrix[0].resume();
+        waitFor(page, () -> probeLists.size() >= 2 && matrices.size() >= 2, "both requests refused, then made again");
+        for (List<Response> first : List.of(probeLists, matrices)) {
+            assertEquals(Arrays.asList(null, "Bearer " + SimulatedFleet.OPERATOR_TOKEN), first.subList(0, 2).stream()
+                    .map(r -> r.request().headers().get("authorization")).toList());
+            assertEquals(List.of(401, 200), first.subList(0, 2).stream().map(Response::status).toList());
+        }
+        assertTrue(page.isHidden("#token-dialog"), "a refusal of a request made before the token asks for no token");
         Map<String, Object>[] found = new Map[1];
         // the cell is drawn once the view has polled after the collector's first results
         HeadlessChromium.waitFor(page, () -> {
@@ -161,6 +182,7 @@ class PingmeshBrowserTest {
         int groupPorts = api("/api/pingmesh?group=" + URLEncoder.encode(group, StandardCharsets.UTF_8)).get("ports").size();
         waitFor(page, () -> page.textContent("#pm-status").startsWith(groupPorts + " ports · "), "the group's " + groupPorts + " ports");
         assertEquals(group, page.inputValue("#pm-group"));
+        assertTrue(page.isHidden("#token-dialog"), "the token was asked for once");
         assertEquals(List.of(), consoleErrors.stream().filter(e -> !e.contains("status of 401")).toList(),
                 "console errors besides the first request's 401 that asks for the token");
         page.close();
@@ -182,6 +204,27 @@ class PingmeshBrowserTest {
         } finally {
             await(vertx.close());
         }
+    }
+
+    /**
+     * Holds the page's first request to {@code path} (its route, in {@code held}) until the test resumes it, lets the
+     * others through, and lists the answers to them all in the order they come.
+     */
+    private static List<Response> holdFirst(Page page, String path, Route[] held) {
+        page.route("**" + path, route -> {
+            if (held[0] == null) {
+                held[0] = route;
+            } else {
+                route.resume();
+            }
+        });
+        List<Response> answers = new CopyOnWriteArrayList<>();
+        page.onResponse(r -> {
+            if (r.url().endsWith(path)) {
+                answers.add(r);
+            }
+        });
+        return answers;
     }
 
     private static String endpoint(JsonNode e) {
