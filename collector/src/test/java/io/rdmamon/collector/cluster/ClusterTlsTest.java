@@ -1,5 +1,6 @@
 package io.rdmamon.collector.cluster;
 
+import io.rdmamon.protocol.testing.LoopbackPorts;
 import io.rdmamon.collector.Collector;
 import io.rdmamon.collector.CollectorConfig;
 import io.rdmamon.collector.TestCertificate;
@@ -98,7 +99,7 @@ class ClusterTlsTest {
         Path cert = Files.writeString(dir.resolve("replica.crt"), "not read");
         ClusterTls noCa = new ClusterTls(cert, cert, null);
         ClusterConfig config = new ClusterConfig(new io.rdmamon.collector.config.ListenAddress("127.0.0.1",
-                TestReplicas.freePortPair()), java.util.List.of("127.0.0.1:1"), null, "rdmamon", 0, noCa);
+                LoopbackPorts.freePair()), java.util.List.of("127.0.0.1:1"), null, "rdmamon", 0, noCa);
         Exception e = assertThrows(Exception.class, () -> await(Collector.startReplica(
                 CollectorConfig.defaults().withListen("127.0.0.1:0").withCluster(config), new VertxOptions())));
         assertTrue(e.getCause() instanceof ConfigException

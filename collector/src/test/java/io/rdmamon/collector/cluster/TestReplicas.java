@@ -1,13 +1,11 @@
 package io.rdmamon.collector.cluster;
 
+import io.rdmamon.protocol.testing.LoopbackPorts;
 import io.rdmamon.collector.Collector;
 import io.rdmamon.collector.CollectorConfig;
 import io.vertx.core.Future;
 import io.vertx.core.VertxOptions;
 
-import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -51,7 +49,7 @@ public final class TestReplicas implements AutoCloseable {
         cluster.tls = tls;
         cluster.handover = handover;
         for (int i = 0; i < count; i++) {
-            cluster.members.add("127.0.0.1:" + freePortPair());
+            cluster.members.add("127.0.0.1:" + LoopbackPorts.freePair());
         }
         List<Future<Collector.Running>> starting = new ArrayList<>();
         for (int i = 0; i < count; i++) {
@@ -151,24 +149,5 @@ public final class TestReplicas implements AutoCloseable {
         if (failed != null) {
             throw failed;
         }
-    }
-
-    /** A free port P whose P + 1 (the event bus) is free too. */
-    static int freePortPair() throws IOException {
-        for (int attempt = 0; attempt < 50; attempt++) {
-            int port;
-            try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-                port = socket.getLocalPort();
-            }
-            if (port >= 65535) {
-                continue;
-            }
-            try (ServerSocket next = new ServerSocket(port + 1, 1, InetAddress.getLoopbackAddress())) {
-                return port;
-            } catch (IOException taken) {
-                // try another
-            }
-        }
-        throw new IOException("no two consecutive free ports on loopback");
     }
 }

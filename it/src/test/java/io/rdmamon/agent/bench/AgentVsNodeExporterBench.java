@@ -1,11 +1,11 @@
 package io.rdmamon.agent.bench;
 
+import io.rdmamon.protocol.testing.LoopbackPorts;
 import io.rdmamon.collector.Collector;
 import io.rdmamon.collector.CollectorConfig;
 import io.vertx.core.Vertx;
 
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -141,7 +141,7 @@ public final class AgentVsNodeExporterBench {
             String collectorUrl = "http://127.0.0.1:" + collector.port();
             String launcherFlags = launcherAgentFlags(launcher);
 
-            int nePort = freePort();
+            int nePort = LoopbackPorts.free();
             processes.add(new Measured("node_exporter", "—", BenchChild.program("node_exporter", List.of(NODE_EXPORTER,
                     "--path.sysfs=" + root.resolve("sys"), "--collector.disable-defaults", "--collector.infiniband",
                     "--web.disable-exporter-metrics", "--web.listen-address=127.0.0.1:" + nePort), Map.of(),
@@ -151,7 +151,7 @@ public final class AgentVsNodeExporterBench {
                         "--host-root", root.toString()));
                 URI metrics = null;
                 if (variant.listen()) {
-                    int port = freePort();
+                    int port = LoopbackPorts.free();
                     argv.addAll(List.of("--listen", "127.0.0.1:" + port));
                     if (variant.metrics() != null) {
                         argv.addAll(List.of("--metrics", variant.metrics()));
@@ -290,12 +290,6 @@ public final class AgentVsNodeExporterBench {
         long left = startedNanos + seconds * 1_000_000_000L - System.nanoTime();
         if (left > 0) {
             TimeUnit.NANOSECONDS.sleep(left);
-        }
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-            return socket.getLocalPort();
         }
     }
 

@@ -1,5 +1,6 @@
 package io.rdmamon.agent.stream;
 
+import io.rdmamon.protocol.testing.LoopbackPorts;
 import io.rdmamon.agent.daemon.AgentDaemon;
 import io.rdmamon.agent.daemon.AgentDaemonOptions;
 import io.rdmamon.collector.Collector;
@@ -11,9 +12,6 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
-import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.List;
 
@@ -87,7 +85,7 @@ class AgentFailoverTest {
 
     @Test
     void aRefusedFirstUrlLeadsToTheSecondAndAllDownBacksOffUntilOneReturns() throws Exception {
-        int down = freePort();
+        int down = LoopbackPorts.free();
         Collector.Running second = collector(0);
         int secondPort = second.port();
         AgentStreamer streamer = deploy(url(down) + "," + url(secondPort), Duration.ofMillis(50), Duration.ofMillis(400));
@@ -118,11 +116,5 @@ class AgentFailoverTest {
         assertTrue(bad.getMessage().contains("'ftp://b'"), bad.getMessage());
         assertEquals(List.of(StreamEndpoint.from("http://a:9470"), StreamEndpoint.from("https://b:9443")),
                 StreamEndpoint.list("http://a:9470, https://b:9443"));
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return socket.getLocalPort();
-        }
     }
 }
