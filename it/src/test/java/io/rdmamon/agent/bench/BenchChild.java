@@ -6,6 +6,7 @@ import java.io.InputStreamReader;
 import java.io.OutputStreamWriter;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -41,7 +42,20 @@ final class BenchChild implements AutoCloseable {
     /** A JVM on this JVM's class path running {@code mainClass}; stderr (logging) goes to {@code log}. */
     static BenchChild java(String name, List<String> jvmFlags, Class<?> mainClass, List<String> args, Path log)
             throws IOException {
+        return java(name, 0, jvmFlags, mainClass, args, log);
+    }
+
+    /**
+     * As {@link #java(String, List, Class, List, Path)}, run by nice(1) at {@code niceness} when it is not 0 (every
+     * thread the JVM starts inherits it). A negative one needs root; without it nice warns in the log and the child
+     * runs at this process's niceness ({@link #niceness} says which).
+     */
+    static BenchChild java(String name, int niceness, List<String> jvmFlags, Class<?> mainClass, List<String> args,
+                           Path log) throws IOException {
         List<String> argv = new ArrayList<>();
+        if (niceness != 0) {
+            argv.addAll(List.of("nice", "-n", Integer.toString(niceness)));
+        }
         argv.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         argv.addAll(jvmFlags);
         argv.add("-cp");
@@ -58,6 +72,12 @@ final class BenchChild implements AutoCloseable {
 
     long pid() {
         return process.pid();
+    }
+
+    /** The child's niceness (field 19 of {@code /proc/<pid>/stat}). */
+    int niceness() throws IOException {
+        return Integer.parseInt(ProcessUsage.fieldsFromState(
+                Files.readString(Path.of("/proc", Long.toString(process.pid()), "stat")))[16]);
     }
 
     ProcessUsage usage() throws IOException {

@@ -68,9 +68,16 @@ public record ProcessUsage(long cpuMillis, long rssKiB, long hwmKiB) {
     }
 
     private static long ticks(String stat) {
-        // the command name (field 2) may contain spaces and parentheses: fields are counted after the last ')'
-        String[] fields = stat.substring(stat.lastIndexOf(')') + 2).trim().split(" ");
+        String[] fields = fieldsFromState(stat);
         return Long.parseLong(fields[11]) + Long.parseLong(fields[12]); // utime, stime: fields 14 and 15
+    }
+
+    /**
+     * The fields of a {@code /proc/<pid>/stat} line from field 3 (state) on: the command name (field 2) may contain
+     * spaces and parentheses, so they are counted after the last ')'. Field N is at index N - 3 (proc(5)).
+     */
+    static String[] fieldsFromState(String stat) {
+        return stat.substring(stat.lastIndexOf(')') + 2).trim().split(" ");
     }
 
     private static long kib(String line) {

@@ -20,7 +20,7 @@ public @interface Slow {
     String TAG = "slow";
     /**
      * The {@code @ResourceLock} of a slow class that keeps most of the machine's cores busy by itself (a lab VM of two
-     * vCPUs, three replica JVMs with 50 agents): the ITs run two at a time, and two such classes
+     * vCPUs, a soak of 500 nodes, three replica JVMs with 50 agents): the ITs run two at a time, and two such classes
      * never side by side (docs/testing.md, "Two ITs at a time").
      */
     String CORES = "cores";
