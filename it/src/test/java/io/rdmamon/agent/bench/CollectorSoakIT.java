@@ -77,6 +77,8 @@ class CollectorSoakIT {
      * fleet's first samples and the hostile stream's first rounds are not what the soak measures.
      */
     private static final int STEADY_POLLS = 10;
+    private static final Duration SETTLE_LIMIT = Duration.ofSeconds(90);
+    private static final Duration HEALTH_POLL = Duration.ofMillis(500);
     /**
      * The collector process's niceness. The soak runs beside another IT (docs/testing.md), and a neighbour starting
      * JVMs on two cores took the collector's event loop for seconds: /healthz missed its 1 s deadline for 6 to 12 s in
@@ -85,8 +87,6 @@ class CollectorSoakIT {
      * three times a default process (the kernel's sched_prio_to_weight: 3121 against 1024).
      */
     private static final int COLLECTOR_NICENESS = -5;
-    private static final Duration SETTLE_LIMIT = Duration.ofSeconds(90);
-    private static final Duration HEALTH_POLL = Duration.ofMillis(500);
 
     @Test
     void collectorHoldsAFleetUnderHostileFramesAndReconnects(Vertx vertx) throws Exception {
